@@ -1,0 +1,68 @@
+/* Compiling a module to bytecode and launching it on the simulator. */
+#ifndef ASC_EXEC_H
+#define ASC_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "asc/ir.h"
+
+/* ---- platforms ---------------------------------------------------------- */
+
+typedef struct AscPlatform {
+  const char *name;    /* "Ascend910B1" */
+  int vector_cores;    /* AIV cores */
+  int cube_cores;      /* AIC cores */
+  size_t ub_size;      /* Unified Buffer bytes per vector core */
+  size_t l1_size;      /* L1 bytes per cube core */
+  int event_ids;       /* event ids per HardEvent */
+} AscPlatform;
+
+/* NULL when unknown. */
+const AscPlatform *asc_platform_get(const char *name);
+const AscPlatform *asc_platform_at(int index); /* NULL past the end */
+
+/* ---- kernels -------------------------------------------------------------- */
+
+typedef struct AscKernel AscKernel;
+
+/* Lowers the function named `entry` and every function it calls to
+ * bytecode. The module must outlive the kernel (instructions point at their
+ * IR ops for locations). On error returns NULL with the error recorded on
+ * the module's context (ASC_ERR_COMPILE). */
+AscKernel *asc_kernel_compile(AscModule *m, const char *entry);
+void asc_kernel_free(AscKernel *k);
+int asc_kernel_num_params(const AscKernel *k);
+const AscType *asc_kernel_param_type(const AscKernel *k, int i);
+
+typedef enum AscArgKind { ASC_ARG_GM, ASC_ARG_INT, ASC_ARG_FLOAT } AscArgKind;
+
+typedef struct AscLaunchArg {
+  AscArgKind kind;
+  void *ptr;     /* GM: the caller's buffer, used in place */
+  size_t nbytes; /* GM: its size; every access is checked against it */
+  int64_t i;
+  double f;
+} AscLaunchArg;
+
+typedef struct AscLaunchError {
+  AscStatus status;
+  int block;           /* failing block index, -1 if none */
+  AscLoc loc;          /* the Python line of the failing API call */
+  const char *op_name; /* its IR op name */
+  char message[1024];
+} AscLaunchError;
+
+typedef struct AscLaunchOptions {
+  int workers; /* host threads; <= 0: as many as host cores (max 64) */
+} AscLaunchOptions;
+
+/* Runs `core_num` blocks of the kernel. Thread-safe for distinct launches;
+ * blocks never write outside the GM arguments. Returns ASC_OK or the status
+ * of the failing block with the lowest index, described in *err. */
+AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
+                            int core_num, const AscLaunchArg *args, int n_args,
+                            const AscLaunchOptions *options,
+                            AscLaunchError *err);
+
+#endif

@@ -1,0 +1,233 @@
+/* ASC-IR: the typed SSA intermediate representation of a pyasc module.
+ *
+ * Ownership: everything (types, ops, values, strings) is allocated from the
+ * arena of one AscContext and freed at once by asc_context_free. Nothing in
+ * the IR is freed individually.
+ *
+ * Shape: a module is a block of `func.func` ops; a function holds one region;
+ * every region holds exactly one block (structured control flow only). */
+#ifndef ASC_IR_H
+#define ASC_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "asc/dtype.h"
+#include "asc/ops.h"
+
+typedef struct AscContext AscContext;
+typedef struct AscType AscType;
+typedef struct AscValue AscValue;
+typedef struct AscOp AscOp;
+typedef struct AscBlock AscBlock;
+typedef struct AscRegion AscRegion;
+
+/* ---- status ------------------------------------------------------------ */
+
+typedef enum AscStatus {
+  ASC_OK = 0,
+  ASC_ERR_COMPILE, /* bad IR, unsupported construct: CompileError */
+  ASC_ERR_KERNEL,  /* fault while the kernel runs: KernelError */
+  ASC_ERR_SANITIZER,
+  ASC_ERR_INTERNAL, /* out of memory, bug in the core */
+} AscStatus;
+
+/* A source location in the user's Python file. file is arena-owned. */
+typedef struct AscLoc {
+  const char *file;
+  int line;
+  int col;
+} AscLoc;
+
+/* ---- context ------------------------------------------------------------ */
+
+AscContext *asc_context_new(void);
+void asc_context_free(AscContext *ctx);
+/* Arena allocation: zeroed, aligned to 16, lives as long as ctx. Never NULL
+ * (aborting on exhaustion would be a crash, so the arena grows by malloc and
+ * reports ASC_ERR_INTERNAL through asc_context_status if malloc fails, and
+ * returns a static zero block that callers never write past). */
+void *asc_alloc(AscContext *ctx, size_t size);
+const char *asc_strdup(AscContext *ctx, const char *s);
+
+/* The last error recorded on ctx: status, message and location. */
+AscStatus asc_context_status(const AscContext *ctx);
+const char *asc_context_message(const AscContext *ctx);
+AscLoc asc_context_error_loc(const AscContext *ctx);
+void asc_context_clear_error(AscContext *ctx);
+/* Records an error (first one wins until cleared) and returns status. */
+AscStatus asc_error(AscContext *ctx, AscStatus status, AscLoc loc,
+                    const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* ---- enums carried as attributes (see asc/enums.def) -------------------- */
+
+typedef enum AscEnumKind {
+#define ASC_ENUM_BEGIN(K, py, prefix) ASC_ENUM_##K,
+#define ASC_ENUM_VALUE(K, N, v, cpp)
+#define ASC_ENUM_END(K)
+#include "asc/enums.def"
+#undef ASC_ENUM_BEGIN
+#undef ASC_ENUM_VALUE
+#undef ASC_ENUM_END
+  ASC_ENUM_KIND_COUNT
+} AscEnumKind;
+
+/* Named constants for enum values used by the C core itself. */
+enum {
+#define ASC_ENUM_BEGIN(K, py, prefix)
+#define ASC_ENUM_VALUE(K, N, v, cpp) ASC_##K##_##N = v,
+#define ASC_ENUM_END(K)
+#include "asc/enums.def"
+#undef ASC_ENUM_BEGIN
+#undef ASC_ENUM_VALUE
+#undef ASC_ENUM_END
+  ASC_ENUM_DUMMY_
+};
+
+const char *asc_enum_kind_name(AscEnumKind kind); /* "HardEvent" */
+AscEnumKind asc_enum_kind_from_name(const char *name);
+/* NULL when value is not a member of kind. */
+const char *asc_enum_value_name(AscEnumKind kind, int64_t value);
+const char *asc_enum_value_cpp(AscEnumKind kind, int64_t value);
+const char *asc_enum_cpp_prefix(AscEnumKind kind);
+/* Returns 0 and sets *value when found. */
+int asc_enum_value_from_name(AscEnumKind kind, const char *name,
+                             int64_t *value);
+
+/* ---- types -------------------------------------------------------------- */
+
+typedef enum AscTypeKind {
+  ASC_TY_SCALAR,         /* i32, f16, index, ... (dtype) */
+  ASC_TY_GLOBAL_ADDRESS, /* !asc.global_address<T> */
+  ASC_TY_GLOBAL_TENSOR,  /* !asc.global_tensor<T> */
+  ASC_TY_LOCAL_TENSOR,   /* !asc.local_tensor<T, POSITION> */
+  ASC_TY_TPIPE,          /* !asc.tpipe */
+  ASC_TY_TQUE,           /* !asc.tque<POSITION, DEPTH> */
+  ASC_TY_TBUF,           /* !asc.tbuf<POSITION> */
+  ASC_TY_KIND_COUNT
+} AscTypeKind;
+
+/* Types are interned: equal types are the same pointer. */
+struct AscType {
+  AscTypeKind kind;
+  AscDType dtype; /* element / scalar type; NONE for pipe, que, buf */
+  int position;   /* TPosition value for local tensor, que, buf; else -1 */
+  int depth;      /* que depth; else 0 */
+};
+
+const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
+                            int position, int depth);
+const AscType *asc_type_scalar(AscContext *ctx, AscDType dtype);
+/* Prints the IR spelling of t into buf (always NUL-terminated). */
+void asc_type_format(const AscType *t, char *buf, size_t size);
+int asc_type_is_int(const AscType *t);   /* integer or index or bool scalar */
+int asc_type_is_float(const AscType *t); /* float scalar */
+int asc_type_is_tensor(const AscType *t);
+
+/* ---- attributes --------------------------------------------------------- */
+
+typedef enum AscAttrKind {
+  ASC_ATTR_INT,
+  ASC_ATTR_FLOAT,
+  ASC_ATTR_STR,
+  ASC_ATTR_TYPE,
+  ASC_ATTR_ENUM,
+  ASC_ATTR_TYPES, /* a list of types (function result types) */
+} AscAttrKind;
+
+typedef struct AscAttr {
+  const char *name;
+  AscAttrKind kind;
+  AscEnumKind enum_kind; /* ASC_ATTR_ENUM */
+  int64_t i;             /* INT, ENUM value */
+  double f;              /* FLOAT */
+  const char *s;         /* STR */
+  const AscType *type;   /* TYPE */
+  const AscType **types; /* TYPES */
+  int n_types;
+} AscAttr;
+
+/* ---- values, ops, blocks, regions --------------------------------------- */
+
+struct AscValue {
+  const AscType *type;
+  AscOp *def;         /* defining op, or NULL for a block argument */
+  AscBlock *block;    /* owning block, for block arguments */
+  int index;          /* result or argument index */
+  const char *name;   /* the user's Python variable name, or NULL */
+  int id;             /* numbering for printing; -1 until numbered */
+};
+
+struct AscOp {
+  AscOpId id;
+  AscLoc loc;
+  AscValue **operands;
+  int n_operands;
+  AscValue *results;
+  int n_results;
+  AscAttr *attrs;
+  int n_attrs;
+  AscRegion *regions;
+  int n_regions;
+  AscBlock *parent;
+  AscOp *prev, *next;
+};
+
+struct AscBlock {
+  AscValue *args;
+  int n_args;
+  AscOp *first, *last;
+  AscRegion *parent;
+};
+
+struct AscRegion {
+  AscBlock *block;
+  AscOp *parent;
+};
+
+/* The module: a top-level block of func.func ops. */
+typedef struct AscModule {
+  AscContext *ctx;
+  AscBlock *body;
+  const char *name;
+} AscModule;
+
+AscModule *asc_module_new(AscContext *ctx, const char *name);
+
+/* Creates an op (not yet inserted). Attribute names and strings are copied
+ * into the arena. Each region gets one block with block arguments of the
+ * given types: region_arg_types[r] has region_n_args[r] entries. */
+AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
+                     AscValue *const *operands, int n_operands,
+                     const AscType *const *result_types, int n_results,
+                     const AscAttr *attrs, int n_attrs, int n_regions,
+                     const AscType *const *const *region_arg_types,
+                     const int *region_n_args);
+void asc_block_append(AscBlock *block, AscOp *op);
+
+const AscAttr *asc_op_attr(const AscOp *op, const char *name);
+int64_t asc_op_attr_int(const AscOp *op, const char *name, int64_t dflt);
+const char *asc_op_attr_str(const AscOp *op, const char *name);
+
+/* Functions: `func.func` ops with attrs sym_name (STR), kernel (INT 0/1),
+ * res_types (TYPES) and one region whose block arguments are the params. */
+AscOp *asc_module_add_function(AscModule *m, const char *name, AscLoc loc,
+                               const AscType *const *arg_types, int n_args,
+                               const AscType *const *res_types, int n_res,
+                               int is_kernel);
+AscOp *asc_module_find_function(const AscModule *m, const char *name);
+
+/* Verifies every op against the op table (operand counts and kinds,
+ * attributes, regions, terminators, SSA dominance). On failure records a
+ * ASC_ERR_COMPILE error at the op's location and returns it. */
+AscStatus asc_module_verify(AscModule *m);
+
+/* Prints the module in MLIR generic op syntax. Returns a malloc'ed string
+ * the caller frees. */
+char *asc_module_print(AscModule *m);
+
+#endif

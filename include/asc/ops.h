@@ -1,0 +1,87 @@
+/* Op identifiers and the op table's static description (src/ir/ops.def). */
+#ifndef ASC_OPS_H
+#define ASC_OPS_H
+
+typedef enum AscOpId {
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs) \
+  ASC_OP_##ID,
+#include "../../src/ir/ops.def"
+#undef ASC_OP
+  ASC_OP_COUNT
+} AscOpId;
+
+/* Hardware pipes (order matters: it indexes per-pipe tables). */
+typedef enum AscPipe {
+  ASC_PIPE_S,
+  ASC_PIPE_V,
+  ASC_PIPE_M,
+  ASC_PIPE_MTE1,
+  ASC_PIPE_MTE2,
+  ASC_PIPE_MTE3,
+  ASC_PIPE_FIX,
+  ASC_PIPE_COUNT,
+  ASC_PIPE_NONE = ASC_PIPE_COUNT, /* structural ops */
+  ASC_PIPE_EVENT                  /* set/wait_flag: from the HardEvent */
+} AscPipe;
+
+/* Emitter rules: how the Ascend C emitter spells a row. */
+typedef enum AscEmit {
+  ASC_EMIT_CALL,     /* cpp(operands...) */
+  ASC_EMIT_TEMPLATE, /* cpp<attr>(operands...) */
+  ASC_EMIT_METHOD,   /* operand0.cpp(operands 1..) */
+  ASC_EMIT_SPECIAL,  /* spelled by the emitter itself */
+} AscEmit;
+
+/* Operand / result kinds of the op table's signature strings. */
+typedef enum AscOperandKind {
+  ASC_OK_LOCAL = 'L',
+  ASC_OK_GLOBAL = 'G',
+  ASC_OK_ADDR = 'A',
+  ASC_OK_INT = 'i',
+  ASC_OK_FLOAT = 'f',
+  ASC_OK_NUM = 'n',
+  ASC_OK_PIPE = 'P',
+  ASC_OK_QUE = 'Q',
+  ASC_OK_BUF = 'B',
+  ASC_OK_ANY = '*',
+} AscOperandKind;
+
+enum { ASC_MAX_SIG = 8 };
+
+typedef struct AscOperandSpec {
+  const char *name;
+  char kind;     /* AscOperandKind */
+  char reads;    /* tensor operand is read */
+  char writes;   /* tensor operand is written */
+  char optional; /* may be omitted (only at the end) */
+} AscOperandSpec;
+
+typedef struct AscAttrSpec {
+  const char *name;
+  const char *kind; /* "int", "float", "str", "types", "any" or an enum */
+  int optional;
+} AscAttrSpec;
+
+typedef struct AscOpInfo {
+  AscOpId id;
+  const char *name;
+  const char *cpp;
+  AscPipe pipe;
+  AscEmit emit;
+  /* parsed signature */
+  AscOperandSpec operands[ASC_MAX_SIG];
+  int n_operands;    /* fixed operands, optional ones included */
+  int n_required;    /* operands that must be present */
+  int variadic;      /* a variadic tail follows the fixed operands */
+  char results[ASC_MAX_SIG];
+  int n_results;
+  int variadic_results;
+  AscAttrSpec attrs[ASC_MAX_SIG];
+  int n_attrs;
+} AscOpInfo;
+
+const AscOpInfo *asc_op_info(AscOpId id);
+/* ASC_OP_COUNT when unknown. */
+AscOpId asc_op_from_name(const char *name);
+
+#endif

@@ -1,0 +1,149 @@
+/* The interpreter loop: runs one block of a kernel over its bytecode. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/sim.h"
+
+enum { MAX_CALL_DEPTH = 64 };
+
+/* Takes n zeroed slots from the block's frame stack, which asc_block_run
+ * sized for the deepest chain of calls (frames must never move). */
+static AscSlot *frame_push(AscBlockState *b, int n) {
+  if (b->stack_used + n > b->stack_size)
+    return NULL;
+  AscSlot *f = b->stack + b->stack_used;
+  b->stack_used += n;
+  memset(f, 0, sizeof(AscSlot) * (size_t)n);
+  return f;
+}
+
+static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs);
+
+static AscStatus call(AscBlockState *b, const AscInstr *in, AscSlot *regs) {
+  const AscFunc *callee = &b->kernel->funcs[in->imm];
+  AscExec x = {b, regs};
+  if (b->call_depth >= MAX_CALL_DEPTH)
+    return sim_fail(&x, in, "device function calls nested deeper than %d",
+                    MAX_CALL_DEPTH);
+  int64_t mark = b->stack_used;
+  AscSlot *frame = frame_push(b, callee->n_slots);
+  if (!frame)
+    return sim_fail(&x, in,
+                    "device function frames exceed the simulator's stack");
+  for (int i = 0; i < in->n_args; i++)
+    frame[callee->param_slots[i]] = regs[in->a[i]];
+  b->call_depth++;
+  /* the callee's RET writes straight into our result slots */
+  AscSlot *saved_ret = b->ret_to;
+  b->ret_to = in->dst >= 0 ? &regs[in->dst] : NULL;
+  AscStatus s = run(b, callee, frame);
+  b->ret_to = saved_ret;
+  b->call_depth--;
+  b->stack_used = mark;
+  return s;
+}
+
+static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
+  for (int i = 0; i < fn->n_consts; i++)
+    regs[fn->const_slots[i]] = fn->const_values[i];
+  const AscInstr *code = fn->code;
+  AscExec x = {b, regs};
+  int pc = 0;
+  while (pc < fn->n_code) {
+    const AscInstr *in = &code[pc];
+    switch (in->op) {
+    case ASC_BC_MOV:
+      regs[in->dst] = regs[in->a[0]];
+      pc++;
+      break;
+    case ASC_BC_JMP:
+      pc = in->imm;
+      break;
+    case ASC_BC_JMPF:
+      pc = regs[in->a[0]].i ? pc + 1 : in->imm;
+      break;
+    case ASC_BC_FOR_TEST: {
+      int64_t iv = regs[in->a[0]].i, ub = regs[in->a[1]].i;
+      int64_t step = regs[in->a[2]].i;
+      if (step == 0)
+        return sim_fail(&x, in, "range() step must not be zero");
+      pc = (step > 0 ? iv < ub : iv > ub) ? pc + 1 : in->imm;
+      break;
+    }
+    case ASC_BC_FOR_NEXT:
+      regs[in->a[0]].i += regs[in->a[1]].i;
+      pc = in->imm;
+      break;
+    case ASC_BC_CALL: {
+      AscStatus s = call(b, in, regs);
+      if (s)
+        return s;
+      pc++;
+      break;
+    }
+    case ASC_BC_RET:
+      if (b->ret_to)
+        for (int i = 0; i < in->n_args; i++)
+          b->ret_to[i] = regs[in->a[i]];
+      return ASC_OK;
+    default: {
+      AscStatus s = asc_exec_fn(in->op)(&x, in);
+      if (s)
+        return s;
+      pc++;
+    }
+    }
+  }
+  return ASC_OK;
+}
+
+/* Stack size needed: the deepest chain of frames (calls are acyclic). */
+static int64_t frames_needed(const AscKernel *k, int f, int depth) {
+  if (depth > MAX_CALL_DEPTH)
+    return 0;
+  int64_t deepest = 0;
+  const AscFunc *fn = &k->funcs[f];
+  for (int i = 0; i < fn->n_code; i++)
+    if (fn->code[i].op == ASC_BC_CALL) {
+      int64_t d = frames_needed(k, fn->code[i].imm, depth + 1);
+      if (d > deepest)
+        deepest = d;
+    }
+  return fn->n_slots + deepest;
+}
+
+AscStatus asc_block_run(AscBlockState *b) {
+  int64_t need = frames_needed(b->kernel, 0, 0);
+  if (b->stack_size < need) {
+    AscSlot *st = realloc(b->stack, sizeof(AscSlot) * (size_t)need);
+    if (!st) {
+      b->err->status = ASC_ERR_INTERNAL;
+      snprintf(b->err->message, sizeof b->err->message, "out of memory");
+      return ASC_ERR_INTERNAL;
+    }
+    b->stack = st;
+    b->stack_size = need;
+  }
+  b->stack_used = 0;
+  b->call_depth = 0;
+  b->ret_to = NULL;
+  const AscFunc *k = &b->kernel->funcs[0];
+  AscSlot *regs = frame_push(b, k->n_slots);
+  for (int i = 0; i < k->n_params && i < b->n_args; i++) {
+    const AscLaunchArg *a = &b->args[i];
+    AscSlot *s = &regs[k->param_slots[i]];
+    const AscType *t = b->kernel->param_types[i];
+    if (a->kind == ASC_ARG_GM) {
+      s->t.buf = i;
+      s->t.addr = 0;
+      s->t.len = -1;
+      s->t.dtype = (uint8_t)t->dtype;
+    } else if (a->kind == ASC_ARG_INT) {
+      s->i = a->i;
+    } else {
+      s->f = a->f;
+    }
+  }
+  return run(b, k, regs);
+}

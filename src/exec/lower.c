@@ -1,0 +1,552 @@
+/* Lowering: verified ASC-IR → compact bytecode (see src/sim/sim.h).
+ *
+ * Every SSA value of a function gets its own register slot; structured
+ * control flow becomes jumps; constants are preset slots filled when a frame
+ * is entered, so loops do not re-execute them. Element types an op does not
+ * support on the target are rejected here, with the op's Python location. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/sim.h"
+
+typedef struct ExecRow {
+  AscExecFn fn;
+  int sub;
+} ExecRow;
+
+static const ExecRow exec_rows[ASC_OP_COUNT] = {
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs) \
+  [ASC_OP_##ID] = {exec, sub},
+#include "../ir/ops.def"
+#undef ASC_OP
+};
+
+AscExecFn asc_exec_fn(int op) { return exec_rows[op].fn; }
+
+typedef struct Lower {
+  AscModule *m;
+  AscContext *ctx;
+  /* the functions to lower; index = callee id */
+  AscOp **funcs;
+  int n_funcs, cap_funcs;
+  /* the function being lowered */
+  AscInstr *code;
+  int n_code, cap_code;
+  int n_slots;
+  int32_t *const_slots;
+  AscSlot *const_values;
+  int n_consts, cap_consts;
+  /* operand pool, shared; instructions keep offsets until the end */
+  int32_t *pool;
+  int n_pool, cap_pool;
+  int oom;
+} Lower;
+
+static int grow(void **p, int *cap, int need, size_t elem) {
+  if (need <= *cap)
+    return 0;
+  int ncap = *cap ? *cap * 2 : 64;
+  while (ncap < need)
+    ncap *= 2;
+  void *np = realloc(*p, (size_t)ncap * elem);
+  if (!np)
+    return -1;
+  *p = np;
+  *cap = ncap;
+  return 0;
+}
+
+static int slot_of(Lower *l, AscValue *v) {
+  if (v->id < 0)
+    v->id = l->n_slots++;
+  return v->id;
+}
+
+static AscInstr *emit(Lower *l, int op, const AscOp *src) {
+  if (grow((void **)&l->code, &l->cap_code, l->n_code + 1, sizeof(AscInstr))) {
+    l->oom = 1;
+    static AscInstr dummy;
+    return &dummy;
+  }
+  AscInstr *in = &l->code[l->n_code++];
+  memset(in, 0, sizeof *in);
+  in->op = (uint16_t)op;
+  in->dst = -1;
+  in->src = src;
+  in->a = (const int32_t *)(intptr_t)l->n_pool; /* offset, fixed up later */
+  return in;
+}
+
+static void add_arg(Lower *l, AscInstr *in, int slot) {
+  if (grow((void **)&l->pool, &l->cap_pool, l->n_pool + 1, sizeof(int32_t))) {
+    l->oom = 1;
+    return;
+  }
+  l->pool[l->n_pool++] = slot;
+  in->n_args++;
+}
+
+static void emit_mov(Lower *l, int dst, int src, const AscOp *op) {
+  if (dst == src)
+    return;
+  AscInstr *in = emit(l, ASC_BC_MOV, op);
+  add_arg(l, in, src);
+  in->dst = dst;
+}
+
+/* Copies n values to n slots as if all at once (a yield may swap values). */
+static void emit_parallel_copy(Lower *l, AscValue **from, const int *to,
+                               int n, const AscOp *op) {
+  if (n == 1) {
+    emit_mov(l, to[0], slot_of(l, from[0]), op);
+    return;
+  }
+  int tmp = l->n_slots;
+  l->n_slots += n;
+  for (int i = 0; i < n; i++)
+    emit_mov(l, tmp + i, slot_of(l, from[i]), op);
+  for (int i = 0; i < n; i++)
+    emit_mov(l, to[i], tmp + i, op);
+}
+
+static AscStatus lower_block(Lower *l, AscBlock *b);
+
+static AscStatus unsupported_dtype(Lower *l, const AscOp *op, AscDType dt) {
+  return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                   "%s does not support element type %s on the Ascend910B "
+                   "vector unit",
+                   asc_op_info(op->id)->name, asc_dtype_name(dt));
+}
+
+static AscDType first_tensor_dtype(const AscOp *op) {
+  for (int i = 0; i < op->n_operands; i++)
+    if (asc_type_is_tensor(op->operands[i]->type))
+      return op->operands[i]->type->dtype;
+  return ASC_DT_NONE;
+}
+
+/* Target checks that need the simulator's knowledge of the vector unit. */
+static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
+  AscDType dt = first_tensor_dtype(op);
+  switch (op->id) {
+  case ASC_OP_ADD:
+  case ASC_OP_SUB:
+  case ASC_OP_MUL:
+  case ASC_OP_DIV:
+  case ASC_OP_MAX:
+  case ASC_OP_MIN:
+    return asc_vec_binary_supported((AscVecBinOp)sub, dt)
+               ? ASC_OK
+               : unsupported_dtype(l, op, dt);
+  case ASC_OP_ADDS:
+  case ASC_OP_MULS:
+  case ASC_OP_MAXS:
+  case ASC_OP_MINS:
+    return asc_vec_scalar_supported((AscVecScalarOp)sub, dt)
+               ? ASC_OK
+               : unsupported_dtype(l, op, dt);
+  case ASC_OP_RELU:
+  case ASC_OP_EXP:
+  case ASC_OP_LN:
+  case ASC_OP_ABS:
+  case ASC_OP_SQRT:
+  case ASC_OP_RSQRT:
+  case ASC_OP_RECIPROCAL:
+    return asc_vec_unary_supported((AscVecUnOp)sub, dt)
+               ? ASC_OK
+               : unsupported_dtype(l, op, dt);
+  case ASC_OP_DUPLICATE:
+    return asc_vec_dup_supported(dt) ? ASC_OK : unsupported_dtype(l, op, dt);
+  case ASC_OP_CAST: {
+    AscDType d = op->operands[0]->type->dtype;
+    AscDType s = op->operands[1]->type->dtype;
+    int64_t mode = asc_op_attr_int(op, "round_mode", 0);
+    if (!asc_vec_cast_supported(d, s, (AscRoundMode)mode))
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "asc.cast from %s to %s with RoundMode.%s is not "
+                       "supported on the Ascend910B",
+                       asc_dtype_name(s), asc_dtype_name(d),
+                       asc_enum_value_name(ASC_ENUM_ROUNDMODE, mode));
+    return ASC_OK;
+  }
+  default:
+    return ASC_OK;
+  }
+}
+
+static int callee_index(Lower *l, const char *name) {
+  for (int i = 0; i < l->n_funcs; i++)
+    if (strcmp(asc_op_attr_str(l->funcs[i], "sym_name"), name) == 0)
+      return i;
+  if (grow((void **)&l->funcs, &l->cap_funcs, l->n_funcs + 1,
+           sizeof(AscOp *))) {
+    l->oom = 1;
+    return 0;
+  }
+  l->funcs[l->n_funcs] = asc_module_find_function(l->m, name);
+  return l->n_funcs++;
+}
+
+static void add_const(Lower *l, int slot, AscSlot value) {
+  if (grow((void **)&l->const_slots, &l->cap_consts, l->n_consts + 1,
+           sizeof(int32_t))) {
+    l->oom = 1;
+    return;
+  }
+  int cap = l->cap_consts; /* keep both arrays the same capacity */
+  AscSlot *nv = realloc(l->const_values, sizeof(AscSlot) * (size_t)cap);
+  if (!nv) {
+    l->oom = 1;
+    return;
+  }
+  l->const_values = nv;
+  l->const_slots[l->n_consts] = slot;
+  l->const_values[l->n_consts++] = value;
+}
+
+static AscStatus lower_constant(Lower *l, AscOp *op) {
+  const AscAttr *a = asc_op_attr(op, "value");
+  const AscType *t = op->results[0].type;
+  AscSlot v;
+  memset(&v, 0, sizeof v);
+  if (!a)
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "arith.constant without a value");
+  if (asc_type_is_float(t))
+    v.f = asc_float_normalize(t->dtype,
+                              a->kind == ASC_ATTR_FLOAT ? a->f : (double)a->i);
+  else
+    v.i = asc_int_normalize(t->dtype,
+                            a->kind == ASC_ATTR_FLOAT ? (int64_t)a->f : a->i);
+  add_const(l, slot_of(l, &op->results[0]), v);
+  return ASC_OK;
+}
+
+static int *result_slots(Lower *l, AscOp *op) {
+  int *s = malloc(sizeof(int) * (size_t)(op->n_results ? op->n_results : 1));
+  if (!s) {
+    l->oom = 1;
+    return NULL;
+  }
+  for (int i = 0; i < op->n_results; i++)
+    s[i] = slot_of(l, &op->results[i]);
+  return s;
+}
+
+static AscStatus lower_for(Lower *l, AscOp *op) {
+  AscBlock *body = op->regions[0].block;
+  int n_iter = op->n_operands - 3;
+  /* loop-carried values live in the result slots for the whole loop */
+  for (int i = 0; i < n_iter; i++)
+    body->args[i + 1].id = slot_of(l, &op->results[i]);
+  int iv = slot_of(l, &body->args[0]);
+  int ub = l->n_slots++, step = l->n_slots++; /* bounds are evaluated once */
+  emit_mov(l, iv, slot_of(l, op->operands[0]), op);
+  emit_mov(l, ub, slot_of(l, op->operands[1]), op);
+  emit_mov(l, step, slot_of(l, op->operands[2]), op);
+  for (int i = 0; i < n_iter; i++)
+    emit_mov(l, body->args[i + 1].id, slot_of(l, op->operands[i + 3]), op);
+  int head = l->n_code;
+  AscInstr *test = emit(l, ASC_BC_FOR_TEST, op);
+  add_arg(l, test, iv);
+  add_arg(l, test, ub);
+  add_arg(l, test, step);
+  int test_at = l->n_code - 1;
+  AscStatus s = lower_block(l, body);
+  if (s)
+    return s;
+  AscOp *y = body->last;
+  int *to = result_slots(l, op);
+  if (!to)
+    return ASC_ERR_INTERNAL;
+  if (n_iter)
+    emit_parallel_copy(l, y->operands, to, n_iter, y);
+  free(to);
+  AscInstr *next = emit(l, ASC_BC_FOR_NEXT, op);
+  add_arg(l, next, iv);
+  add_arg(l, next, step);
+  next->imm = head;
+  l->code[test_at].imm = l->n_code;
+  return ASC_OK;
+}
+
+static AscStatus lower_if(Lower *l, AscOp *op) {
+  int *to = result_slots(l, op);
+  if (!to)
+    return ASC_ERR_INTERNAL;
+  AscInstr *jf = emit(l, ASC_BC_JMPF, op);
+  add_arg(l, jf, slot_of(l, op->operands[0]));
+  int jf_at = l->n_code - 1;
+  AscStatus s = lower_block(l, op->regions[0].block);
+  if (!s && op->n_results)
+    emit_parallel_copy(l, op->regions[0].block->last->operands, to,
+                       op->n_results, op);
+  emit(l, ASC_BC_JMP, op);
+  int jmp_at = l->n_code - 1;
+  l->code[jf_at].imm = l->n_code;
+  if (!s)
+    s = lower_block(l, op->regions[1].block);
+  if (!s && op->n_results)
+    emit_parallel_copy(l, op->regions[1].block->last->operands, to,
+                       op->n_results, op);
+  l->code[jmp_at].imm = l->n_code;
+  free(to);
+  return s;
+}
+
+static AscStatus lower_while(Lower *l, AscOp *op) {
+  AscBlock *before = op->regions[0].block, *after = op->regions[1].block;
+  int n = op->n_operands;
+  int *before_slots = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  int *to = result_slots(l, op);
+  if (!before_slots || !to) {
+    free(before_slots);
+    free(to);
+    return ASC_ERR_INTERNAL;
+  }
+  for (int i = 0; i < n; i++)
+    before_slots[i] = slot_of(l, &before->args[i]);
+  /* the after-region arguments share the result slots */
+  for (int i = 0; i < op->n_results; i++)
+    after->args[i].id = to[i];
+  if (n)
+    emit_parallel_copy(l, op->operands, before_slots, n, op);
+  int head = l->n_code;
+  AscStatus s = lower_block(l, before);
+  AscOp *cond = before->last;
+  int jf_at = -1;
+  if (!s) {
+    if (op->n_results)
+      emit_parallel_copy(l, cond->operands + 1, to, op->n_results, cond);
+    AscInstr *jf = emit(l, ASC_BC_JMPF, cond);
+    add_arg(l, jf, slot_of(l, cond->operands[0]));
+    jf_at = l->n_code - 1;
+    s = lower_block(l, after);
+  }
+  if (!s) {
+    AscOp *y = after->last;
+    if (n)
+      emit_parallel_copy(l, y->operands, before_slots, n, y);
+    AscInstr *j = emit(l, ASC_BC_JMP, op);
+    j->imm = head;
+    l->code[jf_at].imm = l->n_code;
+  }
+  free(before_slots);
+  free(to);
+  return s;
+}
+
+static AscStatus lower_generic(Lower *l, AscOp *op) {
+  const ExecRow *row = &exec_rows[op->id];
+  AscStatus s = check_supported(l, op, row->sub);
+  if (s)
+    return s;
+  AscInstr *in = emit(l, op->id, op);
+  for (int i = 0; i < op->n_operands; i++)
+    add_arg(l, in, slot_of(l, op->operands[i]));
+  if (op->n_results)
+    in->dst = slot_of(l, &op->results[0]);
+  in->imm = row->sub;
+  /* dtype: the result's scalar or element type, else the first tensor's */
+  const AscType *rt = op->n_results ? op->results[0].type : NULL;
+  AscDType dt = rt ? rt->dtype : first_tensor_dtype(op);
+  if (dt == ASC_DT_NONE && op->n_operands)
+    dt = op->operands[0]->type->dtype;
+  in->dtype = (uint8_t)dt;
+  in->dtype2 = (uint8_t)(op->n_operands ? op->operands[0]->type->dtype : 0);
+  if (op->id == ASC_OP_CAST)
+    in->dtype2 = (uint8_t)op->operands[1]->type->dtype;
+  if (rt && rt->position >= 0)
+    in->imm2 = rt->position;
+  if (rt)
+    in->imm3 = rt->depth;
+  for (int i = 0; i < op->n_attrs; i++)
+    if (op->attrs[i].kind == ASC_ATTR_ENUM)
+      in->imm2 = op->attrs[i].i;
+  return ASC_OK;
+}
+
+static AscStatus lower_op(Lower *l, AscOp *op) {
+  switch (op->id) {
+  case ASC_OP_CONSTANT:
+    return lower_constant(l, op);
+  case ASC_OP_FOR:
+    return lower_for(l, op);
+  case ASC_OP_IF:
+    return lower_if(l, op);
+  case ASC_OP_WHILE:
+    return lower_while(l, op);
+  case ASC_OP_YIELD:
+  case ASC_OP_CONDITION:
+    return ASC_OK; /* handled by the enclosing op */
+  case ASC_OP_RETURN: {
+    AscInstr *in = emit(l, ASC_BC_RET, op);
+    for (int i = 0; i < op->n_operands; i++)
+      add_arg(l, in, slot_of(l, op->operands[i]));
+    return ASC_OK;
+  }
+  case ASC_OP_CALL: {
+    int callee = callee_index(l, asc_op_attr_str(op, "callee"));
+    AscInstr *in = emit(l, ASC_BC_CALL, op);
+    in->imm = callee;
+    for (int i = 0; i < op->n_operands; i++)
+      add_arg(l, in, slot_of(l, op->operands[i]));
+    /* results take consecutive slots so the callee can write them */
+    if (op->n_results) {
+      in->dst = l->n_slots;
+      for (int i = 0; i < op->n_results; i++)
+        op->results[i].id = l->n_slots++;
+    }
+    return ASC_OK;
+  }
+  case ASC_OP_FUNC:
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "nested functions are not supported");
+  default:
+    return lower_generic(l, op);
+  }
+}
+
+static AscStatus lower_block(Lower *l, AscBlock *b) {
+  for (AscOp *op = b->first; op; op = op->next) {
+    AscStatus s = lower_op(l, op);
+    if (s)
+      return s;
+    if (l->oom)
+      return asc_error(l->ctx, ASC_ERR_INTERNAL, op->loc, "out of memory");
+  }
+  return ASC_OK;
+}
+
+static void reset_ids(AscBlock *b) {
+  for (int i = 0; i < b->n_args; i++)
+    b->args[i].id = -1;
+  for (AscOp *op = b->first; op; op = op->next) {
+    for (int i = 0; i < op->n_results; i++)
+      op->results[i].id = -1;
+    for (int r = 0; r < op->n_regions; r++)
+      reset_ids(op->regions[r].block);
+  }
+}
+
+static AscStatus lower_function(Lower *l, AscOp *f, AscFunc *out) {
+  AscBlock *body = f->regions[0].block;
+  l->n_code = 0;
+  l->n_slots = 0;
+  l->n_consts = 0;
+  memset(out, 0, sizeof *out);
+  out->name = asc_op_attr_str(f, "sym_name");
+  out->n_params = body->n_args;
+  out->n_results = asc_op_attr(f, "res_types")
+                       ? asc_op_attr(f, "res_types")->n_types
+                       : 0;
+  for (int i = 0; i < body->n_args; i++)
+    slot_of(l, &body->args[i]); /* params occupy slots 0..n-1 */
+  AscStatus s = lower_block(l, body);
+  if (s)
+    return s;
+  out->code = malloc(sizeof(AscInstr) * (size_t)(l->n_code ? l->n_code : 1));
+  out->param_slots = malloc(sizeof(int32_t) * (size_t)(body->n_args + 1));
+  out->const_slots = malloc(sizeof(int32_t) * (size_t)(l->n_consts + 1));
+  out->const_values = malloc(sizeof(AscSlot) * (size_t)(l->n_consts + 1));
+  if (!out->code || !out->param_slots || !out->const_slots ||
+      !out->const_values)
+    return asc_error(l->ctx, ASC_ERR_INTERNAL, f->loc, "out of memory");
+  memcpy(out->code, l->code, sizeof(AscInstr) * (size_t)l->n_code);
+  out->n_code = l->n_code;
+  for (int i = 0; i < body->n_args; i++)
+    out->param_slots[i] = i;
+  memcpy(out->const_slots, l->const_slots,
+         sizeof(int32_t) * (size_t)l->n_consts);
+  memcpy(out->const_values, l->const_values,
+         sizeof(AscSlot) * (size_t)l->n_consts);
+  out->n_consts = l->n_consts;
+  out->n_slots = l->n_slots;
+  return ASC_OK;
+}
+
+void asc_kernel_free(AscKernel *k) {
+  if (!k)
+    return;
+  for (int i = 0; i < k->n_funcs; i++) {
+    free(k->funcs[i].code);
+    free(k->funcs[i].param_slots);
+    free(k->funcs[i].const_slots);
+    free(k->funcs[i].const_values);
+  }
+  free(k->funcs);
+  free(k->pool);
+  free(k->param_types);
+  free(k);
+}
+
+AscKernel *asc_kernel_compile(AscModule *m, const char *entry) {
+  AscContext *ctx = m->ctx;
+  AscOp *f = asc_module_find_function(m, entry);
+  if (!f) {
+    asc_error(ctx, ASC_ERR_COMPILE, (AscLoc){0}, "no function named '%s'",
+              entry);
+    return NULL;
+  }
+  if (asc_module_verify(m))
+    return NULL;
+  AscKernel *k = calloc(1, sizeof *k);
+  Lower l;
+  memset(&l, 0, sizeof l);
+  l.m = m;
+  l.ctx = ctx;
+  if (!k) {
+    asc_error(ctx, ASC_ERR_INTERNAL, f->loc, "out of memory");
+    return NULL;
+  }
+  k->module = m;
+  callee_index(&l, entry);
+  AscStatus s = ASC_OK;
+  /* funcs grows while lowering as calls are discovered */
+  for (int i = 0; i < l.n_funcs && !s; i++) {
+    AscFunc fn;
+    s = lower_function(&l, l.funcs[i], &fn);
+    AscFunc *nf = realloc(k->funcs, sizeof(AscFunc) * (size_t)(k->n_funcs + 1));
+    if (!nf) {
+      s = asc_error(ctx, ASC_ERR_INTERNAL, f->loc, "out of memory");
+      break;
+    }
+    k->funcs = nf;
+    k->funcs[k->n_funcs++] = fn;
+  }
+  for (int i = 0; i < l.n_funcs; i++)
+    reset_ids(l.funcs[i]->regions[0].block);
+  if (!s) {
+    /* fix up operand offsets into pointers now that the pool is final */
+    k->pool = l.pool;
+    l.pool = NULL;
+    for (int i = 0; i < k->n_funcs; i++)
+      for (int j = 0; j < k->funcs[i].n_code; j++) {
+        AscInstr *in = &k->funcs[i].code[j];
+        in->a = k->pool + (intptr_t)in->a;
+      }
+    AscBlock *body = f->regions[0].block;
+    k->n_params = body->n_args;
+    k->param_types = malloc(sizeof(AscType *) * (size_t)(body->n_args + 1));
+    if (!k->param_types)
+      s = asc_error(ctx, ASC_ERR_INTERNAL, f->loc, "out of memory");
+    else
+      for (int i = 0; i < body->n_args; i++)
+        k->param_types[i] = body->args[i].type;
+  }
+  free(l.funcs);
+  free(l.code);
+  free(l.pool);
+  free(l.const_slots);
+  free(l.const_values);
+  if (s) {
+    asc_kernel_free(k);
+    return NULL;
+  }
+  return k;
+}
+
+int asc_kernel_num_params(const AscKernel *k) { return k->n_params; }
+const AscType *asc_kernel_param_type(const AscKernel *k, int i) {
+  return i >= 0 && i < k->n_params ? k->param_types[i] : NULL;
+}

@@ -1,0 +1,258 @@
+/* The context: an arena that owns all IR memory, interned types, and the
+ * last error. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asc/ir.h"
+
+typedef struct ArenaChunk {
+  struct ArenaChunk *next;
+  size_t used, size;
+  /* payload follows, 16-byte aligned */
+} ArenaChunk;
+
+enum { ARENA_CHUNK = 64 * 1024, MAX_TYPES = 256 };
+
+struct AscContext {
+  ArenaChunk *chunks;
+  const AscType *types[MAX_TYPES];
+  int n_types;
+  AscStatus status;
+  char message[2048];
+  AscLoc loc;
+};
+
+static size_t header_size(void) {
+  return (sizeof(ArenaChunk) + 15) & ~(size_t)15;
+}
+
+AscContext *asc_context_new(void) {
+  AscContext *ctx = calloc(1, sizeof *ctx);
+  return ctx;
+}
+
+void asc_context_free(AscContext *ctx) {
+  if (!ctx)
+    return;
+  ArenaChunk *c = ctx->chunks;
+  while (c) {
+    ArenaChunk *next = c->next;
+    free(c);
+    c = next;
+  }
+  free(ctx);
+}
+
+void *asc_alloc(AscContext *ctx, size_t size) {
+  static _Alignas(16) unsigned char oom_block[256];
+  size = (size + 15) & ~(size_t)15;
+  ArenaChunk *c = ctx->chunks;
+  if (!c || c->used + size > c->size) {
+    size_t want = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+    ArenaChunk *n = malloc(header_size() + want);
+    if (!n) {
+      asc_error(ctx, ASC_ERR_INTERNAL, (AscLoc){0}, "out of memory");
+      memset(oom_block, 0, sizeof oom_block);
+      return size <= sizeof oom_block ? oom_block : NULL;
+    }
+    n->used = 0;
+    n->size = want;
+    n->next = ctx->chunks;
+    ctx->chunks = n;
+    c = n;
+  }
+  unsigned char *p = (unsigned char *)c + header_size() + c->used;
+  c->used += size;
+  memset(p, 0, size);
+  return p;
+}
+
+const char *asc_strdup(AscContext *ctx, const char *s) {
+  if (!s)
+    return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = asc_alloc(ctx, n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+AscStatus asc_context_status(const AscContext *ctx) { return ctx->status; }
+const char *asc_context_message(const AscContext *ctx) { return ctx->message; }
+AscLoc asc_context_error_loc(const AscContext *ctx) { return ctx->loc; }
+
+void asc_context_clear_error(AscContext *ctx) {
+  ctx->status = ASC_OK;
+  ctx->message[0] = 0;
+  ctx->loc = (AscLoc){0};
+}
+
+AscStatus asc_error(AscContext *ctx, AscStatus status, AscLoc loc,
+                    const char *fmt, ...) {
+  if (ctx->status != ASC_OK)
+    return ctx->status;
+  ctx->status = status;
+  ctx->loc = loc;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ctx->message, sizeof ctx->message, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+/* ---- types ------------------------------------------------------------- */
+
+const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
+                            int position, int depth) {
+  for (int i = 0; i < ctx->n_types; i++) {
+    const AscType *t = ctx->types[i];
+    if (t->kind == kind && t->dtype == dtype && t->position == position &&
+        t->depth == depth)
+      return t;
+  }
+  AscType *t = asc_alloc(ctx, sizeof *t);
+  if (!t)
+    return NULL;
+  t->kind = kind;
+  t->dtype = dtype;
+  t->position = position;
+  t->depth = depth;
+  if (ctx->n_types < MAX_TYPES)
+    ctx->types[ctx->n_types++] = t;
+  return t;
+}
+
+const AscType *asc_type_scalar(AscContext *ctx, AscDType dtype) {
+  return asc_type_get(ctx, ASC_TY_SCALAR, dtype, -1, 0);
+}
+
+void asc_type_format(const AscType *t, char *buf, size_t size) {
+  const char *dt = asc_dtype_ir_name(t->dtype);
+  const char *pos = asc_enum_value_name(ASC_ENUM_TPOSITION, t->position);
+  if (!pos)
+    pos = "?";
+  switch (t->kind) {
+  case ASC_TY_SCALAR:
+    snprintf(buf, size, "%s", dt);
+    break;
+  case ASC_TY_GLOBAL_ADDRESS:
+    snprintf(buf, size, "!asc.global_address<%s>", dt);
+    break;
+  case ASC_TY_GLOBAL_TENSOR:
+    snprintf(buf, size, "!asc.global_tensor<%s>", dt);
+    break;
+  case ASC_TY_LOCAL_TENSOR:
+    snprintf(buf, size, "!asc.local_tensor<%s, %s>", dt, pos);
+    break;
+  case ASC_TY_TPIPE:
+    snprintf(buf, size, "!asc.tpipe");
+    break;
+  case ASC_TY_TQUE:
+    snprintf(buf, size, "!asc.tque<%s, %d>", pos, t->depth);
+    break;
+  case ASC_TY_TBUF:
+    snprintf(buf, size, "!asc.tbuf<%s>", pos);
+    break;
+  default:
+    snprintf(buf, size, "!asc.unknown");
+  }
+}
+
+int asc_type_is_int(const AscType *t) {
+  return t->kind == ASC_TY_SCALAR && asc_dtype_is_int(t->dtype);
+}
+int asc_type_is_float(const AscType *t) {
+  return t->kind == ASC_TY_SCALAR && asc_dtype_is_float(t->dtype);
+}
+int asc_type_is_tensor(const AscType *t) {
+  return t->kind == ASC_TY_LOCAL_TENSOR || t->kind == ASC_TY_GLOBAL_TENSOR;
+}
+
+/* ---- enums --------------------------------------------------------------- */
+
+typedef struct EnumValue {
+  const char *name;
+  int64_t value;
+  const char *cpp;
+} EnumValue;
+
+typedef struct EnumInfo {
+  const char *name;
+  const char *prefix;
+  const EnumValue *values;
+  int n;
+} EnumInfo;
+
+#define ASC_ENUM_BEGIN(K, py, prefix) static const EnumValue values_##K[] = {
+#define ASC_ENUM_VALUE(K, N, v, cpp) {#N, v, cpp},
+#define ASC_ENUM_END(K) };
+#include "asc/enums.def"
+#undef ASC_ENUM_BEGIN
+#undef ASC_ENUM_VALUE
+#undef ASC_ENUM_END
+
+static const EnumInfo enum_table[ASC_ENUM_KIND_COUNT] = {
+#define ASC_ENUM_BEGIN(K, py, prefix)                                          \
+  [ASC_ENUM_##K] = {py, prefix, values_##K,                                    \
+                    (int)(sizeof values_##K / sizeof values_##K[0])},
+#define ASC_ENUM_VALUE(K, N, v, cpp)
+#define ASC_ENUM_END(K)
+#include "asc/enums.def"
+#undef ASC_ENUM_BEGIN
+#undef ASC_ENUM_VALUE
+#undef ASC_ENUM_END
+};
+
+static const EnumValue *enum_find(AscEnumKind kind, int64_t value) {
+  if ((int)kind < 0 || kind >= ASC_ENUM_KIND_COUNT)
+    return NULL;
+  const EnumInfo *e = &enum_table[kind];
+  for (int i = 0; i < e->n; i++)
+    if (e->values[i].value == value)
+      return &e->values[i];
+  return NULL;
+}
+
+const char *asc_enum_kind_name(AscEnumKind kind) {
+  if ((int)kind < 0 || kind >= ASC_ENUM_KIND_COUNT)
+    return "?";
+  return enum_table[kind].name;
+}
+
+AscEnumKind asc_enum_kind_from_name(const char *name) {
+  for (int k = 0; k < ASC_ENUM_KIND_COUNT; k++)
+    if (strcmp(enum_table[k].name, name) == 0)
+      return (AscEnumKind)k;
+  return ASC_ENUM_KIND_COUNT;
+}
+
+const char *asc_enum_value_name(AscEnumKind kind, int64_t value) {
+  const EnumValue *v = enum_find(kind, value);
+  return v ? v->name : NULL;
+}
+
+const char *asc_enum_value_cpp(AscEnumKind kind, int64_t value) {
+  const EnumValue *v = enum_find(kind, value);
+  return v ? v->cpp : NULL;
+}
+
+const char *asc_enum_cpp_prefix(AscEnumKind kind) {
+  if ((int)kind < 0 || kind >= ASC_ENUM_KIND_COUNT)
+    return "";
+  return enum_table[kind].prefix;
+}
+
+int asc_enum_value_from_name(AscEnumKind kind, const char *name,
+                             int64_t *value) {
+  if ((int)kind < 0 || kind >= ASC_ENUM_KIND_COUNT)
+    return -1;
+  const EnumInfo *e = &enum_table[kind];
+  for (int i = 0; i < e->n; i++)
+    if (strcmp(e->values[i].name, name) == 0) {
+      *value = e->values[i].value;
+      return 0;
+    }
+  return -1;
+}

@@ -1,0 +1,146 @@
+/* Building IR: modules, ops, blocks, regions, functions. */
+#include <string.h>
+
+#include "asc/ir.h"
+
+static AscBlock *block_new(AscContext *ctx, AscRegion *parent,
+                           const AscType *const *arg_types, int n_args) {
+  AscBlock *b = asc_alloc(ctx, sizeof *b);
+  b->parent = parent;
+  b->n_args = n_args;
+  if (n_args > 0) {
+    b->args = asc_alloc(ctx, sizeof(AscValue) * (size_t)n_args);
+    for (int i = 0; i < n_args; i++) {
+      b->args[i].type = arg_types[i];
+      b->args[i].block = b;
+      b->args[i].index = i;
+      b->args[i].id = -1;
+    }
+  }
+  return b;
+}
+
+AscModule *asc_module_new(AscContext *ctx, const char *name) {
+  AscModule *m = asc_alloc(ctx, sizeof *m);
+  m->ctx = ctx;
+  m->name = asc_strdup(ctx, name ? name : "module");
+  m->body = block_new(ctx, NULL, NULL, 0);
+  return m;
+}
+
+AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
+                     AscValue *const *operands, int n_operands,
+                     const AscType *const *result_types, int n_results,
+                     const AscAttr *attrs, int n_attrs, int n_regions,
+                     const AscType *const *const *region_arg_types,
+                     const int *region_n_args) {
+  AscOp *op = asc_alloc(ctx, sizeof *op);
+  op->id = id;
+  op->loc = loc;
+  op->loc.file = asc_strdup(ctx, loc.file);
+  op->n_operands = n_operands;
+  if (n_operands) {
+    op->operands = asc_alloc(ctx, sizeof(AscValue *) * (size_t)n_operands);
+    memcpy(op->operands, operands, sizeof(AscValue *) * (size_t)n_operands);
+  }
+  op->n_results = n_results;
+  if (n_results) {
+    op->results = asc_alloc(ctx, sizeof(AscValue) * (size_t)n_results);
+    for (int i = 0; i < n_results; i++) {
+      op->results[i].type = result_types[i];
+      op->results[i].def = op;
+      op->results[i].index = i;
+      op->results[i].id = -1;
+    }
+  }
+  op->n_attrs = n_attrs;
+  if (n_attrs) {
+    op->attrs = asc_alloc(ctx, sizeof(AscAttr) * (size_t)n_attrs);
+    for (int i = 0; i < n_attrs; i++) {
+      op->attrs[i] = attrs[i];
+      op->attrs[i].name = asc_strdup(ctx, attrs[i].name);
+      op->attrs[i].s = asc_strdup(ctx, attrs[i].s);
+      if (attrs[i].n_types) {
+        size_t sz = sizeof(AscType *) * (size_t)attrs[i].n_types;
+        const AscType **types = asc_alloc(ctx, sz);
+        memcpy(types, attrs[i].types, sz);
+        op->attrs[i].types = types;
+      }
+    }
+  }
+  op->n_regions = n_regions;
+  if (n_regions) {
+    op->regions = asc_alloc(ctx, sizeof(AscRegion) * (size_t)n_regions);
+    for (int r = 0; r < n_regions; r++) {
+      op->regions[r].parent = op;
+      op->regions[r].block =
+          block_new(ctx, &op->regions[r],
+                    region_arg_types ? region_arg_types[r] : NULL,
+                    region_n_args ? region_n_args[r] : 0);
+    }
+  }
+  return op;
+}
+
+void asc_block_append(AscBlock *block, AscOp *op) {
+  op->parent = block;
+  op->prev = block->last;
+  op->next = NULL;
+  if (block->last)
+    block->last->next = op;
+  else
+    block->first = op;
+  block->last = op;
+}
+
+const AscAttr *asc_op_attr(const AscOp *op, const char *name) {
+  for (int i = 0; i < op->n_attrs; i++)
+    if (strcmp(op->attrs[i].name, name) == 0)
+      return &op->attrs[i];
+  return NULL;
+}
+
+int64_t asc_op_attr_int(const AscOp *op, const char *name, int64_t dflt) {
+  const AscAttr *a = asc_op_attr(op, name);
+  if (!a || (a->kind != ASC_ATTR_INT && a->kind != ASC_ATTR_ENUM))
+    return dflt;
+  return a->i;
+}
+
+const char *asc_op_attr_str(const AscOp *op, const char *name) {
+  const AscAttr *a = asc_op_attr(op, name);
+  return a && a->kind == ASC_ATTR_STR ? a->s : NULL;
+}
+
+AscOp *asc_module_add_function(AscModule *m, const char *name, AscLoc loc,
+                               const AscType *const *arg_types, int n_args,
+                               const AscType *const *res_types, int n_res,
+                               int is_kernel) {
+  AscAttr attrs[3];
+  memset(attrs, 0, sizeof attrs);
+  attrs[0].name = "sym_name";
+  attrs[0].kind = ASC_ATTR_STR;
+  attrs[0].s = name;
+  attrs[1].name = "kernel";
+  attrs[1].kind = ASC_ATTR_INT;
+  attrs[1].i = is_kernel;
+  attrs[2].name = "res_types";
+  attrs[2].kind = ASC_ATTR_TYPES;
+  attrs[2].types = (const AscType **)res_types;
+  attrs[2].n_types = n_res;
+  const AscType *const *region_types[1] = {arg_types};
+  int region_n[1] = {n_args};
+  AscOp *f = asc_op_create(m->ctx, ASC_OP_FUNC, loc, NULL, 0, NULL, 0, attrs,
+                           3, 1, region_types, region_n);
+  asc_block_append(m->body, f);
+  return f;
+}
+
+AscOp *asc_module_find_function(const AscModule *m, const char *name) {
+  for (AscOp *op = m->body->first; op; op = op->next) {
+    const char *s = asc_op_attr_str(op, "sym_name");
+    if (op->id == ASC_OP_FUNC && s && strcmp(s, name) == 0)
+      return op;
+  }
+  return NULL;
+}

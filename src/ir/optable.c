@@ -1,0 +1,149 @@
+/* The op table, expanded from ops.def, with its signature strings parsed
+ * once into AscOpInfo. */
+#include <pthread.h>
+#include <string.h>
+
+#include "asc/ops.h"
+
+typedef struct OpRow {
+  const char *name, *cpp;
+  AscPipe pipe;
+  AscEmit emit;
+  const char *operands, *results, *attrs;
+} OpRow;
+
+static const OpRow rows[ASC_OP_COUNT] = {
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs) \
+  [ASC_OP_##ID] = {name,           cpp,     ASC_PIPE_##pipe, ASC_EMIT_##emit, \
+                   operands,       results, attrs},
+#include "ops.def"
+#undef ASC_OP
+};
+
+static AscOpInfo infos[ASC_OP_COUNT];
+static pthread_once_t infos_once = PTHREAD_ONCE_INIT;
+
+/* Signature strings live as long as the program; each item is copied into
+ * a small static pool so names can be NUL-terminated. */
+static char name_pool[16384];
+static size_t name_pool_used;
+
+static const char *pool_copy(const char *s, size_t n) {
+  if (name_pool_used + n + 1 > sizeof name_pool)
+    return "?";
+  char *d = name_pool + name_pool_used;
+  memcpy(d, s, n);
+  d[n] = 0;
+  name_pool_used += n + 1;
+  return d;
+}
+
+/* Calls item(s, n) for each comma-separated item of spec. */
+static int split(const char *spec, const char **items, size_t *lens,
+                 int max) {
+  int n = 0;
+  const char *p = spec;
+  while (*p && n < max) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    items[n] = p;
+    lens[n] = len;
+    n++;
+    if (!e)
+      break;
+    p = e + 1;
+  }
+  return n;
+}
+
+static void parse_operands(AscOpInfo *info, const char *spec) {
+  const char *items[ASC_MAX_SIG];
+  size_t lens[ASC_MAX_SIG];
+  int n = split(spec, items, lens, ASC_MAX_SIG);
+  info->n_required = 0;
+  for (int i = 0; i < n; i++) {
+    const char *colon = memchr(items[i], ':', lens[i]);
+    size_t name_len = colon ? (size_t)(colon - items[i]) : lens[i];
+    const char *k = colon ? colon + 1 : "*";
+    size_t klen = lens[i] - name_len - (colon ? 1 : 0);
+    if (klen >= 3 && strncmp(k + klen - 3, "...", 3) == 0) {
+      info->variadic = 1;
+      continue; /* the variadic tail is always last */
+    }
+    AscOperandSpec *o = &info->operands[info->n_operands++];
+    o->name = pool_copy(items[i], name_len);
+    o->kind = k[0];
+    for (size_t j = 1; j < klen; j++) {
+      if (k[j] == 'r')
+        o->reads = 1;
+      else if (k[j] == 'w')
+        o->writes = 1;
+      else if (k[j] == '?')
+        o->optional = 1;
+    }
+    if (!o->optional)
+      info->n_required = info->n_operands;
+  }
+}
+
+static void parse_results(AscOpInfo *info, const char *spec) {
+  const char *items[ASC_MAX_SIG];
+  size_t lens[ASC_MAX_SIG];
+  int n = split(spec, items, lens, ASC_MAX_SIG);
+  for (int i = 0; i < n; i++) {
+    if (lens[i] >= 4 && strncmp(items[i] + 1, "...", 3) == 0) {
+      info->variadic_results = 1;
+      continue;
+    }
+    info->results[info->n_results++] = items[i][0];
+  }
+}
+
+static void parse_attrs(AscOpInfo *info, const char *spec) {
+  const char *items[ASC_MAX_SIG];
+  size_t lens[ASC_MAX_SIG];
+  int n = split(spec, items, lens, ASC_MAX_SIG);
+  for (int i = 0; i < n; i++) {
+    const char *colon = memchr(items[i], ':', lens[i]);
+    if (!colon)
+      continue;
+    AscAttrSpec *a = &info->attrs[info->n_attrs++];
+    size_t name_len = (size_t)(colon - items[i]);
+    size_t klen = lens[i] - name_len - 1;
+    a->name = pool_copy(items[i], name_len);
+    if (klen && colon[klen] == '?') {
+      a->optional = 1;
+      klen--;
+    }
+    a->kind = pool_copy(colon + 1, klen);
+  }
+}
+
+static void init_infos(void) {
+  for (int i = 0; i < ASC_OP_COUNT; i++) {
+    AscOpInfo *info = &infos[i];
+    const OpRow *r = &rows[i];
+    info->id = (AscOpId)i;
+    info->name = r->name;
+    info->cpp = r->cpp;
+    info->pipe = r->pipe;
+    info->emit = r->emit;
+    parse_operands(info, r->operands);
+    parse_results(info, r->results);
+    parse_attrs(info, r->attrs);
+  }
+}
+
+const AscOpInfo *asc_op_info(AscOpId id) {
+  pthread_once(&infos_once, init_infos);
+  if ((int)id < 0 || id >= ASC_OP_COUNT)
+    return NULL;
+  return &infos[id];
+}
+
+AscOpId asc_op_from_name(const char *name) {
+  for (int i = 0; i < ASC_OP_COUNT; i++)
+    if (strcmp(rows[i].name, name) == 0)
+      return (AscOpId)i;
+  return ASC_OP_COUNT;
+}

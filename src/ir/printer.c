@@ -1,0 +1,289 @@
+/* The printer: MLIR generic operation syntax.
+ *
+ *   %x_gm = "asc.global_tensor"() : () -> !asc.global_tensor<f32> loc("k.py":3:5)
+ *
+ * Values print under the user's Python name when they have one (made unique
+ * within the function by a numeric suffix), otherwise as %N; block
+ * arguments without a name as %argN. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asc/ir.h"
+
+typedef struct Out {
+  char *buf;
+  size_t len, cap;
+  int failed;
+} Out;
+
+static void out_printf(Out *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void out_printf(Out *o, const char *fmt, ...) {
+  if (o->failed)
+    return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+      o->failed = 1;
+      return;
+    }
+    if (o->len + (size_t)n < o->cap) {
+      o->len += (size_t)n;
+      return;
+    }
+    size_t cap = o->cap * 2 + (size_t)n + 1;
+    char *nb = realloc(o->buf, cap);
+    if (!nb) {
+      o->failed = 1;
+      return;
+    }
+    o->buf = nb;
+    o->cap = cap;
+  }
+}
+
+/* Names of the values of one function, indexed by value id. */
+typedef struct Names {
+  char **names;
+  int n, cap;
+} Names;
+
+typedef struct Printer {
+  Out out;
+  Names names;
+  int next_number;
+} Printer;
+
+static int name_taken(const Names *ns, const char *s) {
+  for (int i = 0; i < ns->n; i++)
+    if (strcmp(ns->names[i], s) == 0)
+      return 1;
+  return 0;
+}
+
+static void name_value(Printer *p, AscValue *v, int is_arg) {
+  char buf[128];
+  if (v->name && v->name[0]) {
+    snprintf(buf, sizeof buf, "%s", v->name);
+    for (int k = 1; name_taken(&p->names, buf); k++)
+      snprintf(buf, sizeof buf, "%s_%d", v->name, k);
+  } else {
+    do
+      snprintf(buf, sizeof buf, is_arg ? "arg%d" : "%d", p->next_number++);
+    while (name_taken(&p->names, buf));
+  }
+  if (p->names.n == p->names.cap) {
+    int cap = p->names.cap ? p->names.cap * 2 : 64;
+    char **nn = realloc(p->names.names, sizeof(char *) * (size_t)cap);
+    if (!nn) {
+      p->out.failed = 1;
+      return;
+    }
+    p->names.names = nn;
+    p->names.cap = cap;
+  }
+  size_t len = strlen(buf) + 1;
+  char *copy = malloc(len);
+  if (!copy) {
+    p->out.failed = 1;
+    return;
+  }
+  memcpy(copy, buf, len);
+  v->id = p->names.n;
+  p->names.names[p->names.n++] = copy;
+}
+
+static void names_clear(Names *ns) {
+  for (int i = 0; i < ns->n; i++)
+    free(ns->names[i]);
+  ns->n = 0;
+}
+
+static void print_value(Printer *p, const AscValue *v) {
+  if (v->id >= 0 && v->id < p->names.n)
+    out_printf(&p->out, "%%%s", p->names.names[v->id]);
+  else
+    out_printf(&p->out, "%%<undefined>");
+}
+
+static void print_type(Printer *p, const AscType *t) {
+  char buf[96];
+  asc_type_format(t, buf, sizeof buf);
+  out_printf(&p->out, "%s", buf);
+}
+
+static void print_string(Printer *p, const char *s) {
+  out_printf(&p->out, "\"");
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      out_printf(&p->out, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20)
+      out_printf(&p->out, "\\%02X", (unsigned char)*s);
+    else
+      out_printf(&p->out, "%c", *s);
+  }
+  out_printf(&p->out, "\"");
+}
+
+static void print_attr(Printer *p, const AscAttr *a) {
+  out_printf(&p->out, "%s = ", a->name);
+  switch (a->kind) {
+  case ASC_ATTR_INT:
+    out_printf(&p->out, "%lld : %s", (long long)a->i,
+               a->type ? asc_dtype_ir_name(a->type->dtype) : "i64");
+    break;
+  case ASC_ATTR_FLOAT:
+    out_printf(&p->out, "%.17g : %s", a->f,
+               a->type ? asc_dtype_ir_name(a->type->dtype) : "f64");
+    break;
+  case ASC_ATTR_STR:
+    print_string(p, a->s ? a->s : "");
+    break;
+  case ASC_ATTR_TYPE:
+    print_type(p, a->type);
+    break;
+  case ASC_ATTR_ENUM: {
+    const char *n = asc_enum_value_name(a->enum_kind, a->i);
+    out_printf(&p->out, "#asc<%s %s>", asc_enum_kind_name(a->enum_kind),
+               n ? n : "?");
+    break;
+  }
+  case ASC_ATTR_TYPES:
+    out_printf(&p->out, "[");
+    for (int i = 0; i < a->n_types; i++) {
+      if (i)
+        out_printf(&p->out, ", ");
+      print_type(p, a->types[i]);
+    }
+    out_printf(&p->out, "]");
+    break;
+  }
+}
+
+static void indent(Printer *p, int depth) {
+  out_printf(&p->out, "%*s", depth * 2, "");
+}
+
+static void print_op(Printer *p, AscOp *op, int depth);
+
+static void print_block(Printer *p, AscBlock *b, int depth) {
+  if (b->n_args) {
+    indent(p, depth - 1);
+    out_printf(&p->out, "^bb0(");
+    for (int i = 0; i < b->n_args; i++) {
+      if (i)
+        out_printf(&p->out, ", ");
+      name_value(p, &b->args[i], 1);
+      print_value(p, &b->args[i]);
+      out_printf(&p->out, ": ");
+      print_type(p, b->args[i].type);
+    }
+    out_printf(&p->out, "):\n");
+  }
+  for (AscOp *op = b->first; op; op = op->next)
+    print_op(p, op, depth);
+}
+
+static void print_op(Printer *p, AscOp *op, int depth) {
+  const AscOpInfo *info = asc_op_info(op->id);
+  indent(p, depth);
+  for (int i = 0; i < op->n_results; i++)
+    name_value(p, &op->results[i], 0);
+  for (int i = 0; i < op->n_results; i++) {
+    out_printf(&p->out, i ? ", " : "");
+    print_value(p, &op->results[i]);
+  }
+  if (op->n_results)
+    out_printf(&p->out, " = ");
+  out_printf(&p->out, "\"%s\"(", info ? info->name : "?");
+  for (int i = 0; i < op->n_operands; i++) {
+    out_printf(&p->out, i ? ", " : "");
+    print_value(p, op->operands[i]);
+  }
+  out_printf(&p->out, ")");
+  if (op->n_regions) {
+    out_printf(&p->out, " (");
+    for (int r = 0; r < op->n_regions; r++) {
+      out_printf(&p->out, r ? ", {\n" : "{\n");
+      print_block(p, op->regions[r].block, depth + 1);
+      indent(p, depth);
+      out_printf(&p->out, "}");
+    }
+    out_printf(&p->out, ")");
+  }
+  if (op->n_attrs) {
+    out_printf(&p->out, " {");
+    for (int i = 0; i < op->n_attrs; i++) {
+      out_printf(&p->out, i ? ", " : "");
+      print_attr(p, &op->attrs[i]);
+    }
+    out_printf(&p->out, "}");
+  }
+  out_printf(&p->out, " : (");
+  for (int i = 0; i < op->n_operands; i++) {
+    out_printf(&p->out, i ? ", " : "");
+    print_type(p, op->operands[i]->type);
+  }
+  out_printf(&p->out, ") -> ");
+  if (op->n_results == 1) {
+    print_type(p, op->results[0].type);
+  } else {
+    out_printf(&p->out, "(");
+    for (int i = 0; i < op->n_results; i++) {
+      out_printf(&p->out, i ? ", " : "");
+      print_type(p, op->results[i].type);
+    }
+    out_printf(&p->out, ")");
+  }
+  if (op->loc.file) {
+    out_printf(&p->out, " loc(");
+    print_string(p, op->loc.file);
+    out_printf(&p->out, ":%d:%d)", op->loc.line, op->loc.col);
+  }
+  out_printf(&p->out, "\n");
+}
+
+/* Value ids are scratch space shared with the verifier: restore -1. */
+static void reset_ids(AscBlock *b) {
+  for (int i = 0; i < b->n_args; i++)
+    b->args[i].id = -1;
+  for (AscOp *op = b->first; op; op = op->next) {
+    for (int i = 0; i < op->n_results; i++)
+      op->results[i].id = -1;
+    for (int r = 0; r < op->n_regions; r++)
+      reset_ids(op->regions[r].block);
+  }
+}
+
+char *asc_module_print(AscModule *m) {
+  Printer p;
+  memset(&p, 0, sizeof p);
+  p.out.cap = 4096;
+  p.out.buf = malloc(p.out.cap);
+  if (!p.out.buf)
+    return NULL;
+  p.out.buf[0] = 0;
+  out_printf(&p.out, "module @%s {\n", m->name);
+  for (AscOp *f = m->body->first; f; f = f->next) {
+    p.next_number = 0;
+    print_op(&p, f, 1);
+    names_clear(&p.names);
+  }
+  out_printf(&p.out, "}\n");
+  reset_ids(m->body);
+  free(p.names.names);
+  if (p.out.failed) {
+    free(p.out.buf);
+    return NULL;
+  }
+  return p.out.buf;
+}

@@ -1,0 +1,291 @@
+/* The verifier: checks every op against its op-table row, the structure of
+ * regions and terminators, and that every operand is defined before use. */
+#include <stdio.h>
+#include <string.h>
+
+#include "asc/ir.h"
+
+typedef struct Verifier {
+  AscContext *ctx;
+  AscModule *m;
+} Verifier;
+
+static int kind_matches(char kind, const AscType *t) {
+  switch (kind) {
+  case ASC_OK_LOCAL:
+    return t->kind == ASC_TY_LOCAL_TENSOR;
+  case ASC_OK_GLOBAL:
+    return t->kind == ASC_TY_GLOBAL_TENSOR;
+  case ASC_OK_ADDR:
+    return t->kind == ASC_TY_GLOBAL_ADDRESS;
+  case ASC_OK_INT:
+    return asc_type_is_int(t);
+  case ASC_OK_FLOAT:
+    return asc_type_is_float(t);
+  case ASC_OK_NUM:
+    return t->kind == ASC_TY_SCALAR && t->dtype != ASC_DT_NONE;
+  case ASC_OK_PIPE:
+    return t->kind == ASC_TY_TPIPE;
+  case ASC_OK_QUE:
+    return t->kind == ASC_TY_TQUE;
+  case ASC_OK_BUF:
+    return t->kind == ASC_TY_TBUF;
+  default:
+    return 1;
+  }
+}
+
+static const char *kind_name(char kind) {
+  switch (kind) {
+  case ASC_OK_LOCAL:
+    return "a LocalTensor";
+  case ASC_OK_GLOBAL:
+    return "a GlobalTensor";
+  case ASC_OK_ADDR:
+    return "a GlobalAddress";
+  case ASC_OK_INT:
+    return "an integer";
+  case ASC_OK_FLOAT:
+    return "a float";
+  case ASC_OK_NUM:
+    return "a number";
+  case ASC_OK_PIPE:
+    return "a TPipe";
+  case ASC_OK_QUE:
+    return "a TQue";
+  case ASC_OK_BUF:
+    return "a TBuf";
+  default:
+    return "a value";
+  }
+}
+
+static AscStatus fail(Verifier *v, const AscOp *op, const char *msg,
+                      const char *detail) {
+  const AscOpInfo *info = asc_op_info(op->id);
+  return asc_error(v->ctx, ASC_ERR_COMPILE, op->loc, "%s: %s%s",
+                   info ? info->name : "?", msg, detail ? detail : "");
+}
+
+static AscStatus check_signature(Verifier *v, const AscOp *op) {
+  const AscOpInfo *info = asc_op_info(op->id);
+  char buf[160];
+  if (!info)
+    return fail(v, op, "unknown op", NULL);
+  if (op->n_operands < info->n_required ||
+      (!info->variadic && op->n_operands > info->n_operands)) {
+    snprintf(buf, sizeof buf, "%d, expected %d", op->n_operands,
+             info->n_required);
+    return fail(v, op, "wrong number of operands: ", buf);
+  }
+  for (int i = 0; i < op->n_operands && i < info->n_operands; i++) {
+    const AscOperandSpec *s = &info->operands[i];
+    if (!op->operands[i])
+      return fail(v, op, "missing operand ", s->name);
+    if (!kind_matches(s->kind, op->operands[i]->type)) {
+      char ty[96];
+      asc_type_format(op->operands[i]->type, ty, sizeof ty);
+      snprintf(buf, sizeof buf, "'%s' must be %s, got %s", s->name,
+               kind_name(s->kind), ty);
+      return fail(v, op, "operand ", buf);
+    }
+  }
+  for (int i = info->n_operands; i < op->n_operands; i++)
+    if (!op->operands[i])
+      return fail(v, op, "missing variadic operand", NULL);
+  if (op->n_results < info->n_results ||
+      (!info->variadic_results && op->n_results != info->n_results))
+    return fail(v, op, "wrong number of results", NULL);
+  for (int i = 0; i < info->n_results; i++)
+    if (!op->results[i].type ||
+        !kind_matches(info->results[i], op->results[i].type)) {
+      snprintf(buf, sizeof buf, "result %d must be %s", i,
+               kind_name(info->results[i]));
+      return fail(v, op, buf, NULL);
+    }
+  for (int i = 0; i < info->n_attrs; i++) {
+    const AscAttrSpec *s = &info->attrs[i];
+    const AscAttr *a = asc_op_attr(op, s->name);
+    if (!a) {
+      if (s->optional)
+        continue;
+      return fail(v, op, "missing attribute ", s->name);
+    }
+    AscEnumKind ek = asc_enum_kind_from_name(s->kind);
+    if (ek != ASC_ENUM_KIND_COUNT) {
+      if (a->kind != ASC_ATTR_ENUM || a->enum_kind != ek ||
+          !asc_enum_value_name(ek, a->i)) {
+        snprintf(buf, sizeof buf, "'%s' must be a %s", s->name, s->kind);
+        return fail(v, op, "attribute ", buf);
+      }
+    } else if ((strcmp(s->kind, "int") == 0 && a->kind != ASC_ATTR_INT) ||
+               (strcmp(s->kind, "str") == 0 && a->kind != ASC_ATTR_STR) ||
+               (strcmp(s->kind, "types") == 0 && a->kind != ASC_ATTR_TYPES)) {
+      return fail(v, op, "attribute has the wrong kind: ", s->name);
+    }
+  }
+  return ASC_OK;
+}
+
+/* Type rules the signature strings cannot say. */
+static AscStatus check_types(Verifier *v, const AscOp *op) {
+  const AscOpInfo *info = asc_op_info(op->id);
+  if (info->pipe == ASC_PIPE_V || info->pipe == ASC_PIPE_MTE2 ||
+      info->pipe == ASC_PIPE_MTE3) {
+    if (op->id == ASC_OP_CAST)
+      return ASC_OK;
+    AscDType dt = ASC_DT_NONE;
+    for (int i = 0; i < op->n_operands; i++) {
+      const AscType *t = op->operands[i]->type;
+      if (!asc_type_is_tensor(t))
+        continue;
+      if (dt == ASC_DT_NONE)
+        dt = t->dtype;
+      else if (t->dtype != dt) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "%s and %s", asc_dtype_name(dt),
+                 asc_dtype_name(t->dtype));
+        return fail(v, op, "tensor operands must have one dtype, got ", buf);
+      }
+    }
+  }
+  if (op->id == ASC_OP_SELECT_S &&
+      op->operands[1]->type != op->operands[2]->type)
+    return fail(v, op, "both values must have the same type", NULL);
+  return ASC_OK;
+}
+
+static AscStatus verify_block(Verifier *v, AscBlock *b);
+
+static const char *info_name_or_empty(const AscOp *op, int i) {
+  const AscOpInfo *info = asc_op_info(op->id);
+  return i < info->n_operands ? info->operands[i].name : "variadic operand";
+}
+
+static void set_visible(AscValue *val, int on) { val->id = on ? -2 : -1; }
+
+static const AscOp *terminator(const AscRegion *r) { return r->block->last; }
+
+static AscStatus check_yield(Verifier *v, const AscOp *op, const AscRegion *r,
+                             AscOpId want) {
+  const AscOp *t = terminator(r);
+  if (!t || t->id != want)
+    return fail(v, op, "region must end with ", asc_op_info(want)->name);
+  if (want == ASC_OP_YIELD) {
+    if (t->n_operands != op->n_results)
+      return fail(v, op, "yield count differs from the result count", NULL);
+    for (int i = 0; i < t->n_operands; i++)
+      if (t->operands[i]->type != op->results[i].type)
+        return fail(v, op, "yielded value type differs from result type",
+                    NULL);
+  }
+  return ASC_OK;
+}
+
+static AscStatus check_regions(Verifier *v, const AscOp *op) {
+  switch (op->id) {
+  case ASC_OP_FUNC: {
+    if (op->n_regions != 1)
+      return fail(v, op, "a function has one region", NULL);
+    const AscOp *t = terminator(&op->regions[0]);
+    if (!t || t->id != ASC_OP_RETURN)
+      return fail(v, op, "function body must end with func.return", NULL);
+    return ASC_OK;
+  }
+  case ASC_OP_FOR: {
+    if (op->n_regions != 1)
+      return fail(v, op, "scf.for has one region", NULL);
+    const AscBlock *b = op->regions[0].block;
+    int n_iter = op->n_operands - 3;
+    if (b->n_args != n_iter + 1 || n_iter != op->n_results)
+      return fail(v, op, "loop-carried values do not match", NULL);
+    for (int i = 0; i < n_iter; i++)
+      if (b->args[i + 1].type != op->operands[i + 3]->type ||
+          op->results[i].type != op->operands[i + 3]->type)
+        return fail(v, op, "loop-carried value changes type", NULL);
+    return check_yield(v, op, &op->regions[0], ASC_OP_YIELD);
+  }
+  case ASC_OP_IF: {
+    if (op->n_regions != 2)
+      return fail(v, op, "scf.if has two regions", NULL);
+    AscStatus s = check_yield(v, op, &op->regions[0], ASC_OP_YIELD);
+    return s ? s : check_yield(v, op, &op->regions[1], ASC_OP_YIELD);
+  }
+  case ASC_OP_WHILE: {
+    if (op->n_regions != 2)
+      return fail(v, op, "scf.while has two regions", NULL);
+    const AscOp *c = terminator(&op->regions[0]);
+    if (!c || c->id != ASC_OP_CONDITION)
+      return fail(v, op, "the before region must end with scf.condition",
+                  NULL);
+    if (c->n_operands - 1 != op->n_results)
+      return fail(v, op, "scf.condition forwards the wrong count", NULL);
+    const AscOp *y = terminator(&op->regions[1]);
+    if (!y || y->id != ASC_OP_YIELD || y->n_operands != op->n_operands)
+      return fail(v, op, "the after region must yield the loop values",
+                  NULL);
+    return ASC_OK;
+  }
+  default:
+    if (op->n_regions)
+      return fail(v, op, "op takes no regions", NULL);
+    return ASC_OK;
+  }
+}
+
+static AscStatus verify_op(Verifier *v, AscOp *op) {
+  AscStatus s = check_signature(v, op);
+  if (s)
+    return s;
+  for (int i = 0; i < op->n_operands; i++)
+    if (op->operands[i]->id != -2)
+      return fail(v, op, "operand used before it is defined: ",
+                  info_name_or_empty(op, i));
+  if ((s = check_types(v, op)) || (s = check_regions(v, op)))
+    return s;
+  if (op->id == ASC_OP_CALL) {
+    const char *callee = asc_op_attr_str(op, "callee");
+    AscOp *f = callee ? asc_module_find_function(v->m, callee) : NULL;
+    if (!f)
+      return fail(v, op, "unknown callee ", callee ? callee : "");
+    const AscBlock *fb = f->regions[0].block;
+    if (fb->n_args != op->n_operands)
+      return fail(v, op, "wrong argument count for ", callee);
+    for (int i = 0; i < fb->n_args; i++)
+      if (fb->args[i].type != op->operands[i]->type)
+        return fail(v, op, "argument type mismatch calling ", callee);
+  }
+  for (int r = 0; r < op->n_regions; r++)
+    if ((s = verify_block(v, op->regions[r].block)))
+      return s;
+  for (int i = 0; i < op->n_results; i++)
+    set_visible(&op->results[i], 1);
+  return ASC_OK;
+}
+
+static AscStatus verify_block(Verifier *v, AscBlock *b) {
+  AscStatus s = ASC_OK;
+  for (int i = 0; i < b->n_args; i++)
+    set_visible(&b->args[i], 1);
+  for (AscOp *op = b->first; op && !s; op = op->next)
+    s = verify_op(v, op);
+  /* leaving the scope: its values are no longer visible */
+  for (int i = 0; i < b->n_args; i++)
+    set_visible(&b->args[i], 0);
+  for (AscOp *op = b->first; op; op = op->next)
+    for (int i = 0; i < op->n_results; i++)
+      set_visible(&op->results[i], 0);
+  return s;
+}
+
+AscStatus asc_module_verify(AscModule *m) {
+  Verifier v = {m->ctx, m};
+  for (AscOp *f = m->body->first; f; f = f->next) {
+    if (f->id != ASC_OP_FUNC)
+      return fail(&v, f, "only functions may appear at module level", NULL);
+    AscStatus s = verify_op(&v, f);
+    if (s)
+      return s;
+  }
+  return ASC_OK;
+}

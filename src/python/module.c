@@ -1,0 +1,820 @@
+/* asc._C: the CPython binding of the C core.
+ *
+ * It is deliberately thin: the Python front end builds IR with one generic
+ * `Module.create` call per op (the op table checks everything), compiles it,
+ * and launches it. Every wrapper object keeps its Module alive, because the
+ * IR lives in the module's arena. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <string.h>
+
+#include "asc/exec.h"
+#include "asc/ir.h"
+
+static PyObject *IRError;     /* (message, file, line, col) */
+static PyObject *LaunchError; /* (status, message, block, file, line, col, op) */
+
+/* ---- Module ------------------------------------------------------------- */
+
+typedef struct {
+  PyObject_HEAD AscContext *ctx;
+  AscModule *m;
+} ModuleObject;
+
+typedef struct {
+  PyObject_HEAD PyObject *owner; /* ModuleObject */
+  const AscType *t;
+} TypeObject;
+
+typedef struct {
+  PyObject_HEAD PyObject *owner;
+  AscValue *v;
+} ValueObject;
+
+typedef struct {
+  PyObject_HEAD PyObject *owner;
+  AscOp *op;
+} OpObject;
+
+typedef struct {
+  PyObject_HEAD PyObject *owner;
+  AscBlock *b;
+} BlockObject;
+
+typedef struct {
+  PyObject_HEAD PyObject *owner;
+  AscKernel *k;
+} KernelObject;
+
+static PyTypeObject ModuleType, TypeType, ValueType, OpType, BlockType,
+    KernelType;
+
+static const char *type_kind_names[ASC_TY_KIND_COUNT] = {
+    "scalar", "global_address", "global_tensor", "local_tensor",
+    "tpipe",  "tque",           "tbuf"};
+
+static PyObject *raise_ir_error(AscContext *ctx) {
+  AscLoc loc = asc_context_error_loc(ctx);
+  PyObject *args = Py_BuildValue("(ssii)", asc_context_message(ctx),
+                                 loc.file ? loc.file : "", loc.line, loc.col);
+  asc_context_clear_error(ctx);
+  if (args) {
+    PyErr_SetObject(IRError, args);
+    Py_DECREF(args);
+  }
+  return NULL;
+}
+
+static PyObject *wrap(PyTypeObject *tp, PyObject *owner, void *ptr) {
+  PyObject *o = tp->tp_alloc(tp, 0);
+  if (!o)
+    return NULL;
+  Py_INCREF(owner);
+  /* all wrapper structs share the layout {head, owner, ptr} */
+  ((ValueObject *)o)->owner = owner;
+  ((ValueObject *)o)->v = ptr;
+  return o;
+}
+
+static void wrapper_dealloc(PyObject *self) {
+  Py_XDECREF(((ValueObject *)self)->owner);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static int module_init(ModuleObject *self, PyObject *args, PyObject *kw) {
+  const char *name = "module";
+  static char *kwlist[] = {"name", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|s", kwlist, &name))
+    return -1;
+  self->ctx = asc_context_new();
+  if (!self->ctx) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  self->m = asc_module_new(self->ctx, name);
+  return 0;
+}
+
+static void module_dealloc(ModuleObject *self) {
+  asc_context_free(self->ctx);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int check_module(ModuleObject *self) {
+  if (!self->ctx) {
+    PyErr_SetString(PyExc_RuntimeError, "Module is not initialised");
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject *module_type(ModuleObject *self, PyObject *args,
+                             PyObject *kw) {
+  const char *kind, *dtype = NULL;
+  int position = -1, depth = 0;
+  static char *kwlist[] = {"kind", "dtype", "position", "depth", NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "s|zii", kwlist, &kind, &dtype,
+                                   &position, &depth))
+    return NULL;
+  int k = -1;
+  for (int i = 0; i < ASC_TY_KIND_COUNT; i++)
+    if (strcmp(type_kind_names[i], kind) == 0)
+      k = i;
+  if (k < 0)
+    return PyErr_Format(PyExc_ValueError, "unknown type kind '%s'", kind);
+  AscDType dt = ASC_DT_NONE;
+  if (dtype) {
+    dt = asc_dtype_from_name(dtype);
+    if (dt == ASC_DT_NONE)
+      return PyErr_Format(PyExc_ValueError, "unknown dtype '%s'", dtype);
+  }
+  if ((k == ASC_TY_LOCAL_TENSOR || k == ASC_TY_TQUE || k == ASC_TY_TBUF) &&
+      !asc_enum_value_name(ASC_ENUM_TPOSITION, position))
+    return PyErr_Format(PyExc_ValueError, "invalid TPosition %d", position);
+  if (!(k == ASC_TY_LOCAL_TENSOR || k == ASC_TY_TQUE || k == ASC_TY_TBUF))
+    position = -1;
+  const AscType *t =
+      asc_type_get(self->ctx, (AscTypeKind)k, dt, position, depth);
+  if (!t)
+    return PyErr_NoMemory();
+  return wrap(&TypeType, (PyObject *)self, (void *)t);
+}
+
+static AscLoc parse_loc(PyObject *loc) {
+  AscLoc l = {0};
+  if (loc && loc != Py_None)
+    PyArg_ParseTuple(loc, "sii", &l.file, &l.line, &l.col);
+  return l;
+}
+
+/* Fills an array of type pointers from a sequence of Type objects. */
+static int collect_types(PyObject *seq, const AscType ***out, int *n) {
+  PyObject *fast = PySequence_Fast(seq, "expected a sequence of Types");
+  if (!fast)
+    return -1;
+  Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+  *out = PyMem_Calloc((size_t)len + 1, sizeof(AscType *));
+  if (!*out) {
+    Py_DECREF(fast);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < len; i++) {
+    PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+    if (!PyObject_TypeCheck(o, &TypeType)) {
+      PyErr_SetString(PyExc_TypeError, "expected a Type");
+      Py_DECREF(fast);
+      PyMem_Free(*out);
+      *out = NULL;
+      return -1;
+    }
+    (*out)[i] = ((TypeObject *)o)->t;
+  }
+  *n = (int)len;
+  Py_DECREF(fast);
+  return 0;
+}
+
+static PyObject *module_add_function(ModuleObject *self, PyObject *args,
+                                     PyObject *kw) {
+  const char *name;
+  PyObject *arg_types, *res_types, *loc = Py_None;
+  int is_kernel = 0;
+  static char *kwlist[] = {"name",      "arg_types", "res_types",
+                           "is_kernel", "loc",       NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "sOO|pO", kwlist, &name,
+                                   &arg_types, &res_types, &is_kernel, &loc))
+    return NULL;
+  const AscType **at = NULL, **rt = NULL;
+  int na = 0, nr = 0;
+  if (collect_types(arg_types, &at, &na) ||
+      collect_types(res_types, &rt, &nr)) {
+    PyMem_Free(at);
+    return NULL;
+  }
+  AscLoc l = parse_loc(loc);
+  if (PyErr_Occurred()) {
+    PyMem_Free(at);
+    PyMem_Free(rt);
+    return NULL;
+  }
+  if (asc_module_find_function(self->m, name)) {
+    PyMem_Free(at);
+    PyMem_Free(rt);
+    return PyErr_Format(PyExc_ValueError, "function '%s' already exists",
+                        name);
+  }
+  AscOp *f = asc_module_add_function(self->m, name, l, at, na, rt, nr,
+                                     is_kernel);
+  PyMem_Free(at);
+  PyMem_Free(rt);
+  return wrap(&OpType, (PyObject *)self, f);
+}
+
+/* attrs: {name: value} where value is int, float, str, Type, list of Types
+ * or (enum_kind_name, int) for enums. Integer and float attributes may
+ * carry a type as (value, Type). */
+static int convert_attr(ModuleObject *self, PyObject *key, PyObject *val,
+                        AscAttr *a, const AscType ***types_to_free) {
+  memset(a, 0, sizeof *a);
+  a->name = PyUnicode_AsUTF8(key);
+  if (!a->name)
+    return -1;
+  if (PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 2 &&
+      PyUnicode_Check(PyTuple_GET_ITEM(val, 0))) {
+    const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(val, 0));
+    AscEnumKind ek = asc_enum_kind_from_name(kind);
+    if (ek == ASC_ENUM_KIND_COUNT) {
+      PyErr_Format(PyExc_ValueError, "unknown enum kind '%s'", kind);
+      return -1;
+    }
+    a->kind = ASC_ATTR_ENUM;
+    a->enum_kind = ek;
+    a->i = PyLong_AsLongLong(PyTuple_GET_ITEM(val, 1));
+    if (PyErr_Occurred())
+      return -1;
+    if (!asc_enum_value_name(ek, a->i)) {
+      PyErr_Format(PyExc_ValueError, "%lld is not a valid %s",
+                   (long long)a->i, kind);
+      return -1;
+    }
+    return 0;
+  }
+  if (PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 2 &&
+      PyObject_TypeCheck(PyTuple_GET_ITEM(val, 1), &TypeType)) {
+    a->type = ((TypeObject *)PyTuple_GET_ITEM(val, 1))->t;
+    val = PyTuple_GET_ITEM(val, 0);
+  }
+  if (PyBool_Check(val) || PyLong_Check(val)) {
+    a->kind = ASC_ATTR_INT;
+    int overflow = 0;
+    a->i = PyLong_AsLongLongAndOverflow(val, &overflow);
+    if (overflow) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(val);
+      if (PyErr_Occurred())
+        return -1;
+      a->i = (int64_t)u;
+    }
+    return PyErr_Occurred() ? -1 : 0;
+  }
+  if (PyFloat_Check(val)) {
+    a->kind = ASC_ATTR_FLOAT;
+    a->f = PyFloat_AsDouble(val);
+    return 0;
+  }
+  if (PyUnicode_Check(val)) {
+    a->kind = ASC_ATTR_STR;
+    a->s = PyUnicode_AsUTF8(val);
+    return a->s ? 0 : -1;
+  }
+  if (PyObject_TypeCheck(val, &TypeType)) {
+    a->kind = ASC_ATTR_TYPE;
+    a->type = ((TypeObject *)val)->t;
+    return 0;
+  }
+  if (PyList_Check(val)) {
+    a->kind = ASC_ATTR_TYPES;
+    if (collect_types(val, types_to_free, &a->n_types))
+      return -1;
+    a->types = *types_to_free;
+    return 0;
+  }
+  (void)self;
+  PyErr_Format(PyExc_TypeError, "unsupported attribute value for '%s'",
+               a->name);
+  return -1;
+}
+
+static PyObject *module_create(ModuleObject *self, PyObject *args,
+                               PyObject *kw) {
+  PyObject *block_obj, *operands, *result_types, *attrs = Py_None;
+  PyObject *regions = Py_None, *loc = Py_None;
+  const char *opname;
+  static char *kwlist[] = {"block", "name",    "operands", "result_types",
+                           "attrs", "regions", "loc",      NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "O!sOO|OOO", kwlist, &BlockType,
+                                   &block_obj, &opname, &operands,
+                                   &result_types, &attrs, &regions, &loc))
+    return NULL;
+  AscOpId id = asc_op_from_name(opname);
+  if (id == ASC_OP_COUNT)
+    return PyErr_Format(PyExc_ValueError, "unknown op '%s'", opname);
+
+  PyObject *result = NULL;
+  AscValue **ops = NULL;
+  const AscType **rtypes = NULL;
+  AscAttr *attr_arr = NULL;
+  const AscType ***attr_types = NULL;
+  const AscType ***region_types = NULL;
+  int *region_n = NULL;
+  int n_attrs = 0, n_regions = 0, n_res = 0;
+  PyObject *fast = PySequence_Fast(operands, "operands must be a sequence");
+  if (!fast)
+    return NULL;
+  Py_ssize_t n_ops = PySequence_Fast_GET_SIZE(fast);
+  ops = PyMem_Calloc((size_t)n_ops + 1, sizeof(AscValue *));
+  if (!ops)
+    goto nomem;
+  for (Py_ssize_t i = 0; i < n_ops; i++) {
+    PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+    if (!PyObject_TypeCheck(o, &ValueType)) {
+      PyErr_Format(PyExc_TypeError, "%s: operand %zd is not an IR Value",
+                   opname, i);
+      goto done;
+    }
+    if (((ValueObject *)o)->owner != (PyObject *)self) {
+      PyErr_Format(PyExc_ValueError, "%s: operand %zd belongs to another "
+                   "module", opname, i);
+      goto done;
+    }
+    ops[i] = ((ValueObject *)o)->v;
+  }
+  if (collect_types(result_types, &rtypes, &n_res))
+    goto done;
+  if (attrs != Py_None) {
+    if (!PyDict_Check(attrs)) {
+      PyErr_SetString(PyExc_TypeError, "attrs must be a dict");
+      goto done;
+    }
+    Py_ssize_t n = PyDict_Size(attrs), pos = 0;
+    attr_arr = PyMem_Calloc((size_t)n + 1, sizeof(AscAttr));
+    attr_types = PyMem_Calloc((size_t)n + 1, sizeof(AscType **));
+    if (!attr_arr || !attr_types)
+      goto nomem;
+    PyObject *key, *val;
+    while (PyDict_Next(attrs, &pos, &key, &val)) {
+      if (convert_attr(self, key, val, &attr_arr[n_attrs],
+                       &attr_types[n_attrs]))
+        goto done;
+      n_attrs++;
+    }
+  }
+  if (regions != Py_None) {
+    PyObject *rf = PySequence_Fast(regions, "regions must be a sequence");
+    if (!rf)
+      goto done;
+    n_regions = (int)PySequence_Fast_GET_SIZE(rf);
+    region_types = PyMem_Calloc((size_t)n_regions + 1, sizeof(AscType **));
+    region_n = PyMem_Calloc((size_t)n_regions + 1, sizeof(int));
+    if (!region_types || !region_n) {
+      Py_DECREF(rf);
+      goto nomem;
+    }
+    for (int r = 0; r < n_regions; r++)
+      if (collect_types(PySequence_Fast_GET_ITEM(rf, r),
+                        (const AscType ***)&region_types[r], &region_n[r])) {
+        Py_DECREF(rf);
+        goto done;
+      }
+    Py_DECREF(rf);
+  }
+  AscLoc l = parse_loc(loc);
+  if (PyErr_Occurred())
+    goto done;
+  AscOp *op = asc_op_create(
+      self->ctx, id, l, ops, (int)n_ops, rtypes, n_res, attr_arr, n_attrs,
+      n_regions, (const AscType *const *const *)region_types, region_n);
+  if (asc_context_status(self->ctx) != ASC_OK) {
+    raise_ir_error(self->ctx);
+    goto done;
+  }
+  asc_block_append(((BlockObject *)block_obj)->b, op);
+  result = wrap(&OpType, (PyObject *)self, op);
+  goto done;
+nomem:
+  PyErr_NoMemory();
+done:
+  Py_DECREF(fast);
+  PyMem_Free(ops);
+  PyMem_Free(rtypes);
+  if (attr_types)
+    for (int i = 0; i < n_attrs + 1; i++)
+      PyMem_Free(attr_types[i]);
+  PyMem_Free(attr_types);
+  PyMem_Free(attr_arr);
+  if (region_types)
+    for (int r = 0; r < n_regions; r++)
+      PyMem_Free((void *)region_types[r]);
+  PyMem_Free(region_types);
+  PyMem_Free(region_n);
+  return result;
+}
+
+static PyObject *module_verify(ModuleObject *self, PyObject *unused) {
+  if (check_module(self))
+    return NULL;
+  if (asc_module_verify(self->m))
+    return raise_ir_error(self->ctx);
+  Py_RETURN_NONE;
+}
+
+static PyObject *module_print(ModuleObject *self, PyObject *unused) {
+  if (check_module(self))
+    return NULL;
+  char *s = asc_module_print(self->m);
+  if (!s)
+    return PyErr_NoMemory();
+  PyObject *r = PyUnicode_FromString(s);
+  free(s);
+  return r;
+}
+
+static PyObject *module_compile(ModuleObject *self, PyObject *args) {
+  const char *entry;
+  if (check_module(self) || !PyArg_ParseTuple(args, "s", &entry))
+    return NULL;
+  AscKernel *k = asc_kernel_compile(self->m, entry);
+  if (!k)
+    return raise_ir_error(self->ctx);
+  PyObject *o = wrap(&KernelType, (PyObject *)self, k);
+  if (!o)
+    asc_kernel_free(k);
+  return o;
+}
+
+static PyMethodDef module_methods[] = {
+    {"type", (PyCFunction)(void (*)(void))module_type,
+     METH_VARARGS | METH_KEYWORDS,
+     "type(kind, dtype=None, position=-1, depth=0) -> Type"},
+    {"add_function", (PyCFunction)(void (*)(void))module_add_function,
+     METH_VARARGS | METH_KEYWORDS,
+     "add_function(name, arg_types, res_types, is_kernel=False, loc=None)"},
+    {"create", (PyCFunction)(void (*)(void))module_create,
+     METH_VARARGS | METH_KEYWORDS,
+     "create(block, name, operands, result_types, attrs=None, regions=None, "
+     "loc=None) -> Op"},
+    {"verify", (PyCFunction)module_verify, METH_NOARGS, "verify the module"},
+    {"print", (PyCFunction)module_print, METH_NOARGS, "IR text"},
+    {"compile", (PyCFunction)module_compile, METH_VARARGS,
+     "compile(entry) -> Kernel"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject ModuleType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asc._C.Module",
+    .tp_basicsize = sizeof(ModuleObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)module_init,
+    .tp_dealloc = (destructor)module_dealloc,
+    .tp_methods = module_methods,
+};
+
+/* ---- Type ---------------------------------------------------------------- */
+
+static PyObject *type_str(TypeObject *self) {
+  char buf[128];
+  asc_type_format(self->t, buf, sizeof buf);
+  return PyUnicode_FromString(buf);
+}
+
+static PyObject *type_get(TypeObject *self, void *which) {
+  const AscType *t = self->t;
+  switch ((intptr_t)which) {
+  case 0:
+    return PyUnicode_FromString(type_kind_names[t->kind]);
+  case 1:
+    if (t->dtype == ASC_DT_NONE)
+      Py_RETURN_NONE;
+    return PyUnicode_FromString(asc_dtype_name(t->dtype));
+  case 2:
+    return PyLong_FromLong(t->position);
+  default:
+    return PyLong_FromLong(t->depth);
+  }
+}
+
+static PyObject *type_richcompare(PyObject *a, PyObject *b, int op) {
+  if (!PyObject_TypeCheck(b, &TypeType) || (op != Py_EQ && op != Py_NE))
+    Py_RETURN_NOTIMPLEMENTED;
+  int eq = ((TypeObject *)a)->t == ((TypeObject *)b)->t;
+  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static Py_hash_t type_hash(TypeObject *self) {
+  return (Py_hash_t)(((uintptr_t)self->t) >> 4);
+}
+
+static PyGetSetDef type_getset[] = {
+    {"kind", (getter)type_get, NULL, "type kind", (void *)0},
+    {"dtype", (getter)type_get, NULL, "element dtype name", (void *)1},
+    {"position", (getter)type_get, NULL, "TPosition value", (void *)2},
+    {"depth", (getter)type_get, NULL, "queue depth", (void *)3},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject TypeType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asc._C.Type",
+    .tp_basicsize = sizeof(TypeObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = wrapper_dealloc,
+    .tp_str = (reprfunc)type_str,
+    .tp_repr = (reprfunc)type_str,
+    .tp_richcompare = type_richcompare,
+    .tp_hash = (hashfunc)type_hash,
+    .tp_getset = type_getset,
+};
+
+/* ---- Value --------------------------------------------------------------- */
+
+static PyObject *value_get_type(ValueObject *self, void *unused) {
+  return wrap(&TypeType, self->owner, (void *)self->v->type);
+}
+
+static PyObject *value_get_name(ValueObject *self, void *unused) {
+  if (!self->v->name)
+    Py_RETURN_NONE;
+  return PyUnicode_FromString(self->v->name);
+}
+
+static int value_set_name(ValueObject *self, PyObject *val, void *unused) {
+  const char *s = val && val != Py_None ? PyUnicode_AsUTF8(val) : NULL;
+  if (val && val != Py_None && !s)
+    return -1;
+  self->v->name = s ? asc_strdup(((ModuleObject *)self->owner)->ctx, s)
+                    : NULL;
+  return 0;
+}
+
+static PyObject *value_richcompare(PyObject *a, PyObject *b, int op) {
+  if (!PyObject_TypeCheck(b, &ValueType) || (op != Py_EQ && op != Py_NE))
+    Py_RETURN_NOTIMPLEMENTED;
+  int eq = ((ValueObject *)a)->v == ((ValueObject *)b)->v;
+  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static Py_hash_t value_hash(ValueObject *self) {
+  return (Py_hash_t)(((uintptr_t)self->v) >> 4);
+}
+
+static PyGetSetDef value_getset[] = {
+    {"type", (getter)value_get_type, NULL, "the value's Type", NULL},
+    {"name", (getter)value_get_name, (setter)value_set_name,
+     "the Python variable name", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject ValueType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asc._C.Value",
+    .tp_basicsize = sizeof(ValueObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = wrapper_dealloc,
+    .tp_richcompare = value_richcompare,
+    .tp_hash = (hashfunc)value_hash,
+    .tp_getset = value_getset,
+};
+
+/* ---- Op, Block ------------------------------------------------------------- */
+
+static PyObject *op_get_results(OpObject *self, void *unused) {
+  PyObject *t = PyTuple_New(self->op->n_results);
+  for (int i = 0; t && i < self->op->n_results; i++) {
+    PyObject *v = wrap(&ValueType, self->owner, &self->op->results[i]);
+    if (!v) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, v);
+  }
+  return t;
+}
+
+static PyObject *op_region(OpObject *self, PyObject *args) {
+  int r;
+  if (!PyArg_ParseTuple(args, "i", &r))
+    return NULL;
+  if (r < 0 || r >= self->op->n_regions)
+    return PyErr_Format(PyExc_IndexError, "op has %d regions",
+                        self->op->n_regions);
+  return wrap(&BlockType, self->owner, self->op->regions[r].block);
+}
+
+static PyGetSetDef op_getset[] = {
+    {"results", (getter)op_get_results, NULL, "result Values", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef op_methods[] = {
+    {"region", (PyCFunction)op_region, METH_VARARGS,
+     "region(i) -> the Block of region i"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject OpType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asc._C.Op",
+    .tp_basicsize = sizeof(OpObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = wrapper_dealloc,
+    .tp_getset = op_getset,
+    .tp_methods = op_methods,
+};
+
+static PyObject *block_get_args(BlockObject *self, void *unused) {
+  PyObject *t = PyTuple_New(self->b->n_args);
+  for (int i = 0; t && i < self->b->n_args; i++) {
+    PyObject *v = wrap(&ValueType, self->owner, &self->b->args[i]);
+    if (!v) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, v);
+  }
+  return t;
+}
+
+static PyObject *block_get_terminated(BlockObject *self, void *unused) {
+  AscOp *last = self->b->last;
+  return PyBool_FromLong(last && (last->id == ASC_OP_RETURN ||
+                                  last->id == ASC_OP_YIELD ||
+                                  last->id == ASC_OP_CONDITION));
+}
+
+static PyGetSetDef block_getset[] = {
+    {"args", (getter)block_get_args, NULL, "block argument Values", NULL},
+    {"terminated", (getter)block_get_terminated, NULL,
+     "ends with a terminator", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject BlockType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asc._C.Block",
+    .tp_basicsize = sizeof(BlockObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = wrapper_dealloc,
+    .tp_getset = block_getset,
+};
+
+
+/* ---- Kernel ---------------------------------------------------------------- */
+
+static void kernel_dealloc(KernelObject *self) {
+  asc_kernel_free(self->k);
+  wrapper_dealloc((PyObject *)self);
+}
+
+/* launch(core_num, platform, args, workers=0): args is a sequence of
+ * ("gm", address, nbytes) | ("int", value) | ("float", value). */
+static PyObject *kernel_launch(KernelObject *self, PyObject *args,
+                               PyObject *kw) {
+  int core_num, workers = 0;
+  const char *platform_name;
+  PyObject *launch_args;
+  static char *kwlist[] = {"core_num", "platform", "args", "workers", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|i", kwlist, &core_num,
+                                   &platform_name, &launch_args, &workers))
+    return NULL;
+  const AscPlatform *p = asc_platform_get(platform_name);
+  if (!p)
+    return PyErr_Format(PyExc_ValueError, "unknown platform '%s'",
+                        platform_name);
+  PyObject *fast = PySequence_Fast(launch_args, "args must be a sequence");
+  if (!fast)
+    return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  AscLaunchArg *la = PyMem_Calloc((size_t)n + 1, sizeof(AscLaunchArg));
+  if (!la) {
+    Py_DECREF(fast);
+    return PyErr_NoMemory();
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *t = PySequence_Fast_GET_ITEM(fast, i);
+    const char *kind;
+    PyObject *v1, *v2 = NULL;
+    if (!PyArg_ParseTuple(t, "sO|O", &kind, &v1, &v2))
+      goto fail;
+    if (strcmp(kind, "gm") == 0 && v2) {
+      la[i].kind = ASC_ARG_GM;
+      la[i].ptr = PyLong_AsVoidPtr(v1);
+      la[i].nbytes = PyLong_AsSize_t(v2);
+    } else if (strcmp(kind, "int") == 0) {
+      la[i].kind = ASC_ARG_INT;
+      la[i].i = PyLong_AsLongLong(v1);
+    } else if (strcmp(kind, "float") == 0) {
+      la[i].kind = ASC_ARG_FLOAT;
+      la[i].f = PyFloat_AsDouble(v1);
+    } else {
+      PyErr_Format(PyExc_ValueError, "bad launch argument kind '%s'", kind);
+      goto fail;
+    }
+    if (PyErr_Occurred())
+      goto fail;
+  }
+  AscLaunchOptions opt = {workers};
+  AscLaunchError err;
+  AscStatus s;
+  Py_BEGIN_ALLOW_THREADS s =
+      asc_kernel_launch(self->k, p, core_num, la, (int)n, &opt, &err);
+  Py_END_ALLOW_THREADS PyMem_Free(la);
+  Py_DECREF(fast);
+  if (s != ASC_OK) {
+    PyObject *eargs = Py_BuildValue(
+        "(isisiis)", (int)s, err.message, err.block,
+        err.loc.file ? err.loc.file : "", err.loc.line, err.loc.col,
+        err.op_name ? err.op_name : "");
+    if (eargs) {
+      PyErr_SetObject(LaunchError, eargs);
+      Py_DECREF(eargs);
+    }
+    return NULL;
+  }
+  Py_RETURN_NONE;
+fail:
+  PyMem_Free(la);
+  Py_DECREF(fast);
+  return NULL;
+}
+
+static PyObject *kernel_param_types(KernelObject *self, PyObject *unused) {
+  int n = asc_kernel_num_params(self->k);
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *ty = wrap(&TypeType, self->owner,
+                        (void *)asc_kernel_param_type(self->k, i));
+    if (!ty) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, ty);
+  }
+  return t;
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"launch", (PyCFunction)(void (*)(void))kernel_launch,
+     METH_VARARGS | METH_KEYWORDS,
+     "launch(core_num, platform, args, workers=0)"},
+    {"param_types", (PyCFunction)kernel_param_types, METH_NOARGS,
+     "the kernel's parameter Types"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asc._C.Kernel",
+    .tp_basicsize = sizeof(KernelObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)kernel_dealloc,
+    .tp_methods = kernel_methods,
+};
+
+/* ---- module functions -------------------------------------------------------- */
+
+static PyObject *py_platform(PyObject *mod, PyObject *args) {
+  const char *name;
+  if (!PyArg_ParseTuple(args, "s", &name))
+    return NULL;
+  const AscPlatform *p = asc_platform_get(name);
+  if (!p)
+    return PyErr_Format(PyExc_ValueError, "unknown platform '%s'", name);
+  return Py_BuildValue("{s:s,s:i,s:i,s:n,s:n,s:i}", "name", p->name,
+                       "vector_cores", p->vector_cores, "cube_cores",
+                       p->cube_cores, "ub_size", (Py_ssize_t)p->ub_size,
+                       "l1_size", (Py_ssize_t)p->l1_size, "event_ids",
+                       p->event_ids);
+}
+
+static PyObject *py_op_names(PyObject *mod, PyObject *unused) {
+  PyObject *l = PyList_New(0);
+  for (int i = 0; l && i < ASC_OP_COUNT; i++) {
+    PyObject *s = PyUnicode_FromString(asc_op_info((AscOpId)i)->name);
+    if (!s || PyList_Append(l, s)) {
+      Py_XDECREF(s);
+      Py_DECREF(l);
+      return NULL;
+    }
+    Py_DECREF(s);
+  }
+  return l;
+}
+
+static PyMethodDef functions[] = {
+    {"platform", py_platform, METH_VARARGS, "platform(name) -> dict"},
+    {"op_names", py_op_names, METH_NOARGS, "names of all IR ops"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "asc._C",
+                                       "The pyasc C core.", -1, functions,
+                                       NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__C(void); /* exported entry point */
+PyMODINIT_FUNC PyInit__C(void) {
+  PyTypeObject *types[] = {&ModuleType, &TypeType,  &ValueType,
+                           &OpType,     &BlockType, &KernelType};
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+    if (PyType_Ready(types[i]) < 0)
+      return NULL;
+  PyObject *m = PyModule_Create(&moduledef);
+  if (!m)
+    return NULL;
+  IRError = PyErr_NewException("asc._C.IRError", NULL, NULL);
+  LaunchError = PyErr_NewException("asc._C.LaunchError", NULL, NULL);
+  if (!IRError || !LaunchError ||
+      PyModule_AddObject(m, "IRError", IRError) < 0 ||
+      PyModule_AddObject(m, "LaunchError", LaunchError) < 0)
+    return NULL;
+  Py_INCREF(IRError);
+  Py_INCREF(LaunchError);
+  const char *names[] = {"Module", "Type", "Value", "Op", "Block", "Kernel"};
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+    Py_INCREF(types[i]);
+    if (PyModule_AddObject(m, names[i], (PyObject *)types[i]) < 0)
+      return NULL;
+  }
+  return m;
+}

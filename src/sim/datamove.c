@@ -1,0 +1,42 @@
+/* DataCopy, count form: GM → UB (MTE2), UB → GM (MTE3), UB → UB.
+ *
+ * Facts (devkit docs, "DataCopy (GM与UB连续数据搬运)"): UB addresses must be
+ * 32-byte aligned; GM addresses aligned to the element size; when
+ * count * sizeof(T) is not a multiple of 32 bytes the amount moved is
+ * rounded down to a multiple of 32 bytes. */
+#include <string.h>
+
+#include "sim.h"
+
+AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
+  AscTensorRef dst = ASC_SLOT(x, in, 0).t, src = ASC_SLOT(x, in, 1).t;
+  int64_t count = ASC_SLOT(x, in, 2).i;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)src.dtype);
+  if (count < 0)
+    return sim_fail(x, in, "negative element count %lld", (long long)count);
+  int64_t bytes = count * es / 32 * 32; /* whole 32-byte blocks only */
+  int64_t n = bytes / es;
+  int dst_gm = in->op == ASC_OP_COPY_LOCAL_TO_GM;
+  int src_gm = in->op == ASC_OP_COPY_GM_TO_LOCAL;
+  const AscTensorRef *local = dst_gm ? &src : &dst;
+  if (local->addr % 32)
+    return sim_fail(x, in, "UB address %lld is not 32-byte aligned",
+                    (long long)local->addr);
+  if (!dst_gm && !src_gm && src.addr % 32)
+    return sim_fail(x, in, "source UB address %lld is not 32-byte aligned",
+                    (long long)src.addr);
+  const AscTensorRef *gm = dst_gm ? &dst : (src_gm ? &src : NULL);
+  if (gm && gm->addr % es)
+    return sim_fail(x, in, "GM address is not aligned to the %lld-byte "
+                    "element size", (long long)es);
+  uint8_t *d = dst_gm ? sim_global_ptr(x, in, &dst, n, "dst")
+                      : sim_local_ptr(x, in, &dst, n, "dst");
+  if (!d)
+    return ASC_ERR_KERNEL;
+  uint8_t *s = src_gm ? sim_global_ptr(x, in, &src, n, "src")
+                      : sim_local_ptr(x, in, &src, n, "src");
+  if (!s)
+    return ASC_ERR_KERNEL;
+  memmove(d, s, (size_t)bytes);
+  return ASC_OK;
+}

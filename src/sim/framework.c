@@ -1,0 +1,191 @@
+/* The framework classes: TPipe (UB allocation), TQue (buffers handed
+ * between pipes in FIFO order), TBuf (a plain buffer).
+ *
+ * The model checks the protocol the real implementation relies on but does
+ * not check: a deque on an empty queue, an alloc with no free buffer, a free
+ * of a tensor the queue does not own. On hardware these hang or corrupt. */
+#include <stdlib.h>
+
+#include "sim.h"
+
+static AscStatus oom(AscExec *x, const AscInstr *in) {
+  return sim_fail(x, in, "out of host memory");
+}
+
+AscStatus sim_tpipe_create(AscExec *x, const AscInstr *in) {
+  x->b->pipe.initialised = 1;
+  ASC_DST(x, in).p = &x->b->pipe;
+  return ASC_OK;
+}
+
+AscStatus sim_tque_create(AscExec *x, const AscInstr *in) {
+  AscSimQueue *q = calloc(1, sizeof *q);
+  if (!q)
+    return oom(x, in);
+  q->position = (int)in->imm2;
+  q->depth = (int)in->imm3;
+  q->next = x->b->queues;
+  x->b->queues = q;
+  ASC_DST(x, in).p = q;
+  return ASC_OK;
+}
+
+AscStatus sim_tbuf_create(AscExec *x, const AscInstr *in) {
+  AscSimTBuf *t = calloc(1, sizeof *t);
+  if (!t)
+    return oom(x, in);
+  t->position = (int)in->imm2;
+  t->base = -1;
+  t->next = x->b->tbufs;
+  x->b->tbufs = t;
+  ASC_DST(x, in).p = t;
+  return ASC_OK;
+}
+
+/* Takes bytes from the pipe's UB, 32-byte aligned. */
+static AscStatus ub_take(AscExec *x, const AscInstr *in, int64_t bytes,
+                         int64_t *base) {
+  AscSimPipe *p = &x->b->pipe;
+  int64_t start = p->ub_used;
+  if (bytes < 0 || start + bytes > x->b->ub_size)
+    return sim_fail(x, in,
+                    "init_buffer: UB overflow: %lld more bytes requested at "
+                    "offset %lld, but the UB has %lld bytes",
+                    (long long)bytes, (long long)start,
+                    (long long)x->b->ub_size);
+  p->ub_used = start + bytes;
+  *base = start;
+  return ASC_OK;
+}
+
+static int64_t round32(int64_t n) { return (n + 31) / 32 * 32; }
+
+AscStatus sim_init_buffer_que(AscExec *x, const AscInstr *in) {
+  AscSimQueue *q = ASC_SLOT(x, in, 1).p;
+  int64_t num = ASC_SLOT(x, in, 2).i, len = ASC_SLOT(x, in, 3).i;
+  if (q->num)
+    return sim_fail(x, in, "init_buffer: this TQue already has buffers");
+  if (num < 1 || num > ASC_MAX_QUE_BUFS)
+    return sim_fail(x, in, "init_buffer: buffer count %lld not in [1, %d]",
+                    (long long)num, ASC_MAX_QUE_BUFS);
+  if (len <= 0)
+    return sim_fail(x, in, "init_buffer: buffer length must be positive, "
+                    "got %lld", (long long)len);
+  int64_t each = round32(len);
+  AscStatus s = ub_take(x, in, num * each, &q->base);
+  if (s)
+    return s;
+  q->num = (int)num;
+  q->len = each;
+  return ASC_OK;
+}
+
+AscStatus sim_init_buffer_buf(AscExec *x, const AscInstr *in) {
+  AscSimTBuf *t = ASC_SLOT(x, in, 1).p;
+  int64_t len = ASC_SLOT(x, in, 2).i;
+  if (t->base >= 0)
+    return sim_fail(x, in, "init_buffer: this TBuf already has a buffer");
+  if (len <= 0)
+    return sim_fail(x, in, "init_buffer: buffer length must be positive, "
+                    "got %lld", (long long)len);
+  AscStatus s = ub_take(x, in, round32(len), &t->base);
+  if (!s)
+    t->len = len;
+  return s;
+}
+
+static AscTensorRef buffer_tensor(const AscSimQueue *q, int i, uint8_t dt) {
+  AscTensorRef t;
+  t.buf = -1;
+  t.addr = q->base + i * q->len;
+  t.len = q->len / (int64_t)asc_dtype_size((AscDType)dt);
+  t.dtype = dt;
+  t.position = (uint8_t)q->position;
+  return t;
+}
+
+static int buffer_of(const AscSimQueue *q, const AscTensorRef *t) {
+  if (q->num == 0 || t->buf != -1 || t->addr < q->base)
+    return -1;
+  int64_t off = t->addr - q->base;
+  if (off % q->len || off / q->len >= q->num)
+    return -1;
+  return (int)(off / q->len);
+}
+
+AscStatus sim_alloc_tensor(AscExec *x, const AscInstr *in) {
+  AscSimQueue *q = ASC_SLOT(x, in, 0).p;
+  if (q->num == 0)
+    return sim_fail(x, in, "alloc_tensor on a TQue without buffers (call "
+                    "pipe.init_buffer first)");
+  for (int i = 0; i < q->num; i++)
+    if (!(q->allocated & (1ull << i))) {
+      q->allocated |= 1ull << i;
+      ASC_DST(x, in).t = buffer_tensor(q, i, in->dtype);
+      return ASC_OK;
+    }
+  return sim_fail(x, in,
+                  "alloc_tensor: all %d buffers of the TQue are in use (a "
+                  "free_tensor is missing); on the NPU this hangs",
+                  q->num);
+}
+
+AscStatus sim_enque(AscExec *x, const AscInstr *in) {
+  AscSimQueue *q = ASC_SLOT(x, in, 0).p;
+  const AscTensorRef *t = &ASC_SLOT(x, in, 1).t;
+  int i = buffer_of(q, t);
+  if (i < 0 || !(q->allocated & (1ull << i)))
+    return sim_fail(x, in, "enque of a LocalTensor that was not allocated "
+                    "from this TQue");
+  int cap = q->depth > 0 ? q->depth : q->num;
+  if (q->fifo_count >= cap || q->fifo_count >= ASC_MAX_QUE_BUFS)
+    return sim_fail(x, in, "enque on a full TQue (depth %d)", cap);
+  q->fifo[(q->fifo_head + q->fifo_count) % ASC_MAX_QUE_BUFS] = i;
+  q->fifo_count++;
+  return ASC_OK;
+}
+
+AscStatus sim_deque(AscExec *x, const AscInstr *in) {
+  AscSimQueue *q = ASC_SLOT(x, in, 0).p;
+  if (q->fifo_count == 0)
+    return sim_fail(x, in, "deque on an empty TQue: no tensor was enqueued "
+                    "(on the NPU this hangs)");
+  int i = q->fifo[q->fifo_head];
+  q->fifo_head = (q->fifo_head + 1) % ASC_MAX_QUE_BUFS;
+  q->fifo_count--;
+  ASC_DST(x, in).t = buffer_tensor(q, i, in->dtype);
+  return ASC_OK;
+}
+
+AscStatus sim_free_tensor(AscExec *x, const AscInstr *in) {
+  AscSimQueue *q = ASC_SLOT(x, in, 0).p;
+  const AscTensorRef *t = &ASC_SLOT(x, in, 1).t;
+  int i = buffer_of(q, t);
+  if (i < 0 || !(q->allocated & (1ull << i)))
+    return sim_fail(x, in, "free_tensor of a LocalTensor this TQue did not "
+                    "allocate (or already freed)");
+  for (int k = 0; k < q->fifo_count; k++)
+    if (q->fifo[(q->fifo_head + k) % ASC_MAX_QUE_BUFS] == i)
+      return sim_fail(x, in, "free_tensor of a LocalTensor still in the "
+                      "queue (deque it first)");
+  q->allocated &= ~(1ull << i);
+  return ASC_OK;
+}
+
+AscStatus sim_tbuf_get(AscExec *x, const AscInstr *in) {
+  AscSimTBuf *b = ASC_SLOT(x, in, 0).p;
+  if (b->base < 0)
+    return sim_fail(x, in, "TBuf.get before pipe.init_buffer");
+  int64_t es = (int64_t)asc_dtype_size((AscDType)in->dtype);
+  int64_t len = in->n_args > 1 ? ASC_SLOT(x, in, 1).i : b->len / es;
+  if (len < 0 || len * es > b->len)
+    return sim_fail(x, in, "TBuf.get of %lld elements exceeds the %lld-byte "
+                    "buffer", (long long)len, (long long)b->len);
+  AscTensorRef *t = &ASC_DST(x, in).t;
+  t->buf = -1;
+  t->addr = b->base;
+  t->len = len;
+  t->dtype = in->dtype;
+  t->position = (uint8_t)b->position;
+  return ASC_OK;
+}

@@ -1,0 +1,73 @@
+/* Memory access checks and error reporting for the semantic functions. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim.h"
+
+AscStatus sim_fail(AscExec *x, const AscInstr *in, const char *fmt, ...) {
+  AscLaunchError *e = x->b->err;
+  if (e->status != ASC_OK)
+    return e->status;
+  e->status = ASC_ERR_KERNEL;
+  e->block = x->b->block_idx;
+  if (in && in->src) {
+    e->loc = in->src->loc;
+    const AscOpInfo *info = asc_op_info(in->src->id);
+    e->op_name = info ? info->name : NULL;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->message, sizeof e->message, fmt, ap);
+  va_end(ap);
+  return ASC_ERR_KERNEL;
+}
+
+uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
+                       int64_t count, const char *what) {
+  int64_t esize = (int64_t)asc_dtype_size((AscDType)t->dtype);
+  if (count < 0) {
+    sim_fail(x, in, "negative element count %lld", (long long)count);
+    return NULL;
+  }
+  if (t->len >= 0 && count > t->len) {
+    sim_fail(x, in,
+             "%s: %lld elements requested but the LocalTensor has only %lld "
+             "(UB address %lld)",
+             what, (long long)count, (long long)t->len, (long long)t->addr);
+    return NULL;
+  }
+  int64_t end = t->addr + count * esize;
+  if (t->addr < 0 || end > x->b->ub_size) {
+    sim_fail(x, in,
+             "%s: UB access out of bounds: bytes [%lld, %lld) but the UB "
+             "has %lld bytes",
+             what, (long long)t->addr, (long long)end,
+             (long long)x->b->ub_size);
+    return NULL;
+  }
+  return x->b->ub + t->addr;
+}
+
+uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in,
+                        const AscTensorRef *t, int64_t count,
+                        const char *what) {
+  if (t->buf < 0 || t->buf >= x->b->n_args) {
+    sim_fail(x, in, "%s: GlobalTensor used before set_global_buffer", what);
+    return NULL;
+  }
+  const AscLaunchArg *a = &x->b->args[t->buf];
+  int64_t esize = (int64_t)asc_dtype_size((AscDType)t->dtype);
+  int64_t end = t->addr + count * esize;
+  if (count < 0 || t->addr < 0 || end > (int64_t)a->nbytes) {
+    sim_fail(x, in,
+             "%s: GM access out of bounds of kernel argument %d: bytes "
+             "[%lld, %lld) of a %lld-byte buffer (elements [%lld, %lld) of "
+             "%lld)",
+             what, t->buf, (long long)t->addr, (long long)end,
+             (long long)a->nbytes, (long long)(t->addr / esize),
+             (long long)(end / esize), (long long)((int64_t)a->nbytes / esize));
+    return NULL;
+  }
+  return (uint8_t *)a->ptr + t->addr;
+}

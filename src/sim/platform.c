@@ -1,0 +1,38 @@
+/* Hardware parameters, one row per Platform.
+ *
+ * Sources: the Ascend C devkit documentation (mirror-cann/asc-devkit,
+ * docs/zh/api: the Unified Buffer of Atlas A2 training products (910B) is
+ * 192 KiB per AI Vector core, L1 512 KiB per AI Cube core; 8 event ids per
+ * HardEvent). Core counts follow upstream pyasc's platform table and
+ * vendor specifications of the 910B parts (AIC:AIV = 1:2). */
+#include <string.h>
+
+#include "asc/exec.h"
+
+static const AscPlatform platforms[] = {
+    {"Ascend910B1", 48, 24, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910B2", 48, 24, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910B2C", 48, 24, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910B3", 40, 20, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910B4", 40, 20, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910B4-1", 40, 20, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910_9362", 48, 24, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910_9372", 48, 24, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910_9381", 48, 24, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910_9382", 48, 24, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910_9391", 48, 24, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910_9392", 48, 24, 192 * 1024, 512 * 1024, 8},
+};
+
+const AscPlatform *asc_platform_get(const char *name) {
+  for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++)
+    if (strcmp(platforms[i].name, name) == 0)
+      return &platforms[i];
+  return NULL;
+}
+
+const AscPlatform *asc_platform_at(int index) {
+  if (index < 0 || (size_t)index >= sizeof platforms / sizeof platforms[0])
+    return NULL;
+  return &platforms[index];
+}

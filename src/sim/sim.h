@@ -1,0 +1,203 @@
+/* The AI Core model: per-block state, the bytecode the interpreter runs,
+ * and the semantic functions that the op table names in its `exec` column.
+ *
+ * One AscBlockState per block being simulated; it owns the block's local
+ * memory and its queues. Register slots hold scalars and tensor handles; a
+ * tensor handle is plain data (memory, address, length, dtype), never a
+ * pointer into the IR. */
+#ifndef ASC_SIM_H
+#define ASC_SIM_H
+
+#include <stdint.h>
+
+#include "asc/exec.h"
+#include "asc/ir.h"
+#include "vecmath.h"
+
+/* Scalar arithmetic sub-operations (the op table's `sub` column). */
+enum {
+  ASC_ARITH_ADD,
+  ASC_ARITH_SUB,
+  ASC_ARITH_MUL,
+  ASC_ARITH_DIV,
+  ASC_ARITH_REM,
+  ASC_ARITH_AND,
+  ASC_ARITH_OR,
+  ASC_ARITH_XOR,
+  ASC_ARITH_SHL,
+  ASC_ARITH_SHR,
+  ASC_ARITH_MIN,
+  ASC_ARITH_MAX,
+  ASC_ARITH_NEG,
+  ASC_ARITH_NOT,
+  ASC_ARITH_INVERT,
+  ASC_ARITH_CAST,
+};
+
+/* A tensor or address handle. For GM: buf is the argument index and addr a
+ * byte offset into it; for local memory: buf is -1 and addr the byte
+ * address in the block's UB. len is in elements (-1: unbounded). */
+typedef struct AscTensorRef {
+  int64_t addr;
+  int64_t len;
+  int32_t buf;
+  uint8_t dtype;
+  uint8_t position;
+} AscTensorRef;
+
+typedef union AscSlot {
+  int64_t i;
+  double f;
+  void *p;
+  AscTensorRef t;
+} AscSlot;
+
+/* ---- bytecode --------------------------------------------------------------
+ * Opcodes below ASC_OP_COUNT are op-table rows executed by their `exec`
+ * function; the rest are the interpreter's own control instructions. */
+enum {
+  ASC_BC_MOV = ASC_OP_COUNT, /* regs[dst] = regs[a[0]] */
+  ASC_BC_JMP,                /* pc = imm */
+  ASC_BC_JMPF,               /* if !regs[a[0]].i: pc = imm */
+  ASC_BC_FOR_TEST,           /* a = iv, ub, step: if done pc = imm */
+  ASC_BC_FOR_NEXT,           /* a = iv, step: iv += step; pc = imm */
+  ASC_BC_CALL,               /* imm = callee index; a = args; dst.. results */
+  ASC_BC_RET,                /* a = returned values */
+  ASC_BC_COUNT
+};
+
+typedef struct AscInstr {
+  uint16_t op;
+  uint8_t dtype;  /* result dtype (scalar ops), element dtype (tensor ops) */
+  uint8_t dtype2; /* operand dtype for conversions */
+  int32_t n_args;
+  int32_t dst; /* first result slot, -1 when none */
+  int32_t imm; /* jump target, callee, sub-operation */
+  int64_t imm2; /* decoded attribute (event, pipe, round mode, position) */
+  int64_t imm3; /* second decoded value (queue depth) */
+  const int32_t *a; /* operand slots */
+  const AscOp *src; /* for error locations */
+} AscInstr;
+
+typedef struct AscFunc {
+  const char *name;
+  AscInstr *code;
+  int n_code;
+  int n_slots;
+  int n_params;
+  int n_results;
+  int32_t *param_slots;
+  /* constants: slots set at frame entry */
+  int32_t *const_slots;
+  AscSlot *const_values;
+  int n_consts;
+} AscFunc;
+
+struct AscKernel {
+  AscModule *module;
+  AscFunc *funcs; /* funcs[0] is the kernel */
+  int n_funcs;
+  int32_t *pool; /* operand slot pool shared by all functions */
+  const AscType **param_types;
+  int n_params;
+};
+
+/* ---- block state --------------------------------------------------------- */
+
+enum { ASC_MAX_EVENTS = 35, ASC_MAX_EVENT_IDS = 8, ASC_MAX_QUE_BUFS = 64 };
+
+typedef struct AscSimQueue {
+  int position;
+  int depth;
+  int num;        /* buffers given by init_buffer; 0 until then */
+  int64_t len;    /* bytes per buffer */
+  int64_t base;   /* UB address of buffer 0 */
+  uint64_t allocated; /* bit i: buffer i handed out by alloc_tensor */
+  int fifo[ASC_MAX_QUE_BUFS]; /* enqueued buffer indices */
+  int fifo_head, fifo_count;
+  struct AscSimQueue *next;
+} AscSimQueue;
+
+typedef struct AscSimTBuf {
+  int position;
+  int64_t len;
+  int64_t base; /* -1 until init_buffer */
+  struct AscSimTBuf *next;
+} AscSimTBuf;
+
+typedef struct AscSimPipe {
+  int64_t ub_used; /* bump allocator over UB */
+  int initialised;
+} AscSimPipe;
+
+typedef struct AscBlockState {
+  const AscKernel *kernel;
+  const AscPlatform *platform;
+  const AscLaunchArg *args;
+  int n_args;
+  int block_idx, block_num;
+  uint8_t *ub;
+  int64_t ub_size;
+  int16_t flags[ASC_MAX_EVENTS][ASC_MAX_EVENT_IDS]; /* pending set_flags */
+  /* waits issued on a non-scalar pipe before their set_flag */
+  int16_t waits[ASC_MAX_EVENTS][ASC_MAX_EVENT_IDS];
+  const AscInstr *first_wait[ASC_MAX_EVENTS][ASC_MAX_EVENT_IDS];
+  /* framework objects, freed after the block */
+  AscSimQueue *queues;
+  AscSimTBuf *tbufs;
+  AscSimPipe pipe;
+  /* register frames, a stack grown on demand */
+  AscSlot *stack;
+  int64_t stack_size, stack_used;
+  int call_depth;
+  AscSlot *ret_to; /* where the running device function returns values */
+  /* first error */
+  AscLaunchError *err;
+} AscBlockState;
+
+typedef struct AscExec {
+  AscBlockState *b;
+  AscSlot *regs;
+} AscExec;
+
+typedef AscStatus (*AscExecFn)(AscExec *x, const AscInstr *in);
+
+/* Records a KernelError for the running instruction; returns its status. */
+AscStatus sim_fail(AscExec *x, const AscInstr *in, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Checks that `count` elements of dtype from local tensor t fit both the
+ * tensor and the UB; returns a pointer to its first byte or NULL after
+ * recording an error. `what` names the operand in messages. */
+uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
+                       int64_t count, const char *what);
+/* The same for a GM tensor (checked against its argument buffer). */
+uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in,
+                        const AscTensorRef *t, int64_t count,
+                        const char *what);
+
+/* The semantic function of an op-table row (lower.c owns the table). */
+AscExecFn asc_exec_fn(int op);
+/* Normalises an integer to the width and signedness of dt. */
+int64_t asc_int_normalize(AscDType dt, int64_t v);
+/* Rounds a float to the precision of dt. */
+double asc_float_normalize(AscDType dt, double v);
+
+/* Runs the kernel on one block whose state the caller prepared. */
+AscStatus asc_block_run(AscBlockState *b);
+
+#define ASC_SLOT(x, in, k) ((x)->regs[(in)->a[(k)]])
+#define ASC_DST(x, in) ((x)->regs[(in)->dst])
+
+/* The semantic functions named by the op table (repeated declarations of
+ * one function are harmless). sim_structural marks the control-flow rows
+ * that the lowering expands into ASC_BC_* instructions. */
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs) \
+  AscStatus exec(AscExec *x, const AscInstr *in);
+#include "../ir/ops.def"
+#undef ASC_OP
+
+#endif

@@ -1,0 +1,79 @@
+/* Synchronisation between the pipes of one core.
+ *
+ * The model executes instructions in program order, so set/wait pairs do
+ * not change results here; what they can do is deadlock. A wait issued to a
+ * pipe blocks that pipe until a matching set arrives: if the waiting pipe is
+ * the scalar unit itself (events *_S), nothing after it can issue the set,
+ * so a wait with no pending set deadlocks at once; on any other pipe a
+ * later set may still release it, so the wait is held and reported as a
+ * deadlock only if the kernel ends with it still waiting. */
+#include "sim.h"
+
+/* HardEvent value → destination pipe is the scalar unit. */
+static int waits_on_scalar(int64_t event) {
+  switch (event) {
+  case ASC_HARDEVENT_V_S:
+  case ASC_HARDEVENT_MTE2_S:
+  case ASC_HARDEVENT_MTE3_S:
+  case ASC_HARDEVENT_FIX_S:
+  case ASC_HARDEVENT_M_S:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static AscStatus check_event(AscExec *x, const AscInstr *in, int64_t *id) {
+  *id = ASC_SLOT(x, in, 0).i;
+  int ids = x->b->platform->event_ids;
+  if (in->imm2 < 0 || in->imm2 >= ASC_MAX_EVENTS)
+    return sim_fail(x, in, "unknown HardEvent %lld", (long long)in->imm2);
+  if (*id < 0 || *id >= ids || *id >= ASC_MAX_EVENT_IDS)
+    return sim_fail(x, in, "event id %lld out of range [0, %d)",
+                    (long long)*id, ids);
+  return ASC_OK;
+}
+
+AscStatus sim_set_flag(AscExec *x, const AscInstr *in) {
+  int64_t id;
+  AscStatus s = check_event(x, in, &id);
+  if (s)
+    return s;
+  AscBlockState *b = x->b;
+  if (b->waits[in->imm2][id] > 0) {
+    b->waits[in->imm2][id]--; /* releases a held wait */
+    return ASC_OK;
+  }
+  if (b->flags[in->imm2][id] >= 32767)
+    return sim_fail(x, in, "too many pending set_flag on one event");
+  b->flags[in->imm2][id]++;
+  return ASC_OK;
+}
+
+AscStatus sim_wait_flag(AscExec *x, const AscInstr *in) {
+  int64_t id;
+  AscStatus s = check_event(x, in, &id);
+  if (s)
+    return s;
+  AscBlockState *b = x->b;
+  if (b->flags[in->imm2][id] > 0) {
+    b->flags[in->imm2][id]--;
+    return ASC_OK;
+  }
+  const char *ev = asc_enum_value_name(ASC_ENUM_HARDEVENT, in->imm2);
+  if (waits_on_scalar(in->imm2))
+    return sim_fail(x, in,
+                    "deadlock: wait_flag(HardEvent.%s, %lld) blocks the "
+                    "scalar unit but no set_flag for it was issued before",
+                    ev, (long long)id);
+  if (b->waits[in->imm2][id] == 0)
+    b->first_wait[in->imm2][id] = in;
+  b->waits[in->imm2][id]++;
+  return ASC_OK;
+}
+
+AscStatus sim_pipe_barrier(AscExec *x, const AscInstr *in) {
+  (void)x;
+  (void)in;
+  return ASC_OK; /* ordering only; results are in program order already */
+}

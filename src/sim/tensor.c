@@ -1,0 +1,147 @@
+/* Tensor handles: global addresses, GlobalTensor and LocalTensor views, and
+ * scalar element access (GetValue / SetValue run on the scalar unit). */
+#include "sim.h"
+
+static int64_t esize(const AscTensorRef *t) {
+  return (int64_t)asc_dtype_size((AscDType)t->dtype);
+}
+
+AscStatus sim_gm_addr_offset(AscExec *x, const AscInstr *in) {
+  AscTensorRef t = ASC_SLOT(x, in, 0).t;
+  t.addr += ASC_SLOT(x, in, 1).i * esize(&t);
+  ASC_DST(x, in).t = t;
+  return ASC_OK;
+}
+
+AscStatus sim_gt_create(AscExec *x, const AscInstr *in) {
+  AscTensorRef *t = &ASC_DST(x, in).t;
+  t->buf = -1; /* no buffer until set_global_buffer */
+  t->addr = 0;
+  t->len = -1;
+  t->dtype = in->dtype;
+  return ASC_OK;
+}
+
+AscStatus sim_gt_set_buffer(AscExec *x, const AscInstr *in) {
+  AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
+  AscTensorRef addr = ASC_SLOT(x, in, 1).t;
+  t->buf = addr.buf;
+  t->addr = addr.addr;
+  t->dtype = addr.dtype;
+  t->len = in->n_args > 2 ? ASC_SLOT(x, in, 2).i : -1;
+  if (t->len < -1)
+    return sim_fail(x, in, "set_global_buffer: negative size %lld",
+                    (long long)t->len);
+  return ASC_OK;
+}
+
+static AscStatus view(AscExec *x, const AscInstr *in) {
+  AscTensorRef t = ASC_SLOT(x, in, 0).t;
+  int64_t off = ASC_SLOT(x, in, 1).i;
+  if (off < 0)
+    return sim_fail(x, in, "negative tensor offset %lld", (long long)off);
+  t.addr += off * esize(&t);
+  if (t.len >= 0)
+    t.len = off > t.len ? 0 : t.len - off;
+  ASC_DST(x, in).t = t;
+  return ASC_OK;
+}
+
+AscStatus sim_gt_offset(AscExec *x, const AscInstr *in) { return view(x, in); }
+
+AscStatus sim_lt_offset(AscExec *x, const AscInstr *in) {
+  const AscTensorRef *src = &ASC_SLOT(x, in, 0).t;
+  int64_t off = ASC_SLOT(x, in, 1).i;
+  if (src->len >= 0 && off > src->len)
+    return sim_fail(x, in,
+                    "LocalTensor offset %lld is past its %lld elements",
+                    (long long)off, (long long)src->len);
+  return view(x, in);
+}
+
+AscStatus sim_lt_create(AscExec *x, const AscInstr *in) {
+  int64_t addr = ASC_SLOT(x, in, 0).i, len = ASC_SLOT(x, in, 1).i;
+  AscTensorRef *t = &ASC_DST(x, in).t;
+  t->buf = -1;
+  t->addr = addr;
+  t->len = len;
+  t->dtype = in->dtype;
+  t->position = (uint8_t)in->imm2;
+  int64_t end = addr + len * esize(t);
+  if (addr < 0 || len < 0 || end > x->b->ub_size)
+    return sim_fail(x, in,
+                    "LocalTensor at UB address %lld with %lld elements of %s "
+                    "ends at byte %lld, beyond the %lld-byte UB",
+                    (long long)addr, (long long)len,
+                    asc_dtype_name((AscDType)t->dtype), (long long)end,
+                    (long long)x->b->ub_size);
+  if (addr % 32)
+    return sim_fail(x, in,
+                    "LocalTensor UB address %lld is not 32-byte aligned",
+                    (long long)addr);
+  return ASC_OK;
+}
+
+static void load_scalar(AscDType dt, const uint8_t *p, AscSlot *out) {
+  if (asc_dtype_is_float(dt))
+    out->f = asc_load_f(dt, p, 0);
+  else
+    out->i = asc_load_i(dt, p, 0);
+}
+
+static void store_scalar(AscDType dt, uint8_t *p, AscSlot v, AscDType vt) {
+  AscScalar s;
+  s.f = asc_dtype_is_float(vt) ? v.f : (double)v.i;
+  s.i = asc_dtype_is_float(vt) ? (int64_t)v.f : v.i;
+  asc_store_scalar(dt, p, 0, s);
+}
+
+static AscStatus element(AscExec *x, const AscInstr *in, int global,
+                         uint8_t **p) {
+  AscTensorRef t = ASC_SLOT(x, in, 0).t;
+  int64_t idx = ASC_SLOT(x, in, 1).i;
+  if (idx < 0)
+    return sim_fail(x, in, "negative index %lld", (long long)idx);
+  if (t.len >= 0 && idx >= t.len && !global)
+    return sim_fail(x, in, "index %lld out of range for a LocalTensor of "
+                    "%lld elements", (long long)idx, (long long)t.len);
+  t.addr += idx * esize(&t);
+  t.len = -1;
+  *p = global ? sim_global_ptr(x, in, &t, 1, "element")
+              : sim_local_ptr(x, in, &t, 1, "element");
+  return *p ? ASC_OK : ASC_ERR_KERNEL;
+}
+
+AscStatus sim_gt_get_value(AscExec *x, const AscInstr *in) {
+  uint8_t *p = NULL;
+  AscStatus s = element(x, in, 1, &p);
+  if (!s)
+    load_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, &ASC_DST(x, in));
+  return s;
+}
+
+AscStatus sim_lt_get_value(AscExec *x, const AscInstr *in) {
+  uint8_t *p = NULL;
+  AscStatus s = element(x, in, 0, &p);
+  if (!s)
+    load_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, &ASC_DST(x, in));
+  return s;
+}
+
+AscStatus sim_gt_set_value(AscExec *x, const AscInstr *in) {
+  uint8_t *p = NULL;
+  AscStatus s = element(x, in, 1, &p);
+  if (!s)
+    store_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, ASC_SLOT(x, in, 2),
+                 in->src->operands[2]->type->dtype);
+  return s;
+}
+
+AscStatus sim_lt_set_value(AscExec *x, const AscInstr *in) {
+  uint8_t *p = NULL;
+  AscStatus s = element(x, in, 0, &p);
+  if (!s)
+    store_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, ASC_SLOT(x, in, 2),
+                 in->src->operands[2]->type->dtype);
+  return s;
+}
