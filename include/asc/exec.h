@@ -41,6 +41,7 @@ typedef struct AscLaunchArg {
   AscArgKind kind;
   void *ptr;     /* GM: the caller's buffer, used in place */
   size_t nbytes; /* GM: its size; every access is checked against it */
+  int readonly;  /* GM: writes are faults (a read-only NumPy array) */
   int64_t i;
   double f;
 } AscLaunchArg;

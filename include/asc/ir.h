@@ -208,6 +208,13 @@ AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
                      const AscType *const *const *region_arg_types,
                      const int *region_n_args);
 void asc_block_append(AscBlock *block, AscOp *op);
+/* Replaces the results of an op that has no users yet (the front end learns
+ * the results of scf.if only after building both branches). */
+void asc_op_set_results(AscContext *ctx, AscOp *op,
+                        const AscType *const *types, int n);
+/* Sets the result types of a func.func (known after its body is built). */
+void asc_function_set_results(AscContext *ctx, AscOp *f,
+                              const AscType *const *types, int n);
 
 const AscAttr *asc_op_attr(const AscOp *op, const char *name);
 int64_t asc_op_attr_int(const AscOp *op, const char *name, int64_t dflt);

@@ -93,6 +93,31 @@ void asc_block_append(AscBlock *block, AscOp *op) {
   block->last = op;
 }
 
+void asc_op_set_results(AscContext *ctx, AscOp *op,
+                        const AscType *const *types, int n) {
+  op->n_results = n;
+  op->results = n ? asc_alloc(ctx, sizeof(AscValue) * (size_t)n) : NULL;
+  for (int i = 0; i < n; i++) {
+    op->results[i].type = types[i];
+    op->results[i].def = op;
+    op->results[i].index = i;
+    op->results[i].id = -1;
+  }
+}
+
+void asc_function_set_results(AscContext *ctx, AscOp *f,
+                              const AscType *const *types, int n) {
+  for (int i = 0; i < f->n_attrs; i++)
+    if (strcmp(f->attrs[i].name, "res_types") == 0) {
+      const AscType **copy =
+          n ? asc_alloc(ctx, sizeof(AscType *) * (size_t)n) : NULL;
+      for (int k = 0; k < n; k++)
+        copy[k] = types[k];
+      f->attrs[i].types = copy;
+      f->attrs[i].n_types = n;
+    }
+}
+
 const AscAttr *asc_op_attr(const AscOp *op, const char *name) {
   for (int i = 0; i < op->n_attrs; i++)
     if (strcmp(op->attrs[i].name, name) == 0)

@@ -590,6 +590,25 @@ static PyObject *op_region(OpObject *self, PyObject *args) {
   return wrap(&BlockType, self->owner, self->op->regions[r].block);
 }
 
+/* set_result_types(types): for scf.if (results known after its regions);
+ * on a func.func it sets the function's result types. */
+static PyObject *op_set_result_types(OpObject *self, PyObject *args) {
+  PyObject *seq;
+  if (!PyArg_ParseTuple(args, "O", &seq))
+    return NULL;
+  const AscType **types = NULL;
+  int n = 0;
+  if (collect_types(seq, &types, &n))
+    return NULL;
+  AscContext *ctx = ((ModuleObject *)self->owner)->ctx;
+  if (self->op->id == ASC_OP_FUNC)
+    asc_function_set_results(ctx, self->op, types, n);
+  else
+    asc_op_set_results(ctx, self->op, types, n);
+  PyMem_Free(types);
+  Py_RETURN_NONE;
+}
+
 static PyGetSetDef op_getset[] = {
     {"results", (getter)op_get_results, NULL, "result Values", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
@@ -597,6 +616,8 @@ static PyGetSetDef op_getset[] = {
 static PyMethodDef op_methods[] = {
     {"region", (PyCFunction)op_region, METH_VARARGS,
      "region(i) -> the Block of region i"},
+    {"set_result_types", (PyCFunction)op_set_result_types, METH_VARARGS,
+     "set_result_types(types)"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject OpType = {
@@ -651,7 +672,8 @@ static void kernel_dealloc(KernelObject *self) {
 }
 
 /* launch(core_num, platform, args, workers=0): args is a sequence of
- * ("gm", address, nbytes) | ("int", value) | ("float", value). */
+ * ("gm", address, nbytes, readonly) | ("int", value) | ("float", value).
+ * The caller keeps the buffers alive for the duration of the call. */
 static PyObject *kernel_launch(KernelObject *self, PyObject *args,
                                PyObject *kw) {
   int core_num, workers = 0;
@@ -678,12 +700,14 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
     PyObject *t = PySequence_Fast_GET_ITEM(fast, i);
     const char *kind;
     PyObject *v1, *v2 = NULL;
-    if (!PyArg_ParseTuple(t, "sO|O", &kind, &v1, &v2))
+    int readonly = 0;
+    if (!PyArg_ParseTuple(t, "sO|Op", &kind, &v1, &v2, &readonly))
       goto fail;
     if (strcmp(kind, "gm") == 0 && v2) {
       la[i].kind = ASC_ARG_GM;
       la[i].ptr = PyLong_AsVoidPtr(v1);
       la[i].nbytes = PyLong_AsSize_t(v2);
+      la[i].readonly = readonly;
     } else if (strcmp(kind, "int") == 0) {
       la[i].kind = ASC_ARG_INT;
       la[i].i = PyLong_AsLongLong(v1);

@@ -29,11 +29,11 @@ AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
   if (gm && gm->addr % es)
     return sim_fail(x, in, "GM address is not aligned to the %lld-byte "
                     "element size", (long long)es);
-  uint8_t *d = dst_gm ? sim_global_ptr(x, in, &dst, n, "dst")
+  uint8_t *d = dst_gm ? sim_global_ptr(x, in, &dst, n, 1, "dst")
                       : sim_local_ptr(x, in, &dst, n, "dst");
   if (!d)
     return ASC_ERR_KERNEL;
-  uint8_t *s = src_gm ? sim_global_ptr(x, in, &src, n, "src")
+  uint8_t *s = src_gm ? sim_global_ptr(x, in, &src, n, 0, "src")
                       : sim_local_ptr(x, in, &src, n, "src");
   if (!s)
     return ASC_ERR_KERNEL;

@@ -50,7 +50,7 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
 }
 
 uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in,
-                        const AscTensorRef *t, int64_t count,
+                        const AscTensorRef *t, int64_t count, int write,
                         const char *what) {
   if (t->buf < 0 || t->buf >= x->b->n_args) {
     sim_fail(x, in, "%s: GlobalTensor used before set_global_buffer", what);
@@ -67,6 +67,11 @@ uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in,
              what, t->buf, (long long)t->addr, (long long)end,
              (long long)a->nbytes, (long long)(t->addr / esize),
              (long long)(end / esize), (long long)((int64_t)a->nbytes / esize));
+    return NULL;
+  }
+  if (write && a->readonly) {
+    sim_fail(x, in, "%s: write to kernel argument %d, a read-only array",
+             what, t->buf);
     return NULL;
   }
   return (uint8_t *)a->ptr + t->addr;

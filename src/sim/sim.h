@@ -174,9 +174,10 @@ AscStatus sim_fail(AscExec *x, const AscInstr *in, const char *fmt, ...)
  * recording an error. `what` names the operand in messages. */
 uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                        int64_t count, const char *what);
-/* The same for a GM tensor (checked against its argument buffer). */
+/* The same for a GM tensor (checked against its argument buffer);
+ * `write` also checks that the buffer is writable. */
 uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in,
-                        const AscTensorRef *t, int64_t count,
+                        const AscTensorRef *t, int64_t count, int write,
                         const char *what);
 
 /* The semantic function of an op-table row (lower.c owns the table). */

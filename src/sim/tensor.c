@@ -97,7 +97,7 @@ static void store_scalar(AscDType dt, uint8_t *p, AscSlot v, AscDType vt) {
 }
 
 static AscStatus element(AscExec *x, const AscInstr *in, int global,
-                         uint8_t **p) {
+                         int write, uint8_t **p) {
   AscTensorRef t = ASC_SLOT(x, in, 0).t;
   int64_t idx = ASC_SLOT(x, in, 1).i;
   if (idx < 0)
@@ -107,14 +107,14 @@ static AscStatus element(AscExec *x, const AscInstr *in, int global,
                     "%lld elements", (long long)idx, (long long)t.len);
   t.addr += idx * esize(&t);
   t.len = -1;
-  *p = global ? sim_global_ptr(x, in, &t, 1, "element")
+  *p = global ? sim_global_ptr(x, in, &t, 1, write, "element")
               : sim_local_ptr(x, in, &t, 1, "element");
   return *p ? ASC_OK : ASC_ERR_KERNEL;
 }
 
 AscStatus sim_gt_get_value(AscExec *x, const AscInstr *in) {
   uint8_t *p = NULL;
-  AscStatus s = element(x, in, 1, &p);
+  AscStatus s = element(x, in, 1, 0, &p);
   if (!s)
     load_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, &ASC_DST(x, in));
   return s;
@@ -122,7 +122,7 @@ AscStatus sim_gt_get_value(AscExec *x, const AscInstr *in) {
 
 AscStatus sim_lt_get_value(AscExec *x, const AscInstr *in) {
   uint8_t *p = NULL;
-  AscStatus s = element(x, in, 0, &p);
+  AscStatus s = element(x, in, 0, 0, &p);
   if (!s)
     load_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, &ASC_DST(x, in));
   return s;
@@ -130,7 +130,7 @@ AscStatus sim_lt_get_value(AscExec *x, const AscInstr *in) {
 
 AscStatus sim_gt_set_value(AscExec *x, const AscInstr *in) {
   uint8_t *p = NULL;
-  AscStatus s = element(x, in, 1, &p);
+  AscStatus s = element(x, in, 1, 1, &p);
   if (!s)
     store_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, ASC_SLOT(x, in, 2),
                  in->src->operands[2]->type->dtype);
@@ -139,7 +139,7 @@ AscStatus sim_gt_set_value(AscExec *x, const AscInstr *in) {
 
 AscStatus sim_lt_set_value(AscExec *x, const AscInstr *in) {
   uint8_t *p = NULL;
-  AscStatus s = element(x, in, 0, &p);
+  AscStatus s = element(x, in, 0, 1, &p);
   if (!s)
     store_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, ASC_SLOT(x, in, 2),
                  in->src->operands[2]->type->dtype);

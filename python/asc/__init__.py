@@ -1,0 +1,23 @@
+"""pyasc: write Ascend NPU kernels in Python, run them on the built-in
+simulator of the Ascend AI Core.
+
+    import asc
+
+    @asc.jit
+    def kernel(x: asc.GlobalAddress, ...):
+        ...
+
+    kernel[core_num](x_array, ...)
+"""
+
+from . import language, lib, runtime
+from .codegen.errors import CompileError, KernelError, SanitizerError, UnsupportedError
+from .language import *  # noqa: F403
+from .language import __all__ as _language_all
+from .runtime.config import Backend, KernelType, Platform
+from .runtime.jit import JITFunction, jit
+
+__version__ = "0.1.0"
+
+__all__ = ["jit", "JITFunction", "CompileError", "KernelError", "SanitizerError", "UnsupportedError",
+           "Backend", "Platform", "KernelType", "language", "lib", "runtime"] + list(_language_all)

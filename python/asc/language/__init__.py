@@ -1,0 +1,12 @@
+"""The kernel language: everything a kernel may call as `asc.<name>`."""
+
+from .basic import *  # noqa: F403
+from .basic import __all__ as _basic_all
+from .core import *  # noqa: F403
+from .core import __all__ as _core_all
+from .fwk import *  # noqa: F403
+from .fwk import __all__ as _fwk_all
+
+bool = bool_  # noqa: A001  upstream spells the type asc.bool_; asc.bool is an alias
+
+__all__ = list(_core_all) + list(_basic_all) + list(_fwk_all) + ["bool"]

@@ -1,0 +1,28 @@
+"""Argument checks shared by the basic API families."""
+
+from __future__ import annotations
+
+from typing import Any, Tuple
+
+from ..core.values import LocalTensor
+
+
+def local(x: Any, api: str, name: str) -> LocalTensor:
+    if not isinstance(x, LocalTensor):
+        raise TypeError(f"{api}: '{name}' must be a LocalTensor, got {type(x).__name__}")
+    return x
+
+
+def count_form(api: str, args: Tuple[Any, ...], kwargs: dict, extra_kw: Tuple[str, ...] = ()) -> Any:
+    """The `count` of the level-2 form; level-0 forms are not implemented."""
+    kwargs = dict(kwargs)
+    for k in ("is_set_mask",) + extra_kw:
+        kwargs.pop(k, None)
+    if "count" in kwargs and not args:
+        args = (kwargs.pop("count"),)
+    if len(args) == 1 and not kwargs:
+        return args[0]
+    if len(args) >= 2 or "repeat_times" in kwargs or "mask" in kwargs:
+        raise NotImplementedError(f"{api} with mask/repeat_times (the level-0 form) is not supported yet; "
+                                  "use the count form: " + api + "(..., count)")
+    raise TypeError(f"{api}: expected a count argument, got args={args!r} kwargs={sorted(kwargs)}")

@@ -1,0 +1,42 @@
+"""Vector tensor-tensor instructions: dst = src0 OP src1.
+
+Each takes the level-2 (count) form of the Ascend C API; the level-0
+form (mask, repeat_times, repeat params) raises NotImplementedError.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.values import LocalTensor
+from .vec_ops import emit
+
+
+def add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """Adds elementwise. `add(dst, src0, src1, count)`."""
+    emit("asc.add", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+
+
+def sub(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """Subtracts elementwise. `sub(dst, src0, src1, count)`."""
+    emit("asc.sub", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+
+
+def mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """Multiplies elementwise. `mul(dst, src0, src1, count)`."""
+    emit("asc.mul", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+
+
+def div(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """Divides elementwise. `div(dst, src0, src1, count)`."""
+    emit("asc.div", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+
+
+def max(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """Elementwise maximum. `max(dst, src0, src1, count)`."""
+    emit("asc.max", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+
+
+def min(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """Elementwise minimum. `min(dst, src0, src1, count)`."""
+    emit("asc.min", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)

@@ -1,0 +1,32 @@
+"""Vector tensor-scalar instructions: dst = src OP scalar.
+
+Each takes the level-2 (count) form of the Ascend C API; the level-0
+form (mask, repeat_times, repeat params) raises NotImplementedError.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.values import LocalTensor
+from .vec_ops import emit
+
+
+def adds(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
+    """Adds a scalar. `adds(dst, src, scalar, count)`."""
+    emit("asc.adds", (dst, src), ("dst", "src"), scalar, args, kwargs)
+
+
+def muls(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
+    """Multiplies by a scalar. `muls(dst, src, scalar, count)`."""
+    emit("asc.muls", (dst, src), ("dst", "src"), scalar, args, kwargs)
+
+
+def maxs(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
+    """Maximum with a scalar. `maxs(dst, src, scalar, count)`."""
+    emit("asc.maxs", (dst, src), ("dst", "src"), scalar, args, kwargs)
+
+
+def mins(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
+    """Minimum with a scalar. `mins(dst, src, scalar, count)`."""
+    emit("asc.mins", (dst, src), ("dst", "src"), scalar, args, kwargs)

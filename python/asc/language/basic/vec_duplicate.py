@@ -1,0 +1,13 @@
+"""`asc.duplicate` (AscendC::Duplicate): fill a tensor with a scalar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.values import LocalTensor
+from .vec_ops import emit
+
+
+def duplicate(dst: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
+    """`duplicate(dst, scalar, count)`: dst[i] = scalar for i < count."""
+    emit("asc.duplicate", (dst,), ("dst",), scalar, args, kwargs)

@@ -1,0 +1,47 @@
+"""Vector unary instructions: dst = f(src).
+
+Each takes the level-2 (count) form of the Ascend C API; the level-0
+form (mask, repeat_times, repeat params) raises NotImplementedError.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.values import LocalTensor
+from .vec_ops import emit
+
+
+def relu(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """max(x, 0). `relu(dst, src, count)`."""
+    emit("asc.relu", (dst, src), ("dst", "src"), None, args, kwargs)
+
+
+def exp(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """e ** x. `exp(dst, src, count)`."""
+    emit("asc.exp", (dst, src), ("dst", "src"), None, args, kwargs)
+
+
+def ln(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """Natural logarithm. `ln(dst, src, count)`."""
+    emit("asc.ln", (dst, src), ("dst", "src"), None, args, kwargs)
+
+
+def abs(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """Absolute value. `abs(dst, src, count)`."""
+    emit("asc.abs", (dst, src), ("dst", "src"), None, args, kwargs)
+
+
+def sqrt(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """Square root. `sqrt(dst, src, count)`."""
+    emit("asc.sqrt", (dst, src), ("dst", "src"), None, args, kwargs)
+
+
+def rsqrt(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """1 / sqrt(x). `rsqrt(dst, src, count)`."""
+    emit("asc.rsqrt", (dst, src), ("dst", "src"), None, args, kwargs)
+
+
+def reciprocal(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """1 / x. `reciprocal(dst, src, count)`."""
+    emit("asc.reciprocal", (dst, src), ("dst", "src"), None, args, kwargs)

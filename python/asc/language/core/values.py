@@ -1,0 +1,372 @@
+"""Runtime values inside a kernel: scalars, global addresses and tensors.
+
+Each wraps an IR value (`handle`) of the kernel being compiled. Python
+numbers stay Python numbers (folded at compile time) until an operation
+with a runtime value needs them in the IR; then they become constants.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+from ...codegen import builder as _b
+from . import dtype as dt
+from .dtype import DataType
+from .enums import TPosition
+
+Number = Union[int, float, bool]
+
+
+def _enum(kind: str, value: Any) -> tuple:
+    return (kind, int(value))
+
+
+def ir_type_of(dtype: DataType) -> Any:
+    return _b.current().scalar_type(dtype)
+
+
+def dtype_of_ir(t: Any) -> DataType:
+    return dt.from_name(t.dtype)
+
+
+class IRValue:
+    """Base of everything that wraps an IR value."""
+
+    handle: Any
+
+    def to_ir(self) -> Any:
+        return self.handle
+
+
+def default_dtype(value: Number) -> DataType:
+    if isinstance(value, bool):
+        return dt.bool_
+    if isinstance(value, int):
+        return dt.int32 if -(2**31) <= value < 2**31 else dt.int64
+    return dt.float32
+
+
+def const(value: Number, dtype: Optional[DataType] = None) -> "Scalar":
+    """Materialises a Python number as an IR constant."""
+    dtype = dtype or default_dtype(value)
+    b = _b.current()
+    if dtype.is_float():
+        attr: Any = (float(value), b.scalar_type(dtype))
+    else:
+        if isinstance(value, float):
+            raise TypeError(f"cannot use the float {value!r} as an {dtype.name}")
+        attr = (int(value), b.scalar_type(dtype))
+    h = b.create1("arith.constant", [], b.scalar_type(dtype), {"value": attr})
+    return Scalar(h, dtype)
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, (bool, int, float)) and not isinstance(x, IRValue)
+
+
+def promote(a: DataType, b: DataType) -> DataType:
+    """The type of a binary operation's result (C-like rules)."""
+    if a == b:
+        return a
+    if a.is_float() or b.is_float():
+        if a.is_float() and b.is_float():
+            if a.sizeof() != b.sizeof():
+                return a if a.sizeof() > b.sizeof() else b
+            return dt.float32  # float16 with bfloat16
+        return a if a.is_float() else b
+    if a == dt.bool_:
+        return b
+    if b == dt.bool_:
+        return a
+    if a.sizeof() != b.sizeof():
+        return a if a.sizeof() > b.sizeof() else b
+    return a if a.is_unsigned() else b
+
+
+def to_scalar(x: Any, dtype: Optional[DataType] = None) -> "Scalar":
+    """A Scalar of the given dtype (converting if needed)."""
+    if isinstance(x, Scalar):
+        return x if dtype is None or x.dtype == dtype else x.cast(dtype)
+    if is_number(x):
+        return const(x, dtype)
+    raise TypeError(f"expected a number, got {type(x).__name__}")
+
+
+def cast_scalar(value: Any, dtype: DataType) -> Any:
+    if is_number(value):
+        if not _b.in_jit():
+            raise TypeError(f"asc.{dtype.name}(...) converts values inside a kernel only")
+        return const(value if dtype.is_float() else int(value), dtype)
+    if isinstance(value, Scalar):
+        return value.cast(dtype)
+    raise TypeError(f"cannot convert {type(value).__name__} to {dtype.name}")
+
+
+_ARITH = {
+    "+": "arith.add", "-": "arith.sub", "*": "arith.mul", "/": "arith.div", "//": "arith.div",
+    "%": "arith.rem", "&": "arith.and", "|": "arith.or", "^": "arith.xor", "<<": "arith.shl",
+    ">>": "arith.shr",
+}
+_CMP = {"==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5}
+_INT_ONLY = {"%", "&", "|", "^", "<<", ">>"}
+
+
+def binary(op: str, a: Any, b: Any) -> Any:
+    """a OP b where at least one side is a runtime Scalar."""
+    ta = a.dtype if isinstance(a, Scalar) else None
+    tb = b.dtype if isinstance(b, Scalar) else None
+    if ta is None and tb is None:
+        raise TypeError("binary() needs a runtime operand")
+    if ta is None:
+        ta = tb if not (isinstance(a, float) and not tb.is_float()) else dt.float32
+    if tb is None:
+        tb = ta if not (isinstance(b, float) and not ta.is_float()) else dt.float32
+    rt = promote(ta, tb)
+    if op in _CMP:
+        sa, sb = to_scalar(a, rt), to_scalar(b, rt)
+        bl = _b.current()
+        h = bl.create1("arith.cmp", [sa, sb], bl.scalar_type(dt.bool_), {"predicate": ("CmpPredicate", _CMP[op])})
+        return Scalar(h, dt.bool_)
+    if op in _INT_ONLY and rt.is_float():
+        raise TypeError(f"operator {op} is not defined on {rt.name} values")
+    if op == "//" and rt.is_float():
+        raise TypeError("floor division of floats is not supported in kernels; use / and asc.int32(...)")
+    if op == "/" and not rt.is_float():
+        rt = dt.float32
+    sa, sb = to_scalar(a, rt), to_scalar(b, rt)
+    bl = _b.current()
+    return Scalar(bl.create1(_ARITH[op], [sa, sb], bl.scalar_type(rt)), rt)
+
+
+class Scalar(IRValue):
+    """A scalar computed while the kernel runs (a RuntimeInt / RuntimeFloat)."""
+
+    def __init__(self, handle: Any, dtype: DataType):
+        self.handle = handle
+        self.dtype = dtype
+
+    def __repr__(self) -> str:
+        return f"Scalar({self.dtype.name})"
+
+    def cast(self, dtype: DataType) -> "Scalar":
+        if dtype == self.dtype:
+            return self
+        b = _b.current()
+        return Scalar(b.create1("arith.cast", [self], b.scalar_type(dtype)), dtype)
+
+    def __bool__(self) -> bool:
+        raise TypeError("a runtime value has no truth value at compile time; use it in `if`/`while` "
+                        "of the kernel, not in Python code that runs while compiling")
+
+    def __index__(self) -> int:
+        raise TypeError("a runtime value cannot be used where a compile-time integer is needed")
+
+    def _un(self, name: str) -> "Scalar":
+        b = _b.current()
+        rt = dt.bool_ if name == "arith.not" else self.dtype
+        return Scalar(b.create1(name, [self], b.scalar_type(rt)), rt)
+
+    def __neg__(self) -> "Scalar":
+        return self._un("arith.neg")
+
+    def __pos__(self) -> "Scalar":
+        return self
+
+    def __invert__(self) -> "Scalar":
+        if self.dtype.is_float():
+            raise TypeError("~ is not defined on float values")
+        return self._un("arith.invert")
+
+    def logical_not(self) -> "Scalar":
+        return self._un("arith.not")
+
+
+def _make(op: str):
+    def fwd(self: Scalar, other: Any) -> Any:
+        if not (isinstance(other, Scalar) or is_number(other)):
+            return NotImplemented
+        return binary(op, self, other)
+
+    def rev(self: Scalar, other: Any) -> Any:
+        if not is_number(other):
+            return NotImplemented
+        return binary(op, other, self)
+
+    return fwd, rev
+
+
+for _op, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"), ("//", "floordiv"),
+                   ("%", "mod"), ("&", "and"), ("|", "or"), ("^", "xor"), ("<<", "lshift"), (">>", "rshift")]:
+    _f, _r = _make(_op)
+    setattr(Scalar, f"__{_name}__", _f)
+    setattr(Scalar, f"__r{_name}__", _r)
+for _op, _name in [("==", "eq"), ("!=", "ne"), ("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge")]:
+    setattr(Scalar, f"__{_name}__", _make(_op)[0])
+Scalar.__hash__ = object.__hash__  # type: ignore[assignment]
+
+
+def int_operand(x: Any, what: str) -> Scalar:
+    """A runtime integer operand (count, offset, index, event id...)."""
+    if isinstance(x, bool):
+        raise TypeError(f"{what} must be an integer, got bool")
+    if isinstance(x, int):
+        return const(x)
+    if isinstance(x, Scalar):
+        if not x.dtype.is_int():
+            raise TypeError(f"{what} must be an integer, got a {x.dtype.name} value")
+        return x
+    raise TypeError(f"{what} must be an integer, got {type(x).__name__}")
+
+
+class GlobalAddress(IRValue):
+    """A pointer to global memory: a kernel's tensor argument."""
+
+    def __init__(self, handle: Any, dtype: DataType):
+        self.handle = handle
+        self.dtype = dtype
+
+    def __repr__(self) -> str:
+        return f"GlobalAddress({self.dtype.name})"
+
+    def __add__(self, offset: Any) -> "GlobalAddress":
+        off = int_operand(offset, "an address offset")
+        b = _b.current()
+        return GlobalAddress(b.create1("asc.global_address.offset", [self, off], self.handle.type), self.dtype)
+
+    __radd__ = __add__
+
+
+def _offset_of(index: Any, cls: str) -> Scalar:
+    if isinstance(index, slice):
+        if index.stop is not None or index.step is not None:
+            raise TypeError(f"{cls} slices take a start only: write t[start:]")
+        index = 0 if index.start is None else index.start
+    return int_operand(index, f"a {cls} offset")
+
+
+class GlobalTensor(IRValue):
+    """A view of global memory (`AscendC::GlobalTensor<T>`).
+
+    `asc.GlobalTensor()` creates an empty tensor; its element type comes
+    from the address passed to `set_global_buffer`.
+    """
+
+    def __init__(self, handle: Any = None, dtype: Optional[DataType] = None):
+        self.handle = handle
+        self._dtype = dtype
+        _b.current()  # only inside a kernel
+
+    @property
+    def dtype(self) -> DataType:
+        if self._dtype is None:
+            raise TypeError("this GlobalTensor has no element type yet: call set_global_buffer first")
+        return self._dtype
+
+    def __repr__(self) -> str:
+        return f"GlobalTensor({self._dtype.name if self._dtype else '?'})"
+
+    def _require(self) -> Any:
+        if self.handle is None:
+            raise TypeError("GlobalTensor used before set_global_buffer")
+        return self.handle
+
+    def set_global_buffer(self, buffer: GlobalAddress, buffer_size: Any = None) -> None:
+        if not isinstance(buffer, GlobalAddress):
+            raise TypeError(f"set_global_buffer takes a GlobalAddress (a kernel's tensor argument), "
+                            f"got {type(buffer).__name__}")
+        b = _b.current()
+        if self.handle is None:
+            self._dtype = buffer.dtype
+            self.handle = b.create1("asc.global_tensor", [], b.type("global_tensor", buffer.dtype.name))
+            self.handle.name = getattr(self, "name_hint", None)
+        elif self._dtype != buffer.dtype:
+            raise TypeError(f"this GlobalTensor holds {self._dtype.name}, the buffer is {buffer.dtype.name}")
+        operands = [self, buffer]
+        if buffer_size is not None:
+            operands.append(int_operand(buffer_size, "buffer_size"))
+        b.create("asc.global_tensor.set_global_buffer", operands)
+
+    def __getitem__(self, index: Any) -> "GlobalTensor":
+        off = _offset_of(index, "GlobalTensor")
+        b = _b.current()
+        h = b.create1("asc.global_tensor.offset", [self._require(), off], self.handle.type)
+        return GlobalTensor(h, self.dtype)
+
+    __call__ = __getitem__
+
+    def get_value(self, offset: Any) -> Scalar:
+        b = _b.current()
+        h = b.create1("asc.global_tensor.get_value", [self._require(), int_operand(offset, "offset")],
+                      b.scalar_type(self.dtype))
+        return Scalar(h, self.dtype)
+
+    def set_value(self, offset: Any, value: Any) -> None:
+        b = _b.current()
+        b.create("asc.global_tensor.set_value",
+                 [self._require(), int_operand(offset, "offset"), to_scalar(value, self.dtype)])
+
+
+class LocalTensor(IRValue):
+    """A tensor in the core's local memory (`AscendC::LocalTensor<T>`).
+
+    `asc.LocalTensor(dtype, pos, addr, tile_size)` places `tile_size`
+    elements at byte address `addr` of the Unified Buffer.
+    """
+
+    def __init__(self, dtype: Any = None, pos: TPosition = TPosition.VECIN, addr: Any = 0, tile_size: Any = 0,
+                 *, handle: Any = None):
+        if handle is not None:
+            self.handle = handle
+            self.dtype = dtype
+            self.position = TPosition(pos)
+            return
+        if not isinstance(dtype, DataType):
+            raise NotImplementedError("asc.LocalTensor() without (dtype, pos, addr, tile_size) is not "
+                                      "supported yet; allocate from a TQue or TBuf, or give all four")
+        pos = TPosition(pos)
+        if pos not in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
+            raise NotImplementedError(f"asc.LocalTensor at TPosition.{pos.name}: only the vector positions "
+                                      "(VECIN, VECOUT, VECCALC) are supported yet")
+        b = _b.current()
+        t = b.type("local_tensor", dtype.name, int(pos))
+        self.handle = b.create1("asc.local_tensor", [int_operand(addr, "addr"), int_operand(tile_size, "tile_size")],
+                                t)
+        self.dtype = dtype
+        self.position = pos
+
+    def __repr__(self) -> str:
+        return f"LocalTensor({self.dtype.name}, {self.position.name})"
+
+    def __getitem__(self, index: Any) -> "LocalTensor":
+        off = _offset_of(index, "LocalTensor")
+        b = _b.current()
+        h = b.create1("asc.local_tensor.offset", [self, off], self.handle.type)
+        return LocalTensor(self.dtype, self.position, handle=h)
+
+    __call__ = __getitem__
+
+    def get_value(self, index: Any) -> Scalar:
+        b = _b.current()
+        h = b.create1("asc.local_tensor.get_value", [self, int_operand(index, "index")], b.scalar_type(self.dtype))
+        return Scalar(h, self.dtype)
+
+    def set_value(self, index: Any, value: Any) -> None:
+        b = _b.current()
+        b.create("asc.local_tensor.set_value", [self, int_operand(index, "index"), to_scalar(value, self.dtype)])
+
+
+def wrap_ir(handle: Any) -> Any:
+    """The Python wrapper of an IR value, from its type."""
+    t = handle.type
+    kind = t.kind
+    if kind == "scalar":
+        return Scalar(handle, dtype_of_ir(t))
+    if kind == "global_address":
+        return GlobalAddress(handle, dtype_of_ir(t))
+    if kind == "global_tensor":
+        return GlobalTensor(handle, dtype_of_ir(t))
+    if kind == "local_tensor":
+        return LocalTensor(dtype_of_ir(t), TPosition(t.position), handle=handle)
+    from ..fwk.tpipe import wrap_framework
+
+    return wrap_framework(handle)

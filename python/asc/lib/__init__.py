@@ -1,0 +1,5 @@
+"""Host-side libraries."""
+
+from . import runtime
+
+__all__ = ["runtime"]

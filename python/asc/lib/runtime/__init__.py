@@ -1,0 +1,71 @@
+"""Runtime functions (streams, devices, platform) as in upstream pyasc's
+`asc.lib.runtime`. With the Model backend there is one implicit stream."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Optional
+
+from . import state
+
+__all__ = ["Stream", "current_stream", "use_model", "use_npu", "set_soc_version", "current_platform",
+           "set_device", "is_available", "synchronize"]
+
+
+class Stream:
+    """A launch stream. The simulator runs launches synchronously, so a
+    stream only orders them the way a single NPU stream would."""
+
+    def __init__(self, handle: int = 0):
+        self.handle = handle
+
+    def __repr__(self) -> str:
+        return f"Stream({self.handle})"
+
+    def synchronize(self) -> None:
+        pass
+
+
+_default_stream = Stream(0)
+
+
+def current_stream() -> Stream:
+    return _default_stream
+
+
+def synchronize() -> None:
+    pass
+
+
+def use_model() -> None:
+    state.backend = "Model"
+
+
+def npu_toolkit() -> Optional[str]:
+    """The Bisheng compiler of a CANN toolkit, or None."""
+    return os.environ.get("PYASC_COMPILER") or shutil.which("bisheng")
+
+
+def use_npu() -> None:
+    if npu_toolkit() is None:
+        raise RuntimeError("Backend.NPU needs the CANN toolkit: the `bisheng` compiler was not found on PATH and "
+                           "PYASC_COMPILER is not set. Use Backend.Model to run on the built-in simulator.")
+    raise RuntimeError("Backend.NPU: running on a real NPU is not implemented yet in this pyasc; "
+                       "use Backend.Model")
+
+
+def set_soc_version(soc_version: object) -> None:
+    state.soc_version = getattr(soc_version, "value", soc_version)  # type: ignore[assignment]
+
+
+def current_platform() -> str:
+    return state.soc_version
+
+
+def set_device(device_id: int) -> None:
+    state.device_id = device_id
+
+
+def is_available() -> bool:
+    return state.backend == "Model"

@@ -1,0 +1,5 @@
+"""JIT compilation and launching."""
+
+from . import config
+
+__all__ = ["config"]

@@ -1,0 +1,134 @@
+"""`@asc.jit`: turns a Python function into a kernel or device function.
+
+A kernel is launched as `kernel[core_num, stream](*args)`; the first launch
+with a new combination of argument types and ConstExpr values compiles it
+(Python AST → ASC-IR → bytecode), later launches reuse the compiled kernel.
+Called from another @asc.jit function, it is a device function.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+from ..codegen.function_visitor import source_of
+
+# Compile options of upstream pyasc, plus ours (see docs/api.md).
+OPTIONS: Dict[str, Any] = {
+    "kernel_type": None,
+    "opt_level": 3,
+    "auto_sync": False,
+    "auto_sync_log": "",
+    "matmul_cube_only": False,
+    "always_compile": False,
+    "debug": False,
+    "insert_sync": False,
+    "verify_sync": False,
+}
+
+
+def check_options(options: Dict[str, Any], params: Any = ()) -> Dict[str, Any]:
+    """Validates option names and values; returns them merged with defaults."""
+    from .config import KernelType
+
+    for name, value in options.items():
+        if name not in OPTIONS:
+            raise TypeError(f"unknown @asc.jit option `{name}`; known options: {', '.join(sorted(OPTIONS))}")
+        if name in params:
+            raise TypeError(f"@asc.jit option `{name}` has the name of a kernel parameter; rename the parameter")
+        if name == "opt_level" and (isinstance(value, bool) or value not in (0, 1, 2, 3)):
+            raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {value!r}")
+        if name == "kernel_type" and value is not None and not isinstance(value, KernelType):
+            raise TypeError(f"kernel_type must be an asc.runtime.config.KernelType, got {value!r}")
+        if name in ("auto_sync", "matmul_cube_only", "always_compile", "debug", "insert_sync", "verify_sync") \
+                and not isinstance(value, bool):
+            raise TypeError(f"option `{name}` must be True or False, got {value!r}")
+        if name == "auto_sync_log" and not isinstance(value, str):
+            raise TypeError(f"auto_sync_log must be a file path string, got {value!r}")
+    merged = dict(OPTIONS)
+    merged.update(options)
+    return merged
+
+
+class JITFunction:
+    def __init__(self, fn: Callable[..., Any], options: Optional[Dict[str, Any]] = None):
+        if not inspect.isfunction(fn):
+            raise TypeError(f"@asc.jit decorates functions, not {type(fn).__name__}")
+        self.fn = fn
+        self.name = fn.__name__
+        self.signature = inspect.signature(fn)
+        for p in self.signature.parameters.values():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"@asc.jit function {self.name}: *args and **kwargs parameters are not supported")
+        self.options = check_options(dict(options or {}), self.signature.parameters)
+        self._fdef: Optional[ast.FunctionDef] = None
+        self.filename = fn.__code__.co_filename
+        self.first_line = fn.__code__.co_firstlineno
+        self.col_offset = 0
+        self.cache: Dict[Any, Any] = {}
+        self.__doc__ = fn.__doc__
+        self.__name__ = fn.__name__
+        self.__wrapped__ = fn
+
+    def parse(self) -> ast.FunctionDef:
+        if self._fdef is None:
+            try:
+                fdef, filename, first_line, indent = source_of(self.fn)
+            except (OSError, TypeError) as e:
+                raise RuntimeError(f"cannot read the source of {self.name}: {e}") from None
+            self._fdef, self.filename, self.first_line, self.col_offset = fdef, filename, first_line, indent
+        return self._fdef
+
+    def resolve_global(self, name: str) -> Tuple[bool, Any]:
+        """A name the function reads from its closure or module globals."""
+        code = self.fn.__code__
+        if self.fn.__closure__ and name in code.co_freevars:
+            cell = self.fn.__closure__[code.co_freevars.index(name)]
+            try:
+                return True, cell.cell_contents
+            except ValueError:
+                return False, None
+        if name in self.fn.__globals__:
+            return True, self.fn.__globals__[name]
+        if name in ("range", "int", "float", "bool", "min", "max", "abs", "len", "isinstance", "True", "False",
+                    "None"):
+            return False, None
+        if hasattr(builtins, name):
+            return True, getattr(builtins, name)
+        return False, None
+
+    def __getitem__(self, grid: Union[int, Tuple[Any, ...]]) -> "Callable[..., None]":
+        from .launcher import Launcher
+
+        if not isinstance(grid, tuple):
+            grid = (grid,)
+        if not 1 <= len(grid) <= 2:
+            raise TypeError("launch a kernel as kernel[core_num](...) or kernel[core_num, stream](...)")
+        core_num = grid[0]
+        if isinstance(core_num, bool) or not isinstance(core_num, int) or core_num < 1:
+            raise ValueError(f"core_num must be a positive integer, got {core_num!r}")
+        return Launcher(self, core_num, grid[1] if len(grid) > 1 else None)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"{self.name} is an @asc.jit kernel: launch it as {self.name}[core_num](...), or call it "
+                        "from another @asc.jit function")
+
+    def __repr__(self) -> str:
+        return f"<asc.jit {self.name}>"
+
+
+def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
+    """`@asc.jit` or `@asc.jit(**options)`."""
+    if fn is not None:
+        if options:
+            raise TypeError("use @asc.jit(option=value) with keyword options only")
+        return JITFunction(fn)
+
+    check_options(options)
+
+    def decorate(f: Callable[..., Any]) -> JITFunction:
+        return JITFunction(f, options)
+
+    return decorate

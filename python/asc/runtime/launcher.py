@@ -1,0 +1,150 @@
+"""Launching a compiled kernel: argument conversion and error mapping."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+
+from .. import _C
+from ..codegen.errors import KernelError
+from ..language.core import dtype as dt
+from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
+from ..lib.runtime import state
+from .compiler import compile_kernel
+from .jit import OPTIONS, JITFunction, check_options
+
+_SCALAR_ANNOTATIONS = {int: "int", float: "float", bool: "bool"}
+
+
+def _is_torch_tensor(x: Any) -> bool:
+    return type(x).__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "element_size")
+
+
+def _gm_arg(name: str, x: Any) -> Tuple[str, Tuple[Any, ...]]:
+    """(dtype name, launch tuple) of an array argument, used in place."""
+    if isinstance(x, np.ndarray):
+        dtype = dt.from_numpy(x.dtype)
+        if dtype is None:
+            raise TypeError(f"argument `{name}`: NumPy dtype {x.dtype} is not supported by asc")
+        if not x.flags.c_contiguous:
+            raise ValueError(f"argument `{name}` is not C-contiguous; pass np.ascontiguousarray({name})")
+        return dtype.name, ("gm", x.ctypes.data, x.nbytes, not x.flags.writeable)
+    if _is_torch_tensor(x):
+        dtype = dt.from_torch(x.dtype)
+        if dtype is None:
+            raise TypeError(f"argument `{name}`: torch dtype {x.dtype} is not supported by asc")
+        if x.device.type != "cpu":
+            raise ValueError(f"argument `{name}` is on {x.device}; Backend.Model runs on CPU tensors")
+        if not x.is_contiguous():
+            raise ValueError(f"argument `{name}` is not contiguous; pass {name}.contiguous()")
+        return dtype.name, ("gm", x.data_ptr(), x.numel() * x.element_size(), False)
+    raise TypeError(f"argument `{name}` must be a NumPy array or a torch tensor, got {type(x).__name__}")
+
+
+def _scalar_kind(name: str, x: Any, annotation: Any) -> str:
+    want = _SCALAR_ANNOTATIONS.get(annotation)
+    if isinstance(x, (bool, np.bool_)):
+        kind = "bool"
+    elif isinstance(x, (int, np.integer)):
+        kind = "int"
+    elif isinstance(x, (float, np.floating)):
+        kind = "float"
+    else:
+        raise TypeError(f"argument `{name}` must be a number, got {type(x).__name__}")
+    if want == "float" and kind in ("int", "bool"):
+        return "float"
+    if want is not None and want != kind:
+        raise TypeError(f"argument `{name}` is annotated {annotation.__name__} but got {type(x).__name__}")
+    return kind
+
+
+_API_NAMES = {
+    "asc.data_copy.gm_to_local": "asc.data_copy", "asc.data_copy.local_to_gm": "asc.data_copy",
+    "asc.data_copy.local_to_local": "asc.data_copy", "asc.local_tensor": "asc.LocalTensor",
+    "asc.global_tensor.set_global_buffer": "GlobalTensor.set_global_buffer",
+    "asc.tpipe.init_buffer_que": "TPipe.init_buffer", "asc.tpipe.init_buffer_buf": "TPipe.init_buffer",
+}
+
+
+def api_name(op: str) -> str:
+    """The Python API name of an IR op, for messages."""
+    if op in _API_NAMES:
+        return _API_NAMES[op]
+    parts = op.split(".")
+    if len(parts) == 3 and parts[0] == "asc":
+        cls = {"tque": "TQue", "tbuf": "TBuf", "tpipe": "TPipe", "global_tensor": "GlobalTensor",
+               "local_tensor": "LocalTensor"}.get(parts[1], parts[1])
+        return f"{cls}.{parts[2]}"
+    return op
+
+
+class Launcher:
+    def __init__(self, fn: JITFunction, core_num: int, stream: Any):
+        self.fn = fn
+        self.core_num = core_num
+        self.stream = stream
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        fn = self.fn
+        call_options = {k: kwargs.pop(k) for k in list(kwargs) if k in OPTIONS}
+        options = fn.options
+        if call_options:
+            check_options(call_options, fn.signature.parameters)
+            options = {**fn.options, **call_options}
+        try:
+            bound = fn.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{fn.name}: {e}") from None
+        bound.apply_defaults()
+        specs: Dict[str, Tuple[Any, ...]] = {}
+        launch_args: List[Tuple[Any, ...]] = []
+        keepalive: List[Any] = []
+        for name, value in bound.arguments.items():
+            ann = fn.signature.parameters[name].annotation
+            if is_constexpr_annotation(ann):
+                value = ConstExpr.unwrap(value)
+                if isinstance(value, (np.ndarray,)) or _is_torch_tensor(value):
+                    raise TypeError(f"argument `{name}` is asc.ConstExpr and cannot be an array")
+                if isinstance(value, np.generic):
+                    value = value.item()
+                specs[name] = ("const", value)
+            elif isinstance(value, np.ndarray) or _is_torch_tensor(value):
+                dname, launch = _gm_arg(name, value)
+                specs[name] = ("gm", dname)
+                launch_args.append(launch)
+                keepalive.append(value)
+            else:
+                kind = _scalar_kind(name, value, ann)
+                specs[name] = (kind,)
+                if kind == "float":
+                    launch_args.append(("float", float(value)))
+                else:
+                    iv = int(value)
+                    if kind == "int" and not -(2**31) <= iv < 2**31:
+                        raise OverflowError(f"argument `{name}` = {iv} does not fit the kernel's int32 parameter")
+                    launch_args.append(("int", iv))
+        platform = state.soc_version
+        key = (tuple((k, _freeze(v)) for k, v in specs.items()), platform)
+        compiled = None if options.get("always_compile") else fn.cache.get(key)
+        if compiled is None:
+            compiled = compile_kernel(fn, specs)
+            fn.cache[key] = compiled
+        self.last_compiled = compiled
+        try:
+            compiled.kernel.launch(self.core_num, platform, launch_args)
+        except _C.LaunchError as e:
+            status, message, block, file, line, col, op = e.args
+            raise KernelError(message, fn.name, block, api_name(op) if op else "", file, line, col) from None
+        finally:
+            del keepalive
+
+
+def _freeze(spec: Tuple[Any, ...]) -> Any:
+    if spec[0] == "const":
+        v = spec[1]
+        return ("const", type(v).__name__, repr(v))
+    return spec
+
+
+__all__ = ["Launcher"]
