@@ -11,11 +11,10 @@ the pipes: MTE2 → V (data loaded), V → MTE3 (sum ready), MTE3 → MTE2
 
 import argparse
 
-import numpy as np
-
 import asc
 import asc.lib.runtime as rt
 import asc.runtime.config as config
+import numpy as np
 
 CORES = 8
 TILES = 8
@@ -58,8 +57,8 @@ def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
 
 def run(size: int = CORES * 2048, dtype: type = np.float32) -> np.ndarray:
     rng = np.random.default_rng(0)
-    x = rng.random(size).astype(dtype)
-    y = rng.random(size).astype(dtype)
+    x = (rng.random(size) * 100).astype(dtype)  # integers 0..99 for integer dtypes
+    y = (rng.random(size) * 100).astype(dtype)
     z = np.zeros_like(x)
     add_kernel[CORES, rt.current_stream()](x, y, z, size // CORES)
     np.testing.assert_array_equal(z, x + y)

@@ -10,11 +10,10 @@ copy-in / compute / copy-out structure of Ascend C operators.
 
 import argparse
 
-import numpy as np
-
 import asc
 import asc.lib.runtime as rt
 import asc.runtime.config as config
+import numpy as np
 
 CORES = 8
 TILES = 8
@@ -77,8 +76,8 @@ def copy_out(i: int, z_gm: asc.GlobalTensor, z_out: asc.TQue, tile: asc.ConstExp
 
 def run(size: int = CORES * 2048, dtype: type = np.float32) -> np.ndarray:
     rng = np.random.default_rng(1)
-    x = rng.random(size).astype(dtype)
-    y = rng.random(size).astype(dtype)
+    x = (rng.random(size) * 100).astype(dtype)  # integers 0..99 for integer dtypes
+    y = (rng.random(size) * 100).astype(dtype)
     z = np.zeros_like(x)
     block_length = size // CORES
     add_kernel[CORES, rt.current_stream()](x, y, z, block_length, block_length // TILES // BUFFERS)

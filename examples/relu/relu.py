@@ -9,10 +9,9 @@ of 32 bytes, as DataCopy requires.
 
 import argparse
 
-import numpy as np
-
 import asc
 import asc.runtime.config as config
+import numpy as np
 
 CORES = 8
 TILE = 256  # elements per tile
@@ -57,7 +56,7 @@ def run(size: int = CORES * 4096 + 3 * TILE, dtype: type = np.float32) -> np.nda
     if size % TILE:
         raise ValueError(f"size must be a multiple of the tile ({TILE} elements)")
     rng = np.random.default_rng(2)
-    x = (rng.random(size) - 0.5).astype(dtype)
+    x = ((rng.random(size) - 0.5) * 100).astype(dtype)
     z = np.full_like(x, np.nan)
     block_length = size // CORES // TILE * TILE
     relu_kernel[CORES](x, z, block_length, size, TILE)

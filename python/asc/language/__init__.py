@@ -1,5 +1,6 @@
 """The kernel language: everything a kernel may call as `asc.<name>`."""
 
+from . import core as _core
 from .basic import *  # noqa: F403
 from .basic import __all__ as _basic_all
 from .core import *  # noqa: F403
@@ -7,6 +8,6 @@ from .core import __all__ as _core_all
 from .fwk import *  # noqa: F403
 from .fwk import __all__ as _fwk_all
 
-bool = bool_  # noqa: A001  upstream spells the type asc.bool_; asc.bool is an alias
+bool = _core.bool_  # upstream spells the type asc.bool_; asc.bool is an alias
 
 __all__ = list(_core_all) + list(_basic_all) + list(_fwk_all) + ["bool"]

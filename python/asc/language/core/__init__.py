@@ -1,8 +1,26 @@
 """Core language: data types, enums, values."""
 
 from .constexpr import ConstExpr
-from .dtype import (DataType, bfloat16, bool_, double, float16, float32, float64, float_, half, int8, int16, int32,
-                    int64, int_, uint8, uint16, uint32, uint64)
+from .dtype import (
+                    DataType,
+                    bfloat16,
+                    bool_,
+                    double,
+                    float16,
+                    float32,
+                    float64,
+                    float_,
+                    half,
+                    int8,
+                    int16,
+                    int32,
+                    int64,
+                    int_,
+                    uint8,
+                    uint16,
+                    uint32,
+                    uint64,
+)
 from .enums import HardEvent, PipeID, RoundMode, TPosition
 from .values import GlobalAddress, GlobalTensor, LocalTensor
 

@@ -1,0 +1,59 @@
+"""Every example is a test: run each as a module, then as a script."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SCRIPTS = sorted(EXAMPLES.glob("*/*.py"))
+
+
+def load(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"example_{path.stem}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_examples_found() -> None:
+    assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu"}
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.parent.name)
+def test_example_script(path: Path) -> None:
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "OK" in out.stdout
+
+
+@pytest.mark.parametrize("name", ["01_add/add.py", "02_add_framework/add_framework.py"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.int16])
+def test_add_examples_dtypes(name: str, dtype: type) -> None:
+    z = load(EXAMPLES / name).run(dtype=dtype)  # asserts z == x + y itself
+    assert z.dtype == dtype
+
+
+@pytest.mark.parametrize("size", [8 * 256, 8 * 4096 + 3 * 256, 9 * 256])
+def test_relu_sizes(size: int) -> None:
+    z = load(EXAMPLES / "relu/relu.py").run(size=size)
+    assert z.shape == (size,) and (z >= 0).all()
+
+
+def test_readme_example(tmp_path: Path) -> None:
+    """The kernel shown in README.md runs as written."""
+    import re
+
+    readme = (EXAMPLES.parent / "README.md").read_text()
+    code = re.findall(r"```python\n(.*?)```", readme, re.S)[0]
+    script = tmp_path / "readme_example.py"
+    script.write_text(code)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
