@@ -10,19 +10,20 @@
 /* ---- platforms ---------------------------------------------------------- */
 
 typedef struct AscPlatform {
-  const char *name;    /* "Ascend910B1" */
-  int vector_cores;    /* AIV cores */
-  int cube_cores;      /* AIC cores */
-  size_t ub_size;      /* Unified Buffer bytes per vector core */
-  size_t l1_size;      /* L1 bytes per cube core */
-  int event_ids;       /* event ids per HardEvent */
+  const char *name; /* "Ascend910B1" */
+  int vector_cores; /* AIV cores */
+  int cube_cores;   /* AIC cores */
+  size_t ub_size;   /* Unified Buffer bytes per vector core */
+  size_t l1_size;   /* L1 bytes per cube core */
+  int event_ids;    /* event ids per HardEvent */
 } AscPlatform;
 
 /* NULL when unknown. */
 const AscPlatform *asc_platform_get(const char *name);
 const AscPlatform *asc_platform_at(int index); /* NULL past the end */
 
-/* ---- kernels -------------------------------------------------------------- */
+/* ---- kernels --------------------------------------------------------------
+ */
 
 typedef struct AscKernel AscKernel;
 

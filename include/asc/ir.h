@@ -155,11 +155,11 @@ typedef struct AscAttr {
 
 struct AscValue {
   const AscType *type;
-  AscOp *def;         /* defining op, or NULL for a block argument */
-  AscBlock *block;    /* owning block, for block arguments */
-  int index;          /* result or argument index */
-  const char *name;   /* the user's Python variable name, or NULL */
-  int id;             /* numbering for printing; -1 until numbered */
+  AscOp *def;       /* defining op, or NULL for a block argument */
+  AscBlock *block;  /* owning block, for block arguments */
+  int index;        /* result or argument index */
+  const char *name; /* the user's Python variable name, or NULL */
+  int id;           /* numbering for printing; -1 until numbered */
 };
 
 struct AscOp {
@@ -210,8 +210,8 @@ AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
 void asc_block_append(AscBlock *block, AscOp *op);
 /* Replaces the results of an op that has no users yet (the front end learns
  * the results of scf.if only after building both branches). */
-void asc_op_set_results(AscContext *ctx, AscOp *op,
-                        const AscType *const *types, int n);
+void asc_op_set_results(AscContext *ctx, AscOp *op, const AscType *const *types,
+                        int n);
 /* Sets the result types of a func.func (known after its body is built). */
 void asc_function_set_results(AscContext *ctx, AscOp *f,
                               const AscType *const *types, int n);

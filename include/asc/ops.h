@@ -70,9 +70,9 @@ typedef struct AscOpInfo {
   AscEmit emit;
   /* parsed signature */
   AscOperandSpec operands[ASC_MAX_SIG];
-  int n_operands;    /* fixed operands, optional ones included */
-  int n_required;    /* operands that must be present */
-  int variadic;      /* a variadic tail follows the fixed operands */
+  int n_operands; /* fixed operands, optional ones included */
+  int n_required; /* operands that must be present */
+  int variadic;   /* a variadic tail follows the fixed operands */
   char results[ASC_MAX_SIG];
   int n_results;
   int variadic_results;

@@ -95,8 +95,8 @@ static void emit_mov(Lower *l, int dst, int src, const AscOp *op) {
 }
 
 /* Copies n values to n slots as if all at once (a yield may swap values). */
-static void emit_parallel_copy(Lower *l, AscValue **from, const int *to,
-                               int n, const AscOp *op) {
+static void emit_parallel_copy(Lower *l, AscValue **from, const int *to, int n,
+                               const AscOp *op) {
   if (n == 1) {
     emit_mov(l, to[0], slot_of(l, from[0]), op);
     return;
@@ -437,9 +437,8 @@ static AscStatus lower_function(Lower *l, AscOp *f, AscFunc *out) {
   memset(out, 0, sizeof *out);
   out->name = asc_op_attr_str(f, "sym_name");
   out->n_params = body->n_args;
-  out->n_results = asc_op_attr(f, "res_types")
-                       ? asc_op_attr(f, "res_types")->n_types
-                       : 0;
+  out->n_results =
+      asc_op_attr(f, "res_types") ? asc_op_attr(f, "res_types")->n_types : 0;
   for (int i = 0; i < body->n_args; i++)
     slot_of(l, &body->args[i]); /* params occupy slots 0..n-1 */
   AscStatus s = lower_block(l, body);

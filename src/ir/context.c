@@ -187,7 +187,9 @@ typedef struct EnumInfo {
 
 #define ASC_ENUM_BEGIN(K, py, prefix) static const EnumValue values_##K[] = {
 #define ASC_ENUM_VALUE(K, N, v, cpp) {#N, v, cpp},
-#define ASC_ENUM_END(K) };
+#define ASC_ENUM_END(K)                                                        \
+  }                                                                            \
+  ;
 #include "asc/enums.def"
 #undef ASC_ENUM_BEGIN
 #undef ASC_ENUM_VALUE

@@ -73,10 +73,9 @@ AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
     op->regions = asc_alloc(ctx, sizeof(AscRegion) * (size_t)n_regions);
     for (int r = 0; r < n_regions; r++) {
       op->regions[r].parent = op;
-      op->regions[r].block =
-          block_new(ctx, &op->regions[r],
-                    region_arg_types ? region_arg_types[r] : NULL,
-                    region_n_args ? region_n_args[r] : 0);
+      op->regions[r].block = block_new(
+          ctx, &op->regions[r], region_arg_types ? region_arg_types[r] : NULL,
+          region_n_args ? region_n_args[r] : 0);
     }
   }
   return op;
@@ -93,8 +92,8 @@ void asc_block_append(AscBlock *block, AscOp *op) {
   block->last = op;
 }
 
-void asc_op_set_results(AscContext *ctx, AscOp *op,
-                        const AscType *const *types, int n) {
+void asc_op_set_results(AscContext *ctx, AscOp *op, const AscType *const *types,
+                        int n) {
   op->n_results = n;
   op->results = n ? asc_alloc(ctx, sizeof(AscValue) * (size_t)n) : NULL;
   for (int i = 0; i < n; i++) {
@@ -155,8 +154,8 @@ AscOp *asc_module_add_function(AscModule *m, const char *name, AscLoc loc,
   attrs[2].n_types = n_res;
   const AscType *const *region_types[1] = {arg_types};
   int region_n[1] = {n_args};
-  AscOp *f = asc_op_create(m->ctx, ASC_OP_FUNC, loc, NULL, 0, NULL, 0, attrs,
-                           3, 1, region_types, region_n);
+  AscOp *f = asc_op_create(m->ctx, ASC_OP_FUNC, loc, NULL, 0, NULL, 0, attrs, 3,
+                           1, region_types, region_n);
   asc_block_append(m->body, f);
   return f;
 }

@@ -14,8 +14,8 @@ typedef struct OpRow {
 
 static const OpRow rows[ASC_OP_COUNT] = {
 #define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs) \
-  [ASC_OP_##ID] = {name,           cpp,     ASC_PIPE_##pipe, ASC_EMIT_##emit, \
-                   operands,       results, attrs},
+  [ASC_OP_##ID] = {name,    cpp,  ASC_PIPE_##pipe, ASC_EMIT_##emit, operands,  \
+                   results, attrs},
 #include "ops.def"
 #undef ASC_OP
 };
@@ -39,8 +39,7 @@ static const char *pool_copy(const char *s, size_t n) {
 }
 
 /* Calls item(s, n) for each comma-separated item of spec. */
-static int split(const char *spec, const char **items, size_t *lens,
-                 int max) {
+static int split(const char *spec, const char **items, size_t *lens, int max) {
   int n = 0;
   const char *p = spec;
   while (*p && n < max) {

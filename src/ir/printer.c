@@ -1,6 +1,7 @@
 /* The printer: MLIR generic operation syntax.
  *
- *   %x_gm = "asc.global_tensor"() : () -> !asc.global_tensor<f32> loc("k.py":3:5)
+ *   %x_gm = "asc.global_tensor"() : () -> !asc.global_tensor<f32>
+ * loc("k.py":3:5)
  *
  * Values print under the user's Python name when they have one (made unique
  * within the function by a numeric suffix), otherwise as %N; block

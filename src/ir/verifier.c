@@ -176,8 +176,7 @@ static AscStatus check_yield(Verifier *v, const AscOp *op, const AscRegion *r,
       return fail(v, op, "yield count differs from the result count", NULL);
     for (int i = 0; i < t->n_operands; i++)
       if (t->operands[i]->type != op->results[i].type)
-        return fail(v, op, "yielded value type differs from result type",
-                    NULL);
+        return fail(v, op, "yielded value type differs from result type", NULL);
   }
   return ASC_OK;
 }
@@ -216,14 +215,12 @@ static AscStatus check_regions(Verifier *v, const AscOp *op) {
       return fail(v, op, "scf.while has two regions", NULL);
     const AscOp *c = terminator(&op->regions[0]);
     if (!c || c->id != ASC_OP_CONDITION)
-      return fail(v, op, "the before region must end with scf.condition",
-                  NULL);
+      return fail(v, op, "the before region must end with scf.condition", NULL);
     if (c->n_operands - 1 != op->n_results)
       return fail(v, op, "scf.condition forwards the wrong count", NULL);
     const AscOp *y = terminator(&op->regions[1]);
     if (!y || y->id != ASC_OP_YIELD || y->n_operands != op->n_operands)
-      return fail(v, op, "the after region must yield the loop values",
-                  NULL);
+      return fail(v, op, "the after region must yield the loop values", NULL);
     return ASC_OK;
   }
   default:

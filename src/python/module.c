@@ -12,8 +12,9 @@
 #include "asc/exec.h"
 #include "asc/ir.h"
 
-static PyObject *IRError;     /* (message, file, line, col) */
-static PyObject *LaunchError; /* (status, message, block, file, line, col, op) */
+static PyObject *IRError; /* (message, file, line, col) */
+static PyObject
+    *LaunchError; /* (status, message, block, file, line, col, op) */
 
 /* ---- Module ------------------------------------------------------------- */
 
@@ -109,8 +110,7 @@ static int check_module(ModuleObject *self) {
   return 0;
 }
 
-static PyObject *module_type(ModuleObject *self, PyObject *args,
-                             PyObject *kw) {
+static PyObject *module_type(ModuleObject *self, PyObject *args, PyObject *kw) {
   const char *kind, *dtype = NULL;
   int position = -1, depth = 0;
   static char *kwlist[] = {"kind", "dtype", "position", "depth", NULL};
@@ -204,11 +204,10 @@ static PyObject *module_add_function(ModuleObject *self, PyObject *args,
   if (asc_module_find_function(self->m, name)) {
     PyMem_Free(at);
     PyMem_Free(rt);
-    return PyErr_Format(PyExc_ValueError, "function '%s' already exists",
-                        name);
+    return PyErr_Format(PyExc_ValueError, "function '%s' already exists", name);
   }
-  AscOp *f = asc_module_add_function(self->m, name, l, at, na, rt, nr,
-                                     is_kernel);
+  AscOp *f =
+      asc_module_add_function(self->m, name, l, at, na, rt, nr, is_kernel);
   PyMem_Free(at);
   PyMem_Free(rt);
   return wrap(&OpType, (PyObject *)self, f);
@@ -237,8 +236,8 @@ static int convert_attr(ModuleObject *self, PyObject *key, PyObject *val,
     if (PyErr_Occurred())
       return -1;
     if (!asc_enum_value_name(ek, a->i)) {
-      PyErr_Format(PyExc_ValueError, "%lld is not a valid %s",
-                   (long long)a->i, kind);
+      PyErr_Format(PyExc_ValueError, "%lld is not a valid %s", (long long)a->i,
+                   kind);
       return -1;
     }
     return 0;
@@ -327,8 +326,10 @@ static PyObject *module_create(ModuleObject *self, PyObject *args,
       goto done;
     }
     if (((ValueObject *)o)->owner != (PyObject *)self) {
-      PyErr_Format(PyExc_ValueError, "%s: operand %zd belongs to another "
-                   "module", opname, i);
+      PyErr_Format(PyExc_ValueError,
+                   "%s: operand %zd belongs to another "
+                   "module",
+                   opname, i);
       goto done;
     }
     ops[i] = ((ValueObject *)o)->v;
@@ -533,8 +534,7 @@ static int value_set_name(ValueObject *self, PyObject *val, void *unused) {
   const char *s = val && val != Py_None ? PyUnicode_AsUTF8(val) : NULL;
   if (val && val != Py_None && !s)
     return -1;
-  self->v->name = s ? asc_strdup(((ModuleObject *)self->owner)->ctx, s)
-                    : NULL;
+  self->v->name = s ? asc_strdup(((ModuleObject *)self->owner)->ctx, s) : NULL;
   return 0;
 }
 
@@ -565,7 +565,8 @@ static PyTypeObject ValueType = {
     .tp_getset = value_getset,
 };
 
-/* ---- Op, Block ------------------------------------------------------------- */
+/* ---- Op, Block -------------------------------------------------------------
+ */
 
 static PyObject *op_get_results(OpObject *self, void *unused) {
   PyObject *t = PyTuple_New(self->op->n_results);
@@ -651,8 +652,8 @@ static PyObject *block_get_terminated(BlockObject *self, void *unused) {
 
 static PyGetSetDef block_getset[] = {
     {"args", (getter)block_get_args, NULL, "block argument Values", NULL},
-    {"terminated", (getter)block_get_terminated, NULL,
-     "ends with a terminator", NULL},
+    {"terminated", (getter)block_get_terminated, NULL, "ends with a terminator",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject BlockType = {
@@ -663,8 +664,8 @@ static PyTypeObject BlockType = {
     .tp_getset = block_getset,
 };
 
-
-/* ---- Kernel ---------------------------------------------------------------- */
+/* ---- Kernel ----------------------------------------------------------------
+ */
 
 static void kernel_dealloc(KernelObject *self) {
   asc_kernel_free(self->k);
@@ -729,10 +730,10 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   Py_END_ALLOW_THREADS PyMem_Free(la);
   Py_DECREF(fast);
   if (s != ASC_OK) {
-    PyObject *eargs = Py_BuildValue(
-        "(isisiis)", (int)s, err.message, err.block,
-        err.loc.file ? err.loc.file : "", err.loc.line, err.loc.col,
-        err.op_name ? err.op_name : "");
+    PyObject *eargs =
+        Py_BuildValue("(isisiis)", (int)s, err.message, err.block,
+                      err.loc.file ? err.loc.file : "", err.loc.line,
+                      err.loc.col, err.op_name ? err.op_name : "");
     if (eargs) {
       PyErr_SetObject(LaunchError, eargs);
       Py_DECREF(eargs);
@@ -750,8 +751,8 @@ static PyObject *kernel_param_types(KernelObject *self, PyObject *unused) {
   int n = asc_kernel_num_params(self->k);
   PyObject *t = PyTuple_New(n);
   for (int i = 0; t && i < n; i++) {
-    PyObject *ty = wrap(&TypeType, self->owner,
-                        (void *)asc_kernel_param_type(self->k, i));
+    PyObject *ty =
+        wrap(&TypeType, self->owner, (void *)asc_kernel_param_type(self->k, i));
     if (!ty) {
       Py_DECREF(t);
       return NULL;
@@ -777,7 +778,8 @@ static PyTypeObject KernelType = {
     .tp_methods = kernel_methods,
 };
 
-/* ---- module functions -------------------------------------------------------- */
+/* ---- module functions
+ * -------------------------------------------------------- */
 
 static PyObject *py_platform(PyObject *mod, PyObject *args) {
   const char *name;
@@ -812,9 +814,15 @@ static PyMethodDef functions[] = {
     {"op_names", py_op_names, METH_NOARGS, "names of all IR ops"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "asc._C",
-                                       "The pyasc C core.", -1, functions,
-                                       NULL, NULL, NULL, NULL};
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT,
+                                       "asc._C",
+                                       "The pyasc C core.",
+                                       -1,
+                                       functions,
+                                       NULL,
+                                       NULL,
+                                       NULL,
+                                       NULL};
 
 PyMODINIT_FUNC PyInit__C(void); /* exported entry point */
 PyMODINIT_FUNC PyInit__C(void) {

@@ -27,8 +27,10 @@ AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
                     (long long)src.addr);
   const AscTensorRef *gm = dst_gm ? &dst : (src_gm ? &src : NULL);
   if (gm && gm->addr % es)
-    return sim_fail(x, in, "GM address is not aligned to the %lld-byte "
-                    "element size", (long long)es);
+    return sim_fail(x, in,
+                    "GM address is not aligned to the %lld-byte "
+                    "element size",
+                    (long long)es);
   uint8_t *d = dst_gm ? sim_global_ptr(x, in, &dst, n, 1, "dst")
                       : sim_local_ptr(x, in, &dst, n, "dst");
   if (!d)

@@ -69,8 +69,10 @@ AscStatus sim_init_buffer_que(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "init_buffer: buffer count %lld not in [1, %d]",
                     (long long)num, ASC_MAX_QUE_BUFS);
   if (len <= 0)
-    return sim_fail(x, in, "init_buffer: buffer length must be positive, "
-                    "got %lld", (long long)len);
+    return sim_fail(x, in,
+                    "init_buffer: buffer length must be positive, "
+                    "got %lld",
+                    (long long)len);
   int64_t each = round32(len);
   AscStatus s = ub_take(x, in, num * each, &q->base);
   if (s)
@@ -86,8 +88,10 @@ AscStatus sim_init_buffer_buf(AscExec *x, const AscInstr *in) {
   if (t->base >= 0)
     return sim_fail(x, in, "init_buffer: this TBuf already has a buffer");
   if (len <= 0)
-    return sim_fail(x, in, "init_buffer: buffer length must be positive, "
-                    "got %lld", (long long)len);
+    return sim_fail(x, in,
+                    "init_buffer: buffer length must be positive, "
+                    "got %lld",
+                    (long long)len);
   AscStatus s = ub_take(x, in, round32(len), &t->base);
   if (!s)
     t->len = len;
@@ -116,7 +120,8 @@ static int buffer_of(const AscSimQueue *q, const AscTensorRef *t) {
 AscStatus sim_alloc_tensor(AscExec *x, const AscInstr *in) {
   AscSimQueue *q = ASC_SLOT(x, in, 0).p;
   if (q->num == 0)
-    return sim_fail(x, in, "alloc_tensor on a TQue without buffers (call "
+    return sim_fail(x, in,
+                    "alloc_tensor on a TQue without buffers (call "
                     "pipe.init_buffer first)");
   for (int i = 0; i < q->num; i++)
     if (!(q->allocated & (1ull << i))) {
@@ -135,7 +140,8 @@ AscStatus sim_enque(AscExec *x, const AscInstr *in) {
   const AscTensorRef *t = &ASC_SLOT(x, in, 1).t;
   int i = buffer_of(q, t);
   if (i < 0 || !(q->allocated & (1ull << i)))
-    return sim_fail(x, in, "enque of a LocalTensor that was not allocated "
+    return sim_fail(x, in,
+                    "enque of a LocalTensor that was not allocated "
                     "from this TQue");
   int cap = q->depth > 0 ? q->depth : q->num;
   if (q->fifo_count >= cap || q->fifo_count >= ASC_MAX_QUE_BUFS)
@@ -148,7 +154,8 @@ AscStatus sim_enque(AscExec *x, const AscInstr *in) {
 AscStatus sim_deque(AscExec *x, const AscInstr *in) {
   AscSimQueue *q = ASC_SLOT(x, in, 0).p;
   if (q->fifo_count == 0)
-    return sim_fail(x, in, "deque on an empty TQue: no tensor was enqueued "
+    return sim_fail(x, in,
+                    "deque on an empty TQue: no tensor was enqueued "
                     "(on the NPU this hangs)");
   int i = q->fifo[q->fifo_head];
   q->fifo_head = (q->fifo_head + 1) % ASC_MAX_QUE_BUFS;
@@ -162,11 +169,13 @@ AscStatus sim_free_tensor(AscExec *x, const AscInstr *in) {
   const AscTensorRef *t = &ASC_SLOT(x, in, 1).t;
   int i = buffer_of(q, t);
   if (i < 0 || !(q->allocated & (1ull << i)))
-    return sim_fail(x, in, "free_tensor of a LocalTensor this TQue did not "
+    return sim_fail(x, in,
+                    "free_tensor of a LocalTensor this TQue did not "
                     "allocate (or already freed)");
   for (int k = 0; k < q->fifo_count; k++)
     if (q->fifo[(q->fifo_head + k) % ASC_MAX_QUE_BUFS] == i)
-      return sim_fail(x, in, "free_tensor of a LocalTensor still in the "
+      return sim_fail(x, in,
+                      "free_tensor of a LocalTensor still in the "
                       "queue (deque it first)");
   q->allocated &= ~(1ull << i);
   return ASC_OK;
@@ -179,8 +188,10 @@ AscStatus sim_tbuf_get(AscExec *x, const AscInstr *in) {
   int64_t es = (int64_t)asc_dtype_size((AscDType)in->dtype);
   int64_t len = in->n_args > 1 ? ASC_SLOT(x, in, 1).i : b->len / es;
   if (len < 0 || len * es > b->len)
-    return sim_fail(x, in, "TBuf.get of %lld elements exceeds the %lld-byte "
-                    "buffer", (long long)len, (long long)b->len);
+    return sim_fail(x, in,
+                    "TBuf.get of %lld elements exceeds the %lld-byte "
+                    "buffer",
+                    (long long)len, (long long)b->len);
   AscTensorRef *t = &ASC_DST(x, in).t;
   t->buf = -1;
   t->addr = b->base;

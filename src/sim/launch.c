@@ -113,8 +113,8 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
              "the kernel takes %d arguments, got %d", k->n_params, n_args);
     return err->status;
   }
-  int workers = options && options->workers > 0 ? options->workers
-                                                : host_cores();
+  int workers =
+      options && options->workers > 0 ? options->workers : host_cores();
   if (workers > MAX_WORKERS)
     workers = MAX_WORKERS;
   if (workers > core_num)

@@ -49,9 +49,8 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
   return x->b->ub + t->addr;
 }
 
-uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in,
-                        const AscTensorRef *t, int64_t count, int write,
-                        const char *what) {
+uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
+                        int64_t count, int write, const char *what) {
   if (t->buf < 0 || t->buf >= x->b->n_args) {
     sim_fail(x, in, "%s: GlobalTensor used before set_global_buffer", what);
     return NULL;
@@ -70,8 +69,8 @@ uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in,
     return NULL;
   }
   if (write && a->readonly) {
-    sim_fail(x, in, "%s: write to kernel argument %d, a read-only array",
-             what, t->buf);
+    sim_fail(x, in, "%s: write to kernel argument %d, a read-only array", what,
+             t->buf);
     return NULL;
   }
   return (uint8_t *)a->ptr + t->addr;

@@ -63,8 +63,9 @@ static int64_t as_i(AscDType dt, AscSlot s) {
 }
 
 AscStatus sim_structural(AscExec *x, const AscInstr *in) {
-  return sim_fail(x, in, "internal error: structural op reached the "
-                         "interpreter");
+  return sim_fail(x, in,
+                  "internal error: structural op reached the "
+                  "interpreter");
 }
 
 AscStatus sim_arith_constant(AscExec *x, const AscInstr *in) {
@@ -243,8 +244,8 @@ AscStatus sim_arith_unary(AscExec *x, const AscInstr *in) {
 }
 
 AscStatus sim_arith_select(AscExec *x, const AscInstr *in) {
-  ASC_DST(x, in) = ASC_SLOT(x, in, 0).i ? ASC_SLOT(x, in, 1)
-                                        : ASC_SLOT(x, in, 2);
+  ASC_DST(x, in) =
+      ASC_SLOT(x, in, 0).i ? ASC_SLOT(x, in, 1) : ASC_SLOT(x, in, 2);
   return ASC_OK;
 }
 

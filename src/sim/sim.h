@@ -71,10 +71,10 @@ typedef struct AscInstr {
   uint8_t dtype;  /* result dtype (scalar ops), element dtype (tensor ops) */
   uint8_t dtype2; /* operand dtype for conversions */
   int32_t n_args;
-  int32_t dst; /* first result slot, -1 when none */
-  int32_t imm; /* jump target, callee, sub-operation */
-  int64_t imm2; /* decoded attribute (event, pipe, round mode, position) */
-  int64_t imm3; /* second decoded value (queue depth) */
+  int32_t dst;      /* first result slot, -1 when none */
+  int32_t imm;      /* jump target, callee, sub-operation */
+  int64_t imm2;     /* decoded attribute (event, pipe, round mode, position) */
+  int64_t imm3;     /* second decoded value (queue depth) */
   const int32_t *a; /* operand slots */
   const AscOp *src; /* for error locations */
 } AscInstr;
@@ -109,10 +109,10 @@ enum { ASC_MAX_EVENTS = 35, ASC_MAX_EVENT_IDS = 8, ASC_MAX_QUE_BUFS = 64 };
 typedef struct AscSimQueue {
   int position;
   int depth;
-  int num;        /* buffers given by init_buffer; 0 until then */
-  int64_t len;    /* bytes per buffer */
-  int64_t base;   /* UB address of buffer 0 */
-  uint64_t allocated; /* bit i: buffer i handed out by alloc_tensor */
+  int num;                    /* buffers given by init_buffer; 0 until then */
+  int64_t len;                /* bytes per buffer */
+  int64_t base;               /* UB address of buffer 0 */
+  uint64_t allocated;         /* bit i: buffer i handed out by alloc_tensor */
   int fifo[ASC_MAX_QUE_BUFS]; /* enqueued buffer indices */
   int fifo_head, fifo_count;
   struct AscSimQueue *next;
@@ -176,9 +176,8 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                        int64_t count, const char *what);
 /* The same for a GM tensor (checked against its argument buffer);
  * `write` also checks that the buffer is writable. */
-uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in,
-                        const AscTensorRef *t, int64_t count, int write,
-                        const char *what);
+uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
+                        int64_t count, int write, const char *what);
 
 /* The semantic function of an op-table row (lower.c owns the table). */
 AscExecFn asc_exec_fn(int op);

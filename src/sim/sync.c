@@ -29,8 +29,8 @@ static AscStatus check_event(AscExec *x, const AscInstr *in, int64_t *id) {
   if (in->imm2 < 0 || in->imm2 >= ASC_MAX_EVENTS)
     return sim_fail(x, in, "unknown HardEvent %lld", (long long)in->imm2);
   if (*id < 0 || *id >= ids || *id >= ASC_MAX_EVENT_IDS)
-    return sim_fail(x, in, "event id %lld out of range [0, %d)",
-                    (long long)*id, ids);
+    return sim_fail(x, in, "event id %lld out of range [0, %d)", (long long)*id,
+                    ids);
   return ASC_OK;
 }
 

@@ -53,8 +53,7 @@ AscStatus sim_lt_offset(AscExec *x, const AscInstr *in) {
   const AscTensorRef *src = &ASC_SLOT(x, in, 0).t;
   int64_t off = ASC_SLOT(x, in, 1).i;
   if (src->len >= 0 && off > src->len)
-    return sim_fail(x, in,
-                    "LocalTensor offset %lld is past its %lld elements",
+    return sim_fail(x, in, "LocalTensor offset %lld is past its %lld elements",
                     (long long)off, (long long)src->len);
   return view(x, in);
 }
@@ -76,8 +75,7 @@ AscStatus sim_lt_create(AscExec *x, const AscInstr *in) {
                     asc_dtype_name((AscDType)t->dtype), (long long)end,
                     (long long)x->b->ub_size);
   if (addr % 32)
-    return sim_fail(x, in,
-                    "LocalTensor UB address %lld is not 32-byte aligned",
+    return sim_fail(x, in, "LocalTensor UB address %lld is not 32-byte aligned",
                     (long long)addr);
   return ASC_OK;
 }
@@ -96,15 +94,17 @@ static void store_scalar(AscDType dt, uint8_t *p, AscSlot v, AscDType vt) {
   asc_store_scalar(dt, p, 0, s);
 }
 
-static AscStatus element(AscExec *x, const AscInstr *in, int global,
-                         int write, uint8_t **p) {
+static AscStatus element(AscExec *x, const AscInstr *in, int global, int write,
+                         uint8_t **p) {
   AscTensorRef t = ASC_SLOT(x, in, 0).t;
   int64_t idx = ASC_SLOT(x, in, 1).i;
   if (idx < 0)
     return sim_fail(x, in, "negative index %lld", (long long)idx);
   if (t.len >= 0 && idx >= t.len && !global)
-    return sim_fail(x, in, "index %lld out of range for a LocalTensor of "
-                    "%lld elements", (long long)idx, (long long)t.len);
+    return sim_fail(x, in,
+                    "index %lld out of range for a LocalTensor of "
+                    "%lld elements",
+                    (long long)idx, (long long)t.len);
   t.addr += idx * esize(&t);
   t.len = -1;
   *p = global ? sim_global_ptr(x, in, &t, 1, write, "element")

@@ -8,8 +8,8 @@ static AscScalar scalar_operand(AscExec *x, const AscInstr *in, int k) {
   AscScalar s;
   if (asc_dtype_is_float(t)) {
     s.f = v.f;
-    s.i = v.f != v.f ? 0
-          : v.f >= 9.2e18 ? INT64_MAX
+    s.i = v.f != v.f       ? 0
+          : v.f >= 9.2e18  ? INT64_MAX
           : v.f <= -9.2e18 ? INT64_MIN
                            : (int64_t)v.f;
   } else {
@@ -22,10 +22,10 @@ static AscScalar scalar_operand(AscExec *x, const AscInstr *in, int k) {
 AscStatus sim_vec_binary(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 3).i;
   uint8_t *d = sim_local_ptr(x, in, &ASC_SLOT(x, in, 0).t, n, "dst");
-  uint8_t *a = d ? sim_local_ptr(x, in, &ASC_SLOT(x, in, 1).t, n, "src0")
-                 : NULL;
-  uint8_t *b = a ? sim_local_ptr(x, in, &ASC_SLOT(x, in, 2).t, n, "src1")
-                 : NULL;
+  uint8_t *a =
+      d ? sim_local_ptr(x, in, &ASC_SLOT(x, in, 1).t, n, "src0") : NULL;
+  uint8_t *b =
+      a ? sim_local_ptr(x, in, &ASC_SLOT(x, in, 2).t, n, "src1") : NULL;
   if (!b)
     return ASC_ERR_KERNEL;
   asc_vec_binary((AscVecBinOp)in->imm, (AscDType)in->dtype, d, a, b, n);
@@ -35,8 +35,7 @@ AscStatus sim_vec_binary(AscExec *x, const AscInstr *in) {
 AscStatus sim_vec_scalar(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 3).i;
   uint8_t *d = sim_local_ptr(x, in, &ASC_SLOT(x, in, 0).t, n, "dst");
-  uint8_t *s = d ? sim_local_ptr(x, in, &ASC_SLOT(x, in, 1).t, n, "src")
-                 : NULL;
+  uint8_t *s = d ? sim_local_ptr(x, in, &ASC_SLOT(x, in, 1).t, n, "src") : NULL;
   if (!s)
     return ASC_ERR_KERNEL;
   asc_vec_scalar((AscVecScalarOp)in->imm, (AscDType)in->dtype, d, s,
@@ -47,8 +46,7 @@ AscStatus sim_vec_scalar(AscExec *x, const AscInstr *in) {
 AscStatus sim_vec_unary(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 2).i;
   uint8_t *d = sim_local_ptr(x, in, &ASC_SLOT(x, in, 0).t, n, "dst");
-  uint8_t *s = d ? sim_local_ptr(x, in, &ASC_SLOT(x, in, 1).t, n, "src")
-                 : NULL;
+  uint8_t *s = d ? sim_local_ptr(x, in, &ASC_SLOT(x, in, 1).t, n, "src") : NULL;
   if (!s)
     return ASC_ERR_KERNEL;
   asc_vec_unary((AscVecUnOp)in->imm, (AscDType)in->dtype, d, s, n);
@@ -71,7 +69,7 @@ AscStatus sim_vec_cast(AscExec *x, const AscInstr *in) {
   uint8_t *s = d ? sim_local_ptr(x, in, st, n, "src") : NULL;
   if (!s)
     return ASC_ERR_KERNEL;
-  asc_vec_cast((AscDType)dt->dtype, (AscDType)st->dtype,
-               (AscRoundMode)in->imm2, d, s, n);
+  asc_vec_cast((AscDType)dt->dtype, (AscDType)st->dtype, (AscRoundMode)in->imm2,
+               d, s, n);
   return ASC_OK;
 }
