@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "asc/emit.h"
 #include "asc/exec.h"
 #include "asc/ir.h"
 
@@ -424,6 +425,22 @@ static PyObject *module_print(ModuleObject *self, PyObject *unused) {
   return r;
 }
 
+static PyObject *module_emit_ascendc(ModuleObject *self, PyObject *args,
+                                     PyObject *kw) {
+  int line_comments = 1;
+  static char *kwlist[] = {"line_comments", NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &line_comments))
+    return NULL;
+  AscEmitOptions opt = {line_comments};
+  char *s = asc_emit_ascendc(self->m, &opt);
+  if (!s)
+    return raise_ir_error(self->ctx);
+  PyObject *r = PyUnicode_FromString(s);
+  free(s);
+  return r;
+}
+
 static PyObject *module_compile(ModuleObject *self, PyObject *args) {
   const char *entry;
   if (check_module(self) || !PyArg_ParseTuple(args, "s", &entry))
@@ -450,6 +467,9 @@ static PyMethodDef module_methods[] = {
      "loc=None) -> Op"},
     {"verify", (PyCFunction)module_verify, METH_NOARGS, "verify the module"},
     {"print", (PyCFunction)module_print, METH_NOARGS, "IR text"},
+    {"emit_ascendc", (PyCFunction)(void (*)(void))module_emit_ascendc,
+     METH_VARARGS | METH_KEYWORDS,
+     "emit_ascendc(line_comments=True) -> Ascend C source"},
     {"compile", (PyCFunction)module_compile, METH_VARARGS,
      "compile(entry) -> Kernel"},
     {NULL, NULL, 0, NULL}};

@@ -1,0 +1,1083 @@
+/* The Ascend C emitter: ASC-IR → one C++ translation unit for the Bisheng
+ * compiler of the CANN toolkit.
+ *
+ * Spelling comes from the op table (its `cpp` and `emit` columns): CALL rows
+ * become `AscendC::Add(dst, src0, src1, count)`, TEMPLATE rows take their
+ * enum attribute as the template argument (`AscendC::SetFlag<
+ * AscendC::HardEvent::MTE2_V>(id)`), METHOD rows call a member of their
+ * first operand. SPECIAL rows (declarations, scalar arithmetic, control
+ * flow) are spelled here, in emit_special.
+ *
+ * Readability: variables take the user's Python names (made unique per
+ * function, C++ keywords avoided); pure single-use temporaries and constants
+ * are inlined into the expression that uses them; each statement can carry
+ * a `// file.py:LINE` comment. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asc/emit.h"
+
+/* ---- output buffer --------------------------------------------------------
+ */
+
+typedef struct Buf {
+  char *s;
+  size_t len, cap;
+  int failed;
+} Buf;
+
+static void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
+  if (b->failed)
+    return;
+  for (;;) {
+    va_list cp;
+    va_copy(cp, ap);
+    int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0,
+                      fmt, cp);
+    va_end(cp);
+    if (n < 0) {
+      b->failed = 1;
+      return;
+    }
+    if (b->s && b->len + (size_t)n < b->cap) {
+      b->len += (size_t)n;
+      return;
+    }
+    size_t cap = (b->cap + (size_t)n + 1) * 2;
+    char *ns = realloc(b->s, cap);
+    if (!ns) {
+      b->failed = 1;
+      return;
+    }
+    b->s = ns;
+    b->cap = cap;
+  }
+}
+
+static void buf_printf(Buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void buf_printf(Buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+/* A malloc'ed formatted string (NULL on failure). */
+static char *fmt_str(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static char *fmt_str(const char *fmt, ...) {
+  Buf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  if (b.failed) {
+    free(b.s);
+    return NULL;
+  }
+  return b.s;
+}
+
+/* ---- per-function value table
+ * ------------------------------------------------ */
+
+typedef struct ValueInfo {
+  char *expr; /* the C++ expression that stands for the value */
+  int uses;
+  const AscOp *user; /* the last op that uses it */
+} ValueInfo;
+
+typedef struct Emitter {
+  AscModule *m;
+  AscContext *ctx;
+  const AscEmitOptions *opt;
+  Buf out;
+  int depth;
+  ValueInfo *vals; /* indexed by AscValue.id */
+  int n_vals, cap_vals;
+  char **taken; /* C++ names used in the current function */
+  int n_taken, cap_taken;
+  int failed;
+} Emitter;
+
+static const char *const cpp_keywords[] = {
+    "alignas",  "alignof",   "asm",       "auto",      "bool",     "break",
+    "case",     "catch",     "char",      "class",     "const",    "constexpr",
+    "continue", "default",   "delete",    "do",        "double",   "else",
+    "enum",     "explicit",  "export",    "extern",    "false",    "float",
+    "for",      "friend",    "goto",      "if",        "inline",   "int",
+    "long",     "mutable",   "namespace", "new",       "noexcept", "nullptr",
+    "operator", "private",   "protected", "public",    "register", "return",
+    "short",    "signed",    "sizeof",    "static",    "struct",   "switch",
+    "template", "this",      "throw",     "true",      "try",      "typedef",
+    "typeid",   "typename",  "union",     "unsigned",  "using",    "virtual",
+    "void",     "volatile",  "while",     "half",      "AscendC",  "GM_ADDR",
+    "int8_t",   "int16_t",   "int32_t",   "int64_t",   "uint8_t",  "uint16_t",
+    "uint32_t", "uint64_t",  "main",      "std",       "PIPE_S",   "PIPE_V",
+    "PIPE_M",   "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_ALL", "PIPE_FIX",
+    NULL};
+
+static int is_keyword(const char *s) {
+  for (int i = 0; cpp_keywords[i]; i++)
+    if (strcmp(cpp_keywords[i], s) == 0)
+      return 1;
+  return 0;
+}
+
+static int name_taken(const Emitter *e, const char *s) {
+  for (int i = 0; i < e->n_taken; i++)
+    if (strcmp(e->taken[i], s) == 0)
+      return 1;
+  return 0;
+}
+
+static void take_name(Emitter *e, char *s) {
+  if (e->n_taken == e->cap_taken) {
+    int cap = e->cap_taken ? e->cap_taken * 2 : 64;
+    char **nt = realloc(e->taken, sizeof(char *) * (size_t)cap);
+    if (!nt) {
+      e->failed = 1;
+      free(s);
+      return;
+    }
+    e->taken = nt;
+    e->cap_taken = cap;
+  }
+  e->taken[e->n_taken++] = s;
+}
+
+/* A fresh C++ identifier based on hint (the Python name, or a role). */
+static char *fresh_name(Emitter *e, const char *hint) {
+  char base[96];
+  size_t n = 0;
+  for (const char *p = hint; *p && n < sizeof base - 8; p++)
+    base[n++] = (isalnum((unsigned char)*p) || *p == '_') ? *p : '_';
+  base[n] = 0;
+  if (n == 0 || isdigit((unsigned char)base[0])) {
+    memmove(base + 2, base, n + 1);
+    base[0] = 'v';
+    base[1] = '_';
+  }
+  if (is_keyword(base))
+    strcat(base, "_");
+  char cand[128];
+  snprintf(cand, sizeof cand, "%s", base);
+  for (int k = 1; name_taken(e, cand); k++)
+    snprintf(cand, sizeof cand, "%s_%d", base, k);
+  char *s = fmt_str("%s", cand);
+  if (!s) {
+    e->failed = 1;
+    return NULL;
+  }
+  take_name(e, s);
+  return s;
+}
+
+static ValueInfo *info(Emitter *e, const AscValue *v) {
+  static ValueInfo none;
+  if (v->id < 0 || v->id >= e->n_vals)
+    return &none;
+  return &e->vals[v->id];
+}
+
+static const char *expr(Emitter *e, const AscValue *v) {
+  const char *s = info(e, v)->expr;
+  return s ? s : "/*?*/";
+}
+
+static void set_expr(Emitter *e, AscValue *v, char *s) {
+  if (!s) {
+    e->failed = 1;
+    return;
+  }
+  if (v->id < 0 || v->id >= e->n_vals) {
+    free(s);
+    return;
+  }
+  free(e->vals[v->id].expr);
+  e->vals[v->id].expr = s;
+}
+
+static void number_values(Emitter *e, AscBlock *b) {
+  for (int i = 0; i < b->n_args; i++)
+    b->args[i].id = e->n_vals++;
+  for (AscOp *op = b->first; op; op = op->next) {
+    for (int i = 0; i < op->n_results; i++)
+      op->results[i].id = e->n_vals++;
+    for (int r = 0; r < op->n_regions; r++)
+      number_values(e, op->regions[r].block);
+  }
+}
+
+static void count_uses(Emitter *e, AscBlock *b) {
+  for (AscOp *op = b->first; op; op = op->next) {
+    for (int i = 0; i < op->n_operands; i++) {
+      info(e, op->operands[i])->uses++;
+      info(e, op->operands[i])->user = op;
+    }
+    for (int r = 0; r < op->n_regions; r++)
+      count_uses(e, op->regions[r].block);
+  }
+}
+
+static void reset_ids(AscBlock *b) {
+  for (int i = 0; i < b->n_args; i++)
+    b->args[i].id = -1;
+  for (AscOp *op = b->first; op; op = op->next) {
+    for (int i = 0; i < op->n_results; i++)
+      op->results[i].id = -1;
+    for (int r = 0; r < op->n_regions; r++)
+      reset_ids(op->regions[r].block);
+  }
+}
+
+static void function_begin(Emitter *e, AscOp *f) {
+  e->n_vals = 0;
+  number_values(e, f->regions[0].block);
+  if (e->n_vals > e->cap_vals) {
+    ValueInfo *nv = realloc(e->vals, sizeof(ValueInfo) * (size_t)e->n_vals);
+    if (!nv) {
+      e->failed = 1;
+      e->n_vals = 0;
+      return;
+    }
+    e->vals = nv;
+    e->cap_vals = e->n_vals;
+  }
+  memset(e->vals, 0, sizeof(ValueInfo) * (size_t)e->n_vals);
+  count_uses(e, f->regions[0].block);
+}
+
+static void function_end(Emitter *e, AscOp *f) {
+  for (int i = 0; i < e->n_vals; i++)
+    free(e->vals[i].expr);
+  e->n_vals = 0;
+  for (int i = 0; i < e->n_taken; i++)
+    free(e->taken[i]);
+  e->n_taken = 0;
+  reset_ids(f->regions[0].block);
+}
+
+/* ---- types ------------------------------------------------------------------
+ */
+
+static const char *position_cpp(int pos) {
+  const char *s = asc_enum_value_cpp(ASC_ENUM_TPOSITION, pos);
+  return s ? s : "VECCALC";
+}
+
+/* The C++ spelling of an IR type, into buf. */
+static const char *type_cpp(const AscType *t, char *buf, size_t size) {
+  const char *el = asc_dtype_cpp_name(t->dtype);
+  switch (t->kind) {
+  case ASC_TY_SCALAR:
+    snprintf(buf, size, "%s", el);
+    break;
+  case ASC_TY_GLOBAL_ADDRESS:
+    snprintf(buf, size, "__gm__ %s *", el);
+    break;
+  case ASC_TY_GLOBAL_TENSOR:
+    snprintf(buf, size, "AscendC::GlobalTensor<%s>", el);
+    break;
+  case ASC_TY_LOCAL_TENSOR:
+    snprintf(buf, size, "AscendC::LocalTensor<%s>", el);
+    break;
+  case ASC_TY_TPIPE:
+    snprintf(buf, size, "AscendC::TPipe");
+    break;
+  case ASC_TY_TQUE:
+    snprintf(buf, size, "AscendC::TQue<AscendC::TPosition::%s, %d>",
+             position_cpp(t->position), t->depth);
+    break;
+  case ASC_TY_TBUF:
+    snprintf(buf, size, "AscendC::TBuf<AscendC::TPosition::%s>",
+             position_cpp(t->position));
+    break;
+  default:
+    snprintf(buf, size, "void");
+  }
+  return buf;
+}
+
+/* Framework objects are passed to device functions by reference. */
+static int by_reference(const AscType *t) {
+  return t->kind == ASC_TY_TPIPE || t->kind == ASC_TY_TQUE ||
+         t->kind == ASC_TY_TBUF;
+}
+
+/* ---- statements
+ * ---------------------------------------------------------------- */
+
+static void line_start(Emitter *e) {
+  buf_printf(&e->out, "%*s", e->depth * 4, "");
+}
+
+static const char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
+static void line_end(Emitter *e, const AscOp *op) {
+  if (e->opt->line_comments && op && op->loc.file && op->loc.line > 0)
+    buf_printf(&e->out, "  // %s:%d", base_name(op->loc.file), op->loc.line);
+  buf_printf(&e->out, "\n");
+}
+
+/* Emits `stmt` (already formatted) as a full statement line. */
+static void statement(Emitter *e, const AscOp *op, const char *stmt) {
+  line_start(e);
+  buf_printf(&e->out, "%s;", stmt);
+  line_end(e, op);
+}
+
+/* Strips one pair of enclosing parentheses for use at statement level. */
+static const char *unparen(const char *s, char *buf, size_t size) {
+  size_t n = strlen(s);
+  if (n < 2 || s[0] != '(' || s[n - 1] != ')' || n - 1 > size)
+    return s;
+  int depth = 0;
+  for (size_t i = 0; i < n - 1; i++) {
+    if (s[i] == '(')
+      depth++;
+    else if (s[i] == ')')
+      depth--;
+    if (depth == 0)
+      return s; /* the first paren closes before the end */
+  }
+  memcpy(buf, s + 1, n - 2);
+  buf[n - 2] = 0;
+  return buf;
+}
+
+/* Binds result 0 of op to the expression rhs: inlined when the value is a
+ * pure single-use temporary without a Python name, else declared. */
+static void bind(Emitter *e, AscOp *op, char *rhs, int pure) {
+  if (!rhs) {
+    e->failed = 1;
+    return;
+  }
+  AscValue *v = &op->results[0];
+  const AscOp *user = info(e, v)->user;
+  /* a value only passed on by a yield is assigned to its variable directly */
+  int only_yielded = info(e, v)->uses == 1 && user &&
+                     (user->id == ASC_OP_YIELD || user->id == ASC_OP_CONDITION);
+  if (pure && (only_yielded || (!v->name && info(e, v)->uses <= 1))) {
+    set_expr(e, v, rhs);
+    return;
+  }
+  if (info(e, v)->uses == 0 && !v->name && pure) {
+    free(rhs);
+    return;
+  }
+  char ty[160], tmp[4096];
+  char *name = fresh_name(e, v->name ? v->name : "tmp");
+  if (!name) {
+    free(rhs);
+    return;
+  }
+  line_start(e);
+  buf_printf(&e->out, "%s %s = %s;", type_cpp(v->type, ty, sizeof ty), name,
+             unparen(rhs, tmp, sizeof tmp));
+  line_end(e, op);
+  free(rhs);
+  set_expr(e, v, fmt_str("%s", name));
+}
+
+/* Declares a variable for value v (a loop-carried or if result) named
+ * after v or hint, optionally initialised. */
+static char *declare(Emitter *e, const AscOp *op, const AscValue *v,
+                     const char *hint, const char *init) {
+  char ty[160], tmp[4096];
+  char *name = fresh_name(e, v->name ? v->name : hint);
+  if (!name)
+    return NULL;
+  line_start(e);
+  if (init)
+    buf_printf(&e->out, "%s %s = %s;", type_cpp(v->type, ty, sizeof ty), name,
+               unparen(init, tmp, sizeof tmp));
+  else
+    buf_printf(&e->out, "%s %s;", type_cpp(v->type, ty, sizeof ty), name);
+  line_end(e, op);
+  return name;
+}
+
+static char *literal(const AscOp *op) {
+  const AscAttr *a = asc_op_attr(op, "value");
+  const AscType *t = op->results[0].type;
+  if (!a)
+    return fmt_str("0");
+  if (asc_type_is_float(t)) {
+    double f = a->kind == ASC_ATTR_FLOAT ? a->f : (double)a->i;
+    char num[64];
+    if (f != f)
+      snprintf(num, sizeof num, "(0.0f / 0.0f)");
+    else if (f > 3.5e38 || f < -3.5e38)
+      snprintf(num, sizeof num, "(%s1.0f / 0.0f)", f < 0 ? "-" : "");
+    else {
+      snprintf(num, sizeof num, "%.9g", f);
+      if (!strpbrk(num, ".eEn"))
+        strcat(num, ".0");
+      strcat(num, "f");
+    }
+    if (t->dtype == ASC_DT_FLOAT32)
+      return fmt_str("%s", num);
+    if (t->dtype == ASC_DT_FLOAT64)
+      return fmt_str("%.17g", f);
+    return fmt_str("%s(%s)", asc_dtype_cpp_name(t->dtype), num);
+  }
+  int64_t i = a->kind == ASC_ATTR_FLOAT ? (int64_t)a->f : a->i;
+  switch (t->dtype) {
+  case ASC_DT_BOOL:
+    return fmt_str("%s", i ? "true" : "false");
+  case ASC_DT_INT64:
+  case ASC_DT_INDEX:
+    return fmt_str(i < 0 ? "(%lldLL)" : "%lldLL", (long long)i);
+  case ASC_DT_UINT32:
+    return fmt_str("%lluU", (unsigned long long)(uint32_t)i);
+  case ASC_DT_UINT64:
+    return fmt_str("%lluULL", (unsigned long long)i);
+  case ASC_DT_INT32:
+    if (i == INT32_MIN)
+      return fmt_str("(-2147483647 - 1)");
+    return fmt_str(i < 0 ? "(%lld)" : "%lld", (long long)i);
+  default:
+    return fmt_str("static_cast<%s>(%lld)", asc_dtype_cpp_name(t->dtype),
+                   (long long)i);
+  }
+}
+
+static const char *cmp_op(int64_t pred) {
+  const char *s = asc_enum_value_cpp(ASC_ENUM_CMPPRED, pred);
+  return s ? s : "==";
+}
+
+/* Scalar operands of vector instructions are converted to the element type
+ * as the C++ API's `const T&` parameter expects. */
+static char *typed_scalar(Emitter *e, const AscValue *v, AscDType el) {
+  if (v->type->dtype == el)
+    return fmt_str("%s", expr(e, v));
+  return fmt_str("static_cast<%s>(%s)", asc_dtype_cpp_name(el), expr(e, v));
+}
+
+static char *join_operands(Emitter *e, AscOp *op, int from, AscDType el) {
+  Buf b = {0};
+  buf_printf(&b, "%s", "");
+  for (int i = from; i < op->n_operands; i++) {
+    const AscValue *v = op->operands[i];
+    int scalar_to_el = el != ASC_DT_NONE && v->type->kind == ASC_TY_SCALAR &&
+                       asc_op_info(op->id)->operands[i].kind == ASC_OK_NUM;
+    char tmp[4096];
+    char *s = scalar_to_el
+                  ? typed_scalar(e, v, el)
+                  : fmt_str("%s", unparen(expr(e, v), tmp, sizeof tmp));
+    buf_printf(&b, "%s%s", i > from ? ", " : "", s ? s : "");
+    free(s);
+  }
+  if (b.failed) {
+    free(b.s);
+    return NULL;
+  }
+  return b.s;
+}
+
+static AscDType element_type(const AscOp *op) {
+  for (int i = 0; i < op->n_operands; i++)
+    if (asc_type_is_tensor(op->operands[i]->type))
+      return op->operands[i]->type->dtype;
+  return ASC_DT_NONE;
+}
+
+/* The template argument of a TEMPLATE row: its enum attribute. */
+static char *template_arg(const AscOp *op) {
+  for (int i = 0; i < op->n_attrs; i++)
+    if (op->attrs[i].kind == ASC_ATTR_ENUM) {
+      const AscAttr *a = &op->attrs[i];
+      return fmt_str("%s%s", asc_enum_cpp_prefix(a->enum_kind),
+                     asc_enum_value_cpp(a->enum_kind, a->i));
+    }
+  return NULL;
+}
+
+static void emit_block(Emitter *e, AscBlock *b);
+
+/* Assigns values to the named variables `names` (loop-carried values), as a
+ * parallel assignment: through temporaries when there is more than one. */
+static void assign_all(Emitter *e, const AscOp *op, char **names,
+                       AscValue **values, int n) {
+  if (n == 1) {
+    if (strcmp(names[0], expr(e, values[0])) != 0) {
+      char tmp[4096];
+      char *s = fmt_str("%s = %s", names[0],
+                        unparen(expr(e, values[0]), tmp, sizeof tmp));
+      statement(e, op, s ? s : "");
+      free(s);
+    }
+    return;
+  }
+  char **tmps = calloc((size_t)n, sizeof(char *));
+  if (!tmps) {
+    e->failed = 1;
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    if (strcmp(names[i], expr(e, values[i])) == 0)
+      continue;
+    char hint[128];
+    snprintf(hint, sizeof hint, "%s_next", names[i]);
+    AscValue next = *values[i];
+    next.name = hint;
+    tmps[i] = declare(e, op, &next, hint, expr(e, values[i]));
+  }
+  for (int i = 0; i < n; i++)
+    if (tmps[i]) {
+      char *s = fmt_str("%s = %s", names[i], tmps[i]);
+      statement(e, op, s ? s : "");
+      free(s);
+    }
+  free(tmps);
+}
+
+/* Declares the variables of n loop-carried or if results, named after the
+ * results or else after the matching block arguments `also`. */
+static char **carried_names(Emitter *e, AscOp *op, AscValue *const *inits,
+                            int n, const AscValue *also) {
+  char **names = calloc((size_t)(n ? n : 1), sizeof(char *));
+  if (!names) {
+    e->failed = 1;
+    return NULL;
+  }
+  for (int i = 0; i < n; i++) {
+    AscValue *r = &op->results[i];
+    const char *hint = r->name                  ? r->name
+                       : (also && also[i].name) ? also[i].name
+                                                : "carried";
+    AscValue named = *r;
+    named.name = hint;
+    names[i] = declare(e, op, &named, hint, inits ? expr(e, inits[i]) : NULL);
+  }
+  return names;
+}
+
+static void emit_for(Emitter *e, AscOp *op) {
+  AscBlock *body = op->regions[0].block;
+  int n = op->n_results;
+  char **names = carried_names(e, op, op->operands + 3, n, body->args + 1);
+  if (!names)
+    return;
+  for (int i = 0; i < n; i++) {
+    set_expr(e, &body->args[i + 1], fmt_str("%s", names[i]));
+    set_expr(e, &op->results[i], fmt_str("%s", names[i]));
+  }
+  AscValue *iv = &body->args[0];
+  char ty[160];
+  char *ivn = fresh_name(e, iv->name ? iv->name : "i");
+  if (!ivn)
+    return;
+  set_expr(e, iv, fmt_str("%s", ivn));
+  const AscValue *step = op->operands[2];
+  const AscOp *sdef = step->def;
+  char cond[512];
+  if (sdef && sdef->id == ASC_OP_CONSTANT) {
+    int64_t s = asc_op_attr_int(sdef, "value", 1);
+    snprintf(cond, sizeof cond, "%s %s %s", ivn, s > 0 ? "<" : ">",
+             expr(e, op->operands[1]));
+  } else {
+    snprintf(cond, sizeof cond, "(%s > 0 ? %s < %s : %s > %s)", expr(e, step),
+             ivn, expr(e, op->operands[1]), ivn, expr(e, op->operands[1]));
+  }
+  line_start(e);
+  if (sdef && sdef->id == ASC_OP_CONSTANT &&
+      asc_op_attr_int(sdef, "value", 0) == 1)
+    buf_printf(&e->out, "for (%s %s = %s; %s; ++%s) {",
+               type_cpp(iv->type, ty, sizeof ty), ivn, expr(e, op->operands[0]),
+               cond, ivn);
+  else
+    buf_printf(&e->out, "for (%s %s = %s; %s; %s += %s) {",
+               type_cpp(iv->type, ty, sizeof ty), ivn, expr(e, op->operands[0]),
+               cond, ivn, expr(e, step));
+  line_end(e, op);
+  e->depth++;
+  emit_block(e, body);
+  AscOp *y = body->last;
+  if (y && y->id == ASC_OP_YIELD && n)
+    assign_all(e, y, names, y->operands, n);
+  e->depth--;
+  line_start(e);
+  buf_printf(&e->out, "}\n");
+  free(names);
+}
+
+static void emit_if(Emitter *e, AscOp *op) {
+  int n = op->n_results;
+  char **names = carried_names(e, op, NULL, n, NULL);
+  if (!names)
+    return;
+  for (int i = 0; i < n; i++)
+    set_expr(e, &op->results[i], fmt_str("%s", names[i]));
+  char tmp[4096];
+  line_start(e);
+  buf_printf(&e->out, "if (%s) {",
+             unparen(expr(e, op->operands[0]), tmp, sizeof tmp));
+  line_end(e, op);
+  for (int r = 0; r < 2; r++) {
+    AscBlock *b = op->regions[r].block;
+    if (r == 1) {
+      if (b->first == b->last && n == 0)
+        break; /* empty else */
+      line_start(e);
+      buf_printf(&e->out, "} else {\n");
+    }
+    e->depth++;
+    emit_block(e, b);
+    if (b->last && b->last->id == ASC_OP_YIELD && n)
+      assign_all(e, b->last, names, b->last->operands, n);
+    e->depth--;
+  }
+  line_start(e);
+  buf_printf(&e->out, "}\n");
+  free(names);
+}
+
+static void emit_while(Emitter *e, AscOp *op) {
+  AscBlock *before = op->regions[0].block, *after = op->regions[1].block;
+  int n = op->n_operands;
+  char **names = carried_names(e, op, op->operands, n, before->args);
+  if (!names)
+    return;
+  for (int i = 0; i < n; i++) {
+    set_expr(e, &before->args[i], fmt_str("%s", names[i]));
+    if (i < after->n_args)
+      set_expr(e, &after->args[i], fmt_str("%s", names[i]));
+    if (i < op->n_results)
+      set_expr(e, &op->results[i], fmt_str("%s", names[i]));
+  }
+  line_start(e);
+  buf_printf(&e->out, "while (true) {");
+  line_end(e, op);
+  e->depth++;
+  emit_block(e, before);
+  AscOp *c = before->last;
+  if (c && c->id == ASC_OP_CONDITION) {
+    if (c->n_operands - 1 == n && n)
+      assign_all(e, c, names, c->operands + 1, n);
+    line_start(e);
+    buf_printf(&e->out, "if (!%s) {", expr(e, c->operands[0]));
+    line_end(e, c);
+    line_start(e);
+    buf_printf(&e->out, "    break;\n");
+    line_start(e);
+    buf_printf(&e->out, "}\n");
+  }
+  emit_block(e, after);
+  AscOp *y = after->last;
+  if (y && y->id == ASC_OP_YIELD && n)
+    assign_all(e, y, names, y->operands, n);
+  e->depth--;
+  line_start(e);
+  buf_printf(&e->out, "}\n");
+  free(names);
+}
+
+/* The struct a device function with several results returns. */
+static void result_struct_name(const char *fname, char *buf, size_t size) {
+  snprintf(buf, size, "%s_result", fname);
+}
+
+static void emit_call(Emitter *e, AscOp *op) {
+  const char *callee = asc_op_attr_str(op, "callee");
+  char *args = join_operands(e, op, 0, ASC_DT_NONE);
+  char *call = fmt_str("%s(%s)", callee ? callee : "?", args ? args : "");
+  free(args);
+  if (op->n_results == 0) {
+    statement(e, op, call ? call : "");
+    free(call);
+  } else if (op->n_results == 1) {
+    bind(e, op, call, 0);
+  } else {
+    char sname[160];
+    result_struct_name(callee ? callee : "?", sname, sizeof sname);
+    char *r = fresh_name(e, "result");
+    if (r) {
+      line_start(e);
+      buf_printf(&e->out, "%s %s = %s;", sname, r, call ? call : "");
+      line_end(e, op);
+      for (int i = 0; i < op->n_results; i++)
+        set_expr(e, &op->results[i], fmt_str("%s.value%d", r, i));
+    }
+    free(call);
+  }
+}
+
+static void emit_return(Emitter *e, AscOp *op) {
+  if (op->n_operands == 0)
+    return; /* falls off the end of a void function */
+  if (op->n_operands == 1) {
+    char *s = fmt_str("return %s", expr(e, op->operands[0]));
+    statement(e, op, s ? s : "");
+    free(s);
+    return;
+  }
+  char *args = join_operands(e, op, 0, ASC_DT_NONE);
+  char *s = fmt_str("return {%s}", args ? args : "");
+  statement(e, op, s ? s : "");
+  free(s);
+  free(args);
+}
+
+/* SPECIAL rows; returns 0 if op has no rule here. */
+static int emit_special(Emitter *e, AscOp *op) {
+  const AscOpInfo *oi = asc_op_info(op->id);
+  char ty[160];
+  switch (op->id) {
+  case ASC_OP_CONSTANT:
+    set_expr(e, &op->results[0], literal(op));
+    return 1;
+  case ASC_OP_ADD_S:
+  case ASC_OP_SUB_S:
+  case ASC_OP_MUL_S:
+  case ASC_OP_DIV_S:
+  case ASC_OP_REM_S:
+  case ASC_OP_AND_S:
+  case ASC_OP_OR_S:
+  case ASC_OP_XOR_S:
+  case ASC_OP_SHL_S:
+  case ASC_OP_SHR_S:
+    bind(e, op,
+         fmt_str("(%s %s %s)", expr(e, op->operands[0]), oi->cpp,
+                 expr(e, op->operands[1])),
+         1);
+    return 1;
+  case ASC_OP_MIN_S:
+  case ASC_OP_MAX_S: {
+    const char *a = expr(e, op->operands[0]), *b = expr(e, op->operands[1]);
+    bind(e, op,
+         fmt_str("(%s %s %s ? %s : %s)", a, op->id == ASC_OP_MIN_S ? "<" : ">",
+                 b, a, b),
+         1);
+    return 1;
+  }
+  case ASC_OP_CMP_S:
+    bind(e, op,
+         fmt_str("(%s %s %s)", expr(e, op->operands[0]),
+                 cmp_op(asc_op_attr_int(op, "predicate", 0)),
+                 expr(e, op->operands[1])),
+         1);
+    return 1;
+  case ASC_OP_NEG_S:
+  case ASC_OP_NOT_S:
+  case ASC_OP_INVERT_S:
+    bind(e, op, fmt_str("(%s%s)", oi->cpp, expr(e, op->operands[0])), 1);
+    return 1;
+  case ASC_OP_CAST_S:
+    bind(e, op,
+         fmt_str("static_cast<%s>(%s)",
+                 type_cpp(op->results[0].type, ty, sizeof ty),
+                 expr(e, op->operands[0])),
+         1);
+    return 1;
+  case ASC_OP_SELECT_S:
+    bind(e, op,
+         fmt_str("(%s ? %s : %s)", expr(e, op->operands[0]),
+                 expr(e, op->operands[1]), expr(e, op->operands[2])),
+         1);
+    return 1;
+  case ASC_OP_GM_ADDR_OFFSET:
+    bind(e, op,
+         fmt_str("(%s + %s)", expr(e, op->operands[0]),
+                 expr(e, op->operands[1])),
+         1);
+    return 1;
+  case ASC_OP_GT_OFFSET:
+  case ASC_OP_LT_OFFSET: {
+    char tmp[4096];
+    bind(e, op,
+         fmt_str("%s[%s]", expr(e, op->operands[0]),
+                 unparen(expr(e, op->operands[1]), tmp, sizeof tmp)),
+         1);
+    return 1;
+  }
+  case ASC_OP_GT_CREATE:
+  case ASC_OP_TPIPE:
+  case ASC_OP_TQUE:
+  case ASC_OP_TBUF: {
+    static const char *hints[] = {"global_tensor", "pipe", "que", "buf"};
+    int k = op->id == ASC_OP_GT_CREATE ? 0
+            : op->id == ASC_OP_TPIPE   ? 1
+            : op->id == ASC_OP_TQUE    ? 2
+                                       : 3;
+    char *name = declare(e, op, &op->results[0], hints[k], NULL);
+    set_expr(e, &op->results[0], name ? fmt_str("%s", name) : NULL);
+    return 1;
+  }
+  case ASC_OP_LT_CREATE: {
+    const AscValue *v = &op->results[0];
+    char *name = fresh_name(e, v->name ? v->name : "local_tensor");
+    if (!name)
+      return 1;
+    line_start(e);
+    char t0[4096], t1[4096];
+    buf_printf(&e->out, "%s %s(AscendC::TPosition::%s, %s, %s);",
+               type_cpp(v->type, ty, sizeof ty), name,
+               position_cpp(v->type->position),
+               unparen(expr(e, op->operands[0]), t0, sizeof t0),
+               unparen(expr(e, op->operands[1]), t1, sizeof t1));
+    line_end(e, op);
+    set_expr(e, &op->results[0], fmt_str("%s", name));
+    return 1;
+  }
+  case ASC_OP_FOR:
+    emit_for(e, op);
+    return 1;
+  case ASC_OP_IF:
+    emit_if(e, op);
+    return 1;
+  case ASC_OP_WHILE:
+    emit_while(e, op);
+    return 1;
+  case ASC_OP_CALL:
+    emit_call(e, op);
+    return 1;
+  case ASC_OP_RETURN:
+    emit_return(e, op);
+    return 1;
+  case ASC_OP_YIELD:
+  case ASC_OP_CONDITION:
+    return 1; /* spelled by the enclosing op */
+  default:
+    return 0;
+  }
+}
+
+int asc_emit_has_rule(AscOpId id) {
+  const AscOpInfo *oi = asc_op_info(id);
+  if (!oi)
+    return 0;
+  if (oi->emit != ASC_EMIT_SPECIAL)
+    return oi->cpp && oi->cpp[0];
+  switch (id) {
+  case ASC_OP_FUNC:
+  case ASC_OP_CONSTANT:
+  case ASC_OP_ADD_S:
+  case ASC_OP_SUB_S:
+  case ASC_OP_MUL_S:
+  case ASC_OP_DIV_S:
+  case ASC_OP_REM_S:
+  case ASC_OP_AND_S:
+  case ASC_OP_OR_S:
+  case ASC_OP_XOR_S:
+  case ASC_OP_SHL_S:
+  case ASC_OP_SHR_S:
+  case ASC_OP_MIN_S:
+  case ASC_OP_MAX_S:
+  case ASC_OP_CMP_S:
+  case ASC_OP_NEG_S:
+  case ASC_OP_NOT_S:
+  case ASC_OP_INVERT_S:
+  case ASC_OP_CAST_S:
+  case ASC_OP_SELECT_S:
+  case ASC_OP_GM_ADDR_OFFSET:
+  case ASC_OP_GT_OFFSET:
+  case ASC_OP_LT_OFFSET:
+  case ASC_OP_GT_CREATE:
+  case ASC_OP_TPIPE:
+  case ASC_OP_TQUE:
+  case ASC_OP_TBUF:
+  case ASC_OP_LT_CREATE:
+  case ASC_OP_FOR:
+  case ASC_OP_IF:
+  case ASC_OP_WHILE:
+  case ASC_OP_CALL:
+  case ASC_OP_RETURN:
+  case ASC_OP_YIELD:
+  case ASC_OP_CONDITION:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static void emit_op(Emitter *e, AscOp *op) {
+  const AscOpInfo *oi = asc_op_info(op->id);
+  if (oi->emit == ASC_EMIT_SPECIAL) {
+    if (!emit_special(e, op) && !e->failed) {
+      asc_error(e->ctx, ASC_ERR_COMPILE, op->loc,
+                "no Ascend C emitter rule for op %s", oi->name);
+      e->failed = 1;
+    }
+    return;
+  }
+  AscDType el = element_type(op);
+  char *call = NULL;
+  if (oi->emit == ASC_EMIT_CALL || oi->emit == ASC_EMIT_TEMPLATE) {
+    char *args = join_operands(e, op, 0, el);
+    char *targ = oi->emit == ASC_EMIT_TEMPLATE ? template_arg(op) : NULL;
+    if (oi->emit == ASC_EMIT_TEMPLATE && !targ) {
+      asc_error(e->ctx, ASC_ERR_COMPILE, op->loc,
+                "%s: no enum attribute for the template argument", oi->name);
+      e->failed = 1;
+      free(args);
+      return;
+    }
+    /* Cast: the round mode is a runtime argument before the count */
+    if (op->id == ASC_OP_CAST) {
+      free(args);
+      const AscAttr *a = asc_op_attr(op, "round_mode");
+      call = fmt_str("%s(%s, %s, %s%s, %s)", oi->cpp, expr(e, op->operands[0]),
+                     expr(e, op->operands[1]),
+                     asc_enum_cpp_prefix(ASC_ENUM_ROUNDMODE),
+                     asc_enum_value_cpp(ASC_ENUM_ROUNDMODE, a ? a->i : 0),
+                     expr(e, op->operands[2]));
+    } else if (targ) {
+      call = fmt_str("%s<%s>(%s)", oi->cpp, targ, args ? args : "");
+    } else {
+      call = fmt_str("%s(%s)", oi->cpp, args ? args : "");
+    }
+    free(targ);
+    free(args);
+  } else { /* METHOD */
+    char *args = join_operands(e, op, 1, el);
+    const AscType *rt = op->n_results ? op->results[0].type : NULL;
+    if (rt && rt->kind == ASC_TY_LOCAL_TENSOR)
+      call = fmt_str("%s.%s<%s>(%s)", expr(e, op->operands[0]), oi->cpp,
+                     asc_dtype_cpp_name(rt->dtype), args ? args : "");
+    else
+      call = fmt_str("%s.%s(%s)", expr(e, op->operands[0]), oi->cpp,
+                     args ? args : "");
+    free(args);
+  }
+  if (op->n_results) {
+    int pure = op->id == ASC_OP_GET_BLOCK_IDX || op->id == ASC_OP_GET_BLOCK_NUM;
+    bind(e, op, call, pure);
+  } else {
+    statement(e, op, call ? call : "");
+    free(call);
+  }
+}
+
+static void emit_block(Emitter *e, AscBlock *b) {
+  for (AscOp *op = b->first; op && !e->failed; op = op->next)
+    emit_op(e, op);
+}
+
+/* ---- functions
+ * --------------------------------------------------------------- */
+
+static void emit_function(Emitter *e, AscOp *f) {
+  const char *name = asc_op_attr_str(f, "sym_name");
+  int is_kernel = (int)asc_op_attr_int(f, "kernel", 0);
+  const AscAttr *rt = asc_op_attr(f, "res_types");
+  int n_res = rt ? rt->n_types : 0;
+  AscBlock *body = f->regions[0].block;
+  char ty[160];
+  function_begin(e, f);
+  if (e->failed)
+    return;
+  take_name(e, fmt_str("%s", name)); /* params must not shadow it */
+  if (n_res > 1) {
+    char sname[160];
+    result_struct_name(name, sname, sizeof sname);
+    buf_printf(&e->out, "struct %s {\n", sname);
+    for (int i = 0; i < n_res; i++)
+      buf_printf(&e->out, "    %s value%d;\n",
+                 type_cpp(rt->types[i], ty, sizeof ty), i);
+    buf_printf(&e->out, "};\n\n");
+  }
+  if (e->opt->line_comments && f->loc.file)
+    buf_printf(&e->out, "// %s:%d\n", base_name(f->loc.file), f->loc.line);
+  if (is_kernel) {
+    buf_printf(&e->out, "extern \"C\" __global__ __aicore__ void %s(", name);
+  } else {
+    const char *ret = "void";
+    char sname[160];
+    if (n_res == 1)
+      ret = type_cpp(rt->types[0], ty, sizeof ty);
+    else if (n_res > 1) {
+      result_struct_name(name, sname, sizeof sname);
+      ret = sname;
+    }
+    buf_printf(&e->out, "__aicore__ inline %s %s(", ret, name);
+  }
+  for (int i = 0; i < body->n_args; i++) {
+    AscValue *a = &body->args[i];
+    char hint[32];
+    snprintf(hint, sizeof hint, "arg%d", i);
+    char *pn = fresh_name(e, a->name ? a->name : hint);
+    if (!pn)
+      return;
+    if (is_kernel && a->type->kind == ASC_TY_GLOBAL_ADDRESS) {
+      buf_printf(&e->out, "%sGM_ADDR %s", i ? ", " : "", pn);
+      set_expr(e, a,
+               fmt_str("reinterpret_cast<__gm__ %s *>(%s)",
+                       asc_dtype_cpp_name(a->type->dtype), pn));
+    } else {
+      buf_printf(&e->out, "%s%s %s%s", i ? ", " : "",
+                 type_cpp(a->type, ty, sizeof ty),
+                 by_reference(a->type) ? "&" : "", pn);
+      set_expr(e, a, fmt_str("%s", pn));
+    }
+  }
+  buf_printf(&e->out, ")\n{\n");
+  e->depth = 1;
+  emit_block(e, body);
+  e->depth = 0;
+  buf_printf(&e->out, "}\n");
+  function_end(e, f);
+}
+
+char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options) {
+  AscEmitOptions dflt = {1};
+  Emitter e;
+  memset(&e, 0, sizeof e);
+  e.m = m;
+  e.ctx = m->ctx;
+  e.opt = options ? options : &dflt;
+  if (asc_module_verify(m))
+    return NULL;
+  buf_printf(&e.out,
+             "// Ascend C generated by pyasc from module %s.\n"
+             "#include \"kernel_operator.h\"\n",
+             m->name);
+  /* callees are created after their callers: emit in reverse order */
+  int n = 0;
+  for (AscOp *f = m->body->first; f; f = f->next)
+    n++;
+  AscOp **fs = calloc((size_t)(n ? n : 1), sizeof(AscOp *));
+  if (!fs) {
+    asc_error(e.ctx, ASC_ERR_INTERNAL, (AscLoc){0}, "out of memory");
+    return NULL;
+  }
+  int k = 0;
+  for (AscOp *f = m->body->first; f; f = f->next)
+    fs[k++] = f;
+  for (int i = n - 1; i >= 0 && !e.failed; i--) {
+    buf_printf(&e.out, "\n");
+    emit_function(&e, fs[i]);
+  }
+  free(fs);
+  for (int i = 0; i < e.n_vals; i++)
+    free(e.vals[i].expr);
+  for (int i = 0; i < e.n_taken; i++)
+    free(e.taken[i]);
+  free(e.vals);
+  free(e.taken);
+  if (e.failed || e.out.failed) {
+    if (asc_context_status(e.ctx) == ASC_OK)
+      asc_error(e.ctx, ASC_ERR_INTERNAL, (AscLoc){0},
+                "out of memory while emitting Ascend C");
+    free(e.out.s);
+    return NULL;
+  }
+  return e.out.s;
+}

@@ -1,0 +1,248 @@
+// Declarations of the Ascend C API surface that pyasc emits, for checking
+// generated code with a host compiler (`g++ -std=c++17 -fsyntax-only`) in
+// CI, where the CANN devkit is not available.
+//
+// Written for pyasc from the signatures of the Ascend C devkit
+// (mirror-cann/asc-devkit, include/basic_api) for the Ascend910B
+// (dav-c220); nothing here is copied. Keep it honest: every declaration has
+// the real API's name, template parameters, parameter types and order, and
+// the element-type restrictions of the 910B are static_asserts, so a typo or
+// a wrong template argument in the emitter fails to compile here as it would
+// against the real headers. Declarations only: nothing is defined (so the
+// real API's `inline` is left out, which would warn about missing bodies).
+#ifndef PYASC_TEST_KERNEL_OPERATOR_H
+#define PYASC_TEST_KERNEL_OPERATOR_H
+
+#include <cstdint>
+#include <type_traits>
+
+// ---- compiler-provided keywords and types (Bisheng) -------------------------
+#define __aicore__
+#define __global__
+#define __gm__
+using GM_ADDR = __gm__ uint8_t *;
+
+struct half {
+  half() = default;
+  half(float);
+  operator float() const;
+};
+struct bfloat16_t {
+  bfloat16_t() = default;
+  bfloat16_t(float);
+  operator float() const;
+};
+
+enum pipe_t {
+  PIPE_S = 0,
+  PIPE_V,
+  PIPE_M,
+  PIPE_MTE1,
+  PIPE_MTE2,
+  PIPE_MTE3,
+  PIPE_ALL,
+  PIPE_MTE4 = 7,
+  PIPE_MTE5,
+  PIPE_V2,
+  PIPE_FIX
+};
+
+namespace AscendC {
+
+enum class TPosition : uint8_t {
+  GM,
+  A1,
+  A2,
+  B1,
+  B2,
+  C1,
+  C2,
+  CO1,
+  CO2,
+  VECIN,
+  VECOUT,
+  VECCALC,
+  LCM = VECCALC,
+  SPM,
+  SHM = SPM,
+  TSCM,
+  C2PIPE2GM,
+  C2PIPE2LOCAL,
+  MAX,
+};
+
+enum class HardEvent : uint8_t {
+  MTE2_MTE1,
+  MTE1_MTE2,
+  MTE1_M,
+  M_MTE1,
+  MTE2_V,
+  V_MTE2,
+  MTE3_V,
+  V_MTE3,
+  M_V,
+  V_M,
+  V_V,
+  MTE3_MTE1,
+  MTE1_MTE3,
+  MTE1_V,
+  MTE2_M,
+  M_MTE2,
+  V_MTE1,
+  M_FIX,
+  FIX_M,
+  MTE3_MTE2,
+  MTE2_MTE3,
+  S_V,
+  V_S,
+  S_MTE2,
+  MTE2_S,
+  S_MTE3,
+  MTE3_S,
+  MTE2_FIX,
+  FIX_MTE2,
+  FIX_S,
+  M_S,
+  FIX_MTE3,
+  MTE1_FIX,
+  FIX_MTE1,
+  FIX_FIX,
+  MAX,
+};
+
+enum class RoundMode : uint8_t {
+  CAST_NONE = 0,
+  CAST_RINT,
+  CAST_FLOOR,
+  CAST_CEIL,
+  CAST_ROUND,
+  CAST_TRUNC,
+  CAST_ODD,
+  UNKNOWN = 0xFF,
+};
+
+// ---- element-type rules of the 910B vector unit ------------------------------
+template <typename T, typename... Ts>
+constexpr bool IsOneOf = (std::is_same<T, Ts>::value || ...);
+template <typename T>
+constexpr bool ArithType = IsOneOf<T, half, float, int16_t, int32_t>;
+template <typename T>
+constexpr bool FloatType = IsOneOf<T, half, float>;
+
+// ---- tensors ------------------------------------------------------------------
+template <typename T> class GlobalTensor {
+public:
+  __aicore__ GlobalTensor();
+  __aicore__ void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize);
+  __aicore__ void SetGlobalBuffer(__gm__ T *buffer);
+  __aicore__ GlobalTensor operator[](const uint64_t offset) const;
+  __aicore__ T GetValue(const uint64_t offset) const;
+  __aicore__ void SetValue(const uint64_t offset, T value);
+  __aicore__ uint64_t GetSize() const;
+};
+
+template <typename T> class LocalTensor {
+public:
+  __aicore__ LocalTensor();
+  __aicore__ LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize);
+  __aicore__ LocalTensor operator[](const uint32_t offset) const;
+  __aicore__ T GetValue(const uint32_t index) const;
+  template <typename S>
+  __aicore__ void SetValue(const uint32_t index, const S value) const;
+  __aicore__ uint32_t GetSize() const;
+};
+
+// ---- framework ------------------------------------------------------------------
+template <TPosition pos, int32_t depth, auto mask = 0> class TQue {
+public:
+  __aicore__ TQue();
+  template <typename T> __aicore__ LocalTensor<T> AllocTensor();
+  template <typename T> __aicore__ void FreeTensor(LocalTensor<T> &tensor);
+  template <typename T> __aicore__ bool EnQue(const LocalTensor<T> &tensor);
+  template <typename T> __aicore__ LocalTensor<T> DeQue();
+};
+
+template <TPosition pos = TPosition::LCM> class TBuf {
+public:
+  __aicore__ TBuf();
+  template <typename T> __aicore__ LocalTensor<T> Get();
+  template <typename T> __aicore__ LocalTensor<T> Get(uint32_t len);
+};
+
+class TPipe {
+public:
+  __aicore__ TPipe();
+  template <class T> __aicore__ bool InitBuffer(T &que, uint8_t num, uint32_t len);
+  template <TPosition bufPos> __aicore__ bool InitBuffer(TBuf<bufPos> &buf, uint32_t len);
+};
+
+// ---- system variables, synchronisation ------------------------------------------
+__aicore__ int64_t GetBlockIdx();
+__aicore__ int64_t GetBlockNum();
+
+template <HardEvent event> __aicore__ void SetFlag(int32_t eventID);
+template <HardEvent event> __aicore__ void WaitFlag(int32_t eventID);
+template <pipe_t pipe> __aicore__ void PipeBarrier();
+
+// ---- data movement (count form) ----------------------------------------------------
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const uint32_t count);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count);
+
+// ---- vector instructions (level-2 count form) -------------------------------------
+#define PYASC_BINARY(NAME, RULE)                                                                     \
+  template <typename T>                                                                             \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                \
+                              const LocalTensor<T> &src1, const int32_t &count) {                    \
+    static_assert(RULE<T>, #NAME ": element type not supported on the Ascend910B");                \
+  }
+PYASC_BINARY(Add, ArithType)
+PYASC_BINARY(Sub, ArithType)
+PYASC_BINARY(Mul, ArithType)
+PYASC_BINARY(Max, ArithType)
+PYASC_BINARY(Min, ArithType)
+PYASC_BINARY(Div, FloatType)
+#undef PYASC_BINARY
+
+#define PYASC_SCALAR(NAME)                                                                           \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
+                              const int32_t &count) {                                              \
+    static_assert(ArithType<T>, #NAME ": element type not supported on the Ascend910B");           \
+  }
+PYASC_SCALAR(Adds)
+PYASC_SCALAR(Muls)
+PYASC_SCALAR(Maxs)
+PYASC_SCALAR(Mins)
+#undef PYASC_SCALAR
+
+#define PYASC_UNARY(NAME, RULE)                                                                      \
+  template <typename T>                                                                             \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count) { \
+    static_assert(RULE, #NAME ": element type not supported on the Ascend910B");                   \
+  }
+PYASC_UNARY(Exp, FloatType<T>)
+PYASC_UNARY(Ln, FloatType<T>)
+PYASC_UNARY(Abs, FloatType<T>)
+PYASC_UNARY(Sqrt, FloatType<T>)
+PYASC_UNARY(Rsqrt, FloatType<T>)
+PYASC_UNARY(Reciprocal, FloatType<T>)
+PYASC_UNARY(Relu, (IsOneOf<T, half, float, int32_t>))
+#undef PYASC_UNARY
+
+template <typename T>
+__aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count) {
+  static_assert(IsOneOf<T, half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t>,
+                "Duplicate: element type not supported on the Ascend910B");
+}
+
+template <typename T, typename U>
+__aicore__ void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
+                            const uint32_t count);
+
+} // namespace AscendC
+
+#endif
