@@ -98,25 +98,41 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
   return ASC_OK;
 }
 
-/* Stack size needed: the deepest chain of frames (calls are acyclic). */
-static int64_t frames_needed(const AscKernel *k, int f, int depth) {
-  if (depth > MAX_CALL_DEPTH)
-    return 0;
-  int64_t deepest = 0;
-  const AscFunc *fn = &k->funcs[f];
-  for (int i = 0; i < fn->n_code; i++)
-    if (fn->code[i].op == ASC_BC_CALL) {
-      int64_t d = frames_needed(k, fn->code[i].imm, depth + 1);
-      if (d > deepest)
-        deepest = d;
+/* Stack size needed: the deepest chain of frames, calls nested at most
+ * MAX_CALL_DEPTH deep (deeper calls fail before pushing a frame). Computed
+ * bottom-up over the depth, one pass over the code per level: following
+ * every call path instead is exponential when a function has several call
+ * sites of a recursive (or shared) callee. Returns -1 when out of memory. */
+static int64_t frames_needed(const AscKernel *k) {
+  int n = k->n_funcs;
+  int64_t *buf = calloc((size_t)n * 2, sizeof(int64_t));
+  if (!buf)
+    return -1;
+  /* next[f]: frames for f called at depth d + 1 (zero past the limit) */
+  int64_t *next = buf, *cur = buf + n;
+  for (int d = MAX_CALL_DEPTH; d >= 0; d--) {
+    for (int f = 0; f < n; f++) {
+      const AscFunc *fn = &k->funcs[f];
+      int64_t deepest = 0;
+      for (int i = 0; i < fn->n_code; i++)
+        if (fn->code[i].op == ASC_BC_CALL && next[fn->code[i].imm] > deepest)
+          deepest = next[fn->code[i].imm];
+      cur[f] = fn->n_slots + deepest;
     }
-  return fn->n_slots + deepest;
+    int64_t *t = next;
+    next = cur;
+    cur = t;
+  }
+  int64_t need = next[0];
+  free(buf);
+  return need;
 }
 
 AscStatus asc_block_run(AscBlockState *b) {
-  int64_t need = frames_needed(b->kernel, 0, 0);
-  if (b->stack_size < need) {
-    AscSlot *st = realloc(b->stack, sizeof(AscSlot) * (size_t)need);
+  int64_t need = frames_needed(b->kernel);
+  if (need < 0 || b->stack_size < need) {
+    AscSlot *st =
+        need < 0 ? NULL : realloc(b->stack, sizeof(AscSlot) * (size_t)need);
     if (!st) {
       b->err->status = ASC_ERR_INTERNAL;
       snprintf(b->err->message, sizeof b->err->message, "out of memory");

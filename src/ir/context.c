@@ -13,12 +13,14 @@ typedef struct ArenaChunk {
   /* payload follows, 16-byte aligned */
 } ArenaChunk;
 
-enum { ARENA_CHUNK = 64 * 1024, MAX_TYPES = 256 };
+enum { ARENA_CHUNK = 64 * 1024 };
 
 struct AscContext {
   ArenaChunk *chunks;
-  const AscType *types[MAX_TYPES];
-  int n_types;
+  /* interned types; grows (there are more than a few hundred possible
+   * types: every dtype and position of a local tensor, every que depth) */
+  const AscType **types;
+  int n_types, cap_types;
   AscStatus status;
   char message[2048];
   AscLoc loc;
@@ -42,6 +44,7 @@ void asc_context_free(AscContext *ctx) {
     free(c);
     c = next;
   }
+  free(ctx->types);
   free(ctx);
 }
 
@@ -112,6 +115,17 @@ const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
         t->depth == depth)
       return t;
   }
+  if (ctx->n_types == ctx->cap_types) {
+    int cap = ctx->cap_types ? ctx->cap_types * 2 : 64;
+    const AscType **nt = realloc(ctx->types, sizeof(AscType *) * (size_t)cap);
+    if (!nt) {
+      /* an uninterned type would compare unequal to its twin */
+      asc_error(ctx, ASC_ERR_INTERNAL, (AscLoc){0}, "out of memory");
+      return NULL;
+    }
+    ctx->types = nt;
+    ctx->cap_types = cap;
+  }
   AscType *t = asc_alloc(ctx, sizeof *t);
   if (!t)
     return NULL;
@@ -119,8 +133,7 @@ const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
   t->dtype = dtype;
   t->position = position;
   t->depth = depth;
-  if (ctx->n_types < MAX_TYPES)
-    ctx->types[ctx->n_types++] = t;
+  ctx->types[ctx->n_types++] = t;
   return t;
 }
 

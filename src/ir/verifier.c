@@ -8,6 +8,7 @@
 typedef struct Verifier {
   AscContext *ctx;
   AscModule *m;
+  const AscOp *func; /* the function being verified */
 } Verifier;
 
 static int kind_matches(char kind, const AscType *t) {
@@ -198,6 +199,8 @@ static AscStatus check_regions(Verifier *v, const AscOp *op) {
     int n_iter = op->n_operands - 3;
     if (b->n_args != n_iter + 1 || n_iter != op->n_results)
       return fail(v, op, "loop-carried values do not match", NULL);
+    if (!asc_type_is_int(b->args[0].type))
+      return fail(v, op, "the induction variable must be an integer", NULL);
     for (int i = 0; i < n_iter; i++)
       if (b->args[i + 1].type != op->operands[i + 3]->type ||
           op->results[i].type != op->operands[i + 3]->type)
@@ -213,14 +216,42 @@ static AscStatus check_regions(Verifier *v, const AscOp *op) {
   case ASC_OP_WHILE: {
     if (op->n_regions != 2)
       return fail(v, op, "scf.while has two regions", NULL);
+    /* the lowering gives every before-region argument an init and every
+     * after-region argument a result: the counts must agree */
+    const AscBlock *before = op->regions[0].block;
+    const AscBlock *after = op->regions[1].block;
+    if (before->n_args != op->n_operands)
+      return fail(v, op, "before-region arguments do not match the loop values",
+                  NULL);
+    for (int i = 0; i < before->n_args; i++)
+      if (before->args[i].type != op->operands[i]->type)
+        return fail(v, op, "before-region argument type differs from its init",
+                    NULL);
+    if (after->n_args != op->n_results)
+      return fail(v, op, "after-region arguments do not match the results",
+                  NULL);
+    for (int i = 0; i < after->n_args; i++)
+      if (after->args[i].type != op->results[i].type)
+        return fail(v, op, "after-region argument type differs from its result",
+                    NULL);
     const AscOp *c = terminator(&op->regions[0]);
     if (!c || c->id != ASC_OP_CONDITION)
       return fail(v, op, "the before region must end with scf.condition", NULL);
     if (c->n_operands - 1 != op->n_results)
       return fail(v, op, "scf.condition forwards the wrong count", NULL);
+    for (int i = 0; i < op->n_results; i++)
+      if (c->operands[i + 1]->type != op->results[i].type)
+        return fail(
+            v, op,
+            "scf.condition forwards a value whose type differs from the result",
+            NULL);
     const AscOp *y = terminator(&op->regions[1]);
     if (!y || y->id != ASC_OP_YIELD || y->n_operands != op->n_operands)
       return fail(v, op, "the after region must yield the loop values", NULL);
+    for (int i = 0; i < y->n_operands; i++)
+      if (y->operands[i]->type != op->operands[i]->type)
+        return fail(
+            v, op, "yielded value type differs from the loop value type", NULL);
     return ASC_OK;
   }
   default:
@@ -251,6 +282,27 @@ static AscStatus verify_op(Verifier *v, AscOp *op) {
     for (int i = 0; i < fb->n_args; i++)
       if (fb->args[i].type != op->operands[i]->type)
         return fail(v, op, "argument type mismatch calling ", callee);
+    /* the callee's func.return writes the call's result slots */
+    const AscAttr *rt = asc_op_attr(f, "res_types");
+    int n_res = rt && rt->kind == ASC_ATTR_TYPES ? rt->n_types : 0;
+    if (n_res != op->n_results)
+      return fail(v, op, "wrong result count for ", callee);
+    for (int i = 0; i < n_res; i++)
+      if (rt->types[i] != op->results[i].type)
+        return fail(v, op, "result type mismatch calling ", callee);
+  }
+  if (op->id == ASC_OP_RETURN && v->func) {
+    const AscAttr *rt = asc_op_attr(v->func, "res_types");
+    int n_res = rt && rt->kind == ASC_ATTR_TYPES ? rt->n_types : 0;
+    const char *name = asc_op_attr_str(v->func, "sym_name");
+    if (n_res != op->n_operands)
+      return fail(v, op, "wrong number of values returned from ",
+                  name ? name : "?");
+    for (int i = 0; i < n_res; i++)
+      if (rt->types[i] != op->operands[i]->type)
+        return fail(v, op,
+                    "returned value type differs from the result type of ",
+                    name ? name : "?");
   }
   for (int r = 0; r < op->n_regions; r++)
     if ((s = verify_block(v, op->regions[r].block)))
@@ -276,10 +328,11 @@ static AscStatus verify_block(Verifier *v, AscBlock *b) {
 }
 
 AscStatus asc_module_verify(AscModule *m) {
-  Verifier v = {m->ctx, m};
+  Verifier v = {m->ctx, m, NULL};
   for (AscOp *f = m->body->first; f; f = f->next) {
     if (f->id != ASC_OP_FUNC)
       return fail(&v, f, "only functions may appear at module level", NULL);
+    v.func = f;
     AscStatus s = verify_op(&v, f);
     if (s)
       return s;

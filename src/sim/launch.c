@@ -113,6 +113,21 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
              "the kernel takes %d arguments, got %d", k->n_params, n_args);
     return err->status;
   }
+  for (int i = 0; i < n_args; i++) {
+    const AscType *t = k->param_types[i];
+    AscArgKind want = t->kind == ASC_TY_GLOBAL_ADDRESS ? ASC_ARG_GM
+                      : asc_type_is_float(t)           ? ASC_ARG_FLOAT
+                                                       : ASC_ARG_INT;
+    if (args[i].kind != want) {
+      static const char *kinds[] = {"a global memory buffer", "an integer",
+                                    "a float"};
+      err->status = ASC_ERR_KERNEL;
+      snprintf(err->message, sizeof err->message,
+               "kernel argument %d must be %s, got %s", i, kinds[want],
+               kinds[args[i].kind]);
+      return err->status;
+    }
+  }
   int workers =
       options && options->workers > 0 ? options->workers : host_cores();
   if (workers > MAX_WORKERS)

@@ -150,11 +150,12 @@ AscStatus sim_arith_binary(AscExec *x, const AscInstr *in) {
       v = p < 0 ? (int64_t)~(~up >> q) : (int64_t)(up >> q);
     break;
   case ASC_ARITH_MIN:
-    v = p < q ? p : q;
+  case ASC_ARITH_MAX: {
+    /* unsigned 64-bit values above INT64_MAX live as negative int64 */
+    int less = asc_dtype_is_unsigned_int(dt) ? up < uq : p < q;
+    v = (in->imm == ASC_ARITH_MIN) == less ? p : q;
     break;
-  case ASC_ARITH_MAX:
-    v = p > q ? p : q;
-    break;
+  }
   default:
     return sim_fail(x, in, "unknown arithmetic operation");
   }
@@ -189,7 +190,13 @@ AscStatus sim_arith_cmp(AscExec *x, const AscInstr *in) {
       c = p >= q;
     }
   } else {
-    int64_t p = a.i, q = b.i;
+    /* both operands have one type (the front end promotes them); unsigned
+     * 64-bit values above INT64_MAX live as negative int64 */
+    int uns = asc_dtype_is_unsigned_int(at);
+    uint64_t bias = uns ? (uint64_t)1 << 63 : 0;
+    /* flipping the top bit maps unsigned order onto signed order */
+    int64_t p = (int64_t)((uint64_t)a.i ^ bias);
+    int64_t q = (int64_t)((uint64_t)b.i ^ bias);
     switch (in->imm2) {
     case ASC_CMPPRED_EQ:
       c = p == q;

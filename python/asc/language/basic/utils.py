@@ -20,6 +20,9 @@ def count_form(api: str, args: Tuple[Any, ...], kwargs: dict, extra_kw: Tuple[st
         kwargs.pop(k, None)
     if "count" in kwargs and not args:
         args = (kwargs.pop("count"),)
+    if len(args) == 2 and type(args[1]) is bool:
+        # upstream's count form is (count, is_set_mask=True); the flag only matters to level-0 forms
+        args = args[:1]
     if len(args) == 1 and not kwargs:
         return args[0]
     if len(args) >= 2 or "repeat_times" in kwargs or "mask" in kwargs:
