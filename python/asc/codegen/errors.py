@@ -8,11 +8,13 @@ from typing import Optional
 
 def format_location(filename: str, line: int, col: int, message: str, hint: Optional[str] = None) -> str:
     """`file:line:col: message`, the source line with a caret, and a hint."""
-    text = f"{filename}:{line}:{col + 1}: {message}"
+    text = f"{filename}:{line}:{col + 1}: {message}" if filename else message
     src = linecache.getline(filename, line) if filename and line > 0 else ""
     if src:
-        stripped = src.rstrip("\n")
-        text += f"\n    {stripped}\n    {' ' * col}^"
+        stripped = src.rstrip("\r\n")
+        # the caret keeps the line's tabs so that it lines up under the column
+        pad = "".join(c if c == "\t" else " " for c in stripped[:col])
+        text += f"\n    {stripped}\n    {pad}^"
     if hint:
         text += f"\n{hint}"
     return text
@@ -28,7 +30,10 @@ class CompileError(Exception):
         self.line = line
         self.col = col
         self.hint = hint
-        super().__init__(format_location(filename, line, col, message, hint) if filename else message)
+        super().__init__(format_location(filename, line, col, message, hint))
+
+    def __reduce__(self) -> tuple:  # picklable (multiprocessing, pytest-xdist)
+        return (type(self), (self.message, self.filename, self.line, self.col, self.hint))
 
 
 class UnsupportedError(CompileError, NotImplementedError):
@@ -58,6 +63,9 @@ class KernelError(RuntimeError):
         if filename and line:
             head = format_location(filename, line, col, head)
         super().__init__(head)
+
+    def __reduce__(self) -> tuple:  # picklable (multiprocessing, pytest-xdist)
+        return (type(self), (self.message, self.kernel, self.block, self.api, self.filename, self.line, self.col))
 
 
 class SanitizerError(KernelError):

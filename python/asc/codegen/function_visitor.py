@@ -17,13 +17,27 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import linecache
 import operator
-import textwrap
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
 
 from ..language.core import dtype as dt
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
-from ..language.core.values import IRValue, Scalar, binary, is_number, promote, to_scalar, wrap_ir
+from ..language.core.values import (
+    RANGE,
+    IRValue,
+    LoopRange,
+    Scalar,
+    binary,
+    default_dtype,
+    is_number,
+    literal_dtype,
+    promote,
+    to_scalar,
+    wrap_ir,
+)
 from . import builder as _b
 from .errors import CompileError, UnsupportedError
 
@@ -46,19 +60,20 @@ _CMPOPS: Dict[type, Tuple[str, Callable[[Any, Any], Any]]] = {
 _REJECTED_STMTS = {
     ast.Break: "`break` is not supported in kernels; use a `while` loop whose condition becomes false",
     ast.Continue: "`continue` is not supported in kernels; put the rest of the loop body under an `if`",
-    ast.Try: "`try` is not supported in kernels; kernels cannot catch exceptions",
+    ast.Try: "`try` is not supported in kernels; kernels cannot catch exceptions: test conditions with `if`",
     ast.Raise: "`raise` is not supported in kernels; check arguments in the host code before the launch",
     ast.FunctionDef: "nested functions are not supported; define an @asc.jit function at module level and call it",
-    ast.AsyncFunctionDef: "async functions are not supported in kernels",
+    ast.AsyncFunctionDef: "async functions are not supported in kernels; define an @asc.jit function at module "
+                          "level and call it",
     ast.ClassDef: "classes cannot be defined inside a kernel; define them outside",
     ast.Import: "imports are not allowed inside a kernel; import at module level",
     ast.ImportFrom: "imports are not allowed inside a kernel; import at module level",
     ast.Global: "`global` is not supported; pass the value as a kernel argument or asc.ConstExpr",
-    ast.Nonlocal: "`nonlocal` is not supported in kernels",
-    ast.Delete: "`del` is not supported in kernels",
-    ast.Assert: "`assert` is not supported in kernels; check in the host code before the launch",
-    ast.AsyncFor: "`async for` is not supported in kernels",
-    ast.AsyncWith: "`async with` is not supported in kernels",
+    ast.Nonlocal: "`nonlocal` is not supported in kernels; pass the value as an argument (or asc.ConstExpr) and "
+                  "return results from an @asc.jit function",
+    ast.Delete: "`del` is not supported in kernels; just stop using the name, or assign it a new value",
+    ast.AsyncFor: "`async for` is not supported in kernels; write `for i in range(...)`",
+    ast.AsyncWith: "`async with` is not supported in kernels; write the body without `with`",
 }
 _REJECTED_EXPRS = {
     ast.Lambda: "lambdas are not supported in kernels; define an @asc.jit function",
@@ -66,15 +81,22 @@ _REJECTED_EXPRS = {
     ast.SetComp: "comprehensions are not supported in kernels; write a `for` loop",
     ast.DictComp: "comprehensions are not supported in kernels; write a `for` loop",
     ast.GeneratorExp: "generator expressions are not supported in kernels; write a `for` loop",
-    ast.Dict: "dicts are not supported in kernels",
-    ast.Set: "sets are not supported in kernels",
-    ast.JoinedStr: "f-strings are not supported in kernels",
-    ast.Await: "`await` is not supported in kernels",
-    ast.Yield: "`yield` is not supported in kernels",
-    ast.YieldFrom: "`yield from` is not supported in kernels",
+    ast.Dict: "dicts are not supported in kernels; use separate variables, a tuple or a list",
+    ast.Set: "sets are not supported in kernels; use a tuple or a list",
+    ast.JoinedStr: "f-strings are not supported in kernels; kernels cannot build strings: format messages in the "
+                   "host code",
+    ast.Await: "`await` is not supported in kernels; call the function directly",
+    ast.Yield: "`yield` is not supported in kernels; write results into a GlobalTensor",
+    ast.YieldFrom: "`yield from` is not supported in kernels; write results into a GlobalTensor",
     ast.NamedExpr: "the walrus operator is not supported in kernels; assign on its own line",
     ast.Starred: "`*args` unpacking is not supported in kernels; pass arguments one by one",
 }
+
+if hasattr(ast, "Match"):  # Python >= 3.10
+    _REJECTED_STMTS[ast.Match] = "`match` is not supported in kernels; use if/elif/else"
+
+_SUPPORTED_HINT = ("hint: kernels support assignments, if/elif/else, `for` over range(...), `while`, `pass`, and "
+                   "calls to the asc API and to @asc.jit functions")
 
 _MAX_STATIC_WHILE = 100000
 
@@ -100,20 +122,14 @@ def _min_max(is_max: bool) -> Callable[..., Any]:
             if is_number(result) and is_number(x):
                 result = max(result, x) if is_max else min(result, x)
                 continue
-            rt = promote(result.dtype if isinstance(result, Scalar) else _num_dtype(result, x),
-                         x.dtype if isinstance(x, Scalar) else _num_dtype(x, result))
+            rt = promote(result.dtype if isinstance(result, Scalar) else literal_dtype(result, x.dtype),
+                         x.dtype if isinstance(x, Scalar) else literal_dtype(x, result.dtype))
             a, b = to_scalar(result, rt), to_scalar(x, rt)
             bl = _b.current()
             result = Scalar(bl.create1("arith.max" if is_max else "arith.min", [a, b], bl.scalar_type(rt)), rt)
         return result
 
     return f
-
-
-def _num_dtype(x: Any, other: Any) -> dt.DataType:
-    if isinstance(other, Scalar) and not (isinstance(x, float) and not other.dtype.is_float()):
-        return other.dtype
-    return dt.float32 if isinstance(x, float) else dt.int32
 
 
 def _abs(x: Any) -> Any:
@@ -127,14 +143,7 @@ def _abs(x: Any) -> Any:
     raise TypeError(f"abs() of {type(x).__name__} is not supported in a kernel")
 
 
-class _RangeMarker:
-    """`range` inside a kernel: only valid as the iterable of a `for`."""
-
-    def __call__(self, *args: Any) -> Any:
-        raise TypeError("range() can only be used as `for i in range(...)` in a kernel")
-
-
-_RANGE = _RangeMarker()
+_RANGE = RANGE
 
 # Python builtins a kernel may use, in their kernel meaning.
 _BUILTINS: Dict[str, Any] = {
@@ -171,12 +180,22 @@ class FunctionVisitor:
         self.line_offset = fn.first_line - 1
         self.col_offset = fn.col_offset
         self.returned: Optional[List[Any]] = None
-        self.globals_used: Dict[str, Any] = {}
+        self.return_is_tuple = False
+        # (function, name) -> value of every global or closure variable read while compiling;
+        # a cached kernel is valid only while they keep their values
+        self.globals_used: Dict[Tuple[Any, str], Any] = {}
+        # names that exist only inside a runtime `if` branch or loop body: name -> (message, hint)
+        self.scoped_out: Dict[str, Tuple[str, str]] = {}
+        self.end_loc: Tuple[str, int, int] = (self.filename, self.line_offset + 1, 0)
 
     # ---- locations and errors --------------------------------------------------
     def loc_of(self, node: ast.AST) -> Tuple[str, int, int]:
         line = getattr(node, "lineno", 1) + self.line_offset
         col = getattr(node, "col_offset", 0) + self.col_offset
+        text = linecache.getline(self.filename, line)
+        if not text.isascii():
+            # ast columns count UTF-8 bytes; messages and carets count characters
+            col = len(text.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
         return (self.filename, line, col)
 
     def error(self, node: ast.AST, message: str, hint: Optional[str] = None,
@@ -222,7 +241,7 @@ class FunctionVisitor:
         hint = _REJECTED_STMTS.get(type(stmt))
         if hint:
             raise self.error(stmt, *_split_hint(hint))
-        raise self.error(stmt, f"{type(stmt).__name__} statements are not supported in kernels")
+        raise self.error(stmt, f"{type(stmt).__name__} statements are not supported in kernels", _SUPPORTED_HINT)
 
     # ---- simple statements -----------------------------------------------------------
     def visit_Pass(self, stmt: ast.Pass) -> None:
@@ -247,6 +266,26 @@ class FunctionVisitor:
             value = self.guarded(stmt, lambda: to_scalar(value, ann))
         self.assign(stmt.target, value)
 
+    def visit_Assert(self, stmt: ast.Assert) -> None:
+        """`assert` on compile-time values (dtypes, asc.ConstExpr parameters,
+        constants) is checked while compiling, as upstream pyasc does; an
+        assertion on a runtime value is an error."""
+        cond = self.eval(stmt.test)
+        if isinstance(cond, IRValue):
+            raise self.error(stmt, "`assert` on a runtime value is not supported in kernels",
+                             "hint: check the values in the host code before the launch; `assert` in a kernel "
+                             "can only test compile-time values (dtypes, asc.ConstExpr parameters, constants)")
+        if cond:
+            return
+        text = ""
+        if stmt.msg is not None:
+            try:
+                text = f": {self.eval(stmt.msg)}"
+            except CompileError:
+                text = f": {ast.unparse(stmt.msg)}"
+        raise self.error(stmt, f"assertion failed while compiling the kernel{text}",
+                         f"hint: the assertion `{ast.unparse(stmt.test)}` is false for these arguments")
+
     def visit_AugAssign(self, stmt: ast.AugAssign) -> None:
         if not isinstance(stmt.target, ast.Name):
             raise self.error(stmt.target, "only plain names can be targets of augmented assignment",
@@ -267,16 +306,19 @@ class FunctionVisitor:
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             if not isinstance(value, (tuple, list)):
-                raise self.error(target, f"cannot unpack a {type(value).__name__} into {len(target.elts)} names")
+                raise self.error(target, f"cannot unpack a {type(value).__name__} into {len(target.elts)} names",
+                                 "hint: only tuples and lists can be unpacked")
             if len(value) != len(target.elts):
-                raise self.error(target, f"cannot unpack {len(value)} values into {len(target.elts)} names")
+                raise self.error(target, f"cannot unpack {len(value)} values into {len(target.elts)} names",
+                                 "hint: give as many names as there are values")
             for t, v in zip(target.elts, value):
                 self.assign(t, v)
             return
         if isinstance(target, ast.Subscript):
             raise self.error(target, "assignment to a subscript is not supported",
                              "hint: write tensor.set_value(index, value)")
-        raise self.error(target, "only names and tuples of names can be assigned in kernels")
+        raise self.error(target, "only names and tuples of names can be assigned in kernels",
+                         "hint: assign to a plain variable; write tensor elements with set_value(index, value)")
 
     def visit_Return(self, stmt: ast.Return) -> None:
         raise self.error(stmt, "`return` must be the last statement of the function",
@@ -288,7 +330,8 @@ class FunctionVisitor:
             return
         value = self.eval(stmt.value)
         if self.is_kernel:
-            raise self.error(stmt, "a kernel cannot return a value; write results into a GlobalTensor")
+            raise self.error(stmt, "a kernel cannot return a value",
+                             "hint: write results into a GlobalTensor with set_value or asc.data_copy")
         values = list(value) if isinstance(value, tuple) else [value]
         out = []
         for v in values:
@@ -296,14 +339,16 @@ class FunctionVisitor:
                 v = self.guarded(stmt, lambda v=v: to_scalar(v))
             if not isinstance(v, IRValue) or v.handle is None:
                 raise self.error(stmt, f"a device function can return runtime values and numbers, "
-                                       f"not {type(v).__name__}")
+                                       f"not {type(v).__name__}",
+                                 "hint: pass compile-time values to the function as asc.ConstExpr instead")
             out.append(v)
         self.returned = out
         self.return_is_tuple = isinstance(value, tuple)
 
     def visit_With(self, stmt: ast.With) -> None:
         raise self.error(stmt, "`with` is only supported over the asc API's own context managers, "
-                               "and none of them is implemented yet")
+                               "and none of them is implemented yet",
+                         "hint: write the body without `with`; open files and other resources in the host code")
 
     # ---- control flow ---------------------------------------------------------------------
     def visit_If(self, stmt: ast.If) -> None:
@@ -347,7 +392,7 @@ class FunctionVisitor:
         for n in names:
             vals = [s.get(n, before.get(n)) for s in branch_scopes]
             vals = [self.require_runtime(v, n, stmt) for v in vals]
-            ty = self.merge_type(n, vals, before.get(n), stmt)
+            ty = self.merge_type(n, vals, stmt)
             merged_types.append(ty)
             for r in range(2):
                 with b.insertion(op.region(r)):
@@ -363,7 +408,8 @@ class FunctionVisitor:
         for n in _assigned_names(list(then_body) + list(else_body)):
             if n not in names and n not in before:
                 self.scope.pop(n, None)
-                self.branch_only = getattr(self, "branch_only", set()) | {n}
+                self.scoped_out[n] = (f"`{n}` is assigned in only one branch of a runtime `if`",
+                                      "hint: assign it before the `if` (or in both branches)")
 
     def require_runtime(self, v: Any, name: str, node: ast.AST) -> Any:
         if isinstance(v, IRValue) and v.handle is not None:
@@ -371,45 +417,97 @@ class FunctionVisitor:
         if is_number(v):
             return v
         raise self.error(node, f"`{name}` holds a compile-time {type(v).__name__} and is reassigned under a "
-                               "runtime condition or loop; only numbers and runtime values can be")
+                               "runtime condition or loop; only numbers and runtime values can be",
+                         "hint: decide it with a compile-time condition (an asc.ConstExpr parameter), or use "
+                         "another name inside the loop or branch")
 
-    def merge_type(self, name: str, vals: Sequence[Any], before: Any, node: ast.AST) -> Any:
-        """The IR type a variable has after control flow joins."""
-        first = before if isinstance(before, IRValue) else next((v for v in vals if isinstance(v, IRValue)), None)
-        if first is None:
-            # all Python numbers: the default runtime type of their promotion
-            if any(isinstance(v, float) for v in vals):
-                return self.builder.scalar_type(dt.float32)
-            return self.builder.scalar_type(dt.int32)
-        ty = first.handle.type
-        for v in vals:
-            if isinstance(v, IRValue) and v.handle.type != ty:
-                if not (isinstance(v, Scalar) and ty.kind == "scalar"):
-                    raise self.error(node, f"`{name}` changes type inside control flow: {ty} and {v.handle.type}")
-        return ty
+    def merge_type(self, name: str, vals: Sequence[Any], node: ast.AST) -> Any:
+        """The IR type a variable has after the branches of a runtime `if` join:
+        the promotion of the scalar types of all branches (as the arithmetic
+        operators promote), or the one type of a non-scalar value."""
+        others = [v for v in vals if isinstance(v, IRValue) and not isinstance(v, Scalar)]
+        if others:
+            ty = others[0].handle.type
+            if len(others) != len(vals) or any(v.handle.type != ty for v in others):
+                kinds = " and ".join(_describe(v) for v in vals)
+                raise self.error(node, f"`{name}` holds different kinds of values in the branches of a runtime `if`: "
+                                       f"{kinds}", "hint: assign values of one type in every branch")
+            return ty
+        scalars = [v for v in vals if isinstance(v, Scalar)]
+        if scalars:
+            rt = scalars[0].dtype
+            for v in scalars[1:]:
+                rt = promote(rt, v.dtype)
+            for v in vals:
+                if not isinstance(v, Scalar):
+                    rt = promote(rt, literal_dtype(v, rt))
+        else:  # all Python numbers: the promotion of their default runtime types
+            rt = default_dtype(vals[0])
+            for v in vals[1:]:
+                rt = promote(rt, default_dtype(v))
+        return self.builder.scalar_type(rt)
 
     def coerce(self, v: Any, ty: Any, name: str, node: ast.AST) -> Any:
         if isinstance(v, IRValue):
             if v.handle.type == ty:
                 return v
+            if not isinstance(v, Scalar) or ty.kind != "scalar":
+                raise self.error(node, f"`{name}` changes type inside control flow: {ty} and {v.handle.type}",
+                                 "hint: assign values of one type to it")
             return self.guarded(node, lambda: v.cast(dt.from_name(ty.dtype)))
         return self.guarded(node, lambda: to_scalar(v, dt.from_name(ty.dtype)))
+
+    def loop_yield(self, name: str, ty: Any, node: ast.AST) -> Any:
+        """The value a loop-carried variable has at the end of the body,
+        converted to the type it entered the loop with. Widening it inside
+        the loop (int32 to float32, int32 to int64, ...) is an error: the
+        carried value cannot change type and would silently lose bits."""
+        v = self.require_runtime(self.scope[name], name, node)
+        if ty.kind == "scalar" and (is_number(v) or isinstance(v, Scalar)):
+            ct = dt.from_name(ty.dtype)
+            nt = v.dtype if isinstance(v, Scalar) else literal_dtype(v, ct)
+            if promote(ct, nt) != ct:
+                init = "0.0" if nt == dt.float32 else f"asc.{nt.name}(0)"
+                raise self.error(node, f"`{name}` is {ct.name} when the loop starts but becomes {nt.name} inside it; "
+                                       "a loop-carried variable keeps the type it enters the loop with",
+                                 f"hint: give it the wider type before the loop, e.g. `{name} = {init}`")
+        return self.coerce(v, ty, name, node)
+
+    def hide_loop_locals(self, body: Sequence[ast.stmt], before: Dict[str, Any], loop_var: Optional[str]) -> None:
+        """Names first bound inside a runtime loop do not exist after it."""
+        for n in _assigned_names(body):
+            if n not in before and n != loop_var:
+                self.scoped_out[n] = (f"`{n}` is assigned only inside a runtime loop and does not exist after it",
+                                      "hint: assign it before the loop")
+        if loop_var is not None:
+            self.scope.pop(loop_var, None)
+            self.scoped_out[loop_var] = (
+                f"`{loop_var}` is the variable of a runtime loop and does not exist after it",
+                "hint: copy the value you need into a variable assigned before the loop")
 
     def carried_names(self, body: Sequence[ast.stmt], extra: Sequence[ast.stmt] = ()) -> List[str]:
         return [n for n in _assigned_names(list(body) + list(extra)) if n in self.scope]
 
     def visit_For(self, stmt: ast.For) -> None:
         if stmt.orelse:
-            raise self.error(stmt, "`for ... else` is not supported in kernels")
+            raise self.error(stmt, "`for ... else` is not supported in kernels",
+                             "hint: move the `else` body after the loop")
         it = stmt.iter
-        if not (isinstance(it, ast.Call) and self.eval(it.func) is _RANGE):
+        kind = self.eval(it.func) if isinstance(it, ast.Call) else None
+        if not isinstance(kind, LoopRange):
             raise self.error(it, "kernels can only loop over range(...)",
-                             "hint: write `for i in range(n):`")
+                             "hint: write `for i in range(n):` (or asc.static_range(n) to unroll)")
         if it.keywords or not 1 <= len(it.args) <= 3:
-            raise self.error(it, "range() takes 1 to 3 positional arguments")
+            raise self.error(it, f"{kind.name}() takes 1 to 3 positional arguments",
+                             f"hint: write {kind.name}(stop), {kind.name}(start, stop) or "
+                             f"{kind.name}(start, stop, step)")
         if not isinstance(stmt.target, ast.Name):
-            raise self.error(stmt.target, "the loop variable must be a single name")
+            raise self.error(stmt.target, "the loop variable must be a single name",
+                             "hint: write `for i in range(...)` and unpack inside the body")
         args = [self.eval(a) for a in it.args]
+        if kind.unrolled:
+            self.unrolled_for(stmt, args)
+            return
         if len(args) == 1:
             args = [0, args[0], 1]
         elif len(args) == 2:
@@ -417,9 +515,10 @@ class FunctionVisitor:
         for a, node in zip(args, it.args if len(it.args) == 3 else [it] * 3):
             if not (isinstance(a, int) and not isinstance(a, bool)) and not (
                     isinstance(a, Scalar) and a.dtype.is_int()):
-                raise self.error(node, f"range() arguments must be integers, got {type(a).__name__}")
+                raise self.error(node, f"range() arguments must be integers, got {_describe(a)}",
+                                 "hint: convert with int(...) or asc.int32(...)")
         if isinstance(args[2], int) and args[2] == 0:
-            raise self.error(it, "range() step must not be zero")
+            raise self.error(it, "range() step must not be zero", "hint: use a positive or negative step")
         b = self.builder
         iv_type = dt.int32
         for a in args:
@@ -442,13 +541,34 @@ class FunctionVisitor:
             self.scope[n] = wrap_ir(a)
         with b.insertion(block):
             self.visit_nested(stmt.body)
-            ys = [self.coerce(self.require_runtime(self.scope[n], n, stmt), t, n, stmt) for n, t in zip(names, types)]
+            ys = [self.loop_yield(n, t, stmt) for n, t in zip(names, types)]
             self.guarded(stmt, lambda: b.create("scf.yield", ys))
         self.check_loop_constants(before, names + [loop_var], stmt)
         self.scope = before
         for n, res in zip(names, op.results):
             res.name = n
             self.scope[n] = wrap_ir(res)
+        self.hide_loop_locals(stmt.body, before, loop_var)
+
+    def unrolled_for(self, stmt: ast.For, args: List[Any]) -> None:
+        """`for i in asc.static_range(...)`: the body is compiled once per
+        iteration with `i` a Python int, as in upstream pyasc."""
+        it = stmt.iter
+        assert isinstance(it, ast.Call) and isinstance(stmt.target, ast.Name)
+        for a, node in zip(args, it.args):
+            if isinstance(a, bool) or not isinstance(a, int):
+                raise self.error(node, f"static_range() arguments must be compile-time integers, got {_describe(a)}",
+                                 "hint: use range(...) for a loop with runtime bounds")
+        try:
+            values = range(*args)
+        except ValueError as e:
+            raise self.error(it, f"static_range(): {e}", "hint: use a positive or negative step") from None
+        if len(values) > _MAX_STATIC_WHILE:
+            raise self.error(it, f"static_range() of {len(values)} iterations is too long to unroll",
+                             "hint: use range(...) for a runtime loop")
+        for i in values:
+            self.scope[stmt.target.id] = i
+            self.visit_nested(stmt.body)
 
     def loop_value(self, name: str, node: ast.AST) -> Any:
         """The runtime value a variable enters a loop with."""
@@ -462,11 +582,13 @@ class FunctionVisitor:
         for n, v in self.scope.items():
             if n in before and n not in carried and before[n] is not v:
                 raise self.error(node, f"`{n}` holds a compile-time {type(before[n]).__name__} and is reassigned "
-                                       "inside a runtime loop")
+                                       "inside a runtime loop",
+                                 "hint: use a new name inside the loop")
 
     def visit_While(self, stmt: ast.While) -> None:
         if stmt.orelse:
-            raise self.error(stmt, "`while ... else` is not supported in kernels")
+            raise self.error(stmt, "`while ... else` is not supported in kernels",
+                             "hint: move the `else` body after the loop")
         cond = self.eval(stmt.test)
         if not isinstance(cond, IRValue):
             # a compile-time loop: unrolled while its condition holds
@@ -474,12 +596,14 @@ class FunctionVisitor:
             while cond:
                 n += 1
                 if n > _MAX_STATIC_WHILE:
-                    raise self.error(stmt, f"compile-time `while` loop ran more than {_MAX_STATIC_WHILE} times")
+                    raise self.error(stmt, f"compile-time `while` loop ran more than {_MAX_STATIC_WHILE} times",
+                                     "hint: make its condition depend on a runtime value to get a runtime loop")
                 self.visit_nested(stmt.body)
                 cond = self.eval(stmt.test)
                 if isinstance(cond, IRValue):
-                    raise self.error(stmt.test, "the `while` condition became a runtime value inside the loop; "
-                                                "make it runtime before the loop")
+                    raise self.error(stmt.test, "the `while` condition became a runtime value inside the loop",
+                                     "hint: make the condition a runtime value before the loop (e.g. "
+                                     "`i = asc.int32(0)`)")
             return
         b = self.builder
         names = self.carried_names(stmt.body)
@@ -501,13 +625,14 @@ class FunctionVisitor:
             self.scope[n] = wrap_ir(a)
         with b.insertion(after_block):
             self.visit_nested(stmt.body)
-            ys = [self.coerce(self.require_runtime(self.scope[n], n, stmt), t, n, stmt) for n, t in zip(names, types)]
+            ys = [self.loop_yield(n, t, stmt) for n, t in zip(names, types)]
             self.guarded(stmt, lambda: b.create("scf.yield", ys))
         self.check_loop_constants(outer, names, stmt)
         self.scope = outer
         for n, res in zip(names, op.results):
             res.name = n
             self.scope[n] = wrap_ir(res)
+        self.hide_loop_locals(stmt.body, outer, None)
 
     # ---- expressions --------------------------------------------------------------------------
     def eval(self, node: ast.expr) -> Any:
@@ -517,7 +642,7 @@ class FunctionVisitor:
         hint = _REJECTED_EXPRS.get(type(node))
         if hint:
             raise self.error(node, *_split_hint(hint))
-        raise self.error(node, f"{type(node).__name__} expressions are not supported in kernels")
+        raise self.error(node, f"{type(node).__name__} expressions are not supported in kernels", _SUPPORTED_HINT)
 
     def eval_Constant(self, node: ast.Constant) -> Any:
         return node.value
@@ -525,16 +650,16 @@ class FunctionVisitor:
     def lookup(self, name: str, node: ast.AST) -> Any:
         if name in self.scope:
             return self.scope[name]
-        if name in getattr(self, "branch_only", set()):
-            raise self.error(node, f"`{name}` is assigned in only one branch of a runtime `if`",
-                             "hint: assign it before the `if` (or in both branches)")
+        if name in self.scoped_out:
+            raise self.error(node, *self.scoped_out[name])
         found, value = self.fn.resolve_global(name)
         if found:
-            self.globals_used[name] = value
-            return value
+            self.globals_used[(self.fn, name)] = value
+            return _plain(value)
         if name in _BUILTINS:
             return _BUILTINS[name]
-        raise self.error(node, f"name `{name}` is not defined")
+        raise self.error(node, f"name `{name}` is not defined",
+                         "hint: assign it before this line, make it a kernel parameter, or define it at module level")
 
     def eval_Name(self, node: ast.Name) -> Any:
         return self.lookup(node.id, node)
@@ -559,16 +684,18 @@ class FunctionVisitor:
     def eval_Subscript(self, node: ast.Subscript) -> Any:
         value = self.eval(node.value)
         index = self.eval(node.slice)
-        return self.guarded(node, lambda: value[index])
+        return self.guarded(node, lambda: _plain(value[index]))
 
     def apply_binop(self, op: ast.operator, a: Any, b: Any, node: ast.AST) -> Any:
         entry = _BINOPS.get(type(op))
         if entry is None:
-            raise self.error(node, f"operator {type(op).__name__} is not supported in kernels")
+            raise self.error(node, f"operator {type(op).__name__} is not supported in kernels",
+                             "hint: use + - * / // % & | ^ << >>")
         sym, fn = entry
         if isinstance(a, Scalar) or isinstance(b, Scalar):
             if sym == "**":
-                raise UnsupportedError("** on runtime values is not supported; multiply explicitly")
+                raise UnsupportedError("`**` on runtime values is not supported",
+                                       hint="hint: multiply explicitly, e.g. x * x")
         result = fn(a, b)
         return result
 
@@ -615,10 +742,11 @@ class FunctionVisitor:
             right = self.eval(comp)
             entry = _CMPOPS.get(type(op))
             if entry is None:
-                raise self.error(node, f"comparison {type(op).__name__} is not supported in kernels")
+                raise self.error(node, f"comparison {type(op).__name__} is not supported in kernels",
+                                 "hint: use == != < <= > >=")
             sym, fn = entry
             if sym in ("is", "is not") and (isinstance(left, Scalar) or isinstance(right, Scalar)):
-                raise self.error(node, "`is` cannot compare runtime values; use ==")
+                raise self.error(node, "`is` cannot compare runtime values", "hint: use == or !=")
             part = self.guarded(node, lambda left=left, right=right, fn=fn: fn(left, right))
             if result is None:
                 result = part
@@ -641,8 +769,10 @@ class FunctionVisitor:
             c = self.to_bool(cond)
             if not all(isinstance(v, Scalar) or is_number(v) for v in (a, b)):
                 raise TypeError("a runtime conditional expression must choose between numbers")
-            ta = a.dtype if isinstance(a, Scalar) else _num_dtype(a, b)
-            tb = b.dtype if isinstance(b, Scalar) else _num_dtype(b, a)
+            ta = a.dtype if isinstance(a, Scalar) else (literal_dtype(a, b.dtype) if isinstance(b, Scalar)
+                                                        else default_dtype(a))
+            tb = b.dtype if isinstance(b, Scalar) else (literal_dtype(b, a.dtype) if isinstance(a, Scalar)
+                                                        else default_dtype(b))
             rt = promote(ta, tb)
             bl = self.builder
             h = bl.create1("arith.select", [c, to_scalar(a, rt), to_scalar(b, rt)], bl.scalar_type(rt))
@@ -654,19 +784,21 @@ class FunctionVisitor:
         func = self.eval(node.func)
         for a in node.args:
             if isinstance(a, ast.Starred):
-                raise self.error(a, "`*args` unpacking is not supported in kernels")
+                raise self.error(a, "`*args` unpacking is not supported in kernels",
+                                 "hint: pass the arguments one by one, e.g. f(t[0], t[1])")
         args = [self.eval(a) for a in node.args]
         kwargs = {}
         for kw in node.keywords:
             if kw.arg is None:
-                raise self.error(kw.value, "`**kwargs` unpacking is not supported in kernels")
+                raise self.error(kw.value, "`**kwargs` unpacking is not supported in kernels",
+                                 "hint: pass the keyword arguments one by one, e.g. f(a=x, b=y)")
             kwargs[kw.arg] = self.eval(kw.value)
         from ..runtime.jit import JITFunction
 
         if isinstance(func, JITFunction):
             return self.guarded(node, lambda: self.call_device(func, args, kwargs, node))
         if not self.callable_in_kernel(func):
-            name = getattr(func, "__qualname__", getattr(func, "__name__", repr(func)))
+            name = ast.unparse(node.func)
             raise self.error(node, f"calls into arbitrary Python are not supported in kernels: `{name}`",
                              "hint: call asc API functions or other @asc.jit functions; compute host values "
                              "before the launch and pass them as arguments or asc.ConstExpr")
@@ -674,7 +806,7 @@ class FunctionVisitor:
 
     @staticmethod
     def callable_in_kernel(func: Any) -> bool:
-        if func in _BUILTINS.values() and func is not _RANGE:
+        if func in _BUILTINS.values():
             return True
         if isinstance(func, dt.DataType):
             return True
@@ -705,7 +837,9 @@ class FunctionVisitor:
             if is_constexpr_annotation(param.annotation):
                 value = ConstExpr.unwrap(value)
                 if isinstance(value, IRValue):
-                    raise TypeError(f"{fn.name}: parameter `{name}` is asc.ConstExpr but got a runtime value")
+                    raise CompileError(f"{fn.name}: parameter `{name}` is asc.ConstExpr but got a runtime value",
+                                       hint="hint: pass a compile-time value (a number, a kernel asc.ConstExpr "
+                                            "parameter or a module constant)")
                 key_parts.append((name, "const", _const_key(value)))
                 bindings[name] = value
             elif is_number(value):
@@ -738,7 +872,8 @@ class FunctionVisitor:
                      bindings: Dict[str, Any], node: ast.AST) -> Tuple[str, int, bool]:
         b = self.builder
         if key in b.building:
-            raise CompileError(f"recursive call of {fn.name} is not supported")
+            raise CompileError(f"recursive call of {fn.name} is not supported",
+                               hint="hint: write the recursion as a `while` loop")
         b.building.add(key)
         name = b.unique_function_name(fn.name)
         types = [v.handle.type for _, v in ir_args]
@@ -749,25 +884,47 @@ class FunctionVisitor:
             arg.name = pname
             scope[pname] = wrap_ir(arg)
         visitor = FunctionVisitor(b, fn, scope, is_kernel=False)
-        with b.insertion(block):
-            visitor.run()
-            returned = visitor.returned or []
-            b.loc = visitor.end_loc
-            b.create("func.return", returned)
+        saved_loc = b.loc  # the call's location, for the func.call op built after this
+        try:
+            with b.insertion(block):
+                visitor.run()
+                returned = visitor.returned or []
+                b.loc = visitor.end_loc
+                b.create("func.return", returned)
+        finally:
+            b.loc = saved_loc
+            b.building.discard(key)
         self.globals_used.update(visitor.globals_used)
         rtypes = [v.handle.type for v in returned]
         fop.set_result_types(rtypes)
         b.function_results[name] = rtypes
-        entry = (name, len(rtypes), getattr(visitor, "return_is_tuple", False))
+        entry = (name, len(rtypes), visitor.return_is_tuple)
         b.functions[key] = entry
-        b.building.discard(key)
         return entry
 
     # ---- whole function ----------------------------------------------------------------------------
     def run(self) -> None:
         fdef = self.fn.parse()
+        # parsing fixes the function's file, first line and indentation
+        self.filename = self.fn.filename
+        self.line_offset = self.fn.first_line - 1
+        self.col_offset = self.fn.col_offset
         self.end_loc = self.loc_of(fdef.body[-1]) if fdef.body else self.loc_of(fdef)
         self.visit_body(fdef.body)
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar (a module constant such as np.int32(8), an element of a
+    NumPy lookup table) as the Python number it holds."""
+    if isinstance(value, np.generic) and isinstance(value, (np.number, np.bool_)):
+        return value.item()
+    return value
+
+
+def _describe(v: Any) -> str:
+    if isinstance(v, IRValue) and getattr(v, "handle", None) is not None:
+        return f"{type(v).__name__} ({v.handle.type})"
+    return type(v).__name__
 
 
 def _split_hint(text: str) -> Tuple[str, Optional[str]]:
@@ -788,14 +945,25 @@ def _const_key(value: Any) -> Any:
 
 
 def source_of(fn: Callable[..., Any]) -> Tuple[ast.FunctionDef, str, int, int]:
-    """The FunctionDef of fn, its file, first line and indentation."""
+    """The FunctionDef of fn, its file, first line and the column offset to
+    add to the AST's columns. The AST's line numbers count from the first line.
+
+    An indented function (defined inside another function or a class) is
+    parsed as the body of an `if True:` rather than dedented, so that its
+    columns stay those of the file and a multi-line string reaching column 0
+    does not break the parse."""
     lines, first_line = inspect.getsourcelines(fn)
     src = "".join(lines)
-    dedented = textwrap.dedent(src)
-    indent = len(lines[0]) - len(lines[0].lstrip())
-    tree = ast.parse(dedented)
-    fdef = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    return fdef, inspect.getsourcefile(fn) or "<unknown>", first_line, indent
+    filename = inspect.getsourcefile(fn) or "<unknown>"
+    if not lines[0][:1].isspace():
+        tree = ast.parse(src)
+        body = tree.body
+    else:
+        tree = ast.parse("if True:\n" + src)
+        ast.increment_lineno(tree, -1)
+        body = tree.body[0].body  # type: ignore[attr-defined]
+    fdef = next(n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return fdef, filename, first_line, 0
 
 
 __all__ = ["FunctionVisitor", "source_of"]

@@ -13,6 +13,8 @@ import builtins
 import inspect
 from typing import Any, Callable, Dict, Optional, Tuple, Union
 
+import numpy as np
+
 from ..codegen.function_visitor import source_of
 
 # Compile options of upstream pyasc, plus ours (see docs/api.md).
@@ -52,13 +54,39 @@ def check_options(options: Dict[str, Any], params: Any = ()) -> Dict[str, Any]:
     return merged
 
 
+def _signature(fn: Callable[..., Any]) -> inspect.Signature:
+    """fn's signature with string annotations (`from __future__ import
+    annotations`) evaluated in fn's globals and closure, so that
+    `asc.ConstExpr[int]` and `int` are recognised either way. An annotation
+    that cannot be evaluated stays a string (it then means nothing)."""
+    sig = inspect.signature(fn)
+    if not any(isinstance(p.annotation, str) for p in sig.parameters.values()):
+        return sig
+    names: Dict[str, Any] = dict(fn.__globals__)
+    if fn.__closure__:
+        for var, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+            try:
+                names[var] = cell.cell_contents
+            except ValueError:  # an empty cell
+                pass
+    params = []
+    for p in sig.parameters.values():
+        if isinstance(p.annotation, str):
+            try:
+                p = p.replace(annotation=eval(p.annotation, names))  # noqa: S307 (the user's own annotation)
+            except Exception:
+                pass
+        params.append(p)
+    return sig.replace(parameters=params)
+
+
 class JITFunction:
     def __init__(self, fn: Callable[..., Any], options: Optional[Dict[str, Any]] = None):
         if not inspect.isfunction(fn):
             raise TypeError(f"@asc.jit decorates functions, not {type(fn).__name__}")
         self.fn = fn
         self.name = fn.__name__
-        self.signature = inspect.signature(fn)
+        self.signature = _signature(fn)
         for p in self.signature.parameters.values():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 raise TypeError(f"@asc.jit function {self.name}: *args and **kwargs parameters are not supported")
@@ -107,9 +135,9 @@ class JITFunction:
         if not 1 <= len(grid) <= 2:
             raise TypeError("launch a kernel as kernel[core_num](...) or kernel[core_num, stream](...)")
         core_num = grid[0]
-        if isinstance(core_num, bool) or not isinstance(core_num, int) or core_num < 1:
+        if isinstance(core_num, (bool, np.bool_)) or not isinstance(core_num, (int, np.integer)) or core_num < 1:
             raise ValueError(f"core_num must be a positive integer, got {core_num!r}")
-        return Launcher(self, core_num, grid[1] if len(grid) > 1 else None)
+        return Launcher(self, int(core_num), grid[1] if len(grid) > 1 else None)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.name} is an @asc.jit kernel: launch it as {self.name}[core_num](...), or call it "

@@ -10,6 +10,7 @@ from .. import _C
 from ..codegen.errors import KernelError
 from ..language.core import dtype as dt
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
+from ..language.core.values import GlobalAddress
 from ..lib.runtime import state
 from .compiler import compile_kernel
 from .jit import OPTIONS, JITFunction, check_options
@@ -64,6 +65,9 @@ _API_NAMES = {
     "asc.data_copy.local_to_local": "asc.data_copy", "asc.local_tensor": "asc.LocalTensor",
     "asc.global_tensor.set_global_buffer": "GlobalTensor.set_global_buffer",
     "asc.tpipe.init_buffer_que": "TPipe.init_buffer", "asc.tpipe.init_buffer_buf": "TPipe.init_buffer",
+    "arith.div": "operator / or //", "arith.rem": "operator %", "arith.shl": "operator <<",
+    "arith.shr": "operator >>", "func.call": "call of an @asc.jit function", "scf.for": "for ... in range()",
+    "scf.while": "while",
 }
 
 
@@ -87,7 +91,9 @@ class Launcher:
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         fn = self.fn
-        call_options = {k: kwargs.pop(k) for k in list(kwargs) if k in OPTIONS}
+        # keywords naming a compile option (and no kernel parameter) are per-call options
+        params = fn.signature.parameters
+        call_options = {k: kwargs.pop(k) for k in list(kwargs) if k in OPTIONS and k not in params}
         options = fn.options
         if call_options:
             check_options(call_options, fn.signature.parameters)
@@ -110,11 +116,17 @@ class Launcher:
                     value = value.item()
                 specs[name] = ("const", value)
             elif isinstance(value, np.ndarray) or _is_torch_tensor(value):
+                if ann in _SCALAR_ANNOTATIONS:
+                    raise TypeError(f"argument `{name}` is annotated {ann.__name__} but got an array "
+                                    f"({type(value).__name__})")
                 dname, launch = _gm_arg(name, value)
                 specs[name] = ("gm", dname)
                 launch_args.append(launch)
                 keepalive.append(value)
             else:
+                if ann is GlobalAddress:
+                    raise TypeError(f"argument `{name}` is annotated asc.GlobalAddress: pass a NumPy array or a "
+                                    f"torch tensor, got {type(value).__name__}")
                 kind = _scalar_kind(name, value, ann)
                 specs[name] = (kind,)
                 if kind == "float":
@@ -127,6 +139,8 @@ class Launcher:
         platform = state.soc_version
         key = (tuple((k, _freeze(v)) for k, v in specs.items()), platform)
         compiled = None if options.get("always_compile") else fn.cache.get(key)
+        if compiled is not None and compiled.globals_changed():
+            compiled = None  # a module-level constant or closure variable it read has a new value
         if compiled is None:
             compiled = compile_kernel(fn, specs)
             fn.cache[key] = compiled

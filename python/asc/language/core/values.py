@@ -46,6 +46,30 @@ def default_dtype(value: Number) -> DataType:
     return dt.float32
 
 
+def int_fits(value: int, dtype: DataType) -> bool:
+    """True if the integer value lies in the range of dtype."""
+    if dtype == dt.bool_:
+        return value in (0, 1)
+    bits = dtype.bitwidth or 0
+    if dtype.is_unsigned():
+        return 0 <= value < 2**bits
+    return -(2 ** (bits - 1)) <= value < 2 ** (bits - 1)
+
+
+def literal_dtype(value: Number, other: DataType) -> DataType:
+    """The type a Python number takes in an operation with a runtime value
+    of type `other`: other's type when the number fits it (so `x + 1` stays
+    in x's type), a float type for a float, else the default type of the
+    number (so `n + 2**40` is computed in int64, as Python would)."""
+    if isinstance(value, float):
+        return other if other.is_float() else dt.float32
+    if other.is_float():
+        return other
+    if other != dt.bool_ and not isinstance(value, bool) and int_fits(int(value), other):
+        return other
+    return default_dtype(value)
+
+
 def const(value: Number, dtype: Optional[DataType] = None) -> "Scalar":
     """Materialises a Python number as an IR constant."""
     dtype = dtype or default_dtype(value)
@@ -55,7 +79,14 @@ def const(value: Number, dtype: Optional[DataType] = None) -> "Scalar":
     else:
         if isinstance(value, float):
             raise TypeError(f"cannot use the float {value!r} as an {dtype.name}")
-        attr = (int(value), b.scalar_type(dtype))
+        iv = int(value)
+        if dtype == dt.bool_:
+            iv = int(bool(iv))
+        elif not (-(2 ** (dtype.bitwidth - 1)) <= iv < 2**dtype.bitwidth):
+            # (a negative number for an unsigned type, or an unsigned bit pattern for a signed
+            # type, converts as in C; anything wider does not fit)
+            raise OverflowError(f"the integer {iv} does not fit {dtype.name}")
+        attr = (iv, b.scalar_type(dtype))
     h = b.create1("arith.constant", [], b.scalar_type(dtype), {"value": attr})
     return Scalar(h, dtype)
 
@@ -118,9 +149,9 @@ def binary(op: str, a: Any, b: Any) -> Any:
     if ta is None and tb is None:
         raise TypeError("binary() needs a runtime operand")
     if ta is None:
-        ta = tb if not (isinstance(a, float) and not tb.is_float()) else dt.float32
+        ta = literal_dtype(a, tb)
     if tb is None:
-        tb = ta if not (isinstance(b, float) and not ta.is_float()) else dt.float32
+        tb = literal_dtype(b, ta)
     rt = promote(ta, tb)
     if op in _CMP:
         sa, sb = to_scalar(a, rt), to_scalar(b, rt)
@@ -353,6 +384,30 @@ class LocalTensor(IRValue):
     def set_value(self, index: Any, value: Any) -> None:
         b = _b.current()
         b.create("asc.local_tensor.set_value", [self, int_operand(index, "index"), to_scalar(value, self.dtype)])
+
+
+class LoopRange:
+    """`range(...)`, `asc.range(...)` (a runtime loop, scf.for) and
+    `asc.static_range(...)` (unrolled while compiling; its bounds must be
+    compile-time integers) inside a kernel: only valid as the iterable of a
+    `for`. Upstream pyasc spells the same `asc.range` / `asc.static_range`."""
+
+    def __init__(self, name: str, unrolled: bool):
+        self.name = name
+        self.unrolled = unrolled
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __call__(self, *args: Any) -> Any:
+        from ...codegen.errors import CompileError
+
+        raise CompileError(f"{self.name}() can only be used as the iterable of a `for` in a kernel",
+                           hint=f"hint: write `for i in {self.name}(...):`")
+
+
+RANGE = LoopRange("range", False)
+STATIC_RANGE = LoopRange("static_range", True)
 
 
 def wrap_ir(handle: Any) -> Any:
