@@ -129,8 +129,36 @@ static AscStatus check_signature(Verifier *v, const AscOp *op) {
 }
 
 /* Type rules the signature strings cannot say. */
+/* An integer constant must fit its type (a wider value would be silently
+ * truncated by the simulator and rejected by a C++ compiler). */
+static AscStatus check_constant(Verifier *v, const AscOp *op) {
+  const AscAttr *a = asc_op_attr(op, "value");
+  const AscType *t = op->results[0].type;
+  if (!a || !asc_type_is_int(t) || a->kind != ASC_ATTR_INT)
+    return ASC_OK;
+  size_t bits = asc_dtype_size(t->dtype) * 8;
+  if (t->dtype == ASC_DT_BOOL) {
+    if (a->i == 0 || a->i == 1)
+      return ASC_OK;
+  } else if (bits >= 64) {
+    return ASC_OK;
+  } else if (asc_dtype_is_unsigned_int(t->dtype)) {
+    if (a->i >= 0 && a->i < ((int64_t)1 << bits))
+      return ASC_OK;
+  } else if (a->i >= -((int64_t)1 << (bits - 1)) &&
+             a->i < ((int64_t)1 << (bits - 1))) {
+    return ASC_OK;
+  }
+  char buf[96];
+  snprintf(buf, sizeof buf, "%lld does not fit %s", (long long)a->i,
+           asc_dtype_name(t->dtype));
+  return fail(v, op, "constant value ", buf);
+}
+
 static AscStatus check_types(Verifier *v, const AscOp *op) {
   const AscOpInfo *info = asc_op_info(op->id);
+  if (op->id == ASC_OP_CONSTANT)
+    return check_constant(v, op);
   if (info->pipe == ASC_PIPE_V || info->pipe == ASC_PIPE_MTE2 ||
       info->pipe == ASC_PIPE_MTE3) {
     if (op->id == ASC_OP_CAST)

@@ -21,13 +21,20 @@ from ..codegen.function_visitor import source_of
 OPTIONS: Dict[str, Any] = {
     "kernel_type": None,
     "opt_level": 3,
-    "auto_sync": False,
+    "auto_sync": True,
     "auto_sync_log": "",
     "matmul_cube_only": False,
     "always_compile": False,
     "debug": False,
-    "insert_sync": False,
+    "insert_sync": None,
     "verify_sync": False,
+    # accepted for compatibility with upstream pyasc; recorded, no effect on the simulator
+    "strip_loc": False,
+    "print_ir_before_all": False,
+    "run_passes": True,
+    "bisheng_options": None,
+    "capture_exceptions": True,
+    "ir_multithreading": True,
 }
 
 
@@ -44,9 +51,15 @@ def check_options(options: Dict[str, Any], params: Any = ()) -> Dict[str, Any]:
             raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {value!r}")
         if name == "kernel_type" and value is not None and not isinstance(value, KernelType):
             raise TypeError(f"kernel_type must be an asc.runtime.config.KernelType, got {value!r}")
-        if name in ("auto_sync", "matmul_cube_only", "always_compile", "debug", "insert_sync", "verify_sync") \
+        if name in ("auto_sync", "matmul_cube_only", "always_compile", "debug", "verify_sync", "strip_loc",
+                    "print_ir_before_all", "run_passes", "capture_exceptions", "ir_multithreading") \
                 and not isinstance(value, bool):
             raise TypeError(f"option `{name}` must be True or False, got {value!r}")
+        if name == "insert_sync" and value is not None and not isinstance(value, bool):
+            raise TypeError(f"option `insert_sync` must be True, False or None, got {value!r}")
+        if name == "bisheng_options" and value is not None and not (
+                isinstance(value, (tuple, list)) and all(isinstance(v, str) for v in value)):
+            raise TypeError(f"bisheng_options must be a tuple of strings, got {value!r}")
         if name == "auto_sync_log" and not isinstance(value, str):
             raise TypeError(f"auto_sync_log must be a file path string, got {value!r}")
     merged = dict(OPTIONS)

@@ -22,10 +22,12 @@ from .dtype import (
                     uint64,
 )
 from .enums import HardEvent, PipeID, RoundMode, TPosition
+from .values import RANGE as range  # noqa: A004  `for i in asc.range(n)`, as upstream
+from .values import STATIC_RANGE as static_range
 from .values import GlobalAddress, GlobalTensor, LocalTensor
 
 __all__ = [
     "ConstExpr", "DataType", "bfloat16", "bool_", "double", "float16", "float32", "float64", "float_", "half",
     "int8", "int16", "int32", "int64", "int_", "uint8", "uint16", "uint32", "uint64",
-    "HardEvent", "PipeID", "RoundMode", "TPosition", "GlobalAddress", "GlobalTensor", "LocalTensor",
+    "HardEvent", "PipeID", "RoundMode", "TPosition", "GlobalAddress", "GlobalTensor", "LocalTensor", "range", "static_range",
 ]
