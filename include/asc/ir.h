@@ -208,6 +208,15 @@ AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
                      const AscType *const *const *region_arg_types,
                      const int *region_n_args);
 void asc_block_append(AscBlock *block, AscOp *op);
+/* Unlinks op from block (op->parent, prev and next become NULL). The op's
+ * memory stays in the arena; the caller makes sure its results are unused
+ * (or rewires their uses with asc_replace_all_uses first). */
+void asc_block_remove(AscBlock *block, AscOp *op);
+/* Replaces every use of `from` by `to` in the ops of block and of all the
+ * regions nested in them; returns the number of operands changed. There are
+ * no use lists: pass the block that holds all the uses (the defining block,
+ * or the function body). */
+int asc_replace_all_uses(AscBlock *block, const AscValue *from, AscValue *to);
 /* Replaces the results of an op that has no users yet (the front end learns
  * the results of scf.if only after building both branches). */
 void asc_op_set_results(AscContext *ctx, AscOp *op, const AscType *const *types,

@@ -92,6 +92,37 @@ void asc_block_append(AscBlock *block, AscOp *op) {
   block->last = op;
 }
 
+void asc_block_remove(AscBlock *block, AscOp *op) {
+  if (!block || !op || op->parent != block)
+    return;
+  if (op->prev)
+    op->prev->next = op->next;
+  else
+    block->first = op->next;
+  if (op->next)
+    op->next->prev = op->prev;
+  else
+    block->last = op->prev;
+  op->parent = NULL;
+  op->prev = op->next = NULL;
+}
+
+int asc_replace_all_uses(AscBlock *block, const AscValue *from, AscValue *to) {
+  int n = 0;
+  if (!block)
+    return 0;
+  for (AscOp *op = block->first; op; op = op->next) {
+    for (int i = 0; i < op->n_operands; i++)
+      if (op->operands[i] == from) {
+        op->operands[i] = to;
+        n++;
+      }
+    for (int r = 0; r < op->n_regions; r++)
+      n += asc_replace_all_uses(op->regions[r].block, from, to);
+  }
+  return n;
+}
+
 void asc_op_set_results(AscContext *ctx, AscOp *op, const AscType *const *types,
                         int n) {
   op->n_results = n;

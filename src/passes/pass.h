@@ -1,0 +1,38 @@
+/* Private interface of the IR → IR passes (src/passes/). */
+#ifndef ASC_PASSES_PASS_H
+#define ASC_PASSES_PASS_H
+
+#include <stddef.h>
+
+#include "asc/passes.h"
+
+/* The passes, registered by name in passes.c. */
+AscStatus asc_pass_canonicalize(AscModule *m);
+AscStatus asc_pass_dce(AscModule *m);
+
+/* Ops without side effects: erasable when their results are unused
+ * (scalar arithmetic, constants, system variables, address and tensor
+ * offsets). Never an op that writes memory or changes state. */
+int asc_op_is_pure(const AscOp *op);
+
+/* Use counts of values (the IR keeps no use lists): a hash map from value
+ * to the number of operands that name it. malloc'ed; free with
+ * asc_uses_free. */
+typedef struct AscUses {
+  const AscValue **keys;
+  int *counts;
+  size_t cap, n;
+  int oom;
+} AscUses;
+
+/* Adds the operands of every op in block and its nested regions. */
+void asc_uses_count(AscUses *u, const AscBlock *block);
+int asc_uses_get(const AscUses *u, const AscValue *v);
+void asc_uses_add(AscUses *u, const AscValue *v, int delta);
+void asc_uses_free(AscUses *u);
+/* 1 when no result of op is used. */
+int asc_op_results_unused(const AscUses *u, const AscOp *op);
+/* Unlinks op from its block and releases its uses of its operands. */
+void asc_erase_op(AscUses *u, AscOp *op);
+
+#endif

@@ -1,0 +1,193 @@
+/* The pass registry, use counting shared by the passes, and `dce`. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pass.h"
+
+/* ---- registry ------------------------------------------------------------ */
+
+/* One row per pass: name, function. */
+#define ASC_PASS_LIST(X)                                                       \
+  X("canonicalize", asc_pass_canonicalize)                                     \
+  X("dce", asc_pass_dce)
+
+typedef struct PassRow {
+  const char *name;
+  AscStatus (*run)(AscModule *m);
+} PassRow;
+
+#define PASS_ROW(name, fn) {name, fn},
+#define PASS_NAME(name, fn) name,
+static const PassRow pass_table[] = {ASC_PASS_LIST(PASS_ROW)};
+static const char *const pass_name_list[] = {ASC_PASS_LIST(PASS_NAME) NULL};
+
+enum { N_PASSES = sizeof pass_table / sizeof pass_table[0] };
+
+const char *const *asc_pass_names(void) { return pass_name_list; }
+
+AscStatus asc_run_pass(AscModule *m, const char *name) {
+  if (!m)
+    return ASC_ERR_INTERNAL;
+  for (int i = 0; i < N_PASSES; i++)
+    if (name && strcmp(pass_table[i].name, name) == 0)
+      return pass_table[i].run(m);
+  return asc_error(m->ctx, ASC_ERR_COMPILE, (AscLoc){0}, "unknown pass '%s'",
+                   name ? name : "(null)");
+}
+
+/* ---- purity -----------------------------------------------------------------
+ */
+
+int asc_op_is_pure(const AscOp *op) {
+  if (op->n_regions)
+    return 0;
+  switch (op->id) {
+  case ASC_OP_GET_BLOCK_IDX:
+  case ASC_OP_GET_BLOCK_NUM:
+  case ASC_OP_GM_ADDR_OFFSET:
+  case ASC_OP_GT_OFFSET:
+  case ASC_OP_LT_OFFSET:
+    return 1;
+  default: {
+    const AscOpInfo *info = asc_op_info(op->id);
+    return info && strncmp(info->name, "arith.", 6) == 0;
+  }
+  }
+}
+
+/* ---- use counts ------------------------------------------------------------
+ */
+
+static size_t hash_ptr(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdu;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static size_t uses_slot(const AscUses *u, const AscValue *v) {
+  size_t mask = u->cap - 1;
+  size_t i = hash_ptr(v) & mask;
+  while (u->keys[i] && u->keys[i] != v)
+    i = (i + 1) & mask;
+  return i;
+}
+
+static int uses_grow(AscUses *u) {
+  size_t cap = u->cap ? u->cap * 2 : 256;
+  AscUses n = {calloc(cap, sizeof(AscValue *)), calloc(cap, sizeof(int)), cap,
+               0, 0};
+  if (!n.keys || !n.counts) {
+    free(n.keys);
+    free(n.counts);
+    u->oom = 1;
+    return -1;
+  }
+  for (size_t i = 0; i < u->cap; i++)
+    if (u->keys[i]) {
+      size_t j = uses_slot(&n, u->keys[i]);
+      n.keys[j] = u->keys[i];
+      n.counts[j] = u->counts[i];
+      n.n++;
+    }
+  free(u->keys);
+  free(u->counts);
+  *u = n;
+  return 0;
+}
+
+void asc_uses_add(AscUses *u, const AscValue *v, int delta) {
+  if (!v || u->oom)
+    return;
+  if (u->cap) {
+    size_t i = uses_slot(u, v);
+    if (u->keys[i]) {
+      u->counts[i] += delta;
+      return;
+    }
+  }
+  if ((u->n + 1) * 2 > u->cap && uses_grow(u))
+    return;
+  size_t i = uses_slot(u, v);
+  u->keys[i] = v;
+  u->n++;
+  u->counts[i] = delta;
+}
+
+int asc_uses_get(const AscUses *u, const AscValue *v) {
+  if (!u->cap)
+    return 0;
+  size_t i = uses_slot(u, v);
+  return u->keys[i] ? u->counts[i] : 0;
+}
+
+void asc_uses_count(AscUses *u, const AscBlock *block) {
+  for (const AscOp *op = block->first; op; op = op->next) {
+    for (int i = 0; i < op->n_operands; i++)
+      asc_uses_add(u, op->operands[i], 1);
+    for (int r = 0; r < op->n_regions; r++)
+      asc_uses_count(u, op->regions[r].block);
+  }
+}
+
+void asc_uses_free(AscUses *u) {
+  free(u->keys);
+  free(u->counts);
+  memset(u, 0, sizeof *u);
+}
+
+int asc_op_results_unused(const AscUses *u, const AscOp *op) {
+  for (int i = 0; i < op->n_results; i++)
+    if (asc_uses_get(u, &op->results[i]) > 0)
+      return 0;
+  return 1;
+}
+
+void asc_erase_op(AscUses *u, AscOp *op) {
+  for (int i = 0; i < op->n_operands; i++)
+    asc_uses_add(u, op->operands[i], -1);
+  asc_block_remove(op->parent, op);
+}
+
+/* ---- dce --------------------------------------------------------------------
+ * Erases pure ops whose results are unused. A block is walked backwards,
+ * nested regions before the op that holds them, so that every user of a
+ * value is visited before the value's definition: erasing a user releases
+ * its operands, which may then die in the same walk. The walk repeats until
+ * nothing changes. */
+
+static int dce_block(AscUses *u, AscBlock *b) {
+  int erased = 0;
+  for (AscOp *op = b->last; op;) {
+    AscOp *prev = op->prev;
+    for (int r = 0; r < op->n_regions; r++)
+      erased += dce_block(u, op->regions[r].block);
+    if (asc_op_is_pure(op) && asc_op_results_unused(u, op)) {
+      asc_erase_op(u, op);
+      erased++;
+    }
+    op = prev;
+  }
+  return erased;
+}
+
+AscStatus asc_pass_dce(AscModule *m) {
+  for (AscOp *f = m->body->first; f; f = f->next) {
+    for (int r = 0; r < f->n_regions; r++) {
+      AscBlock *body = f->regions[r].block;
+      int erased;
+      do {
+        AscUses u = {0};
+        asc_uses_count(&u, body);
+        erased = u.oom ? 0 : dce_block(&u, body);
+        int oom = u.oom;
+        asc_uses_free(&u);
+        if (oom)
+          return asc_error(m->ctx, ASC_ERR_INTERNAL, f->loc,
+                           "dce: out of memory");
+      } while (erased);
+    }
+  }
+  return ASC_OK;
+}
