@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python -m pytest --version >/dev/null 2>&1 || python -m pip install -q pytest
+python -c "import pytest, lit" >/dev/null 2>&1 && command -v filecheck >/dev/null 2>&1 ||
+  python -m pip install -q pytest lit filecheck
 
 build=build-tests
 if [ ! -f "$build/build.ninja" ]; then
@@ -14,6 +15,10 @@ fi
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
   meson test -C "$build" --print-errorlogs
 
-# Run from a directory without the source tree's python/ on sys.path, so
-# that the installed package is what gets tested.
+# IR -> IR and IR -> Ascend C tests of asc-opt / asc-translate (lit + FileCheck),
+# with the tools of the sanitizer build.
+ASC_TOOLS_DIR="$build" lit --succinct tests/lit
+
+# pytest imports the installed `asc` package (the source tree keeps it under
+# python/, which is not on sys.path).
 python -m pytest -q tests/python "$@"
