@@ -12,6 +12,7 @@
 #include "asc/emit.h"
 #include "asc/exec.h"
 #include "asc/ir.h"
+#include "asc/passes.h"
 
 static PyObject *IRError; /* (message, file, line, col) */
 static PyObject
@@ -441,6 +442,38 @@ static PyObject *module_emit_ascendc(ModuleObject *self, PyObject *args,
   return r;
 }
 
+static PyObject *module_run_pass(ModuleObject *self, PyObject *args) {
+  const char *name;
+  if (check_module(self) || !PyArg_ParseTuple(args, "s", &name))
+    return NULL;
+  if (asc_run_pass(self->m, name))
+    return raise_ir_error(self->ctx);
+  Py_RETURN_NONE;
+}
+
+/* Module.parse(text, filename="<text>") -> Module: IR text → a module. */
+static PyObject *module_parse(PyObject *cls, PyObject *args, PyObject *kw) {
+  const char *text, *filename = "<text>";
+  static char *kwlist[] = {"text", "filename", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|s", kwlist, &text, &filename))
+    return NULL;
+  ModuleObject *self = (ModuleObject *)ModuleType.tp_alloc(&ModuleType, 0);
+  if (!self)
+    return NULL;
+  self->ctx = asc_context_new();
+  if (!self->ctx) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
+  }
+  self->m = asc_module_parse(self->ctx, text, filename);
+  if (!self->m) {
+    raise_ir_error(self->ctx);
+    Py_DECREF(self);
+    return NULL;
+  }
+  return (PyObject *)self;
+}
+
 static PyObject *module_compile(ModuleObject *self, PyObject *args) {
   const char *entry;
   if (check_module(self) || !PyArg_ParseTuple(args, "s", &entry))
@@ -470,6 +503,11 @@ static PyMethodDef module_methods[] = {
     {"emit_ascendc", (PyCFunction)(void (*)(void))module_emit_ascendc,
      METH_VARARGS | METH_KEYWORDS,
      "emit_ascendc(line_comments=True) -> Ascend C source"},
+    {"run_pass", (PyCFunction)module_run_pass, METH_VARARGS,
+     "run_pass(name): canonicalize, dce, ..."},
+    {"parse", (PyCFunction)(void (*)(void))module_parse,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "Module.parse(text, filename='<text>') -> Module"},
     {"compile", (PyCFunction)module_compile, METH_VARARGS,
      "compile(entry) -> Kernel"},
     {NULL, NULL, 0, NULL}};
@@ -829,9 +867,27 @@ static PyObject *py_op_names(PyObject *mod, PyObject *unused) {
   return l;
 }
 
+static PyObject *py_ops_without_emitter_rule(PyObject *mod, PyObject *unused) {
+  PyObject *l = PyList_New(0);
+  for (int i = 0; l && i < ASC_OP_COUNT; i++) {
+    if (asc_emit_has_rule((AscOpId)i))
+      continue;
+    PyObject *s = PyUnicode_FromString(asc_op_info((AscOpId)i)->name);
+    if (!s || PyList_Append(l, s)) {
+      Py_XDECREF(s);
+      Py_DECREF(l);
+      return NULL;
+    }
+    Py_DECREF(s);
+  }
+  return l;
+}
+
 static PyMethodDef functions[] = {
     {"platform", py_platform, METH_VARARGS, "platform(name) -> dict"},
     {"op_names", py_op_names, METH_NOARGS, "names of all IR ops"},
+    {"ops_without_emitter_rule", py_ops_without_emitter_rule, METH_NOARGS,
+     "op names the Ascend C emitter cannot spell (must be empty)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT,

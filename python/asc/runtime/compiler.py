@@ -1,7 +1,9 @@
-"""The compiler driver: a kernel specialisation → IR → bytecode."""
+"""The compiler driver: a kernel specialisation → IR → passes → bytecode
+(and, on demand, Ascend C)."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -13,6 +15,14 @@ from ..codegen.errors import CompileError
 from ..codegen.function_visitor import FunctionVisitor
 from ..language.core.constexpr import ConstExpr
 from ..language.core.values import wrap_ir
+from .dump import dump_dir, write_dumps
+
+# The passes every kernel goes through before it runs (see src/passes/).
+PIPELINE = ("canonicalize", "dce")
+
+# Called with each new CompiledKernel (the test suite uses this to check the
+# Ascend C of every kernel it compiles).
+compile_listeners: List[Any] = []
 
 # A kernel parameter after specialisation: ("gm", dtype name) | ("int",) |
 # ("float",) | ("bool",) | ("const", value)
@@ -38,18 +48,28 @@ def global_key(value: Any) -> Any:
 
 class CompiledKernel:
     def __init__(self, name: str, builder: _b.IRBuilder, kernel: Any, runtime_params: List[str],
-                 ir_before: str, globals_used: Optional[Dict[Tuple[Any, str], Any]] = None):
+                 ir_before: str, globals_used: Optional[Dict[Tuple[Any, str], Any]] = None, key: str = ""):
         self.name = name
         self.builder = builder
         self.kernel = kernel
         self.runtime_params = runtime_params
-        self.ir = ir_before
+        self.ir = ir_before  # the IR as built from Python, before the passes
+        self.key = key  # 12 hex digits identifying the specialisation
         # (function, name) -> (value, key): the globals the kernel was compiled with; the value is
         # kept so that an identity key stays unique while the kernel lives
         self.globals_used = {k: (v, global_key(v)) for k, v in (globals_used or {}).items()}
 
     def ir_text(self) -> str:
+        """The IR after the passes, as the simulator runs it."""
         return self.builder.module.print()
+
+    def ascendc(self, line_comments: bool = True) -> str:
+        """The Ascend C translation unit of this kernel."""
+        try:
+            return self.builder.module.emit_ascendc(line_comments=line_comments)
+        except _C.IRError as e:
+            msg, file, line, col = e.args
+            raise CompileError(msg, file, line, col) from None
 
     def globals_changed(self) -> bool:
         """True if a global or closure variable the kernel read has changed since it was compiled."""
@@ -65,12 +85,23 @@ class CompiledKernel:
 _COMPILE_LOCK = threading.RLock()
 
 
-def compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec]) -> CompiledKernel:
+def specialization_key(name: str, specs: Dict[str, ParamSpec], extra: Any = ()) -> str:
+    """12 hex digits naming a specialisation in file names."""
+    text = repr((name, sorted((k, repr(v)) for k, v in specs.items()), extra))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Optional[Dict[str, Any]] = None,
+                   platform: str = "") -> CompiledKernel:
     with _COMPILE_LOCK:
-        return _compile_kernel(jit_fn, specs)
+        compiled = _compile_kernel(jit_fn, specs, options or {}, platform)
+    for listener in compile_listeners:
+        listener(compiled)
+    return compiled
 
 
-def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec]) -> CompiledKernel:
+def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str, Any],
+                    platform: str) -> CompiledKernel:
     builder = _b.IRBuilder(jit_fn.name)
     jit_fn.parse()
     with _b.active(builder):
@@ -101,10 +132,19 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec]) -> CompiledKernel:
             builder.loc = visitor.end_loc
             builder.create("func.return", [])
     module = builder.module
-    ir_text = module.print()
+    ir_initial = module.print()
     try:
+        module.verify()
+        if options.get("run_passes", True):
+            for name in PIPELINE:
+                module.run_pass(name)
         kernel = module.compile(jit_fn.name)
     except _C.IRError as e:
         msg, file, line, col = e.args
         raise CompileError(msg, file, line, col) from None
-    return CompiledKernel(jit_fn.name, builder, kernel, runtime, ir_text, visitor.globals_used)
+    key = specialization_key(jit_fn.name, specs, (platform, sorted((k, repr(v)) for k, v in options.items())))
+    compiled = CompiledKernel(jit_fn.name, builder, kernel, runtime, ir_initial, visitor.globals_used, key)
+    if dump_dir() is not None:
+        write_dumps(jit_fn.name, key, {"initial": ir_initial, "final": compiled.ir_text(),
+                                       "ascendc": compiled.ascendc()})
+    return compiled

@@ -142,9 +142,11 @@ class Launcher:
         if compiled is not None and compiled.globals_changed():
             compiled = None  # a module-level constant or closure variable it read has a new value
         if compiled is None:
-            compiled = compile_kernel(fn, specs)
+            compiled = compile_kernel(fn, specs, options, platform)
             fn.cache[key] = compiled
         self.last_compiled = compiled
+        if state.backend == "NPU":
+            _run_on_npu(compiled, platform, options)
         try:
             compiled.kernel.launch(self.core_num, platform, launch_args)
         except _C.LaunchError as e:
@@ -152,6 +154,21 @@ class Launcher:
             raise KernelError(message, fn.name, block, api_name(op) if op else "", file, line, col) from None
         finally:
             del keepalive
+
+
+def _run_on_npu(compiled: Any, platform: str, options: Dict[str, Any]) -> None:
+    """Backend.NPU: compile the Ascend C with the CANN toolkit. Running the
+    objects needs the ACL runtime of the NPU driver, not part of pyasc yet."""
+    import tempfile
+    from pathlib import Path
+
+    from .npu import compile_for_npu
+
+    out = Path(tempfile.mkdtemp(prefix=f"pyasc-{compiled.name}-"))
+    objects = compile_for_npu(compiled.ascendc(), compiled.name, out, platform, options)
+    raise NotImplementedError(f"Backend.NPU: {compiled.name} was compiled for {platform} "
+                              f"({', '.join(str(o) for o in objects)}), but launching on an NPU needs the ACL "
+                              "runtime, which pyasc does not drive yet; use Backend.Model to run it")
 
 
 def _freeze(spec: Tuple[Any, ...]) -> Any:

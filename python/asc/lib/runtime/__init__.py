@@ -3,10 +3,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-from typing import Optional
-
 from . import state
 
 __all__ = ["Stream", "current_stream", "use_model", "use_npu", "set_soc_version", "current_platform",
@@ -42,17 +38,12 @@ def use_model() -> None:
     state.backend = "Model"
 
 
-def npu_toolkit() -> Optional[str]:
-    """The Bisheng compiler of a CANN toolkit, or None."""
-    return os.environ.get("PYASC_COMPILER") or shutil.which("bisheng")
-
-
 def use_npu() -> None:
-    if npu_toolkit() is None:
-        raise RuntimeError("Backend.NPU needs the CANN toolkit: the `bisheng` compiler was not found on PATH and "
-                           "PYASC_COMPILER is not set. Use Backend.Model to run on the built-in simulator.")
-    raise RuntimeError("Backend.NPU: running on a real NPU is not implemented yet in this pyasc; "
-                       "use Backend.Model")
+    """Selects Backend.NPU; raises, naming what is missing, without a toolkit."""
+    from ...runtime.npu import find_compiler
+
+    find_compiler()
+    state.backend = "NPU"
 
 
 def set_soc_version(soc_version: object) -> None:

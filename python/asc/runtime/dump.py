@@ -1,0 +1,46 @@
+"""PYASC_DUMP_PATH: write each compilation's IR and Ascend C to a directory.
+
+For a kernel `NAME` compiled for one specialisation whose key hashes to
+`KEY` (12 hex digits), three files are written:
+
+    NAME-KEY.initial.ascir   the IR as built from the Python source
+    NAME-KEY.final.ascir     the IR after the passes, as the simulator runs it
+    NAME-KEY.cpp             the Ascend C translation unit
+
+Unset (or empty), nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Dict, Optional
+
+ENV = "PYASC_DUMP_PATH"
+
+
+def dump_dir() -> Optional[Path]:
+    value = os.environ.get(ENV, "")
+    return Path(value) if value else None
+
+
+def file_names(kernel: str, key: str) -> Dict[str, str]:
+    base = f"{kernel}-{key}"
+    return {"initial": f"{base}.initial.ascir", "final": f"{base}.final.ascir", "ascendc": f"{base}.cpp"}
+
+
+def write_dumps(kernel: str, key: str, texts: Dict[str, str]) -> Optional[Path]:
+    """Writes the texts ({"initial", "final", "ascendc"}) if dumping is on."""
+    directory = dump_dir()
+    if directory is None:
+        return None
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for kind, name in file_names(kernel, key).items():
+            if kind in texts:
+                tmp = directory / f".{name}.{os.getpid()}.tmp"
+                tmp.write_text(texts[kind])
+                os.replace(tmp, directory / name)
+    except OSError as e:
+        raise OSError(f"{ENV}={directory}: cannot write the compilation dumps: {e}") from None
+    return directory

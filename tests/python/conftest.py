@@ -1,0 +1,63 @@
+"""Suite-wide checks.
+
+Every kernel any test compiles is also translated to Ascend C, and at the
+end of the session each distinct translation unit is compiled with
+`g++ -std=c++17 -fsyntax-only` against tests/ascendc/kernel_operator.h, our
+declaration of the Ascend C API surface: a misspelt API name or a wrong
+template argument in the emitter fails the suite.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Dict, Iterator, Tuple
+
+import pytest
+from asc.runtime import compiler
+
+HEADER_DIR = Path(__file__).resolve().parents[1] / "ascendc"
+_sources: Dict[str, str] = {}  # source text -> kernel name
+
+
+def _collect(compiled: Any) -> None:
+    try:
+        text = compiled.ascendc(line_comments=False)
+    except Exception as e:  # the emitter must handle every kernel that compiles
+        _sources[f"// emitter failed: {e}\n#error emitter failed"] = compiled.name
+        return
+    _sources.setdefault(text, compiled.name)
+
+
+def syntax_check(text: str, workdir: Path, index: int) -> Tuple[bool, str]:
+    """Compiles one translation unit against our declaration header."""
+    path = workdir / f"kernel_{index}.cpp"
+    path.write_text(text)
+    cmd = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-variable",
+           "-Wno-unused-but-set-variable", "-I", str(HEADER_DIR), str(path)]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    return out.returncode == 0, out.stderr
+
+
+@pytest.fixture(scope="session", autouse=True)
+def ascendc_of_every_kernel() -> Iterator[None]:
+    compiler.compile_listeners.append(_collect)
+    yield
+    compiler.compile_listeners.remove(_collect)
+    if not _sources:
+        return
+    if shutil.which("g++") is None:
+        pytest.fail("g++ is needed to check the generated Ascend C (install the GNU C++ compiler)")
+    with tempfile.TemporaryDirectory() as tmp:
+        items = list(_sources.items())
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            results = list(pool.map(lambda it: syntax_check(it[1][0], Path(tmp), it[0]), enumerate(items)))
+    failures = [(name, err) for (text, name), (ok, err) in zip(items, results) if not ok]
+    if failures:
+        report = "\n\n".join(f"kernel {name}:\n{err[:2000]}" for name, err in failures[:5])
+        pytest.fail(f"{len(failures)} of {len(items)} generated Ascend C sources do not compile against "
+                    f"tests/ascendc/kernel_operator.h:\n{report}")
