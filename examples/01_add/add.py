@@ -11,10 +11,11 @@ the pipes: MTE2 → V (data loaded), V → MTE3 (sum ready), MTE3 → MTE2
 
 import argparse
 
+import numpy as np
+
 import asc
 import asc.lib.runtime as rt
 import asc.runtime.config as config
-import numpy as np
 
 CORES = 8
 TILES = 8

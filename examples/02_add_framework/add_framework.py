@@ -10,10 +10,11 @@ copy-in / compute / copy-out structure of Ascend C operators.
 
 import argparse
 
+import numpy as np
+
 import asc
 import asc.lib.runtime as rt
 import asc.runtime.config as config
-import numpy as np
 
 CORES = 8
 TILES = 8

@@ -9,9 +9,10 @@ of 32 bytes, as DataCopy requires.
 
 import argparse
 
+import numpy as np
+
 import asc
 import asc.runtime.config as config
-import numpy as np
 
 CORES = 8
 TILE = 256  # elements per tile

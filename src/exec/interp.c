@@ -103,7 +103,7 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
  * bottom-up over the depth, one pass over the code per level: following
  * every call path instead is exponential when a function has several call
  * sites of a recursive (or shared) callee. Returns -1 when out of memory. */
-static int64_t frames_needed(const AscKernel *k) {
+int64_t asc_frames_needed(const AscKernel *k) {
   int n = k->n_funcs;
   int64_t *buf = calloc((size_t)n * 2, sizeof(int64_t));
   if (!buf)
@@ -129,17 +129,12 @@ static int64_t frames_needed(const AscKernel *k) {
 }
 
 AscStatus asc_block_run(AscBlockState *b) {
-  int64_t need = frames_needed(b->kernel);
-  if (need < 0 || b->stack_size < need) {
-    AscSlot *st =
-        need < 0 ? NULL : realloc(b->stack, sizeof(AscSlot) * (size_t)need);
-    if (!st) {
-      b->err->status = ASC_ERR_INTERNAL;
-      snprintf(b->err->message, sizeof b->err->message, "out of memory");
-      return ASC_ERR_INTERNAL;
-    }
-    b->stack = st;
-    b->stack_size = need;
+  int64_t need = b->kernel->frame_slots;
+  if (need < 0 || b->stack_size < need) { /* launch.c sizes the stack */
+    b->err->status = ASC_ERR_INTERNAL;
+    snprintf(b->err->message, sizeof b->err->message,
+             "out of memory for the register stack");
+    return ASC_ERR_INTERNAL;
   }
   b->stack_used = 0;
   b->call_depth = 0;

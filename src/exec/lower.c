@@ -476,6 +476,7 @@ void asc_kernel_free(AscKernel *k) {
   free(k->funcs);
   free(k->pool);
   free(k->param_types);
+  asc_scratch_pool_free(k->scratch);
   free(k);
 }
 
@@ -532,6 +533,10 @@ AscKernel *asc_kernel_compile(AscModule *m, const char *entry) {
     else
       for (int i = 0; i < body->n_args; i++)
         k->param_types[i] = body->args[i].type;
+  }
+  if (!s) {
+    k->frame_slots = asc_frames_needed(k);
+    k->scratch = NULL; /* created by the first launch */
   }
   free(l.funcs);
   free(l.code);

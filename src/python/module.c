@@ -730,9 +730,71 @@ static void kernel_dealloc(KernelObject *self) {
   wrapper_dealloc((PyObject *)self);
 }
 
-/* launch(core_num, platform, args, workers=0): args is a sequence of
- * ("gm", address, nbytes, readonly) | ("int", value) | ("float", value).
- * The caller keeps the buffers alive for the duration of the call. */
+/* One launch argument, converted by the kernel's parameter type:
+ *   global address: an object with the buffer protocol (a NumPy array:
+ *     C-contiguous; read-only buffers are passed read-only), or a tuple
+ *     ("gm", address, nbytes, readonly) for memory the caller vouches for
+ *     (torch tensors);
+ *   integer: an int (or anything with __index__), range-checked for i32;
+ *   float: a float or an int.
+ * A buffer acquired here is released by the caller (view->obj != NULL). */
+static int convert_arg(const AscType *t, PyObject *o, AscLaunchArg *a,
+                       Py_buffer *view, Py_ssize_t i) {
+  if (t->kind == ASC_TY_GLOBAL_ADDRESS) {
+    a->kind = ASC_ARG_GM;
+    if (PyTuple_Check(o)) {
+      const char *kind;
+      PyObject *addr, *nbytes;
+      int readonly = 0;
+      if (!PyArg_ParseTuple(o, "sOO|p", &kind, &addr, &nbytes, &readonly))
+        return -1;
+      a->ptr = PyLong_AsVoidPtr(addr);
+      a->nbytes = PyLong_AsSize_t(nbytes);
+      a->readonly = readonly;
+      return PyErr_Occurred() ? -1 : 0;
+    }
+    if (PyObject_GetBuffer(o, view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+      PyErr_Clear();
+      if (PyObject_GetBuffer(o, view, PyBUF_C_CONTIGUOUS) < 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "kernel argument %zd must be a C-contiguous array", i);
+        return -1;
+      }
+      a->readonly = 1;
+    }
+    a->ptr = view->buf;
+    a->nbytes = (size_t)view->len;
+    return 0;
+  }
+  if (asc_type_is_float(t)) {
+    a->kind = ASC_ARG_FLOAT;
+    a->f = PyFloat_AsDouble(o);
+    return PyErr_Occurred() ? -1 : 0;
+  }
+  a->kind = ASC_ARG_INT;
+  PyObject *idx = PyNumber_Index(o);
+  if (!idx)
+    return -1;
+  int overflow = 0;
+  a->i = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  Py_DECREF(idx);
+  if (PyErr_Occurred())
+    return -1;
+  size_t bits = asc_dtype_size(t->dtype) * 8;
+  if (overflow || (bits < 64 && (a->i < -((int64_t)1 << (bits - 1)) ||
+                                 a->i >= ((int64_t)1 << (bits - 1))))) {
+    PyErr_Format(PyExc_OverflowError,
+                 "kernel argument %zd does not fit the kernel's %s parameter",
+                 i, asc_dtype_name(t->dtype));
+    return -1;
+  }
+  return 0;
+}
+
+enum { LAUNCH_INLINE_ARGS = 16 };
+
+/* launch(core_num, platform, args, workers=0): args converted as
+ * convert_arg says. The GIL is released while the blocks run. */
 static PyObject *kernel_launch(KernelObject *self, PyObject *args,
                                PyObject *kw) {
   int core_num, workers = 0;
@@ -750,44 +812,42 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   if (!fast)
     return NULL;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-  AscLaunchArg *la = PyMem_Calloc((size_t)n + 1, sizeof(AscLaunchArg));
-  if (!la) {
+  int n_params = asc_kernel_num_params(self->k);
+  if (n != n_params) {
     Py_DECREF(fast);
-    return PyErr_NoMemory();
+    return PyErr_Format(PyExc_TypeError,
+                        "the kernel takes %d arguments, got %zd", n_params, n);
   }
-  for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *t = PySequence_Fast_GET_ITEM(fast, i);
-    const char *kind;
-    PyObject *v1, *v2 = NULL;
-    int readonly = 0;
-    if (!PyArg_ParseTuple(t, "sO|Op", &kind, &v1, &v2, &readonly))
-      goto fail;
-    if (strcmp(kind, "gm") == 0 && v2) {
-      la[i].kind = ASC_ARG_GM;
-      la[i].ptr = PyLong_AsVoidPtr(v1);
-      la[i].nbytes = PyLong_AsSize_t(v2);
-      la[i].readonly = readonly;
-    } else if (strcmp(kind, "int") == 0) {
-      la[i].kind = ASC_ARG_INT;
-      la[i].i = PyLong_AsLongLong(v1);
-    } else if (strcmp(kind, "float") == 0) {
-      la[i].kind = ASC_ARG_FLOAT;
-      la[i].f = PyFloat_AsDouble(v1);
-    } else {
-      PyErr_Format(PyExc_ValueError, "bad launch argument kind '%s'", kind);
-      goto fail;
+  AscLaunchArg inline_args[LAUNCH_INLINE_ARGS];
+  Py_buffer inline_views[LAUNCH_INLINE_ARGS];
+  AscLaunchArg *la = inline_args;
+  Py_buffer *views = inline_views;
+  if (n > LAUNCH_INLINE_ARGS) {
+    la = PyMem_Calloc((size_t)n, sizeof(AscLaunchArg));
+    views = PyMem_Calloc((size_t)n, sizeof(Py_buffer));
+    if (!la || !views) {
+      PyMem_Free(la);
+      PyMem_Free(views);
+      Py_DECREF(fast);
+      return PyErr_NoMemory();
     }
-    if (PyErr_Occurred())
-      goto fail;
+  } else {
+    memset(inline_args, 0, sizeof(AscLaunchArg) * (size_t)n);
+    memset(inline_views, 0, sizeof(Py_buffer) * (size_t)n);
   }
+  PyObject *result = NULL;
+  Py_ssize_t converted = 0;
+  for (; converted < n; converted++)
+    if (convert_arg(asc_kernel_param_type(self->k, (int)converted),
+                    PySequence_Fast_GET_ITEM(fast, converted), &la[converted],
+                    &views[converted], converted))
+      goto done;
   AscLaunchOptions opt = {workers};
   AscLaunchError err;
   AscStatus s;
   Py_BEGIN_ALLOW_THREADS s =
       asc_kernel_launch(self->k, p, core_num, la, (int)n, &opt, &err);
-  Py_END_ALLOW_THREADS PyMem_Free(la);
-  Py_DECREF(fast);
-  if (s != ASC_OK) {
+  Py_END_ALLOW_THREADS if (s != ASC_OK) {
     PyObject *eargs =
         Py_BuildValue("(isisiis)", (int)s, err.message, err.block,
                       err.loc.file ? err.loc.file : "", err.loc.line,
@@ -796,13 +856,20 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
       PyErr_SetObject(LaunchError, eargs);
       Py_DECREF(eargs);
     }
-    return NULL;
+    goto done;
   }
-  Py_RETURN_NONE;
-fail:
-  PyMem_Free(la);
+  result = Py_None;
+  Py_INCREF(result);
+done:
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (views[i].obj)
+      PyBuffer_Release(&views[i]);
+  if (la != inline_args) {
+    PyMem_Free(la);
+    PyMem_Free(views);
+  }
   Py_DECREF(fast);
-  return NULL;
+  return result;
 }
 
 static PyObject *kernel_param_types(KernelObject *self, PyObject *unused) {

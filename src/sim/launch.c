@@ -14,6 +14,93 @@
 
 enum { MAX_WORKERS = 64 };
 
+struct AscScratchPool {
+  pthread_mutex_t lock;
+  AscScratch *free_list;
+};
+
+static pthread_mutex_t pool_create_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The kernel's pool, created on first use (kernels are shared by threads). */
+static AscScratchPool *pool_of(const AscKernel *k) {
+  AscScratchPool **slot = (AscScratchPool **)&k->scratch;
+  pthread_mutex_lock(&pool_create_lock);
+  if (!*slot) {
+    AscScratchPool *p = calloc(1, sizeof *p);
+    if (p && pthread_mutex_init(&p->lock, NULL) != 0) {
+      free(p);
+      p = NULL;
+    }
+    *slot = p;
+  }
+  AscScratchPool *p = *slot;
+  pthread_mutex_unlock(&pool_create_lock);
+  return p;
+}
+
+static void scratch_free(AscScratch *s) {
+  if (!s)
+    return;
+  free(s->ub);
+  free(s->stack);
+  free(s);
+}
+
+void asc_scratch_pool_free(AscScratchPool *pool) {
+  if (!pool)
+    return;
+  for (AscScratch *s = pool->free_list; s;) {
+    AscScratch *n = s->next;
+    scratch_free(s);
+    s = n;
+  }
+  pthread_mutex_destroy(&pool->lock);
+  free(pool);
+}
+
+/* A zeroed UB of ub_size bytes and a stack of `slots` register slots: from
+ * the pool when one fits, else newly allocated. NULL when out of memory. */
+static AscScratch *scratch_take(AscScratchPool *pool, int64_t ub_size,
+                                int64_t slots) {
+  AscScratch *s = NULL;
+  if (pool) {
+    pthread_mutex_lock(&pool->lock);
+    s = pool->free_list;
+    if (s)
+      pool->free_list = s->next;
+    pthread_mutex_unlock(&pool->lock);
+  }
+  if (!s && !(s = calloc(1, sizeof *s)))
+    return NULL;
+  if (s->ub_size != ub_size) {
+    free(s->ub);
+    s->ub = calloc(1, (size_t)ub_size);
+    s->ub_size = s->ub ? ub_size : 0;
+    s->dirty = 0;
+  }
+  if (s->stack_size < slots) {
+    free(s->stack);
+    s->stack = malloc(sizeof(AscSlot) * (size_t)(slots > 0 ? slots : 1));
+    s->stack_size = s->stack ? slots : 0;
+  }
+  if (!s->ub || (slots > 0 && !s->stack)) {
+    scratch_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void scratch_give(AscScratchPool *pool, AscScratch *s) {
+  if (!pool) {
+    scratch_free(s);
+    return;
+  }
+  pthread_mutex_lock(&pool->lock);
+  s->next = pool->free_list;
+  pool->free_list = s;
+  pthread_mutex_unlock(&pool->lock);
+}
+
 typedef struct Worker {
   const AscKernel *kernel;
   const AscPlatform *platform;
@@ -21,6 +108,7 @@ typedef struct Worker {
   int n_args;
   int core_num;
   int first, stride;
+  AscScratch *scratch;
   AscLaunchError err; /* first error of this worker's blocks */
   pthread_t thread;
 } Worker;
@@ -60,6 +148,7 @@ static AscStatus block_finish(AscBlockState *b) {
 
 static void *worker_main(void *arg) {
   Worker *w = arg;
+  AscScratch *sc = w->scratch;
   AscBlockState b;
   memset(&b, 0, sizeof b);
   b.kernel = w->kernel;
@@ -67,17 +156,17 @@ static void *worker_main(void *arg) {
   b.args = w->args;
   b.n_args = w->n_args;
   b.block_num = w->core_num;
-  b.ub_size = (int64_t)w->platform->ub_size;
-  b.ub = calloc(1, w->platform->ub_size);
+  b.ub = sc->ub;
+  b.ub_size = sc->ub_size;
+  b.ub_dirty = &sc->dirty;
+  b.stack = sc->stack;
+  b.stack_size = sc->stack_size;
   b.err = &w->err;
-  if (!b.ub) {
-    w->err.status = ASC_ERR_INTERNAL;
-    snprintf(w->err.message, sizeof w->err.message, "out of memory");
-    return NULL;
-  }
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
-    memset(b.ub, 0, w->platform->ub_size);
+    /* every block starts from a zeroed UB: only what was touched needs it */
+    memset(b.ub, 0, (size_t)sc->dirty);
+    sc->dirty = 0;
     AscStatus s = asc_block_run(&b);
     if (!s)
       s = block_finish(&b);
@@ -85,14 +174,21 @@ static void *worker_main(void *arg) {
     if (s)
       break; /* later blocks of this worker have higher indices */
   }
-  free(b.ub);
-  free(b.stack);
   return NULL;
 }
 
-static int host_cores(void) {
+static int n_host_cores = 1;
+static pthread_once_t host_cores_once = PTHREAD_ONCE_INIT;
+
+static void count_host_cores(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n < 1 ? 1 : (n > MAX_WORKERS ? MAX_WORKERS : (int)n);
+  n_host_cores = n < 1 ? 1 : (n > MAX_WORKERS ? MAX_WORKERS : (int)n);
+}
+
+/* Host cores, counted once: sysconf reads /sys, far slower than a launch. */
+static int host_cores(void) {
+  pthread_once(&host_cores_once, count_host_cores);
+  return n_host_cores;
 }
 
 AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
@@ -134,12 +230,18 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     workers = MAX_WORKERS;
   if (workers > core_num)
     workers = core_num;
-  Worker *ws = calloc((size_t)workers, sizeof *ws);
+  /* small launches (the common 1-block case) allocate nothing */
+  Worker local[4];
+  Worker *ws = workers <= 4 ? local : calloc((size_t)workers, sizeof *ws);
+  if (ws == local)
+    memset(local, 0, sizeof local);
   if (!ws) {
     err->status = ASC_ERR_INTERNAL;
     snprintf(err->message, sizeof err->message, "out of memory");
     return err->status;
   }
+  AscScratchPool *pool = pool_of(k);
+  int64_t slots = k->frame_slots > 0 ? k->frame_slots : 1;
   for (int i = 0; i < workers; i++) {
     ws[i].kernel = k;
     ws[i].platform = platform;
@@ -149,6 +251,16 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].first = i;
     ws[i].stride = workers;
     ws[i].err.block = -1;
+    ws[i].scratch = scratch_take(pool, (int64_t)platform->ub_size, slots);
+    if (!ws[i].scratch) {
+      for (int j = 0; j < i; j++)
+        scratch_give(pool, ws[j].scratch);
+      if (ws != local)
+        free(ws);
+      err->status = ASC_ERR_INTERNAL;
+      snprintf(err->message, sizeof err->message, "out of memory");
+      return err->status;
+    }
   }
   int started = 1;
   for (int i = 1; i < workers; i++) {
@@ -165,9 +277,12 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   for (int i = 1; i < started; i++)
     pthread_join(ws[i].thread, NULL);
   for (int i = 0; i < workers; i++)
+    scratch_give(pool, ws[i].scratch);
+  for (int i = 0; i < workers; i++)
     if (ws[i].err.status != ASC_OK &&
         (err->status == ASC_OK || ws[i].err.block < err->block))
       *err = ws[i].err;
-  free(ws);
+  if (ws != local)
+    free(ws);
   return err->status;
 }

@@ -46,6 +46,8 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
              (long long)x->b->ub_size);
     return NULL;
   }
+  if (end > *x->b->ub_dirty)
+    *x->b->ub_dirty = end; /* zeroed before the next block uses the UB */
   return x->b->ub + t->addr;
 }
 

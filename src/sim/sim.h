@@ -93,6 +93,20 @@ typedef struct AscFunc {
   int n_consts;
 } AscFunc;
 
+/* Host memory a worker thread simulates blocks in: one UB and a register
+ * stack, kept by the kernel between launches so that a launch allocates
+ * nothing (see launch.c). */
+typedef struct AscScratch {
+  uint8_t *ub;
+  int64_t ub_size;
+  int64_t dirty; /* UB bytes [0, dirty) may be non-zero */
+  AscSlot *stack;
+  int64_t stack_size;
+  struct AscScratch *next;
+} AscScratch;
+
+typedef struct AscScratchPool AscScratchPool; /* mutex + free list */
+
 struct AscKernel {
   AscModule *module;
   AscFunc *funcs; /* funcs[0] is the kernel */
@@ -100,7 +114,13 @@ struct AscKernel {
   int32_t *pool; /* operand slot pool shared by all functions */
   const AscType **param_types;
   int n_params;
+  int64_t frame_slots; /* register slots of the deepest call chain, or -1 */
+  AscScratchPool *scratch;
 };
+
+/* Register slots the deepest chain of device calls needs (-1: too deep). */
+int64_t asc_frames_needed(const AscKernel *k);
+void asc_scratch_pool_free(AscScratchPool *pool);
 
 /* ---- block state --------------------------------------------------------- */
 
@@ -138,6 +158,7 @@ typedef struct AscBlockState {
   int block_idx, block_num;
   uint8_t *ub;
   int64_t ub_size;
+  int64_t *ub_dirty; /* the scratch's high-water mark of UB accesses */
   int16_t flags[ASC_MAX_EVENTS][ASC_MAX_EVENT_IDS]; /* pending set_flags */
   /* waits issued on a non-scalar pipe before their set_flag */
   int16_t waits[ASC_MAX_EVENTS][ASC_MAX_EVENT_IDS];

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, Tuple
 
 import pytest
+
 from asc.runtime import compiler
 
 HEADER_DIR = Path(__file__).resolve().parents[1] / "ascendc"
@@ -41,6 +42,18 @@ def syntax_check(text: str, workdir: Path, index: int) -> Tuple[bool, str]:
            "-Wno-unused-but-set-variable", "-I", str(HEADER_DIR), str(path)]
     out = subprocess.run(cmd, capture_output=True, text=True)
     return out.returncode == 0, out.stderr
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_compile_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The suite uses its own on-disk compile cache, never the user's."""
+    old = os.environ.get("PYASC_CACHE_DIR")
+    os.environ["PYASC_CACHE_DIR"] = str(tmp_path_factory.mktemp("pyasc-cache"))
+    yield
+    if old is None:
+        del os.environ["PYASC_CACHE_DIR"]
+    else:
+        os.environ["PYASC_CACHE_DIR"] = old
 
 
 @pytest.fixture(scope="session", autouse=True)

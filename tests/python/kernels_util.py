@@ -15,8 +15,9 @@ import functools
 import math
 from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
-import asc
 import numpy as np
+
+import asc
 
 UB_SLOT = 16384  # bytes of UB per operand
 BLOCK = 32  # bytes per DataCopy block

@@ -15,11 +15,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterator
 
+import numpy as np
+import pytest
+
 import asc
 import asc._C as C
 import asc.runtime.config as config
-import numpy as np
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 

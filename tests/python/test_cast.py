@@ -21,7 +21,6 @@ installed, one test also passes torch.bfloat16 tensors to the kernel.
 
 from typing import Dict, List, Tuple
 
-import asc
 import numpy as np
 import pytest
 from kernels_util import (
@@ -39,6 +38,8 @@ from kernels_util import (
     saturate_int,
     storage,
 )
+
+import asc
 
 try:  # only for the launcher test with torch tensors
     import torch

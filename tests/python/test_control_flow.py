@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import asc
 import numpy as np
 import pytest
+
+import asc
 from asc.language.core.values import RANGE, STATIC_RANGE
 
 

@@ -11,10 +11,11 @@ writes nothing.
 
 from typing import Any
 
-import asc
 import numpy as np
 import pytest
 from kernels_util import UB_SLOT, asc_dtype, fill_sentinel, storage
+
+import asc
 
 ALL_TYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
              "float32", "float64", "bool")

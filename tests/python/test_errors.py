@@ -17,9 +17,10 @@ import os
 import re
 from typing import Any, Optional, Tuple, Type
 
-import asc
 import numpy as np
 import pytest
+
+import asc
 
 HERE = os.path.abspath(__file__)
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import asc
 import numpy as np
 import pytest
+
+import asc
 
 
 def run(kernel: Any, *args: Any, size: int = 16, dtype: Any = np.int32) -> np.ndarray:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import asc
-import asc.lib.runtime as rt
 import numpy as np
 import pytest
+
+import asc
+import asc.lib.runtime as rt
 from asc.runtime import config
 
 

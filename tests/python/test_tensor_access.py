@@ -7,10 +7,11 @@ arithmetic on the values follows the element type: integers wrap at their
 width, 16-bit floats round after every operation.
 """
 
-import asc
 import numpy as np
 import pytest
 from kernels_util import UB_SLOT, assert_bits_equal, bf16_to_f32, f32_to_bf16_rne, storage
+
+import asc
 
 try:  # only for GlobalTensor<bfloat16>, which needs a bfloat16 array
     import torch

@@ -20,7 +20,6 @@ specified (IEEE 754-2008 maxNum/minNum), so it is compared by value only.
 import zlib
 from typing import Any, Callable, Dict, Tuple
 
-import asc
 import numpy as np
 import pytest
 from kernels_util import (
@@ -42,6 +41,8 @@ from kernels_util import (
     storage,
     with_specials,
 )
+
+import asc
 
 ARITH = ("float16", "float32", "int16", "int32")
 FLT = ("float16", "float32")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import threading
 from typing import Any, Dict, List, Optional, Tuple
@@ -47,37 +48,69 @@ def global_key(value: Any) -> Any:
 
 
 class CompiledKernel:
-    def __init__(self, name: str, builder: _b.IRBuilder, kernel: Any, runtime_params: List[str],
-                 ir_before: str, globals_used: Optional[Dict[Tuple[Any, str], Any]] = None, key: str = ""):
+    """A kernel specialisation ready to launch: its IR module (after the
+    passes) and the bytecode the simulator runs."""
+
+    def __init__(self, name: str, module: Any, kernel: Any, runtime_params: List[str], ir_before: str,
+                 globals_used: Optional[Dict[Tuple[Any, str], Any]] = None, key: str = "",
+                 from_disk: bool = False):
         self.name = name
-        self.builder = builder
+        self.module = module
         self.kernel = kernel
         self.runtime_params = runtime_params
         self.ir = ir_before  # the IR as built from Python, before the passes
         self.key = key  # 12 hex digits identifying the specialisation
+        self.from_disk = from_disk
         # (function, name) -> (value, key): the globals the kernel was compiled with; the value is
         # kept so that an identity key stays unique while the kernel lives
         self.globals_used = {k: (v, global_key(v)) for k, v in (globals_used or {}).items()}
+        # fast check of the same: (namespace, name, value) where the namespace is the module
+        # dict or closure cell the name lives in
+        self._watch = [(_namespace(fn, name), name, v) for (fn, name), (v, _) in self.globals_used.items()]
+        # values that can change in place (a NumPy lookup table) are compared by contents every time
+        self._mutable = any(isinstance(v, (np.ndarray, list)) for v, _ in self.globals_used.values())
 
     def ir_text(self) -> str:
         """The IR after the passes, as the simulator runs it."""
-        return self.builder.module.print()
+        return self.module.print()
 
     def ascendc(self, line_comments: bool = True) -> str:
         """The Ascend C translation unit of this kernel."""
         try:
-            return self.builder.module.emit_ascendc(line_comments=line_comments)
+            return self.module.emit_ascendc(line_comments=line_comments)
         except _C.IRError as e:
             msg, file, line, col = e.args
             raise CompileError(msg, file, line, col) from None
 
     def globals_changed(self) -> bool:
         """True if a global or closure variable the kernel read has changed since it was compiled."""
+        if self._mutable:
+            return self._globals_changed_by_value()
+        for ns, name, value in self._watch:
+            current = ns.get(name, _MISSING) if type(ns) is dict else ns.cell_contents
+            if current is not value:
+                return self._globals_changed_by_value()
+        return False
+
+    def _globals_changed_by_value(self) -> bool:
         for (fn, name), (_, key) in self.globals_used.items():
             found, value = fn.resolve_global(name)
             if not found or global_key(value) != key:
                 return True
         return False
+
+
+_MISSING = object()
+
+
+def _namespace(fn: Any, name: str) -> Any:
+    """Where fn reads `name` from: a closure cell or its module globals."""
+    code = fn.fn.__code__
+    if fn.fn.__closure__ and name in code.co_freevars:
+        return fn.fn.__closure__[code.co_freevars.index(name)]
+    if name in fn.fn.__globals__:
+        return fn.fn.__globals__
+    return builtins.__dict__
 
 
 # The builder stack of codegen/builder.py is process-wide: compilations from
@@ -143,7 +176,7 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
         msg, file, line, col = e.args
         raise CompileError(msg, file, line, col) from None
     key = specialization_key(jit_fn.name, specs, (platform, sorted((k, repr(v)) for k, v in options.items())))
-    compiled = CompiledKernel(jit_fn.name, builder, kernel, runtime, ir_initial, visitor.globals_used, key)
+    compiled = CompiledKernel(jit_fn.name, module, kernel, runtime, ir_initial, visitor.globals_used, key)
     if dump_dir() is not None:
         write_dumps(jit_fn.name, key, {"initial": ir_initial, "final": compiled.ir_text(),
                                        "ascendc": compiled.ascendc()})

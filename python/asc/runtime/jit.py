@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 import numpy as np
 
 from ..codegen.function_visitor import source_of
+from ..language.core.constexpr import is_constexpr_annotation
 
 # Compile options of upstream pyasc, plus ours (see docs/api.md).
 OPTIONS: Dict[str, Any] = {
@@ -108,7 +109,11 @@ class JITFunction:
         self.filename = fn.__code__.co_filename
         self.first_line = fn.__code__.co_firstlineno
         self.col_offset = 0
-        self.cache: Dict[Any, Any] = {}
+        self.cache: Dict[Any, Any] = {}  # full specialisation key -> CompiledKernel
+        # positional argument types / ConstExpr values -> CompiledKernel (see Launcher._fast)
+        self.fast_cache: Dict[Any, Any] = {}
+        self.const_mask = tuple(is_constexpr_annotation(p.annotation) for p in self.signature.parameters.values())
+        self._launchers: Dict[Any, Any] = {}
         self.__doc__ = fn.__doc__
         self.__name__ = fn.__name__
         self.__wrapped__ = fn
@@ -141,16 +146,30 @@ class JITFunction:
         return False, None
 
     def __getitem__(self, grid: Union[int, Tuple[Any, ...]]) -> "Callable[..., None]":
+        # launchers are reused when the grid is plainly an int (True == 1 must not alias)
+        reusable = type(grid) is int or (type(grid) is tuple and len(grid) > 0 and type(grid[0]) is int)
+        if reusable:
+            try:
+                return self._launchers[grid]
+            except (KeyError, TypeError):
+                pass
         from .launcher import Launcher
 
-        if not isinstance(grid, tuple):
-            grid = (grid,)
-        if not 1 <= len(grid) <= 2:
+        g = grid if isinstance(grid, tuple) else (grid,)
+        if not 1 <= len(g) <= 2:
             raise TypeError("launch a kernel as kernel[core_num](...) or kernel[core_num, stream](...)")
-        core_num = grid[0]
-        if isinstance(core_num, (bool, np.bool_)) or not isinstance(core_num, (int, np.integer)) or core_num < 1:
+        core_num = g[0]
+        if isinstance(core_num, np.integer):
+            core_num = int(core_num)
+        if isinstance(core_num, bool) or not isinstance(core_num, int) or core_num < 1:
             raise ValueError(f"core_num must be a positive integer, got {core_num!r}")
-        return Launcher(self, int(core_num), grid[1] if len(grid) > 1 else None)
+        launcher = Launcher(self, core_num, g[1] if len(g) > 1 else None)
+        if reusable and len(self._launchers) < 64:
+            try:
+                self._launchers[grid] = launcher
+            except TypeError:
+                pass  # an unhashable stream object
+        return launcher
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.name} is an @asc.jit kernel: launch it as {self.name}[core_num](...), or call it "

@@ -30,7 +30,7 @@ def _gm_arg(name: str, x: Any) -> Tuple[str, Tuple[Any, ...]]:
             raise TypeError(f"argument `{name}`: NumPy dtype {x.dtype} is not supported by asc")
         if not x.flags.c_contiguous:
             raise ValueError(f"argument `{name}` is not C-contiguous; pass np.ascontiguousarray({name})")
-        return dtype.name, ("gm", x.ctypes.data, x.nbytes, not x.flags.writeable)
+        return dtype.name, x  # passed through the buffer protocol (read-only arrays stay read-only)
     if _is_torch_tensor(x):
         dtype = dt.from_torch(x.dtype)
         if dtype is None:
@@ -84,12 +84,51 @@ def api_name(op: str) -> str:
 
 
 class Launcher:
+    """`kernel[core_num, stream]`: calling it launches the kernel.
+
+    A launch of an already compiled specialisation takes the fast path: the
+    argument types (and ConstExpr values) form a tuple looked up in the
+    kernel's fast cache, and the arguments go straight to the C launcher
+    (arrays through the buffer protocol). Anything else (keywords, a new
+    specialisation, a bad argument) takes the full path, which checks every
+    argument and explains what is wrong."""
+
+    __slots__ = ("fn", "core_num", "stream")
+
     def __init__(self, fn: JITFunction, core_num: int, stream: Any):
         self.fn = fn
         self.core_num = core_num
         self.stream = stream
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
+        if not kwargs and self._fast(args):
+            return
+        self._full(args, kwargs)
+
+    def _fast(self, args: Tuple[Any, ...]) -> bool:
+        fn = self.fn
+        if len(args) != len(fn.const_mask) or fn.options["always_compile"] or state.backend != "Model":
+            return False
+        key = fast_key(args, fn.const_mask)
+        if key is None:
+            return False
+        platform = state.soc_version
+        try:
+            compiled = fn.fast_cache.get((key, platform))
+        except TypeError:  # an unhashable ConstExpr value
+            return False
+        if compiled is None or compiled.globals_changed():
+            return False
+        runtime_args = [a for a, const in zip(args, fn.const_mask) if not const]
+        try:
+            compiled.kernel.launch(self.core_num, platform, runtime_args)
+        except _C.LaunchError as e:
+            raise _kernel_error(fn, e) from None
+        except (TypeError, ValueError, OverflowError, BufferError):
+            return False  # the full path names the argument and what is wrong with it
+        return True
+
+    def _full(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> None:
         fn = self.fn
         # keywords naming a compile option (and no kernel parameter) are per-call options
         params = fn.signature.parameters
@@ -104,8 +143,7 @@ class Launcher:
             raise TypeError(f"{fn.name}: {e}") from None
         bound.apply_defaults()
         specs: Dict[str, Tuple[Any, ...]] = {}
-        launch_args: List[Tuple[Any, ...]] = []
-        keepalive: List[Any] = []
+        launch_args: List[Any] = []
         for name, value in bound.arguments.items():
             ann = fn.signature.parameters[name].annotation
             if is_constexpr_annotation(ann):
@@ -122,7 +160,6 @@ class Launcher:
                 dname, launch = _gm_arg(name, value)
                 specs[name] = ("gm", dname)
                 launch_args.append(launch)
-                keepalive.append(value)
             else:
                 if ann is GlobalAddress:
                     raise TypeError(f"argument `{name}` is annotated asc.GlobalAddress: pass a NumPy array or a "
@@ -130,30 +167,82 @@ class Launcher:
                 kind = _scalar_kind(name, value, ann)
                 specs[name] = (kind,)
                 if kind == "float":
-                    launch_args.append(("float", float(value)))
+                    launch_args.append(float(value))
                 else:
                     iv = int(value)
                     if kind == "int" and not -(2**31) <= iv < 2**31:
                         raise OverflowError(f"argument `{name}` = {iv} does not fit the kernel's int32 parameter")
-                    launch_args.append(("int", iv))
+                    launch_args.append(iv)
         platform = state.soc_version
-        key = (tuple((k, _freeze(v)) for k, v in specs.items()), platform)
-        compiled = None if options.get("always_compile") else fn.cache.get(key)
+        spec_key = tuple((k, _freeze(v)) for k, v in specs.items())
+        option_key = tuple(sorted((k, repr(v)) for k, v in options.items() if k != "always_compile"))
+        key = (spec_key, platform, option_key)
+        always = options.get("always_compile")
+        compiled = None if always else fn.cache.get(key)
         if compiled is not None and compiled.globals_changed():
             compiled = None  # a module-level constant or closure variable it read has a new value
         if compiled is None:
-            compiled = compile_kernel(fn, specs, options, platform)
+            compiled = get_compiled(fn, specs, spec_key, options, platform, use_disk=not always)
             fn.cache[key] = compiled
-        self.last_compiled = compiled
+        if not call_options and not kwargs:
+            fk = fast_key(args, fn.const_mask)
+            if fk is not None:
+                try:
+                    fn.fast_cache[(fk, platform)] = compiled
+                except TypeError:
+                    pass
         if state.backend == "NPU":
             _run_on_npu(compiled, platform, options)
         try:
             compiled.kernel.launch(self.core_num, platform, launch_args)
         except _C.LaunchError as e:
-            status, message, block, file, line, col, op = e.args
-            raise KernelError(message, fn.name, block, api_name(op) if op else "", file, line, col) from None
-        finally:
-            del keepalive
+            raise _kernel_error(fn, e) from None
+
+
+def fast_key(args: Tuple[Any, ...], const_mask: Tuple[bool, ...]) -> Any:
+    """The fast-cache key of a positional argument list, or None if an
+    argument is not of a kind the fast path handles."""
+    key = []
+    for a, const in zip(args, const_mask):
+        t = type(a)
+        if const:
+            # floats by their text: 0.0 == -0.0 and nan != nan would alias or miss
+            key.append((t, repr(a)) if t is float else (t, a))
+        elif t is np.ndarray:
+            key.append(a.dtype)
+        elif t is int or t is float or t is bool:
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
+
+
+def _kernel_error(fn: JITFunction, e: Any) -> KernelError:
+    status, message, block, file, line, col, op = e.args
+    return KernelError(message, fn.name, block, api_name(op) if op else "", file, line, col)
+
+
+def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: Any, options: Dict[str, Any],
+                 platform: str, use_disk: bool) -> Any:
+    """From the disk cache if it holds a valid entry, else compiled (and stored)."""
+    from . import cache
+    from .compiler import CompiledKernel
+    from .dump import dump_dir
+
+    # with PYASC_DUMP_PATH set every compilation runs, so that its dumps appear
+    use_disk = use_disk and dump_dir() is None
+    key = cache.entry_key(fn, spec_key, platform, options) if use_disk else None
+    if key is not None:
+        loaded = cache.load(fn, key)
+        if loaded is not None:
+            return CompiledKernel(fn.name, loaded.module, loaded.kernel, loaded.runtime_params, loaded.ir_text,
+                                  loaded.globals_used, key[:12], from_disk=True)
+    compiled = compile_kernel(fn, specs, options, platform)
+    if key is not None:
+        manifest = cache.make_manifest({k: v for k, (v, _) in compiled.globals_used.items()})
+        if manifest is not None:
+            cache.store(fn.name, key, compiled.runtime_params, manifest, compiled.ir_text())
+    return compiled
 
 
 def _run_on_npu(compiled: Any, platform: str, options: Dict[str, Any]) -> None:
