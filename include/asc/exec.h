@@ -55,8 +55,15 @@ typedef struct AscLaunchError {
   char message[1024];
 } AscLaunchError;
 
+struct AscObserver; /* src/sim/events.h */
+
 typedef struct AscLaunchOptions {
   int workers; /* host threads; <= 0: as many as host cores (max 64) */
+  /* observers of every block's events (timing model, sanitizer). They are
+   * called from the worker threads: per-block state must be kept per
+   * block index (each block runs on one thread). */
+  const struct AscObserver *observers;
+  int n_observers;
 } AscLaunchOptions;
 
 /* Runs `core_num` blocks of the kernel. Thread-safe for distinct launches;

@@ -20,6 +20,23 @@ static AscSlot *frame_push(AscBlockState *b, int n) {
 
 static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs);
 
+/* Runs one op-table instruction and shows its event to the observers. */
+static AscStatus run_observed(AscBlockState *b, AscExec *x,
+                              const AscInstr *in) {
+  AscEvent *e = &b->ev;
+  e->in = in;
+  e->kind = ASC_EV_OP;
+  AscPipe p = asc_op_info((AscOpId)in->op)->pipe;
+  e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
+  e->n_acc = 0;
+  e->elems = e->bytes = 0;
+  AscStatus s = asc_exec_fn(in->op)(x, in);
+  for (int i = 0; i < b->n_observers && !s; i++)
+    if (b->observers[i].event)
+      s = b->observers[i].event(b->observers[i].self, b, e);
+  return s;
+}
+
 static AscStatus call(AscBlockState *b, const AscInstr *in, AscSlot *regs) {
   const AscFunc *callee = &b->kernel->funcs[in->imm];
   AscExec x = {b, regs};
@@ -88,7 +105,8 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
           b->ret_to[i] = regs[in->a[i]];
       return ASC_OK;
     default: {
-      AscStatus s = asc_exec_fn(in->op)(&x, in);
+      AscStatus s = b->n_observers ? run_observed(b, &x, in)
+                                   : asc_exec_fn(in->op)(&x, in);
       if (s)
         return s;
       pc++;

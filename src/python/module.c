@@ -842,7 +842,7 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
                     PySequence_Fast_GET_ITEM(fast, converted), &la[converted],
                     &views[converted], converted))
       goto done;
-  AscLaunchOptions opt = {workers};
+  AscLaunchOptions opt = {.workers = workers};
   AscLaunchError err;
   AscStatus s;
   Py_BEGIN_ALLOW_THREADS s =

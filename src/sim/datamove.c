@@ -32,13 +32,15 @@ AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
                     "element size",
                     (long long)es);
   uint8_t *d = dst_gm ? sim_global_ptr(x, in, &dst, n, 1, "dst")
-                      : sim_local_ptr(x, in, &dst, n, "dst");
+                      : sim_local_ptr(x, in, &dst, n, 1, "dst");
   if (!d)
     return ASC_ERR_KERNEL;
   uint8_t *s = src_gm ? sim_global_ptr(x, in, &src, n, 0, "src")
-                      : sim_local_ptr(x, in, &src, n, "src");
+                      : sim_local_ptr(x, in, &src, n, 0, "src");
   if (!s)
     return ASC_ERR_KERNEL;
   memmove(d, s, (size_t)bytes);
+  x->b->ev.elems = n;
+  x->b->ev.bytes = bytes;
   return ASC_OK;
 }

@@ -60,6 +60,31 @@ static AscStatus ub_take(AscExec *x, const AscInstr *in, int64_t bytes,
 
 static int64_t round32(int64_t n) { return (n + 31) / 32 * 32; }
 
+void asc_que_pipes(int position, AscPipe *producer, AscPipe *consumer) {
+  switch (position) {
+  case ASC_TPOSITION_VECIN:
+    *producer = ASC_PIPE_MTE2;
+    *consumer = ASC_PIPE_V;
+    break;
+  case ASC_TPOSITION_VECOUT:
+    *producer = ASC_PIPE_V;
+    *consumer = ASC_PIPE_MTE3;
+    break;
+  default:
+    *producer = *consumer = ASC_PIPE_V;
+  }
+}
+
+/* The event of a queue operation on buffer i, for the observers. */
+static void que_event(AscExec *x, const AscSimQueue *q, AscQueOp op, int i) {
+  AscEvent *e = &x->b->ev;
+  e->kind = ASC_EV_QUE;
+  e->que_op = op;
+  e->que = q;
+  e->buffer = i;
+  asc_que_pipes(q->position, &e->producer, &e->consumer);
+}
+
 AscStatus sim_init_buffer_que(AscExec *x, const AscInstr *in) {
   AscSimQueue *q = ASC_SLOT(x, in, 1).p;
   int64_t num = ASC_SLOT(x, in, 2).i, len = ASC_SLOT(x, in, 3).i;
@@ -127,6 +152,7 @@ AscStatus sim_alloc_tensor(AscExec *x, const AscInstr *in) {
     if (!(q->allocated & (1ull << i))) {
       q->allocated |= 1ull << i;
       ASC_DST(x, in).t = buffer_tensor(q, i, in->dtype);
+      que_event(x, q, ASC_QUE_ALLOC, i);
       return ASC_OK;
     }
   return sim_fail(x, in,
@@ -148,6 +174,7 @@ AscStatus sim_enque(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "enque on a full TQue (depth %d)", cap);
   q->fifo[(q->fifo_head + q->fifo_count) % ASC_MAX_QUE_BUFS] = i;
   q->fifo_count++;
+  que_event(x, q, ASC_QUE_ENQUE, i);
   return ASC_OK;
 }
 
@@ -161,6 +188,7 @@ AscStatus sim_deque(AscExec *x, const AscInstr *in) {
   q->fifo_head = (q->fifo_head + 1) % ASC_MAX_QUE_BUFS;
   q->fifo_count--;
   ASC_DST(x, in).t = buffer_tensor(q, i, in->dtype);
+  que_event(x, q, ASC_QUE_DEQUE, i);
   return ASC_OK;
 }
 
@@ -178,6 +206,7 @@ AscStatus sim_free_tensor(AscExec *x, const AscInstr *in) {
                       "free_tensor of a LocalTensor still in the "
                       "queue (deque it first)");
   q->allocated &= ~(1ull << i);
+  que_event(x, q, ASC_QUE_FREE, i);
   return ASC_OK;
 }
 

@@ -108,6 +108,8 @@ typedef struct Worker {
   int n_args;
   int core_num;
   int first, stride;
+  const AscObserver *observers;
+  int n_observers;
   AscScratch *scratch;
   AscLaunchError err; /* first error of this worker's blocks */
   pthread_t thread;
@@ -162,14 +164,22 @@ static void *worker_main(void *arg) {
   b.stack = sc->stack;
   b.stack_size = sc->stack_size;
   b.err = &w->err;
+  b.observers = w->observers;
+  b.n_observers = w->n_observers;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
     /* every block starts from a zeroed UB: only what was touched needs it */
     memset(b.ub, 0, (size_t)sc->dirty);
     sc->dirty = 0;
+    for (int i = 0; i < b.n_observers; i++)
+      if (b.observers[i].block_begin)
+        b.observers[i].block_begin(b.observers[i].self, &b);
     AscStatus s = asc_block_run(&b);
     if (!s)
       s = block_finish(&b);
+    for (int i = 0; i < b.n_observers && !s; i++)
+      if (b.observers[i].block_end)
+        s = b.observers[i].block_end(b.observers[i].self, &b);
     block_reset(&b);
     if (s)
       break; /* later blocks of this worker have higher indices */
@@ -251,6 +261,8 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].first = i;
     ws[i].stride = workers;
     ws[i].err.block = -1;
+    ws[i].observers = options ? options->observers : NULL;
+    ws[i].n_observers = options ? options->n_observers : 0;
     ws[i].scratch = scratch_take(pool, (int64_t)platform->ub_size, slots);
     if (!ws[i].scratch) {
       for (int j = 0; j < i; j++)

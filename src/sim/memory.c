@@ -23,8 +23,21 @@ AscStatus sim_fail(AscExec *x, const AscInstr *in, const char *fmt, ...) {
   return ASC_ERR_KERNEL;
 }
 
+void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
+                       int64_t lo, int64_t hi) {
+  AscEvent *e = &b->ev;
+  if (e->n_acc >= ASC_EVENT_MAX_ACCESSES || hi <= lo)
+    return;
+  AscAccess *a = &e->acc[e->n_acc++];
+  a->write = (uint8_t)write;
+  a->space = (uint8_t)space;
+  a->buf = buf;
+  a->lo = lo;
+  a->hi = hi;
+}
+
 uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
-                       int64_t count, const char *what) {
+                       int64_t count, int write, const char *what) {
   int64_t esize = (int64_t)asc_dtype_size((AscDType)t->dtype);
   if (count < 0) {
     sim_fail(x, in, "negative element count %lld", (long long)count);
@@ -48,6 +61,8 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
   }
   if (end > *x->b->ub_dirty)
     *x->b->ub_dirty = end; /* zeroed before the next block uses the UB */
+  if (x->b->n_observers)
+    sim_record_access(x->b, ASC_SPACE_UB, write, -1, t->addr, end);
   return x->b->ub + t->addr;
 }
 

@@ -12,6 +12,7 @@
 
 #include "asc/exec.h"
 #include "asc/ir.h"
+#include "events.h"
 #include "vecmath.h"
 
 /* Scalar arithmetic sub-operations (the op table's `sub` column). */
@@ -172,6 +173,10 @@ typedef struct AscBlockState {
   int64_t stack_size, stack_used;
   int call_depth;
   AscSlot *ret_to; /* where the running device function returns values */
+  /* observers (timing model, sanitizer); none: no events are made */
+  const AscObserver *observers;
+  int n_observers;
+  AscEvent ev; /* the event of the running instruction */
   /* first error */
   AscLaunchError *err;
 } AscBlockState;
@@ -192,9 +197,10 @@ AscStatus sim_fail(AscExec *x, const AscInstr *in, const char *fmt, ...)
 
 /* Checks that `count` elements of dtype from local tensor t fit both the
  * tensor and the UB; returns a pointer to its first byte or NULL after
- * recording an error. `what` names the operand in messages. */
+ * recording an error. `write` says whether the instruction writes them (for
+ * the observers); `what` names the operand in messages. */
 uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
-                       int64_t count, const char *what);
+                       int64_t count, int write, const char *what);
 /* The same for a GM tensor (checked against its argument buffer);
  * `write` also checks that the buffer is writable. */
 uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
@@ -206,6 +212,10 @@ AscExecFn asc_exec_fn(int op);
 int64_t asc_int_normalize(AscDType dt, int64_t v);
 /* Rounds a float to the precision of dt. */
 double asc_float_normalize(AscDType dt, double v);
+
+/* Records a memory access of the running instruction for the observers. */
+void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
+                       int64_t lo, int64_t hi);
 
 /* Runs the kernel on one block whose state the caller prepared. */
 AscStatus asc_block_run(AscBlockState *b);

@@ -108,7 +108,7 @@ static AscStatus element(AscExec *x, const AscInstr *in, int global, int write,
   t.addr += idx * esize(&t);
   t.len = -1;
   *p = global ? sim_global_ptr(x, in, &t, 1, write, "element")
-              : sim_local_ptr(x, in, &t, 1, "element");
+              : sim_local_ptr(x, in, &t, 1, write, "element");
   return *p ? ASC_OK : ASC_ERR_KERNEL;
 }
 

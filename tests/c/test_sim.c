@@ -300,6 +300,7 @@ static AscStatus launch(const AscKernel *k, int core_num,
                         const AscLaunchArg *args, int n, int workers,
                         AscLaunchError *err) {
   AscLaunchOptions o;
+  memset(&o, 0, sizeof o);
   o.workers = workers;
   if (!k) {
     memset(err, 0, sizeof *err);

@@ -1,0 +1,84 @@
+/* The event stream of a running block: what each executed instruction did,
+ * for the observers that need it (the timing model, the sanitizer).
+ *
+ * While a block runs with observers attached, the interpreter prepares one
+ * AscEvent per op-table instruction, the semantic function fills in what
+ * it touched (memory ranges through sim_local_ptr / sim_global_ptr, the
+ * flag or queue it used), and after it succeeds every observer sees the
+ * event. Without observers none of this happens (one branch per
+ * instruction). Control-flow bytecode (jumps, moves, calls) makes no
+ * events. */
+#ifndef ASC_SIM_EVENTS_H
+#define ASC_SIM_EVENTS_H
+
+#include <stdint.h>
+
+#include "asc/ir.h"
+#include "asc/ops.h"
+
+struct AscBlockState;
+struct AscInstr;
+
+typedef enum AscEventKind {
+  ASC_EV_OP,        /* computes or moves data on `pipe` */
+  ASC_EV_SET_FLAG,  /* set_flag: `src` signals (event, id) to `dst` */
+  ASC_EV_WAIT_FLAG, /* wait_flag: `dst` waits for (event, id) from `src` */
+  ASC_EV_BARRIER,   /* pipe_barrier: waits for everything issued to `src`
+                       (ASC_PIPE_COUNT: PIPE_ALL) */
+  ASC_EV_QUE,       /* a TQue operation (que_op) with its implicit sync */
+} AscEventKind;
+
+/* TQue operations. Their implicit synchronisation, for a queue whose
+ * producer pipe writes buffers its consumer pipe reads (asc_que_pipes):
+ * ENQUE signals producer → consumer, DEQUE waits for it; FREE signals
+ * consumer → producer (the buffer may be refilled), ALLOC waits for it. */
+typedef enum AscQueOp {
+  ASC_QUE_ALLOC,
+  ASC_QUE_ENQUE,
+  ASC_QUE_DEQUE,
+  ASC_QUE_FREE,
+} AscQueOp;
+
+typedef enum AscSpace { ASC_SPACE_UB, ASC_SPACE_GM } AscSpace;
+
+typedef struct AscAccess {
+  uint8_t write;  /* 1: written, 0: read */
+  uint8_t space;  /* AscSpace */
+  int32_t buf;    /* GM: the kernel argument */
+  int64_t lo, hi; /* byte range [lo, hi): UB address or offset in buf */
+} AscAccess;
+
+enum { ASC_EVENT_MAX_ACCESSES = 4 };
+
+typedef struct AscEvent {
+  const struct AscInstr *in; /* the instruction: op, operands, Python line */
+  AscEventKind kind;
+  AscPipe pipe;     /* the pipe the instruction is issued to */
+  AscPipe src, dst; /* SET/WAIT_FLAG: the event's pipes; BARRIER: src */
+  int64_t event;    /* SET/WAIT_FLAG: HardEvent value */
+  int64_t id;       /* SET/WAIT_FLAG: event id */
+  AscQueOp que_op;  /* QUE */
+  const void *que;  /* QUE: the queue (AscSimQueue *) */
+  int buffer;       /* QUE: the queue buffer index */
+  AscPipe producer, consumer; /* QUE: the queue's pipes */
+  int64_t elems;              /* OP: elements computed or moved */
+  int64_t bytes; /* OP: bytes moved (copies) or produced (vector) */
+  AscAccess acc[ASC_EVENT_MAX_ACCESSES];
+  int n_acc;
+} AscEvent;
+
+typedef struct AscObserver {
+  void *self;
+  void (*block_begin)(void *self, struct AscBlockState *b);
+  /* Returns non-OK to fail the block (the sanitizer's reports). */
+  AscStatus (*event)(void *self, struct AscBlockState *b, const AscEvent *e);
+  AscStatus (*block_end)(void *self, struct AscBlockState *b);
+} AscObserver;
+
+/* The pipes of a HardEvent value (MTE2_V: MTE2 → V). */
+void asc_event_pipes(int64_t hard_event, AscPipe *src, AscPipe *dst);
+/* The producer and consumer pipes of a queue at TPosition `position`
+ * (VECIN: MTE2 → V, VECOUT: V → MTE3, VECCALC: V → V). */
+void asc_que_pipes(int position, AscPipe *producer, AscPipe *consumer);
+
+#endif
