@@ -60,3 +60,15 @@ def current_backend() -> Backend:
 
 def current_platform() -> Platform:
     return Platform(rt.state.soc_version)
+
+
+def set_workers(n: int = 0) -> None:
+    """Host threads that simulate a launch's blocks (0: one per host core,
+    the default; also PYASC_WORKERS). Results never depend on it."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"set_workers takes a whole number >= 0, got {n!r}")
+    rt.state.workers = n
+
+
+def get_workers() -> int:
+    return rt.state.workers

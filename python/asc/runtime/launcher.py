@@ -121,7 +121,7 @@ class Launcher:
             return False
         runtime_args = [a for a, const in zip(args, fn.const_mask) if not const]
         try:
-            compiled.kernel.launch(self.core_num, platform, runtime_args)
+            compiled.kernel.launch(self.core_num, platform, runtime_args, state.workers)
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
         except (TypeError, ValueError, OverflowError, BufferError):
@@ -194,7 +194,7 @@ class Launcher:
         if state.backend == "NPU":
             _run_on_npu(compiled, platform, options)
         try:
-            compiled.kernel.launch(self.core_num, platform, launch_args)
+            compiled.kernel.launch(self.core_num, platform, launch_args, state.workers)
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
 
