@@ -22,6 +22,7 @@ static const ExecRow exec_rows[ASC_OP_COUNT] = {
 };
 
 AscExecFn asc_exec_fn(int op) { return exec_rows[op].fn; }
+int asc_exec_sub(int op) { return exec_rows[op].sub; }
 
 typedef struct Lower {
   AscModule *m;

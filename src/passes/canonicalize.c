@@ -73,193 +73,33 @@ static int operand_value(const AscOp *op, int i, AscSlot *out) {
   return v ? const_value(v->def, out) : -1;
 }
 
-static double as_f(AscDType dt, AscSlot s) {
-  return asc_dtype_is_float(dt) ? s.f : (double)s.i;
-}
-
-static int64_t as_i(AscDType dt, AscSlot s) {
-  return asc_dtype_is_float(dt) ? float_to_int(s.f) : s.i;
-}
-
-/* ---- folding rules (mirroring src/sim/scalar.c) ---------------------------
- */
+/* ---- folding: the simulator's own scalar semantics (src/sim/scalar.c) -- */
 
 static int fold_binary(const AscOp *op, AscDType dt, AscSlot a, AscSlot b,
                        AscSlot *r) {
-  AscDType at = op->operands[0]->type->dtype;
-  AscDType bt = op->operands[1]->type->dtype;
-  if (asc_dtype_is_float(dt)) {
-    double p = as_f(at, a), q = as_f(bt, b), v;
-    switch (op->id) {
-    case ASC_OP_ADD_S:
-      v = p + q;
-      break;
-    case ASC_OP_SUB_S:
-      v = p - q;
-      break;
-    case ASC_OP_MUL_S:
-      v = p * q;
-      break;
-    case ASC_OP_DIV_S:
-      v = p / q;
-      break;
-    case ASC_OP_MIN_S:
-      v = p < q ? p : q;
-      break;
-    case ASC_OP_MAX_S:
-      v = p > q ? p : q;
-      break;
-    default:
-      return -1; /* a run-time error: leave it to the run */
-    }
-    r->f = asc_float_normalize(dt, v);
-    return 0;
-  }
-  int64_t p = as_i(at, a), q = as_i(bt, b);
-  uint64_t up = (uint64_t)p, uq = (uint64_t)q;
-  int64_t v;
-  int is_unsigned = asc_dtype_is_unsigned_int(dt);
-  switch (op->id) {
-  case ASC_OP_ADD_S:
-    v = (int64_t)(up + uq);
-    break;
-  case ASC_OP_SUB_S:
-    v = (int64_t)(up - uq);
-    break;
-  case ASC_OP_MUL_S:
-    v = (int64_t)(up * uq);
-    break;
-  case ASC_OP_DIV_S:
-  case ASC_OP_REM_S:
-    if (q == 0)
-      return -1; /* division by zero faults at run time */
-    if (p == INT64_MIN && q == -1)
-      v = op->id == ASC_OP_DIV_S ? INT64_MIN : 0;
-    else if (is_unsigned)
-      v = (int64_t)(op->id == ASC_OP_DIV_S ? up / uq : up % uq);
-    else
-      v = op->id == ASC_OP_DIV_S ? p / q : p % q;
-    break;
-  case ASC_OP_AND_S:
-    v = p & q;
-    break;
-  case ASC_OP_OR_S:
-    v = p | q;
-    break;
-  case ASC_OP_XOR_S:
-    v = p ^ q;
-    break;
-  case ASC_OP_SHL_S:
-    v = q < 0 || q >= 64 ? 0 : (int64_t)(up << q);
-    break;
-  case ASC_OP_SHR_S:
-    if (q < 0 || q >= 64)
-      v = p < 0 && !is_unsigned ? -1 : 0;
-    else if (is_unsigned)
-      v = (int64_t)(up >> q);
-    else
-      v = p < 0 ? (int64_t)~(~up >> q) : (int64_t)(up >> q);
-    break;
-  case ASC_OP_MIN_S:
-    v = p < q ? p : q;
-    break;
-  case ASC_OP_MAX_S:
-    v = p > q ? p : q;
-    break;
-  default:
-    return -1;
-  }
-  r->i = asc_int_normalize(dt, v);
-  return 0;
+  return asc_scalar_binary(asc_exec_sub(op->id), dt,
+                           op->operands[0]->type->dtype,
+                           op->operands[1]->type->dtype, a, b, r)
+             ? -1
+             : 0;
 }
 
 static int fold_cmp(const AscOp *op, AscSlot a, AscSlot b, AscSlot *r) {
-  AscDType at = op->operands[0]->type->dtype;
-  AscDType bt = op->operands[1]->type->dtype;
   const AscAttr *pa = asc_op_attr(op, "predicate");
   if (!pa || pa->kind != ASC_ATTR_ENUM || pa->enum_kind != ASC_ENUM_CMPPRED)
     return -1;
-  int c;
-  if (asc_dtype_is_float(at) || asc_dtype_is_float(bt)) {
-    double p = as_f(at, a), q = as_f(bt, b);
-    switch (pa->i) {
-    case ASC_CMPPRED_EQ:
-      c = p == q;
-      break;
-    case ASC_CMPPRED_NE:
-      c = p != q;
-      break;
-    case ASC_CMPPRED_LT:
-      c = p < q;
-      break;
-    case ASC_CMPPRED_LE:
-      c = p <= q;
-      break;
-    case ASC_CMPPRED_GT:
-      c = p > q;
-      break;
-    default:
-      c = p >= q;
-    }
-  } else {
-    int64_t p = a.i, q = b.i;
-    switch (pa->i) {
-    case ASC_CMPPRED_EQ:
-      c = p == q;
-      break;
-    case ASC_CMPPRED_NE:
-      c = p != q;
-      break;
-    case ASC_CMPPRED_LT:
-      c = p < q;
-      break;
-    case ASC_CMPPRED_LE:
-      c = p <= q;
-      break;
-    case ASC_CMPPRED_GT:
-      c = p > q;
-      break;
-    default:
-      c = p >= q;
-    }
-  }
-  /* the simulator stores 0/1 unnormalised; normalising 0/1 changes
-   * nothing for any integer type */
-  r->i = c;
+  r->i = asc_scalar_cmp(pa->i, op->operands[0]->type->dtype,
+                        op->operands[1]->type->dtype, a, b);
   return 0;
 }
 
 static int fold_unary(const AscOp *op, AscDType dt, AscSlot a, AscSlot *r) {
   AscDType at = op->operands[0]->type->dtype;
   int ff = asc_dtype_is_float(dt), af = asc_dtype_is_float(at);
-  switch (op->id) {
-  case ASC_OP_NEG_S:
-    if (ff != af)
-      return -1; /* the simulator would read the other kind of slot */
-    if (ff)
-      r->f = -a.f;
-    else
-      r->i = asc_int_normalize(dt, (int64_t)(0u - (uint64_t)a.i));
-    return 0;
-  case ASC_OP_NOT_S:
-    if (af)
-      return -1;
-    r->i = a.i == 0;
-    return 0;
-  case ASC_OP_INVERT_S:
-    if (af || ff)
-      return -1;
-    r->i = asc_int_normalize(dt, ~a.i);
-    return 0;
-  case ASC_OP_CAST_S:
-    if (ff)
-      r->f = asc_float_normalize(dt, as_f(at, a));
-    else
-      r->i = asc_int_normalize(dt, as_i(at, a));
-    return 0;
-  default:
+  /* neg/not/invert read the operand's slot as the result's kind */
+  if (op->id != ASC_OP_CAST_S && (ff != af || (op->id != ASC_OP_NEG_S && ff)))
     return -1;
-  }
+  return asc_scalar_unary(asc_exec_sub(op->id), dt, at, a, r) ? -1 : 0;
 }
 
 /* ---- rewriting

@@ -72,15 +72,15 @@ AscStatus sim_arith_constant(AscExec *x, const AscInstr *in) {
   return sim_structural(x, in); /* constants are preset frame slots */
 }
 
-AscStatus sim_arith_binary(AscExec *x, const AscInstr *in) {
-  AscDType dt = (AscDType)in->dtype;
-  AscSlot a = ASC_SLOT(x, in, 0), b = ASC_SLOT(x, in, 1);
-  AscSlot *r = &ASC_DST(x, in);
-  AscDType at = in->src->operands[0]->type->dtype;
-  AscDType bt = in->src->operands[1]->type->dtype;
-  if (asc_dtype_is_float(dt)) {
+/* ---- the scalar unit's semantics, as pure functions ---------------------
+ * The simulator runs them, and the canonicalize pass folds constants with
+ * them, so a folded constant always equals what the kernel would compute. */
+
+int asc_scalar_binary(int sub, AscDType rt, AscDType at, AscDType bt, AscSlot a,
+                      AscSlot b, AscSlot *r) {
+  if (asc_dtype_is_float(rt)) {
     double p = as_f(at, a), q = as_f(bt, b), v;
-    switch (in->imm) {
+    switch (sub) {
     case ASC_ARITH_ADD:
       v = p + q;
       break;
@@ -100,15 +100,16 @@ AscStatus sim_arith_binary(AscExec *x, const AscInstr *in) {
       v = p > q ? p : q;
       break;
     default:
-      return sim_fail(x, in, "operation not defined on floats");
+      return ASC_SCALAR_UNDEFINED;
     }
-    r->f = asc_float_normalize(dt, v);
-    return ASC_OK;
+    r->f = asc_float_normalize(rt, v);
+    return ASC_SCALAR_OK;
   }
   int64_t p = as_i(at, a), q = as_i(bt, b);
   uint64_t up = (uint64_t)p, uq = (uint64_t)q;
+  int uns = asc_dtype_is_unsigned_int(rt);
   int64_t v;
-  switch (in->imm) {
+  switch (sub) {
   case ASC_ARITH_ADD:
     v = (int64_t)(up + uq);
     break;
@@ -121,13 +122,13 @@ AscStatus sim_arith_binary(AscExec *x, const AscInstr *in) {
   case ASC_ARITH_DIV:
   case ASC_ARITH_REM:
     if (q == 0)
-      return sim_fail(x, in, "integer division by zero");
+      return ASC_SCALAR_DIV_BY_ZERO;
     if (p == INT64_MIN && q == -1)
-      v = in->imm == ASC_ARITH_DIV ? INT64_MIN : 0;
-    else if (asc_dtype_is_unsigned_int(dt))
-      v = (int64_t)(in->imm == ASC_ARITH_DIV ? up / uq : up % uq);
+      v = sub == ASC_ARITH_DIV ? INT64_MIN : 0;
+    else if (uns)
+      v = (int64_t)(sub == ASC_ARITH_DIV ? up / uq : up % uq);
     else
-      v = in->imm == ASC_ARITH_DIV ? p / q : p % q;
+      v = sub == ASC_ARITH_DIV ? p / q : p % q;
     break;
   case ASC_ARITH_AND:
     v = p & q;
@@ -143,8 +144,8 @@ AscStatus sim_arith_binary(AscExec *x, const AscInstr *in) {
     break;
   case ASC_ARITH_SHR:
     if (q < 0 || q >= 64)
-      v = p < 0 && !asc_dtype_is_unsigned_int(dt) ? -1 : 0;
-    else if (asc_dtype_is_unsigned_int(dt))
+      v = p < 0 && !uns ? -1 : 0;
+    else if (uns)
       v = (int64_t)(up >> q);
     else
       v = p < 0 ? (int64_t)~(~up >> q) : (int64_t)(up >> q);
@@ -152,102 +153,105 @@ AscStatus sim_arith_binary(AscExec *x, const AscInstr *in) {
   case ASC_ARITH_MIN:
   case ASC_ARITH_MAX: {
     /* unsigned 64-bit values above INT64_MAX live as negative int64 */
-    int less = asc_dtype_is_unsigned_int(dt) ? up < uq : p < q;
-    v = (in->imm == ASC_ARITH_MIN) == less ? p : q;
+    int less = uns ? up < uq : p < q;
+    v = (sub == ASC_ARITH_MIN) == less ? p : q;
     break;
   }
   default:
-    return sim_fail(x, in, "unknown arithmetic operation");
+    return ASC_SCALAR_UNDEFINED;
   }
-  r->i = asc_int_normalize(dt, v);
-  return ASC_OK;
+  r->i = asc_int_normalize(rt, v);
+  return ASC_SCALAR_OK;
+}
+
+int asc_scalar_cmp(int64_t pred, AscDType at, AscDType bt, AscSlot a,
+                   AscSlot b) {
+  int lt, eq;
+  if (asc_dtype_is_float(at) || asc_dtype_is_float(bt)) {
+    double p = as_f(at, a), q = as_f(bt, b);
+    if (p != p || q != q) /* NaN: only != holds */
+      return pred == ASC_CMPPRED_NE;
+    lt = p < q;
+    eq = p == q;
+  } else {
+    /* both operands have one type (the front end promotes them); flipping
+     * the top bit maps unsigned order onto signed order */
+    uint64_t bias = asc_dtype_is_unsigned_int(at) ? (uint64_t)1 << 63 : 0;
+    int64_t p = (int64_t)((uint64_t)a.i ^ bias);
+    int64_t q = (int64_t)((uint64_t)b.i ^ bias);
+    lt = p < q;
+    eq = p == q;
+  }
+  switch (pred) {
+  case ASC_CMPPRED_EQ:
+    return eq;
+  case ASC_CMPPRED_NE:
+    return !eq;
+  case ASC_CMPPRED_LT:
+    return lt;
+  case ASC_CMPPRED_LE:
+    return lt || eq;
+  case ASC_CMPPRED_GT:
+    return !lt && !eq;
+  default:
+    return !lt;
+  }
+}
+
+int asc_scalar_unary(int sub, AscDType rt, AscDType at, AscSlot a, AscSlot *r) {
+  switch (sub) {
+  case ASC_ARITH_NEG:
+    if (asc_dtype_is_float(rt))
+      r->f = -a.f;
+    else
+      r->i = asc_int_normalize(rt, (int64_t)(0u - (uint64_t)a.i));
+    return ASC_SCALAR_OK;
+  case ASC_ARITH_NOT:
+    r->i = a.i == 0;
+    return ASC_SCALAR_OK;
+  case ASC_ARITH_INVERT:
+    r->i = asc_int_normalize(rt, ~a.i);
+    return ASC_SCALAR_OK;
+  case ASC_ARITH_CAST:
+    if (asc_dtype_is_float(rt))
+      r->f = asc_float_normalize(rt, as_f(at, a));
+    else
+      r->i = asc_int_normalize(rt, as_i(at, a));
+    return ASC_SCALAR_OK;
+  default:
+    return ASC_SCALAR_UNDEFINED;
+  }
+}
+
+/* ---- the op-table functions ---------------------------------------------- */
+
+static AscStatus scalar_fault(AscExec *x, const AscInstr *in, int code) {
+  return sim_fail(x, in,
+                  code == ASC_SCALAR_DIV_BY_ZERO
+                      ? "integer division by zero"
+                      : "operation not defined on these types");
+}
+
+AscStatus sim_arith_binary(AscExec *x, const AscInstr *in) {
+  int code = asc_scalar_binary(
+      in->imm, (AscDType)in->dtype, in->src->operands[0]->type->dtype,
+      in->src->operands[1]->type->dtype, ASC_SLOT(x, in, 0), ASC_SLOT(x, in, 1),
+      &ASC_DST(x, in));
+  return code ? scalar_fault(x, in, code) : ASC_OK;
 }
 
 AscStatus sim_arith_cmp(AscExec *x, const AscInstr *in) {
-  AscDType at = in->src->operands[0]->type->dtype;
-  AscDType bt = in->src->operands[1]->type->dtype;
-  AscSlot a = ASC_SLOT(x, in, 0), b = ASC_SLOT(x, in, 1);
-  int c;
-  if (asc_dtype_is_float(at) || asc_dtype_is_float(bt)) {
-    double p = as_f(at, a), q = as_f(bt, b);
-    switch (in->imm2) {
-    case ASC_CMPPRED_EQ:
-      c = p == q;
-      break;
-    case ASC_CMPPRED_NE:
-      c = p != q;
-      break;
-    case ASC_CMPPRED_LT:
-      c = p < q;
-      break;
-    case ASC_CMPPRED_LE:
-      c = p <= q;
-      break;
-    case ASC_CMPPRED_GT:
-      c = p > q;
-      break;
-    default:
-      c = p >= q;
-    }
-  } else {
-    /* both operands have one type (the front end promotes them); unsigned
-     * 64-bit values above INT64_MAX live as negative int64 */
-    int uns = asc_dtype_is_unsigned_int(at);
-    uint64_t bias = uns ? (uint64_t)1 << 63 : 0;
-    /* flipping the top bit maps unsigned order onto signed order */
-    int64_t p = (int64_t)((uint64_t)a.i ^ bias);
-    int64_t q = (int64_t)((uint64_t)b.i ^ bias);
-    switch (in->imm2) {
-    case ASC_CMPPRED_EQ:
-      c = p == q;
-      break;
-    case ASC_CMPPRED_NE:
-      c = p != q;
-      break;
-    case ASC_CMPPRED_LT:
-      c = p < q;
-      break;
-    case ASC_CMPPRED_LE:
-      c = p <= q;
-      break;
-    case ASC_CMPPRED_GT:
-      c = p > q;
-      break;
-    default:
-      c = p >= q;
-    }
-  }
-  ASC_DST(x, in).i = c;
+  ASC_DST(x, in).i = asc_scalar_cmp(in->imm2, in->src->operands[0]->type->dtype,
+                                    in->src->operands[1]->type->dtype,
+                                    ASC_SLOT(x, in, 0), ASC_SLOT(x, in, 1));
   return ASC_OK;
 }
 
 AscStatus sim_arith_unary(AscExec *x, const AscInstr *in) {
-  AscDType dt = (AscDType)in->dtype;
-  AscDType at = in->src->operands[0]->type->dtype;
-  AscSlot a = ASC_SLOT(x, in, 0);
-  AscSlot *r = &ASC_DST(x, in);
-  switch (in->imm) {
-  case ASC_ARITH_NEG:
-    if (asc_dtype_is_float(dt))
-      r->f = -a.f;
-    else
-      r->i = asc_int_normalize(dt, (int64_t)(0u - (uint64_t)a.i));
-    return ASC_OK;
-  case ASC_ARITH_NOT:
-    r->i = a.i == 0;
-    return ASC_OK;
-  case ASC_ARITH_INVERT:
-    r->i = asc_int_normalize(dt, ~a.i);
-    return ASC_OK;
-  case ASC_ARITH_CAST:
-    if (asc_dtype_is_float(dt))
-      r->f = asc_float_normalize(dt, as_f(at, a));
-    else
-      r->i = asc_int_normalize(dt, as_i(at, a));
-    return ASC_OK;
-  default:
-    return sim_fail(x, in, "unknown arithmetic operation");
-  }
+  int code = asc_scalar_unary(in->imm, (AscDType)in->dtype,
+                              in->src->operands[0]->type->dtype,
+                              ASC_SLOT(x, in, 0), &ASC_DST(x, in));
+  return code ? scalar_fault(x, in, code) : ASC_OK;
 }
 
 AscStatus sim_arith_select(AscExec *x, const AscInstr *in) {

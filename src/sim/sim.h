@@ -217,6 +217,19 @@ double asc_float_normalize(AscDType dt, double v);
 void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
                        int64_t lo, int64_t hi);
 
+/* The scalar unit's semantics (scalar.c), shared by the simulator and the
+ * canonicalize pass. `sub` is an ASC_ARITH_* code, rt/at/bt the result and
+ * operand types. Return ASC_SCALAR_OK or why no value exists. */
+enum { ASC_SCALAR_OK, ASC_SCALAR_DIV_BY_ZERO, ASC_SCALAR_UNDEFINED };
+int asc_scalar_binary(int sub, AscDType rt, AscDType at, AscDType bt, AscSlot a,
+                      AscSlot b, AscSlot *r);
+/* 1 if `a PRED b` holds (pred: a CmpPredicate value), else 0. */
+int asc_scalar_cmp(int64_t pred, AscDType at, AscDType bt, AscSlot a,
+                   AscSlot b);
+int asc_scalar_unary(int sub, AscDType rt, AscDType at, AscSlot a, AscSlot *r);
+/* The `sub` column of an op-table row (ASC_ARITH_*, ASC_VBIN_*, ...). */
+int asc_exec_sub(int op);
+
 /* Runs the kernel on one block whose state the caller prepared. */
 AscStatus asc_block_run(AscBlockState *b);
 
