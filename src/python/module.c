@@ -626,10 +626,11 @@ static PyTypeObject ValueType = {
 /* ---- Op, Block -------------------------------------------------------------
  */
 
-static PyObject *op_get_results(OpObject *self, void *unused) {
-  PyObject *t = PyTuple_New(self->op->n_results);
-  for (int i = 0; t && i < self->op->n_results; i++) {
-    PyObject *v = wrap(&ValueType, self->owner, &self->op->results[i]);
+/* A tuple of Value wrappers for values[0..n). */
+static PyObject *wrap_values(PyObject *owner, AscValue *values, int n) {
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *v = wrap(&ValueType, owner, &values[i]);
     if (!v) {
       Py_DECREF(t);
       return NULL;
@@ -637,6 +638,10 @@ static PyObject *op_get_results(OpObject *self, void *unused) {
     PyTuple_SET_ITEM(t, i, v);
   }
   return t;
+}
+
+static PyObject *op_get_results(OpObject *self, void *unused) {
+  return wrap_values(self->owner, self->op->results, self->op->n_results);
 }
 
 static PyObject *op_region(OpObject *self, PyObject *args) {
@@ -689,16 +694,7 @@ static PyTypeObject OpType = {
 };
 
 static PyObject *block_get_args(BlockObject *self, void *unused) {
-  PyObject *t = PyTuple_New(self->b->n_args);
-  for (int i = 0; t && i < self->b->n_args; i++) {
-    PyObject *v = wrap(&ValueType, self->owner, &self->b->args[i]);
-    if (!v) {
-      Py_DECREF(t);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(t, i, v);
-  }
-  return t;
+  return wrap_values(self->owner, self->b->args, self->b->n_args);
 }
 
 static PyObject *block_get_terminated(BlockObject *self, void *unused) {
