@@ -452,14 +452,18 @@ static AscStatus lower_function(Lower *l, AscOp *f, AscFunc *out) {
   if (!out->code || !out->param_slots || !out->const_slots ||
       !out->const_values)
     return asc_error(l->ctx, ASC_ERR_INTERNAL, f->loc, "out of memory");
-  memcpy(out->code, l->code, sizeof(AscInstr) * (size_t)l->n_code);
+  /* (memcpy from a NULL source is undefined even for 0 bytes) */
+  if (l->n_code)
+    memcpy(out->code, l->code, sizeof(AscInstr) * (size_t)l->n_code);
   out->n_code = l->n_code;
   for (int i = 0; i < body->n_args; i++)
     out->param_slots[i] = i;
-  memcpy(out->const_slots, l->const_slots,
-         sizeof(int32_t) * (size_t)l->n_consts);
-  memcpy(out->const_values, l->const_values,
-         sizeof(AscSlot) * (size_t)l->n_consts);
+  if (l->n_consts) {
+    memcpy(out->const_slots, l->const_slots,
+           sizeof(int32_t) * (size_t)l->n_consts);
+    memcpy(out->const_values, l->const_values,
+           sizeof(AscSlot) * (size_t)l->n_consts);
+  }
   out->n_consts = l->n_consts;
   out->n_slots = l->n_slots;
   return ASC_OK;
