@@ -90,5 +90,7 @@ uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
              t->buf);
     return NULL;
   }
+  if (x->b->n_observers)
+    sim_record_access(x->b, ASC_SPACE_GM, write, t->buf, t->addr, end);
   return (uint8_t *)a->ptr + t->addr;
 }

@@ -134,6 +134,7 @@ typedef struct AscSimQueue {
   int64_t len;                /* bytes per buffer */
   int64_t base;               /* UB address of buffer 0 */
   uint64_t allocated;         /* bit i: buffer i handed out by alloc_tensor */
+  int cursor;                 /* alloc_tensor's next buffer (round robin) */
   int fifo[ASC_MAX_QUE_BUFS]; /* enqueued buffer indices */
   int fifo_head, fifo_count;
   struct AscSimQueue *next;
@@ -177,6 +178,9 @@ typedef struct AscBlockState {
   const AscObserver *observers;
   int n_observers;
   AscEvent ev; /* the event of the running instruction */
+  /* bytes the running DataCopy did not move (its length rounded down to
+   * whole 32-byte blocks), for the sanitizer's misalignment warning */
+  int64_t copy_dropped;
   /* first error */
   AscLaunchError *err;
 } AscBlockState;

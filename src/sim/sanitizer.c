@@ -1,0 +1,1429 @@
+/* The sanitizer: happens-before between the pipes of a core, shadow memory
+ * of the Unified Buffer, global-memory races between blocks.
+ *
+ * Happens-before, by vector clocks. Every instruction that touches local
+ * memory gets a sequence number (seq, per block, increasing in program
+ * order); last[Q] is the seq of the latest such instruction issued to pipe
+ * Q. vc[P].c[Q] is the highest seq of a pipe-Q instruction known to have
+ * finished before pipe P's next instruction starts. An earlier access
+ * (pipe Q, seq s) is ordered before an access on pipe P iff
+ * s <= vc[P].c[Q]. The rules (sources in docs/sanitizer.md):
+ *   - set_flag(Q→P) is executed once every earlier Q instruction finished:
+ *     it publishes vc[Q] with c[Q] = last[Q]; the wait_flag that consumes
+ *     it joins that into vc[P]. A wait on the scalar unit (X_S) blocks the
+ *     issue of everything after it, so it is joined into every pipe.
+ *   - pipe_barrier(P): vc[P].c[P] = last[P]; PIPE_ALL: every pipe learns
+ *     every pipe's last.
+ *   - TQue, per buffer: enque = set_flag(producer→consumer), deque = its
+ *     wait; free_tensor = set_flag(consumer→producer), alloc_tensor = its
+ *     wait.
+ *   - a pipe orders its own instructions when the hardware or the compiler
+ *     does: S always; V under auto-sync (the compiler inserts
+ *     PipeBarrier<PIPE_V>); MTE2 / MTE3 never (copies to overlapping
+ *     destinations need a PipeBarrier).
+ *   - under auto-sync an unordered conflict between the scalar unit and the
+ *     V / MTE2 / MTE3 pipes is ordered as the compiler's flags order it.
+ *
+ * Shadow memory, per 32-byte UB block: for each pipe the seq of its last
+ * write and of its last read there (0: none). A write does not clear the
+ * other pipes' entries: it was checked against them, and clocks only grow
+ * by joins, so whatever is ordered after the write is ordered after them
+ * too (a stale entry never makes a false report). A check is a
+ * max-reduction per pipe over the range (the compiler vectorises it),
+ * skipped for a pipe whose every entry is ordered; only a violation scans
+ * the range for the culprit. One more bit per UB byte says it was written
+ * in this block (uninitialised reads are exact to the byte; races to the
+ * 32-byte block, the granule of every vector and DMA access).
+ *
+ * Threads: a launch's blocks run on worker threads; each worker keeps its
+ * shadow (from a process-wide pool, reused across launches) in a
+ * thread-local slot set by block_begin. Reports go to the sanitizer under
+ * its lock; they are rare. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sanitizer.h"
+#include "sim.h"
+
+enum {
+  NP = ASC_PIPE_COUNT,
+  NEV = ASC_MAX_EVENTS,
+  NID = ASC_MAX_EVENT_IDS,
+  NBUF = ASC_MAX_QUE_BUFS,
+  RECENT = 8,        /* recent writes remembered for uninitialised reads */
+  MAX_REPORTS = 256, /* per launch; more are counted, not kept */
+  GM_LOOKBACK = 8,   /* GM records a new access may extend */
+};
+#define LOG_MAX ((uint32_t)1 << 22) /* instructions remembered for reports */
+#define SEQ_MAX ((uint32_t)0xFFFFFFF0u)
+
+typedef struct VC {
+  uint32_t c[NP];
+} VC;
+
+typedef struct SanQue {
+  const void *que;
+  uint64_t enq_valid, free_valid;
+  VC enq[NBUF], freed[NBUF];
+  const AscInstr *alloc_in[NBUF];
+} SanQue;
+
+typedef struct Recent {
+  uint32_t seq;
+  const AscInstr *in;
+  int64_t lo, hi;
+} Recent;
+
+/* The shadow state of the block a worker runs. */
+typedef struct Shadow {
+  struct Shadow *next; /* in the pool, or in a launch's in-use list */
+  int64_t ub_size, nblk;
+  uint32_t *mem; /* w[] and r[] below, nblk entries each */
+  uint32_t *w[NP], *r[NP];
+  uint64_t *init;              /* one bit per UB byte: written in this block */
+  int64_t dlo, dhi;            /* blocks touched since the last reset */
+  int off;                     /* checking stopped (seq overflow) */
+  uint32_t maxw[NP], maxr[NP]; /* the largest seq anywhere in w[p] / r[p] */
+  uint32_t seq;      /* of the latest instruction that touched the UB */
+  uint32_t last[NP]; /* seq of the latest such instruction of each pipe */
+  VC vc[NP];
+  /* set_flag state per (HardEvent, id) */
+  uint8_t pending[NEV][NID]; /* a set_flag not yet waited for */
+  uint16_t held[NEV][NID];   /* wait_flags issued before their set_flag */
+  VC flag_vc[NEV][NID];
+  const AscInstr *flag_in[NEV][NID];
+  int n_pending;
+  uint8_t ids_used[NEV];
+  SanQue *ques;
+  int n_ques, cap_ques;
+  const AscInstr **log; /* log[seq]: the instruction */
+  uint32_t log_cap;
+  Recent recent[RECENT];
+  int n_recent;
+} Shadow;
+
+typedef struct GmRec {
+  int64_t lo, hi;
+  const AscInstr *in;
+  int32_t buf, block;
+  uint8_t write;
+  AscPipe pipe;
+} GmRec;
+
+typedef struct GmList {
+  GmRec *v;
+  int n, cap;
+  int oom;
+} GmList;
+
+typedef struct Rep {
+  AscSanReport r;
+  const void *k1, *k2; /* dedupe key: the two instructions */
+  uint32_t seq;        /* position in the block, for the order of reports */
+} Rep;
+
+struct AscSanitizer {
+  AscSanMode mode;
+  int flags;
+  int core_num;
+  uint64_t id;
+  AscObserver obs;
+  pthread_mutex_t lock;
+  Shadow *in_use;
+  GmList *gm; /* per block; NULL for one block */
+  Rep *reps;
+  int n_reps, cap_reps;
+  int dropped;
+  int err_index;
+};
+
+/* ---- names --------------------------------------------------------------- */
+
+const char *asc_san_pipe_name(int pipe) {
+  static const char *const names[] = {"S",    "V",    "M",  "MTE1",
+                                      "MTE2", "MTE3", "FIX"};
+  return pipe >= 0 && pipe < NP ? names[pipe] : "?";
+}
+
+const char *asc_san_kind_name(AscSanKind kind) {
+  switch (kind) {
+  case ASC_SAN_RACE:
+    return "race";
+  case ASC_SAN_CORE_RACE:
+    return "core-race";
+  case ASC_SAN_UNINIT:
+    return "uninit";
+  case ASC_SAN_SYNC:
+    return "sync";
+  case ASC_SAN_ALIGN:
+    return "align";
+  }
+  return "?";
+}
+
+static const char *pipe_id_name(int pipe) {
+  static const char *const names[] = {"PIPE_S",    "PIPE_V",    "PIPE_M",
+                                      "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
+                                      "PIPE_FIX"};
+  return pipe >= 0 && pipe < NP ? names[pipe] : "PIPE_ALL";
+}
+
+/* The HardEvent from pipe src to pipe dst, or -1. */
+static int hard_event(int src, int dst) {
+  for (int e = 0; e < NEV; e++) {
+    AscPipe s, d;
+    if (!asc_enum_value_name(ASC_ENUM_HARDEVENT, e))
+      continue;
+    asc_event_pipes(e, &s, &d);
+    if ((int)s == src && (int)d == dst)
+      return e;
+  }
+  return -1;
+}
+
+static const char *event_name(int64_t ev) {
+  const char *n = asc_enum_value_name(ASC_ENUM_HARDEVENT, ev);
+  return n ? n : "?";
+}
+
+static const char *op_name_of(const AscInstr *in) {
+  if (!in || !in->src)
+    return NULL;
+  const AscOpInfo *info = asc_op_info(in->src->id);
+  return info ? info->name : NULL;
+}
+
+/* The Python API an IR op stands for ("asc.data_copy.gm_to_local" →
+ * "asc.data_copy", "asc.tque.enque" → "TQue.enque"). */
+static const char *api_of(const AscInstr *in, char *buf, size_t n) {
+  const char *op = op_name_of(in);
+  if (!op)
+    return "an earlier instruction";
+  static const struct {
+    const char *prefix, *cls;
+  } classes[] = {{"asc.local_tensor.", "LocalTensor."},
+                 {"asc.global_tensor.", "GlobalTensor."},
+                 {"asc.tque.", "TQue."},
+                 {"asc.tbuf.", "TBuf."}};
+  if (strncmp(op, "asc.data_copy.", 14) == 0)
+    return "asc.data_copy";
+  for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+    size_t k = strlen(classes[i].prefix);
+    if (strncmp(op, classes[i].prefix, k) == 0) {
+      snprintf(buf, n, "%s%s", classes[i].cls, op + k);
+      return buf;
+    }
+  }
+  return op;
+}
+
+static AscLoc loc_of(const AscInstr *in) {
+  AscLoc none = {NULL, 0, 0};
+  return in && in->src ? in->src->loc : none;
+}
+
+static const char *base_name(const char *file) {
+  if (!file)
+    return "?";
+  const char *s = strrchr(file, '/');
+  return s ? s + 1 : file;
+}
+
+/* "add.py:41" */
+static const char *where(AscLoc l, char *buf, size_t n) {
+  if (!l.line)
+    return "an unknown line";
+  snprintf(buf, n, "%s:%d", base_name(l.file), l.line);
+  return buf;
+}
+
+/* "line 41" when in the file of `ref`, else "other.py:41". */
+static const char *line_ref(AscLoc l, AscLoc ref, char *buf, size_t n) {
+  if (!l.line)
+    return "the earlier access";
+  if (l.file && ref.file && strcmp(l.file, ref.file) != 0)
+    snprintf(buf, n, "%s:%d", base_name(l.file), l.line);
+  else
+    snprintf(buf, n, "line %d", l.line);
+  return buf;
+}
+
+/* ---- the shadow pool ----------------------------------------------------- */
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static Shadow *pool;
+static atomic_uint_fast64_t next_launch_id = 1;
+
+static void shadow_destroy(Shadow *sh) {
+  if (!sh)
+    return;
+  free(sh->mem);
+  free(sh->init);
+  free(sh->ques);
+  free(sh->log);
+  free(sh);
+}
+
+static Shadow *shadow_take(int64_t ub_size) {
+  pthread_mutex_lock(&pool_lock);
+  Shadow *sh = pool;
+  if (sh)
+    pool = sh->next;
+  pthread_mutex_unlock(&pool_lock);
+  if (!sh && !(sh = calloc(1, sizeof *sh)))
+    return NULL;
+  sh->next = NULL;
+  if (sh->ub_size != ub_size || !sh->mem) {
+    free(sh->mem);
+    free(sh->init);
+    int64_t nblk = (ub_size + 31) / 32;
+    sh->mem = calloc((size_t)nblk * 2 * NP, sizeof(uint32_t));
+    sh->init = calloc((size_t)(ub_size + 63) / 64 + 1, sizeof(uint64_t));
+    if (!sh->mem || !sh->init) {
+      sh->mem = NULL;
+      shadow_destroy(sh);
+      return NULL;
+    }
+    sh->ub_size = ub_size;
+    sh->nblk = nblk;
+    for (int p = 0; p < NP; p++) {
+      sh->w[p] = sh->mem + (size_t)p * (size_t)nblk;
+      sh->r[p] = sh->mem + (size_t)(NP + p) * (size_t)nblk;
+    }
+    sh->dlo = nblk;
+    sh->dhi = 0;
+  }
+  return sh;
+}
+
+static void shadow_give(Shadow *sh) {
+  pthread_mutex_lock(&pool_lock);
+  sh->next = pool;
+  pool = sh;
+  pthread_mutex_unlock(&pool_lock);
+}
+
+/* Back to the state of a block that has done nothing. */
+static void shadow_reset(Shadow *sh) {
+  if (sh->dhi > sh->dlo) {
+    size_t n = (size_t)(sh->dhi - sh->dlo) * sizeof(uint32_t);
+    for (int p = 0; p < NP; p++) {
+      memset(sh->w[p] + sh->dlo, 0, n);
+      memset(sh->r[p] + sh->dlo, 0, n);
+    }
+    int64_t w0 = sh->dlo * 32 / 64, w1 = (sh->dhi * 32 + 63) / 64;
+    memset(sh->init + w0, 0, (size_t)(w1 - w0) * sizeof(uint64_t));
+  }
+  sh->dlo = sh->nblk;
+  sh->dhi = 0;
+  sh->off = 0;
+  memset(sh->maxw, 0, sizeof sh->maxw);
+  memset(sh->maxr, 0, sizeof sh->maxr);
+  sh->seq = 0;
+  memset(sh->last, 0, sizeof sh->last);
+  memset(sh->vc, 0, sizeof sh->vc);
+  memset(sh->pending, 0, sizeof sh->pending);
+  memset(sh->held, 0, sizeof sh->held);
+  memset(sh->ids_used, 0, sizeof sh->ids_used);
+  sh->n_pending = 0;
+  sh->n_ques = 0;
+  sh->n_recent = 0;
+}
+
+/* The worker's current shadow, set by block_begin. */
+static _Thread_local struct {
+  uint64_t launch;
+  const AscBlockState *b;
+  Shadow *sh;
+} tl;
+
+/* ---- vector clocks ------------------------------------------------------- */
+
+static int auto_sync(const AscSanitizer *s) {
+  return (s->flags & ASC_SAN_AUTO_SYNC) != 0;
+}
+
+/* Pipes whose instructions are ordered among themselves. */
+static int self_ordered(const AscSanitizer *s, int p) {
+  return p == ASC_PIPE_S || (p == ASC_PIPE_V && auto_sync(s));
+}
+
+/* The pipes of the vector core the compiler synchronises with the scalar
+ * unit under auto-sync. */
+static int aiv_pipe(int p) {
+  return p == ASC_PIPE_V || p == ASC_PIPE_MTE2 || p == ASC_PIPE_MTE3;
+}
+
+/* What pipe p has finished, as a flag set on it now tells. */
+static VC publish(const Shadow *sh, int p) {
+  VC v = sh->vc[p];
+  v.c[p] = sh->last[p];
+  return v;
+}
+
+static void join(VC *into, const VC *v) {
+  for (int i = 0; i < NP; i++)
+    if (v->c[i] > into->c[i])
+      into->c[i] = v->c[i];
+}
+
+/* A wait on pipe p; the scalar unit blocks every later issue. */
+static void wait_on(Shadow *sh, int p, const VC *v) {
+  if (p == ASC_PIPE_S)
+    for (int q = 0; q < NP; q++)
+      join(&sh->vc[q], v);
+  else
+    join(&sh->vc[p], v);
+}
+
+/* The clock an access on pipe p is checked with. */
+static void view(const AscSanitizer *s, const Shadow *sh, int p,
+                 uint32_t *ord) {
+  memcpy(ord, sh->vc[p].c, sizeof(uint32_t) * NP);
+  if (self_ordered(s, p))
+    ord[p] = sh->last[p];
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+static Rep *rep_new(Rep *r, AscSanKind kind, const AscBlockState *b,
+                    const AscInstr *in, int pipe) {
+  memset(r, 0, sizeof *r);
+  r->r.kind = kind;
+  r->r.block = b ? b->block_idx : -1;
+  r->r.block2 = -1;
+  r->r.loc = loc_of(in);
+  r->r.op = op_name_of(in);
+  r->r.pipe = pipe;
+  r->r.pipe2 = NP;
+  r->r.space = -1;
+  r->r.buf = -1;
+  r->k1 = in;
+  return r;
+}
+
+static void rep_other(Rep *r, const AscInstr *in, int pipe) {
+  r->r.loc2 = loc_of(in);
+  r->r.op2 = op_name_of(in);
+  r->r.pipe2 = pipe;
+  r->k2 = in;
+}
+
+#if defined(__GNUC__)
+#define ASC_SAN_FMT(a, b) __attribute__((format(printf, a, b)))
+#else
+#define ASC_SAN_FMT(a, b)
+#endif
+
+static void msg(Rep *r, const char *fmt, ...) ASC_SAN_FMT(2, 3);
+static void msg(Rep *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->r.message, sizeof r->r.message, fmt, ap);
+  va_end(ap);
+}
+
+static void fix(Rep *r, const char *fmt, ...) ASC_SAN_FMT(2, 3);
+static void fix(Rep *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->r.fix, sizeof r->r.fix, fmt, ap);
+  va_end(ap);
+}
+
+/* The order of reports: by block, then by position in the block. */
+static int rep_before(const Rep *a, const Rep *b) {
+  if (a->r.block != b->r.block)
+    return a->r.block < b->r.block;
+  if (a->r.block2 != b->r.block2)
+    return a->r.block2 < b->r.block2;
+  if (a->seq != b->seq)
+    return a->seq < b->seq;
+  return a->r.lo < b->r.lo;
+}
+
+/* Keeps a report; in warn mode (and for warnings) one per pair of
+ * instructions, from the lowest block. */
+static void keep(AscSanitizer *s, const Rep *r) {
+  pthread_mutex_lock(&s->lock);
+  if (s->mode == ASC_SAN_WARN || r->r.warning)
+    for (int i = 0; i < s->n_reps; i++) {
+      Rep *o = &s->reps[i];
+      if (o->r.kind == r->r.kind && o->k1 == r->k1 && o->k2 == r->k2 &&
+          o->r.warning == r->r.warning) {
+        if (rep_before(r, o))
+          *o = *r;
+        pthread_mutex_unlock(&s->lock);
+        return;
+      }
+    }
+  if (s->n_reps == s->cap_reps && s->n_reps < MAX_REPORTS) {
+    int cap = s->cap_reps ? s->cap_reps * 2 : 8;
+    Rep *v = realloc(s->reps, sizeof *v * (size_t)cap);
+    if (v) {
+      s->reps = v;
+      s->cap_reps = cap;
+    }
+  }
+  if (s->n_reps < s->cap_reps)
+    s->reps[s->n_reps++] = *r;
+  else
+    s->dropped++;
+  pthread_mutex_unlock(&s->lock);
+}
+
+/* Records the report; in error mode a report that is not a warning fails
+ * the block with it. */
+static AscStatus emit(AscSanitizer *s, AscBlockState *b, Rep *r) {
+  keep(s, r);
+  if (s->mode != ASC_SAN_ERROR || r->r.warning)
+    return ASC_OK;
+  AscLaunchError *e = b->err;
+  if (e->status != ASC_OK)
+    return e->status;
+  e->status = ASC_ERR_SANITIZER;
+  e->block = b->block_idx;
+  e->loc = r->r.loc;
+  e->op_name = r->r.op;
+  snprintf(e->message, sizeof e->message, "%.620s; fix: %.380s", r->r.message,
+           r->r.fix);
+  return ASC_ERR_SANITIZER;
+}
+
+/* The lowest event id this block has not used with event ev (for fixes). */
+static int free_id(const Shadow *sh, int ev) {
+  if (ev < 0)
+    return 0;
+  for (int id = 0; id < NID; id++)
+    if (!(sh->ids_used[ev] & (1u << id)))
+      return id;
+  return 0;
+}
+
+/* ---- queues -------------------------------------------------------------- */
+
+static SanQue *que_state(Shadow *sh, const void *que) {
+  for (int i = 0; i < sh->n_ques; i++)
+    if (sh->ques[i].que == que)
+      return &sh->ques[i];
+  if (sh->n_ques == sh->cap_ques) {
+    int cap = sh->cap_ques ? sh->cap_ques * 2 : 4;
+    SanQue *v = realloc(sh->ques, sizeof *v * (size_t)cap);
+    if (!v)
+      return NULL;
+    sh->ques = v;
+    sh->cap_ques = cap;
+  }
+  SanQue *q = &sh->ques[sh->n_ques++];
+  memset(q, 0, sizeof *q);
+  q->que = que;
+  return q;
+}
+
+/* The TQue buffer holding UB address addr: its queue and index. */
+static const AscSimQueue *que_at(const AscBlockState *b, int64_t addr,
+                                 int *index) {
+  for (const AscSimQueue *q = b->queues; q; q = q->next)
+    if (q->num && addr >= q->base && addr < q->base + q->num * q->len) {
+      *index = (int)((addr - q->base) / q->len);
+      return q;
+    }
+  return NULL;
+}
+
+/* ---- shadow memory ------------------------------------------------------- */
+
+static uint32_t range_max(const uint32_t *a, int64_t n) {
+  uint32_t m = 0;
+  for (int64_t i = 0; i < n; i++)
+    m = a[i] > m ? a[i] : m;
+  return m;
+}
+
+static void range_fill(uint32_t *a, int64_t n, uint32_t v) {
+  for (int64_t i = 0; i < n; i++)
+    a[i] = v;
+}
+
+/* The first run of blocks in [b0, b1) holding one value above lim. */
+static uint32_t locate(const uint32_t *a, int64_t b0, int64_t b1, uint32_t lim,
+                       int64_t *r0, int64_t *r1) {
+  int64_t i = b0;
+  while (i < b1 && a[i] <= lim)
+    i++;
+  if (i == b1)
+    return 0;
+  uint32_t v = a[i];
+  int64_t j = i;
+  while (j < b1 && a[j] == v)
+    j++;
+  *r0 = i;
+  *r1 = j;
+  return v;
+}
+
+typedef struct Conflict {
+  int pipe;       /* of the earlier access */
+  int write;      /* the earlier access wrote */
+  uint32_t seq;   /* its instruction */
+  int64_t b0, b1; /* blocks of the conflict */
+} Conflict;
+
+/* The latest access in blocks [b0, b1) that an access with clock ord does
+ * not come after: a write, and if `write` also a read. A pipe whose
+ * accesses are all ordered (its largest seq anywhere is) is skipped
+ * without looking at the range. */
+static int find_conflict(const Shadow *sh, const uint32_t *ord, int64_t b0,
+                         int64_t b1, int write, Conflict *c) {
+  int64_t n = b1 - b0;
+  uint32_t best = 0;
+  for (int p = 0; p < NP; p++) {
+    uint32_t lim = ord[p];
+    uint32_t m;
+    if (sh->maxw[p] > lim && (m = range_max(sh->w[p] + b0, n)) > lim &&
+        m > best) {
+      best = m;
+      c->pipe = p;
+      c->write = 1;
+    }
+    if (write && sh->maxr[p] > lim && (m = range_max(sh->r[p] + b0, n)) > lim &&
+        m > best) {
+      best = m;
+      c->pipe = p;
+      c->write = 0;
+    }
+  }
+  if (!best)
+    return 0;
+  const uint32_t *a = c->write ? sh->w[c->pipe] : sh->r[c->pipe];
+  c->seq = locate(a, b0, b1, ord[c->pipe], &c->b0, &c->b1);
+  return 1;
+}
+
+static const AscInstr *logged(const Shadow *sh, uint32_t seq) {
+  return seq && seq < sh->log_cap ? sh->log[seq] : NULL;
+}
+
+static void log_put(Shadow *sh, uint32_t seq, const AscInstr *in) {
+  if (seq >= sh->log_cap) {
+    if (sh->log_cap >= LOG_MAX)
+      return;
+    uint32_t cap = sh->log_cap ? sh->log_cap * 2 : 1024;
+    const AscInstr **v = realloc(sh->log, sizeof *v * cap);
+    if (!v)
+      return;
+    memset(v + sh->log_cap, 0, sizeof *v * (cap - sh->log_cap));
+    sh->log = v;
+    sh->log_cap = cap;
+  }
+  sh->log[seq] = in;
+}
+
+/* Are bytes [lo, hi) all written? Else the first unwritten run. */
+static int all_written(const Shadow *sh, int64_t lo, int64_t hi, int64_t *u0,
+                       int64_t *u1) {
+  const uint64_t *m = sh->init;
+  int64_t i = lo;
+  while (i < hi) {
+    if ((i & 63) == 0 && i + 64 <= hi && m[i >> 6] == ~(uint64_t)0) {
+      i += 64;
+      continue;
+    }
+    if (!(m[i >> 6] >> (i & 63) & 1))
+      break;
+    i++;
+  }
+  if (i >= hi)
+    return 1;
+  int64_t j = i;
+  while (j < hi && !(m[j >> 6] >> (j & 63) & 1))
+    j++;
+  *u0 = i;
+  *u1 = j;
+  return 0;
+}
+
+static void mark_written(Shadow *sh, int64_t lo, int64_t hi) {
+  uint64_t *m = sh->init;
+  int64_t i = lo;
+  for (; i < hi && (i & 63); i++)
+    m[i >> 6] |= (uint64_t)1 << (i & 63);
+  for (; i + 64 <= hi; i += 64)
+    m[i >> 6] = ~(uint64_t)0;
+  for (; i < hi; i++)
+    m[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+/* ---- detectors ----------------------------------------------------------- */
+
+/* The latest access of pipe p that some access of e is not ordered after:
+ * where a flag must be set so that it covers all of them. */
+static uint32_t latest_unordered(const Shadow *sh, const AscEvent *e, int p,
+                                 uint32_t lim) {
+  uint32_t best = 0;
+  for (int i = 0; i < e->n_acc; i++) {
+    const AscAccess *a = &e->acc[i];
+    int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
+    if (a->space != ASC_SPACE_UB || a->lo < 0 || b1 > sh->nblk)
+      continue;
+    uint32_t m = range_max(sh->w[p] + b0, b1 - b0);
+    if (a->write) {
+      uint32_t mr = range_max(sh->r[p] + b0, b1 - b0);
+      m = mr > m ? mr : m;
+    }
+    if (m > lim && m > best)
+      best = m;
+  }
+  return best;
+}
+
+static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
+                             const AscEvent *e, const AscAccess *a, int q,
+                             const Conflict *c, const uint32_t *ord) {
+  Rep rep;
+  Rep *r = rep_new(&rep, ASC_SAN_RACE, b, e->in, q);
+  const AscInstr *other = logged(sh, c->seq);
+  uint32_t last_seq = latest_unordered(sh, e, c->pipe, ord[c->pipe]);
+  const AscInstr *last = logged(sh, last_seq > c->seq ? last_seq : c->seq);
+  rep_other(r, other, c->pipe);
+  r->seq = sh->seq + 1;
+  r->r.space = ASC_SPACE_UB;
+  r->r.lo = c->b0 * 32 > a->lo ? c->b0 * 32 : a->lo;
+  r->r.hi = c->b1 * 32 < a->hi ? c->b1 * 32 : a->hi;
+  char api1[64], api2[64], w1[128], w2[128], l1[128], l2[128];
+  const char *verb = a->write ? "writes" : "reads";
+  const char *verb2 =
+      c->write ? (a->write ? "also writes" : "writes") : "reads";
+  AscLoc la = r->r.loc2, lb = r->r.loc;
+  if (c->pipe == q)
+    msg(r,
+        "data race on UB within pipe %s: %s at %s %s bytes [%lld, %lld), "
+        "which %s at %s %s, and nothing makes the pipe finish one before "
+        "starting the other",
+        asc_san_pipe_name(q), api_of(e->in, api1, sizeof api1),
+        where(lb, w1, sizeof w1), verb, (long long)r->r.lo, (long long)r->r.hi,
+        api_of(other, api2, sizeof api2), where(la, w2, sizeof w2), verb2);
+  else
+    msg(r,
+        "data race on UB between pipes %s and %s: %s (%s) at %s %s bytes "
+        "[%lld, %lld), which %s (%s) at %s %s, and no synchronisation "
+        "orders the two",
+        asc_san_pipe_name(c->pipe), asc_san_pipe_name(q),
+        api_of(e->in, api1, sizeof api1), asc_san_pipe_name(q),
+        where(lb, w1, sizeof w1), verb, (long long)r->r.lo, (long long)r->r.hi,
+        api_of(other, api2, sizeof api2), asc_san_pipe_name(c->pipe),
+        where(la, w2, sizeof w2), verb2);
+  line_ref(last ? loc_of(last) : la, lb, l1, sizeof l1);
+  line_ref(lb, lb, l2, sizeof l2);
+  int ev = c->pipe == q ? -1 : hard_event(c->pipe, q);
+  if (c->pipe == q)
+    fix(r, "insert `asc.pipe_barrier(asc.PipeID.%s)` after %s (before %s)%s",
+        pipe_id_name(q), l1, l2,
+        q == ASC_PIPE_V ? ", or compile with auto_sync=True" : "");
+  else if (ev < 0)
+    fix(r,
+        "insert `asc.pipe_barrier(asc.PipeID.PIPE_ALL)` after %s (before %s)",
+        l1, l2);
+  else {
+    /* a pending set_flag to this pipe already covers the earlier access:
+     * only its wait is missing */
+    uint32_t need = last_seq > c->seq ? last_seq : c->seq;
+    for (int pe = 0; pe < NEV; pe++) {
+      AscPipe ps, pd;
+      if (pe != ev) {
+        if (!asc_enum_value_name(ASC_ENUM_HARDEVENT, pe))
+          continue;
+        asc_event_pipes(pe, &ps, &pd);
+        if ((int)pd != q)
+          continue;
+      }
+      for (int id = 0; id < NID; id++)
+        if (sh->pending[pe][id] && sh->flag_vc[pe][id].c[c->pipe] >= need) {
+          char l3[128];
+          fix(r,
+              "insert `asc.wait_flag(asc.HardEvent.%s, %d)` before %s, to "
+              "consume the set_flag at %s",
+              event_name(pe), id, l2,
+              line_ref(loc_of(sh->flag_in[pe][id]), lb, l3, sizeof l3));
+          return emit(s, b, r);
+        }
+    }
+    int id = free_id(sh, ev);
+    int qi;
+    const AscSimQueue *que = que_at(b, r->r.lo, &qi);
+    AscPipe prod = ASC_PIPE_S, cons = ASC_PIPE_S;
+    if (que)
+      asc_que_pipes(que->position, &prod, &cons);
+    const char *hint = "";
+    if (que && (int)prod == c->pipe && (int)cons == q && c->write)
+      hint = " (or hand the tensor over through its TQue: `enque` it after "
+             "the first call and `deque` it before the second)";
+    else if (que && (int)cons == c->pipe && (int)prod == q && a->write)
+      hint = " (or let its TQue order them: `free_tensor` after the first "
+             "call and `alloc_tensor` before the second)";
+    fix(r,
+        "insert `asc.set_flag(asc.HardEvent.%s, %d)` after %s and "
+        "`asc.wait_flag(asc.HardEvent.%s, %d)` before %s%s",
+        event_name(ev), id, l1, event_name(ev), id, l2, hint);
+  }
+  return emit(s, b, r);
+}
+
+/* The latest write in this block that nothing has read since and that
+ * does not overlap [lo, hi): the buffer an uninitialised read probably
+ * meant. */
+static const Recent *unread_write(const Shadow *sh, int64_t lo, int64_t hi) {
+  for (int k = 0; k < sh->n_recent && k < RECENT; k++) {
+    const Recent *w = &sh->recent[(sh->n_recent - 1 - k) % RECENT];
+    if (w->lo < hi && lo < w->hi)
+      continue;
+    int64_t b0 = w->lo >> 5, b1 = (w->hi + 31) >> 5;
+    uint32_t latest = 0; /* the write is still there, and nothing read it */
+    for (int p = 0; p < NP; p++) {
+      uint32_t mr = range_max(sh->r[p] + b0, b1 - b0);
+      uint32_t mw = range_max(sh->w[p] + b0, b1 - b0);
+      latest = mr > latest ? mr : latest;
+      latest = mw > latest ? mw : latest;
+    }
+    if (latest == w->seq)
+      return w;
+  }
+  return NULL;
+}
+
+static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
+                               const AscEvent *e, int q, int64_t u0,
+                               int64_t u1) {
+  Rep rep;
+  Rep *r = rep_new(&rep, ASC_SAN_UNINIT, b, e->in, q);
+  r->seq = sh->seq + 1;
+  r->r.space = ASC_SPACE_UB;
+  r->r.lo = u0;
+  r->r.hi = u1;
+  char api1[64], api2[64], w1[128], w2[128], l1[128], l2[128];
+  char from[256] = "";
+  int qi;
+  const AscSimQueue *que = que_at(b, u0, &qi);
+  const SanQue *sq = NULL;
+  for (int i = 0; que && i < sh->n_ques; i++)
+    if (sh->ques[i].que == que)
+      sq = &sh->ques[i];
+  if (sq && sq->alloc_in[qi]) {
+    AscLoc al = loc_of(sq->alloc_in[qi]);
+    snprintf(from, sizeof from,
+             "; they belong to TQue buffer %d, taken by TQue.alloc_tensor at "
+             "%s",
+             qi, where(al, w2, sizeof w2));
+  }
+  const Recent *w = unread_write(sh, u0, u1);
+  AscLoc lb = r->r.loc;
+  msg(r,
+      "uninitialised read: %s (%s) at %s reads UB bytes [%lld, %lld), which "
+      "nothing wrote in this block (on the NPU they hold stale data)%s",
+      api_of(e->in, api1, sizeof api1), asc_san_pipe_name(q),
+      where(lb, w1, sizeof w1), (long long)u0, (long long)u1, from);
+  line_ref(lb, lb, l2, sizeof l2);
+  if (w) {
+    int wp = ASC_PIPE_S;
+    for (int p = 0; p < NP; p++)
+      if (range_max(sh->w[p] + (w->lo >> 5),
+                    ((w->hi + 31) >> 5) - (w->lo >> 5)) == w->seq)
+        wp = p;
+    rep_other(r, w->in, wp);
+    AscLoc lw = r->r.loc2;
+    size_t k = strlen(r->r.message);
+    snprintf(r->r.message + k, sizeof r->r.message - k,
+             "; the latest write nothing has read is %s at %s, to UB bytes "
+             "[%lld, %lld)",
+             api_of(w->in, api2, sizeof api2), where(lw, w1, sizeof w1),
+             (long long)w->lo, (long long)w->hi);
+    fix(r,
+        "read the buffer that %s wrote (UB bytes [%lld, %lld)) at %s, or "
+        "write bytes [%lld, %lld) before %s",
+        line_ref(lw, lb, l1, sizeof l1), (long long)w->lo, (long long)w->hi, l2,
+        (long long)u0, (long long)u1, l2);
+  } else {
+    if (sq && sq->alloc_in[qi])
+      rep_other(r, sq->alloc_in[qi], ASC_PIPE_S);
+    fix(r,
+        "write UB bytes [%lld, %lld) (copy data in, or asc.duplicate a "
+        "value) before %s",
+        (long long)u0, (long long)u1, l2);
+  }
+  return emit(s, b, r);
+}
+
+/* One local-memory access, checked against the shadow. */
+static AscStatus check_local(AscSanitizer *s, Shadow *sh, AscBlockState *b,
+                             const AscEvent *e, const AscAccess *a, int q) {
+  int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
+  if (a->lo < 0 || b1 > sh->nblk)
+    return ASC_OK; /* the simulator checked the bounds */
+  for (int round = 0; round <= NP; round++) {
+    uint32_t ord[NP];
+    view(s, sh, q, ord);
+    Conflict c;
+    if (!find_conflict(sh, ord, b0, b1, a->write, &c))
+      break;
+    if (auto_sync(s) && c.pipe == ASC_PIPE_S && q != ASC_PIPE_S &&
+        aiv_pipe(q)) {
+      VC v = publish(sh, ASC_PIPE_S); /* the compiler's S_q flag */
+      join(&sh->vc[q], &v);
+      continue;
+    }
+    if (auto_sync(s) && q == ASC_PIPE_S && c.pipe != ASC_PIPE_S &&
+        aiv_pipe(c.pipe)) {
+      VC v = publish(sh, c.pipe); /* the compiler's c.pipe_S flag */
+      wait_on(sh, ASC_PIPE_S, &v);
+      continue;
+    }
+    return report_race(s, sh, b, e, a, q, &c, ord);
+  }
+  int64_t u0, u1;
+  if (!a->write && !all_written(sh, a->lo, a->hi, &u0, &u1))
+    return report_uninit(s, sh, b, e, q, u0, u1);
+  return ASC_OK;
+}
+
+static AscStatus report_dropped(AscSanitizer *s, AscBlockState *b,
+                                const AscEvent *e, int64_t dropped) {
+  Rep rep;
+  Rep *r = rep_new(&rep, ASC_SAN_ALIGN, b, e->in, e->pipe);
+  r->r.warning = 1;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)e->in->dtype);
+  if (es <= 0)
+    es = 1;
+  int64_t asked = e->bytes + dropped;
+  int64_t per = 32 / es > 0 ? 32 / es : 1;
+  int64_t up = (asked / es + per - 1) / per * per;
+  for (int i = 0; i < e->n_acc; i++)
+    if (e->acc[i].space == ASC_SPACE_UB) {
+      r->r.space = ASC_SPACE_UB;
+      r->r.lo = e->acc[i].hi;
+      r->r.hi = e->acc[i].hi + dropped;
+    }
+  char api1[64], w1[128];
+  msg(r,
+      "misaligned length: %s at %s copies %lld %s elements (%lld bytes), "
+      "not a whole number of 32-byte blocks: DataCopy moves whole blocks, "
+      "so the last %lld bytes are not copied",
+      api_of(e->in, api1, sizeof api1), where(r->r.loc, w1, sizeof w1),
+      (long long)(asked / es), asc_dtype_name((AscDType)e->in->dtype),
+      (long long)asked, (long long)dropped);
+  fix(r,
+      "copy a multiple of %lld elements (%lld instead of %lld, with buffers "
+      "padded to match)",
+      (long long)per, (long long)up, (long long)(asked / es));
+  return emit(s, b, r);
+}
+
+static void gm_record(AscSanitizer *s, const AscBlockState *b,
+                      const AscEvent *e, const AscAccess *a) {
+  if (!s->gm || b->block_idx < 0 || b->block_idx >= s->core_num)
+    return;
+  GmList *l = &s->gm[b->block_idx];
+  for (int k = l->n - 1; k >= 0 && k >= l->n - GM_LOOKBACK; k--) {
+    GmRec *g = &l->v[k];
+    if (g->in == e->in && g->buf == a->buf && g->write == a->write &&
+        a->lo <= g->hi && g->lo <= a->hi) {
+      if (a->lo < g->lo)
+        g->lo = a->lo;
+      if (a->hi > g->hi)
+        g->hi = a->hi;
+      return;
+    }
+  }
+  if (l->n == l->cap) {
+    int cap = l->cap ? l->cap * 2 : 16;
+    GmRec *v = realloc(l->v, sizeof *v * (size_t)cap);
+    if (!v) {
+      l->oom = 1;
+      return;
+    }
+    l->v = v;
+    l->cap = cap;
+  }
+  GmRec *g = &l->v[l->n++];
+  g->lo = a->lo;
+  g->hi = a->hi;
+  g->in = e->in;
+  g->buf = a->buf;
+  g->block = b->block_idx;
+  g->write = a->write;
+  g->pipe = e->pipe;
+}
+
+static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
+                           const AscEvent *e) {
+  int q = (int)e->pipe < NP ? (int)e->pipe : ASC_PIPE_S;
+  int has_ub = 0;
+  for (int i = 0; i < e->n_acc; i++) {
+    if (e->acc[i].space == ASC_SPACE_GM)
+      gm_record(s, b, e, &e->acc[i]);
+    else
+      has_ub = 1;
+  }
+  AscStatus st = ASC_OK;
+  if (!has_ub || sh->off)
+    return ASC_OK;
+  if (sh->seq >= SEQ_MAX) {
+    sh->off = 1;
+    return ASC_OK;
+  }
+  /* checks first, against the state before this instruction */
+  for (int i = 0; i < e->n_acc && !st; i++)
+    if (e->acc[i].space == ASC_SPACE_UB)
+      st = check_local(s, sh, b, e, &e->acc[i], q);
+  if (st)
+    return st;
+  uint32_t seq = ++sh->seq;
+  sh->last[q] = seq;
+  log_put(sh, seq, e->in);
+  for (int pass = 0; pass < 2; pass++) /* reads, then writes */
+    for (int i = 0; i < e->n_acc; i++) {
+      const AscAccess *a = &e->acc[i];
+      if (a->space != ASC_SPACE_UB || a->write != pass)
+        continue;
+      int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
+      if (a->lo < 0 || b1 > sh->nblk)
+        continue;
+      if (b0 < sh->dlo)
+        sh->dlo = b0;
+      if (b1 > sh->dhi)
+        sh->dhi = b1;
+      if (!a->write) {
+        range_fill(sh->r[q] + b0, b1 - b0, seq);
+        sh->maxr[q] = seq;
+        continue;
+      }
+      range_fill(sh->w[q] + b0, b1 - b0, seq);
+      sh->maxw[q] = seq;
+      mark_written(sh, a->lo, a->hi);
+      Recent *rw = &sh->recent[sh->n_recent++ % RECENT];
+      rw->seq = seq;
+      rw->in = e->in;
+      rw->lo = a->lo;
+      rw->hi = a->hi;
+      if (sh->n_recent >= 2 * RECENT)
+        sh->n_recent -= RECENT;
+    }
+  return ASC_OK;
+}
+
+static AscStatus on_set_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
+                             const AscEvent *e) {
+  int ev = (int)e->event, id = (int)e->id;
+  if (ev < 0 || ev >= NEV || id < 0 || id >= NID)
+    return ASC_OK;
+  sh->ids_used[ev] |= (uint8_t)(1u << id);
+  VC v = publish(sh, e->src);
+  if (sh->held[ev][id]) { /* releases a wait issued before it */
+    sh->held[ev][id]--;
+    wait_on(sh, e->dst, &v);
+    return ASC_OK;
+  }
+  if (sh->pending[ev][id]) {
+    Rep rep;
+    Rep *r = rep_new(&rep, ASC_SAN_SYNC, b, e->in, e->src);
+    rep_other(r, sh->flag_in[ev][id], e->src);
+    r->seq = sh->seq + 1;
+    char w1[128], w2[128], l1[128], l2[128];
+    AscLoc la = r->r.loc2, lb = r->r.loc;
+    msg(r,
+        "set_flag(HardEvent.%s, %d) at %s while the same flag, set at %s, "
+        "has not been waited for: setting a flag that is set is undefined "
+        "behaviour on the NPU (and a later PipeBarrier<PIPE_ALL> hangs)",
+        event_name(ev), id, where(lb, w1, sizeof w1), where(la, w2, sizeof w2));
+    fix(r,
+        "insert `asc.wait_flag(asc.HardEvent.%s, %d)` between %s and %s, or "
+        "use another event id for one of them",
+        event_name(ev), id, line_ref(la, lb, l1, sizeof l1),
+        line_ref(lb, lb, l2, sizeof l2));
+    sh->flag_vc[ev][id] = v;
+    sh->flag_in[ev][id] = e->in;
+    return emit(s, b, r);
+  }
+  sh->pending[ev][id] = 1;
+  sh->n_pending++;
+  sh->flag_vc[ev][id] = v;
+  sh->flag_in[ev][id] = e->in;
+  return ASC_OK;
+}
+
+static AscStatus on_wait_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
+                              const AscEvent *e) {
+  int ev = (int)e->event, id = (int)e->id;
+  if (ev < 0 || ev >= NEV || id < 0 || id >= NID)
+    return ASC_OK;
+  sh->ids_used[ev] |= (uint8_t)(1u << id);
+  if (sh->pending[ev][id]) {
+    sh->pending[ev][id] = 0;
+    sh->n_pending--;
+    wait_on(sh, e->dst, &sh->flag_vc[ev][id]);
+    return ASC_OK;
+  }
+  if (sh->held[ev][id] < UINT16_MAX)
+    sh->held[ev][id]++;
+  Rep rep;
+  Rep *r = rep_new(&rep, ASC_SAN_SYNC, b, e->in, e->dst);
+  r->r.pipe2 = e->src;
+  r->seq = sh->seq + 1;
+  char w1[128], l1[128];
+  AscLoc lb = r->r.loc;
+  msg(r,
+      "wait_flag(HardEvent.%s, %d) at %s has no set_flag issued before it: "
+      "on the NPU pipe %s stalls here until a later set_flag, a deadlock if "
+      "none comes; and if one does, pipe %s ran after work that follows in "
+      "program order, which the simulator does not model",
+      event_name(ev), id, where(lb, w1, sizeof w1), asc_san_pipe_name(e->dst),
+      asc_san_pipe_name(e->dst));
+  fix(r,
+      "issue `asc.set_flag(asc.HardEvent.%s, %d)` before %s, after the %s "
+      "work this wait is for, or remove the wait_flag",
+      event_name(ev), id, line_ref(lb, lb, l1, sizeof l1),
+      asc_san_pipe_name(e->src));
+  return emit(s, b, r);
+}
+
+static void on_barrier(Shadow *sh, const AscEvent *e) {
+  if ((int)e->src >= NP) { /* PIPE_ALL */
+    for (int p = 0; p < NP; p++)
+      for (int q = 0; q < NP; q++)
+        if (sh->last[q] > sh->vc[p].c[q])
+          sh->vc[p].c[q] = sh->last[q];
+  } else {
+    sh->vc[e->src].c[e->src] = sh->last[e->src];
+  }
+}
+
+static void on_que(Shadow *sh, const AscEvent *e) {
+  SanQue *q = que_state(sh, e->que);
+  int i = e->buffer;
+  if (!q || i < 0 || i >= NBUF)
+    return;
+  uint64_t bit = (uint64_t)1 << i;
+  switch (e->que_op) {
+  case ASC_QUE_ENQUE:
+    q->enq[i] = publish(sh, e->producer);
+    q->enq_valid |= bit;
+    break;
+  case ASC_QUE_DEQUE:
+    if (q->enq_valid & bit)
+      wait_on(sh, e->consumer, &q->enq[i]);
+    q->enq_valid &= ~bit;
+    break;
+  case ASC_QUE_FREE:
+    q->freed[i] = publish(sh, e->consumer);
+    q->free_valid |= bit;
+    break;
+  case ASC_QUE_ALLOC:
+    q->alloc_in[i] = e->in;
+    if (q->free_valid & bit)
+      wait_on(sh, e->producer, &q->freed[i]);
+    q->free_valid &= ~bit;
+    break;
+  }
+}
+
+/* ---- the observer -------------------------------------------------------- */
+
+static void on_block_begin(void *self, AscBlockState *b) {
+  AscSanitizer *s = self;
+  if (tl.launch != s->id || tl.b != b || !tl.sh) {
+    Shadow *sh = shadow_take(b->ub_size);
+    tl.launch = s->id;
+    tl.b = b;
+    tl.sh = sh;
+    if (!sh)
+      return; /* out of memory: this worker's blocks go unchecked */
+    pthread_mutex_lock(&s->lock);
+    sh->next = s->in_use;
+    s->in_use = sh;
+    pthread_mutex_unlock(&s->lock);
+  }
+  shadow_reset(tl.sh);
+}
+
+static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
+  AscSanitizer *s = self;
+  Shadow *sh = tl.sh;
+  if (tl.launch != s->id || !sh)
+    return ASC_OK;
+  switch (e->kind) {
+  case ASC_EV_OP:
+    if (b->copy_dropped > 0 && (e->in->op == ASC_OP_COPY_GM_TO_LOCAL ||
+                                e->in->op == ASC_OP_COPY_LOCAL_TO_GM ||
+                                e->in->op == ASC_OP_COPY_LOCAL_TO_LOCAL))
+      report_dropped(s, b, e, b->copy_dropped);
+    return e->n_acc ? on_access(s, sh, b, e) : ASC_OK;
+  case ASC_EV_SET_FLAG:
+    return on_set_flag(s, sh, b, e);
+  case ASC_EV_WAIT_FLAG:
+    return on_wait_flag(s, sh, b, e);
+  case ASC_EV_BARRIER:
+    on_barrier(sh, e);
+    return ASC_OK;
+  case ASC_EV_QUE:
+    on_que(sh, e);
+    return ASC_OK;
+  }
+  return ASC_OK;
+}
+
+/* Flags set and never waited for. */
+static AscStatus on_block_end(void *self, AscBlockState *b) {
+  AscSanitizer *s = self;
+  Shadow *sh = tl.sh;
+  if (tl.launch != s->id || !sh || !sh->n_pending)
+    return ASC_OK;
+  AscStatus st = ASC_OK;
+  for (int ev = 0; ev < NEV && !st; ev++)
+    for (int id = 0; id < NID && !st; id++) {
+      if (!sh->pending[ev][id])
+        continue;
+      const AscInstr *in = sh->flag_in[ev][id];
+      AscPipe src, dst;
+      asc_event_pipes(ev, &src, &dst);
+      Rep rep;
+      Rep *r = rep_new(&rep, ASC_SAN_SYNC, b, in, src);
+      r->r.pipe2 = dst;
+      r->seq = UINT32_MAX;
+      char w1[128], l1[128];
+      AscLoc la = r->r.loc;
+      msg(r,
+          "set_flag(HardEvent.%s, %d) at %s is never waited for: the flag "
+          "stays set when the kernel ends, and the next wait_flag on it "
+          "(in this kernel or the next one) passes at once",
+          event_name(ev), id, where(la, w1, sizeof w1));
+      fix(r,
+          "add `asc.wait_flag(asc.HardEvent.%s, %d)` after %s (before the "
+          "%s work that depends on it), or remove the set_flag",
+          event_name(ev), id, line_ref(la, la, l1, sizeof l1),
+          asc_san_pipe_name(dst));
+      st = emit(s, b, r);
+    }
+  return st;
+}
+
+/* ---- races between cores ------------------------------------------------- */
+
+static int cmp_gm(const void *pa, const void *pb) {
+  const GmRec *a = pa, *b = pb;
+  if (a->buf != b->buf)
+    return a->buf < b->buf ? -1 : 1;
+  if (a->lo != b->lo)
+    return a->lo < b->lo ? -1 : 1;
+  if (a->block != b->block)
+    return a->block < b->block ? -1 : 1;
+  return 0;
+}
+
+static void report_core_race(AscSanitizer *s, const GmRec *x, const GmRec *y) {
+  if (y->block < x->block) {
+    const GmRec *t = x;
+    x = y;
+    y = t;
+  }
+  Rep rep;
+  Rep *r = rep_new(&rep, ASC_SAN_CORE_RACE, NULL, x->in, x->pipe);
+  r->r.block = x->block;
+  r->r.block2 = y->block;
+  rep_other(r, y->in, y->pipe);
+  r->r.space = ASC_SPACE_GM;
+  r->r.buf = x->buf;
+  r->r.lo = x->lo > y->lo ? x->lo : y->lo;
+  r->r.hi = x->hi < y->hi ? x->hi : y->hi;
+  char api1[64], api2[64], w1[128], w2[128];
+  msg(r,
+      "data race on GM between blocks %d and %d: %s at %s in block %d %s "
+      "bytes [%lld, %lld) of kernel argument %d, which %s at %s in block %d "
+      "%s; blocks run in parallel and nothing orders them",
+      x->block, y->block, api_of(x->in, api1, sizeof api1),
+      where(r->r.loc, w1, sizeof w1), x->block, x->write ? "writes" : "reads",
+      (long long)r->r.lo, (long long)r->r.hi, x->buf,
+      api_of(y->in, api2, sizeof api2), where(r->r.loc2, w2, sizeof w2),
+      y->block, y->write ? (x->write ? "also writes" : "writes") : "reads");
+  fix(r,
+      "give each block its own part of kernel argument %d (offset by "
+      "asc.get_block_idx()), or let a single block %s it",
+      x->buf, "write");
+  keep(s, r);
+}
+
+/* Every pair of blocks that touch one GM byte, at least one writing. */
+static void core_races(AscSanitizer *s) {
+  int n = 0, nw = 0;
+  for (int i = 0; i < s->core_num; i++) {
+    n += s->gm[i].n;
+    for (int k = 0; k < s->gm[i].n; k++)
+      nw += s->gm[i].v[k].write;
+  }
+  if (!nw)
+    return;
+  GmRec *all = malloc(sizeof *all * (size_t)n);
+  GmRec *w = malloc(sizeof *w * (size_t)nw);
+  int64_t *reach = malloc(sizeof *reach * (size_t)nw);
+  if (!all || !w || !reach)
+    goto done;
+  n = nw = 0;
+  for (int i = 0; i < s->core_num; i++)
+    for (int k = 0; k < s->gm[i].n; k++) {
+      all[n++] = s->gm[i].v[k];
+      if (s->gm[i].v[k].write)
+        w[nw++] = s->gm[i].v[k];
+    }
+  qsort(all, (size_t)n, sizeof *all, cmp_gm);
+  qsort(w, (size_t)nw, sizeof *w, cmp_gm);
+  /* reach[j]: the furthest end of writes[..j] into the same argument */
+  for (int j = 0; j < nw; j++)
+    reach[j] = j && w[j - 1].buf == w[j].buf && reach[j - 1] > w[j].hi
+                   ? reach[j - 1]
+                   : w[j].hi;
+  long budget = 4000000; /* bounded work for pathological overlaps */
+  for (int i = 0; i < n && budget > 0; i++) {
+    const GmRec *a = &all[i];
+    /* the writes into a->buf starting before a->hi: w[..hi) */
+    int lo = 0, hi = nw;
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (w[mid].buf < a->buf || (w[mid].buf == a->buf && w[mid].lo < a->hi))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (int j = lo - 1;
+         j >= 0 && w[j].buf == a->buf && reach[j] > a->lo && budget > 0;
+         j--, budget--)
+      if (w[j].block != a->block && w[j].hi > a->lo &&
+          (!a->write || a->block < w[j].block))
+        report_core_race(s, a, &w[j]);
+  }
+done:
+  free(all);
+  free(w);
+  free(reach);
+}
+
+/* ---- the sanitizer object ------------------------------------------------ */
+
+AscSanitizer *asc_sanitizer_new(AscSanMode mode, int flags, int core_num) {
+  AscSanitizer *s = calloc(1, sizeof *s);
+  if (!s)
+    return NULL;
+  if (pthread_mutex_init(&s->lock, NULL) != 0) {
+    free(s);
+    return NULL;
+  }
+  s->mode = mode;
+  s->flags = flags;
+  s->core_num = core_num;
+  s->id = atomic_fetch_add(&next_launch_id, 1);
+  s->err_index = -1;
+  s->obs.self = s;
+  s->obs.block_begin = on_block_begin;
+  s->obs.event = on_event;
+  s->obs.block_end = on_block_end;
+  if (core_num > 1 && !(s->gm = calloc((size_t)core_num, sizeof *s->gm))) {
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+const AscObserver *asc_sanitizer_observer(AscSanitizer *s) { return &s->obs; }
+
+static void release_shadows(AscSanitizer *s) {
+  pthread_mutex_lock(&s->lock);
+  Shadow *sh = s->in_use;
+  s->in_use = NULL;
+  pthread_mutex_unlock(&s->lock);
+  while (sh) {
+    Shadow *next = sh->next;
+    shadow_give(sh);
+    sh = next;
+  }
+}
+
+void asc_sanitizer_free(AscSanitizer *s) {
+  if (!s)
+    return;
+  release_shadows(s);
+  if (s->gm)
+    for (int i = 0; i < s->core_num; i++)
+      free(s->gm[i].v);
+  free(s->gm);
+  free(s->reps);
+  pthread_mutex_destroy(&s->lock);
+  free(s);
+}
+
+static int cmp_rep(const void *pa, const void *pb) {
+  const Rep *a = pa, *b = pb;
+  return rep_before(a, b) ? -1 : rep_before(b, a) ? 1 : 0;
+}
+
+AscStatus asc_sanitizer_finish(AscSanitizer *s, AscStatus status,
+                               AscLaunchError *err) {
+  release_shadows(s);
+  int before = s->n_reps;
+  if (status == ASC_OK && s->gm)
+    core_races(s);
+  if (s->mode == ASC_SAN_ERROR) {
+    /* keep the warnings and the report the launch fails with */
+    int keep_i = -1;
+    for (int i = 0; i < s->n_reps; i++) {
+      const Rep *r = &s->reps[i];
+      if (r->r.warning)
+        continue;
+      if (status == ASC_ERR_SANITIZER && i < before && r->r.block == err->block)
+        keep_i = keep_i < 0 ? i : keep_i;
+      if (status == ASC_OK && i >= before &&
+          (keep_i < 0 || cmp_rep(r, &s->reps[keep_i]) < 0))
+        keep_i = i;
+    }
+    int m = 0;
+    Rep kept;
+    int have = keep_i >= 0;
+    if (have)
+      kept = s->reps[keep_i];
+    for (int i = 0; i < s->n_reps; i++)
+      if (s->reps[i].r.warning)
+        s->reps[m++] = s->reps[i];
+    if (have)
+      s->reps[m++] = kept;
+    s->n_reps = m;
+    if (have && status == ASC_OK) {
+      memset(err, 0, sizeof *err);
+      err->status = ASC_ERR_SANITIZER;
+      err->block = kept.r.block;
+      err->loc = kept.r.loc;
+      err->op_name = kept.r.op;
+      snprintf(err->message, sizeof err->message, "%.620s; fix: %.380s",
+               kept.r.message, kept.r.fix);
+      status = ASC_ERR_SANITIZER;
+    }
+  }
+  if (s->n_reps > 1)
+    qsort(s->reps, (size_t)s->n_reps, sizeof *s->reps, cmp_rep);
+  s->err_index = -1;
+  if (status == ASC_ERR_SANITIZER)
+    for (int i = 0; i < s->n_reps; i++)
+      if (!s->reps[i].r.warning && s->reps[i].r.block == err->block) {
+        s->err_index = i;
+        break;
+      }
+  return status;
+}
+
+int asc_sanitizer_count(const AscSanitizer *s) { return s->n_reps; }
+
+const AscSanReport *asc_sanitizer_report(const AscSanitizer *s, int i) {
+  return i >= 0 && i < s->n_reps ? &s->reps[i].r : NULL;
+}
+
+int asc_sanitizer_error_index(const AscSanitizer *s) { return s->err_index; }
