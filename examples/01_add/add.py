@@ -42,6 +42,9 @@ def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
 
     for i in range(TILES * BUFFERS):
         slot = i % BUFFERS
+        if i >= BUFFERS:
+            # the slot's previous tile has left the UB (MTE3 copied it out)
+            asc.wait_flag(asc.HardEvent.MTE3_MTE2, slot)
         asc.data_copy(x_ub[slot * tile:], x_gm[i * tile:], tile)
         asc.data_copy(y_ub[slot * tile:], y_gm[i * tile:], tile)
         asc.set_flag(asc.HardEvent.MTE2_V, slot)
@@ -53,7 +56,8 @@ def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
 
         asc.data_copy(z_gm[i * tile:], z_ub[slot * tile:], tile)
         asc.set_flag(asc.HardEvent.MTE3_MTE2, slot)
-        asc.wait_flag(asc.HardEvent.MTE3_MTE2, slot)
+    for slot in range(BUFFERS):
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, slot)  # every set_flag has its wait_flag
 
 
 def run(size: int = CORES * 2048, dtype: type = np.float32) -> np.ndarray:

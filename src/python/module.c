@@ -13,6 +13,8 @@
 #include "asc/exec.h"
 #include "asc/ir.h"
 #include "asc/passes.h"
+#include "sim/sanitizer.h"
+#include "sim/timing.h"
 
 static PyObject *IRError; /* (message, file, line, col) */
 static PyObject
@@ -789,16 +791,259 @@ static int convert_arg(const AscType *t, PyObject *o, AscLaunchArg *a,
 
 enum { LAUNCH_INLINE_ARGS = 16 };
 
+/* ---- the sanitizer's side of a launch ------------------------------------
+ * Kernel.launch(..., sanitize=code): code & 3 is the mode (0 off, 1 warn,
+ * 2 error, 3 the process default); code & 4 says the kernel was compiled
+ * with auto_sync=True. The process default is PYASC_SANITIZE, read at the
+ * first launch that needs it (error when unset), or set_sanitize_default. */
+static int sanitize_default = -1; /* -1: not read yet */
+
+/* PYASC_SANITIZE as a mode; -1 with ValueError set when it is not one. */
+static int sanitize_from_env(void) {
+  const char *v = getenv("PYASC_SANITIZE");
+  char word[16];
+  size_t n = 0;
+  while (v && (*v == ' ' || *v == '\t'))
+    v++;
+  for (;
+       v && *v && *v != ' ' && *v != '\t' && *v != '\n' && n + 1 < sizeof word;
+       v++)
+    word[n++] = (char)(*v >= 'A' && *v <= 'Z' ? *v - 'A' + 'a' : *v);
+  word[n] = '\0';
+  if (n == 0)
+    return ASC_SAN_ERROR;
+  if (!strcmp(word, "error"))
+    return ASC_SAN_ERROR;
+  if (!strcmp(word, "warn"))
+    return ASC_SAN_WARN;
+  if (!strcmp(word, "off"))
+    return ASC_SAN_OFF;
+  PyErr_Format(PyExc_ValueError,
+               "PYASC_SANITIZE must be error, warn or off, got '%s'",
+               getenv("PYASC_SANITIZE"));
+  return -1;
+}
+
+static PyObject *py_set_sanitize_default(PyObject *mod, PyObject *args) {
+  int mode;
+  if (!PyArg_ParseTuple(args, "i", &mode))
+    return NULL;
+  if (mode < ASC_SAN_OFF || mode > ASC_SAN_ERROR)
+    return PyErr_Format(PyExc_ValueError, "sanitize mode %d not in [0, 2]",
+                        mode);
+  sanitize_default = mode;
+  Py_RETURN_NONE;
+}
+
+/* A report as a dict (the front end makes SanitizerError / warnings). */
+static PyObject *san_report_dict(const AscSanReport *r) {
+  const char *memory = r->space == ASC_SPACE_UB   ? "UB"
+                       : r->space == ASC_SPACE_GM ? "GM"
+                                                  : NULL;
+  return Py_BuildValue(
+      "{s:s,s:O,s:s,s:s,s:i,s:i,s:s,s:i,s:i,s:s,s:s,s:i,s:i,s:s,s:z,s:z,s:z,"
+      "s:i,s:L,s:L}",
+      "kind", asc_san_kind_name(r->kind), "warning",
+      r->warning ? Py_True : Py_False, "message", r->message, "fix", r->fix,
+      "block", r->block, "block2", r->block2, "file",
+      r->loc.file ? r->loc.file : "", "line", r->loc.line, "col", r->loc.col,
+      "op", r->op ? r->op : "", "file2", r->loc2.file ? r->loc2.file : "",
+      "line2", r->loc2.line, "col2", r->loc2.col, "op2", r->op2 ? r->op2 : "",
+      "pipe", r->pipe < ASC_PIPE_COUNT ? asc_san_pipe_name(r->pipe) : NULL,
+      "pipe2", r->pipe2 < ASC_PIPE_COUNT ? asc_san_pipe_name(r->pipe2) : NULL,
+      "memory", memory, "buf", r->buf, "lo", (long long)r->lo, "hi",
+      (long long)r->hi);
+}
+
+/* The reports of a launch but the one it fails with, as a list of dicts. */
+static PyObject *san_reports(const AscSanitizer *san) {
+  PyObject *l = PyList_New(0);
+  int skip = asc_sanitizer_error_index(san);
+  for (int i = 0; l && i < asc_sanitizer_count(san); i++) {
+    if (i == skip)
+      continue;
+    PyObject *d = san_report_dict(asc_sanitizer_report(san, i));
+    if (!d || PyList_Append(l, d)) {
+      Py_XDECREF(d);
+      Py_DECREF(l);
+      return NULL;
+    }
+    Py_DECREF(d);
+  }
+  return l;
+}
+
+/* ---- the timing model's side of a launch ---------------------------------
+ * Kernel.launch(..., timing=spec): spec is a dict. spec["params"] (optional)
+ * maps timing parameter names to overrides, spec["record"] (default True)
+ * keeps per-instruction records. After a successful launch the results are
+ * in spec["result"] (timing_result); the return value is unchanged. */
+static AscTiming *timing_prepare(KernelObject *self, PyObject *spec,
+                                 const AscPlatform *p, int core_num) {
+  if (!PyDict_Check(spec)) {
+    PyErr_SetString(PyExc_TypeError, "timing must be a dict");
+    return NULL;
+  }
+  AscTimingParams prm;
+  if (!asc_timing_params_default(p->name, &prm)) {
+    PyErr_Format(PyExc_ValueError, "no timing parameters for platform '%s'",
+                 p->name);
+    return NULL;
+  }
+  PyObject *ov = PyDict_GetItemString(spec, "params"); /* borrowed */
+  if (ov && ov != Py_None) {
+    if (!PyDict_Check(ov)) {
+      PyErr_SetString(PyExc_TypeError, "timing['params'] must be a dict");
+      return NULL;
+    }
+    PyObject *key, *val;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(ov, &pos, &key, &val)) {
+      const char *name = PyUnicode_AsUTF8(key);
+      if (!name)
+        return NULL;
+      double v = PyFloat_AsDouble(val);
+      if (v == -1.0 && PyErr_Occurred())
+        return NULL;
+      if (!asc_timing_param_set(&prm, name, v)) {
+        PyErr_Format(PyExc_ValueError,
+                     "timing parameter '%s': unknown name or bad value %R",
+                     name, val);
+        return NULL;
+      }
+    }
+  }
+  PyObject *rec = PyDict_GetItemString(spec, "record");
+  int record = rec ? PyObject_IsTrue(rec) : 1;
+  if (record < 0)
+    return NULL;
+  AscTiming *t = asc_timing_new(&prm, self->k, p, core_num, record);
+  if (!t)
+    PyErr_NoMemory();
+  return t;
+}
+
+static PyObject *int64_tuple(const int64_t *v, int n) {
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *x = PyLong_FromLongLong(v[i]);
+    if (!x) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, x);
+  }
+  return t;
+}
+
+/* The results as plain data: cycles, per-block pipe tables, records as
+ * packed AscTimingRecord bytes, and the sites the records index. */
+static PyObject *timing_result(const AscTiming *t, int core_num) {
+  const AscTimingParams *prm = asc_timing_params(t);
+  PyObject *params = PyDict_New(), *blocks = PyList_New(core_num);
+  int n_sites = asc_timing_n_sites(t);
+  PyObject *sites = PyList_New(n_sites);
+  if (!params || !blocks || !sites)
+    goto fail;
+  const char *name;
+  for (int i = 0; (name = asc_timing_param_name(i, NULL, NULL)); i++) {
+    PyObject *v = PyFloat_FromDouble(asc_timing_param_get(prm, i));
+    if (!v || PyDict_SetItemString(params, name, v)) {
+      Py_XDECREF(v);
+      goto fail;
+    }
+    Py_DECREF(v);
+  }
+  for (int b = 0; b < core_num; b++) {
+    const AscTimingBlock *r = asc_timing_block(t, b);
+    PyObject *busy = int64_tuple(r->busy, ASC_PIPE_COUNT);
+    PyObject *stall = int64_tuple(r->stall, ASC_PIPE_COUNT);
+    PyObject *instrs = int64_tuple(r->instrs, ASC_PIPE_COUNT);
+    PyObject *bytes = int64_tuple(r->bytes, ASC_PATH_COUNT);
+    PyObject *recs = PyBytes_FromStringAndSize(
+        (const char *)r->records,
+        (Py_ssize_t)(r->n_records * (int64_t)sizeof(AscTimingRecord)));
+    PyObject *d =
+        busy && stall && instrs && bytes && recs
+            ? Py_BuildValue("{s:L,s:O,s:O,s:O,s:O,s:O,s:O}", "cycles",
+                            (long long)r->cycles, "busy", busy, "stall", stall,
+                            "instrs", instrs, "bytes", bytes, "records", recs,
+                            "truncated", r->truncated ? Py_True : Py_False)
+            : NULL;
+    Py_XDECREF(busy);
+    Py_XDECREF(stall);
+    Py_XDECREF(instrs);
+    Py_XDECREF(bytes);
+    Py_XDECREF(recs);
+    if (!d)
+      goto fail;
+    PyList_SET_ITEM(blocks, b, d);
+  }
+  const AscTimingSiteStat *st = asc_timing_site_stats(t);
+  for (int i = 0; i < n_sites; i++) {
+    AscLoc loc;
+    AscPipe pipe;
+    const char *detail;
+    const char *op = asc_timing_site_info(t, i, &loc, &pipe, &detail);
+    PyObject *s = Py_BuildValue(
+        "(zziiiLLLLs)", op, loc.file ? loc.file : "", loc.line, loc.col,
+        (int)pipe, (long long)st[i].count, (long long)st[i].scalar,
+        (long long)st[i].busy, (long long)st[i].stall, detail);
+    if (!s)
+      goto fail;
+    PyList_SET_ITEM(sites, i, s);
+  }
+  return Py_BuildValue("{s:d,s:i,s:d,s:L,s:L,s:i,s:N,s:N,s:N}", "clock_ghz",
+                       prm->clock_ghz, "cores", asc_timing_cores(t),
+                       "port_rate", asc_timing_port_rate(t), "launch_overhead",
+                       (long long)asc_timing_launch_overhead(t), "duration",
+                       (long long)asc_timing_duration(t), "record_size",
+                       (int)sizeof(AscTimingRecord), "params", params, "blocks",
+                       blocks, "sites", sites);
+fail:
+  Py_XDECREF(params);
+  Py_XDECREF(blocks);
+  Py_XDECREF(sites);
+  return NULL;
+}
+
+/* timing_params(platform) -> [(name, default, unit, source)] */
+static PyObject *py_timing_params(PyObject *mod, PyObject *args) {
+  const char *platform;
+  if (!PyArg_ParseTuple(args, "s", &platform))
+    return NULL;
+  AscTimingParams prm;
+  if (!asc_timing_params_default(platform, &prm))
+    return PyErr_Format(PyExc_ValueError,
+                        "no timing parameters for platform '%s'", platform);
+  PyObject *l = PyList_New(0);
+  const char *name, *unit, *source;
+  for (int i = 0; l && (name = asc_timing_param_name(i, &unit, &source)); i++) {
+    PyObject *x = Py_BuildValue("(sdss)", name, asc_timing_param_get(&prm, i),
+                                unit, source);
+    if (!x || PyList_Append(l, x)) {
+      Py_XDECREF(x);
+      Py_DECREF(l);
+      return NULL;
+    }
+    Py_DECREF(x);
+  }
+  return l;
+}
+
 /* launch(core_num, platform, args, workers=0): args converted as
  * convert_arg says. The GIL is released while the blocks run. */
 static PyObject *kernel_launch(KernelObject *self, PyObject *args,
                                PyObject *kw) {
-  int core_num, workers = 0;
+  int core_num, workers = 0, sanitize = 7;
   const char *platform_name;
   PyObject *launch_args;
-  static char *kwlist[] = {"core_num", "platform", "args", "workers", NULL};
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|i", kwlist, &core_num,
-                                   &platform_name, &launch_args, &workers))
+  PyObject *timing = NULL;
+  static char *kwlist[] = {"core_num", "platform", "args", "workers",
+                           "sanitize", "timing",   NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|iiO", kwlist, &core_num,
+                                   &platform_name, &launch_args, &workers,
+                                   &sanitize, &timing))
     return NULL;
   const AscPlatform *p = asc_platform_get(platform_name);
   if (!p)
@@ -832,6 +1077,9 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
     memset(inline_views, 0, sizeof(Py_buffer) * (size_t)n);
   }
   PyObject *result = NULL;
+  AscSanitizer *san = NULL;
+  AscTiming *tim = NULL;
+  AscObserver observers[2];
   Py_ssize_t converted = 0;
   for (; converted < n; converted++)
     if (convert_arg(asc_kernel_param_type(self->k, (int)converted),
@@ -841,22 +1089,84 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   AscLaunchOptions opt = {.workers = workers};
   AscLaunchError err;
   AscStatus s;
+  int san_mode = sanitize & 3;
+  if (san_mode == 3) {
+    if (sanitize_default < 0 && (sanitize_default = sanitize_from_env()) < 0)
+      goto done;
+    san_mode = sanitize_default;
+  }
+  if (san_mode != ASC_SAN_OFF) {
+    san = asc_sanitizer_new((AscSanMode)san_mode,
+                            sanitize & 4 ? ASC_SAN_AUTO_SYNC : 0, core_num);
+    if (!san) {
+      PyErr_NoMemory();
+      goto done;
+    }
+    opt.observers = asc_sanitizer_observer(san);
+    opt.n_observers = 1;
+  }
+  if (timing && timing != Py_None) {
+    /* the timing model observes after the sanitizer */
+    tim = timing_prepare(self, timing, p, core_num);
+    if (!tim)
+      goto done;
+    int k = 0;
+    if (opt.n_observers)
+      observers[k++] = opt.observers[0];
+    observers[k++] = asc_timing_observer(tim);
+    opt.observers = observers;
+    opt.n_observers = k;
+  }
   Py_BEGIN_ALLOW_THREADS s =
       asc_kernel_launch(self->k, p, core_num, la, (int)n, &opt, &err);
+  if (san)
+    s = asc_sanitizer_finish(san, s, &err);
   Py_END_ALLOW_THREADS if (s != ASC_OK) {
+    /* sanitized launches add (error report or None, other reports) */
+    PyObject *extra = NULL;
+    if (san) {
+      int ei = asc_sanitizer_error_index(san);
+      PyObject *rep = ei >= 0 ? san_report_dict(asc_sanitizer_report(san, ei))
+                              : (Py_INCREF(Py_None), Py_None);
+      PyObject *others = san_reports(san);
+      extra = rep && others ? Py_BuildValue("(OO)", rep, others) : NULL;
+      Py_XDECREF(rep);
+      Py_XDECREF(others);
+      if (!extra)
+        goto done;
+    }
     PyObject *eargs =
-        Py_BuildValue("(isisiis)", (int)s, err.message, err.block,
-                      err.loc.file ? err.loc.file : "", err.loc.line,
-                      err.loc.col, err.op_name ? err.op_name : "");
+        extra
+            ? Py_BuildValue("(isisiisN)", (int)s, err.message, err.block,
+                            err.loc.file ? err.loc.file : "", err.loc.line,
+                            err.loc.col, err.op_name ? err.op_name : "", extra)
+            : Py_BuildValue("(isisiis)", (int)s, err.message, err.block,
+                            err.loc.file ? err.loc.file : "", err.loc.line,
+                            err.loc.col, err.op_name ? err.op_name : "");
     if (eargs) {
       PyErr_SetObject(LaunchError, eargs);
       Py_DECREF(eargs);
     }
     goto done;
   }
+  if (tim) {
+    PyObject *r = timing_result(tim, core_num);
+    if (!r || PyDict_SetItemString(timing, "result", r)) {
+      Py_XDECREF(r);
+      goto done;
+    }
+    Py_DECREF(r);
+  }
+  /* a sanitized launch returns its reports (warnings) when there are any */
+  if (san && asc_sanitizer_count(san) > 0) {
+    result = san_reports(san);
+    goto done;
+  }
   result = Py_None;
   Py_INCREF(result);
 done:
+  asc_sanitizer_free(san);
+  asc_timing_free(tim);
   for (Py_ssize_t i = 0; i < n; i++)
     if (views[i].obj)
       PyBuffer_Release(&views[i]);
@@ -886,7 +1196,8 @@ static PyObject *kernel_param_types(KernelObject *self, PyObject *unused) {
 static PyMethodDef kernel_methods[] = {
     {"launch", (PyCFunction)(void (*)(void))kernel_launch,
      METH_VARARGS | METH_KEYWORDS,
-     "launch(core_num, platform, args, workers=0)"},
+     "launch(core_num, platform, args, workers=0, sanitize=7) -> None or a "
+     "list of sanitizer reports"},
     {"param_types", (PyCFunction)kernel_param_types, METH_NOARGS,
      "the kernel's parameter Types"},
     {NULL, NULL, 0, NULL}};
@@ -949,6 +1260,10 @@ static PyObject *py_ops_without_emitter_rule(PyObject *mod, PyObject *unused) {
 static PyMethodDef functions[] = {
     {"platform", py_platform, METH_VARARGS, "platform(name) -> dict"},
     {"op_names", py_op_names, METH_NOARGS, "names of all IR ops"},
+    {"timing_params", py_timing_params, METH_VARARGS,
+     "timing_params(platform) -> [(name, default, unit, source)]"},
+    {"set_sanitize_default", py_set_sanitize_default, METH_VARARGS,
+     "set_sanitize_default(mode): 0 off, 1 warn, 2 error"},
     {"ops_without_emitter_rule", py_ops_without_emitter_rule, METH_NOARGS,
      "op names the Ascend C emitter cannot spell (must be empty)"},
     {NULL, NULL, 0, NULL}};

@@ -148,13 +148,19 @@ AscStatus sim_alloc_tensor(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in,
                     "alloc_tensor on a TQue without buffers (call "
                     "pipe.init_buffer first)");
-  for (int i = 0; i < q->num; i++)
+  /* Ascend C's TQue hands out its buffers in turn (a cursor that moves on
+   * past each buffer it looks at), so that copy-in, compute and copy-out
+   * of consecutive tiles use different buffers (double buffering) */
+  for (int k = 0; k < q->num; k++) {
+    int i = (q->cursor + k) % q->num;
     if (!(q->allocated & (1ull << i))) {
       q->allocated |= 1ull << i;
+      q->cursor = (i + 1) % q->num;
       ASC_DST(x, in).t = buffer_tensor(q, i, in->dtype);
       que_event(x, q, ASC_QUE_ALLOC, i);
       return ASC_OK;
     }
+  }
   return sim_fail(x, in,
                   "alloc_tensor: all %d buffers of the TQue are in use (a "
                   "free_tensor is missing); on the NPU this hangs",

@@ -84,12 +84,26 @@ static AscStatus check_event(AscExec *x, const AscInstr *in, int64_t *id) {
   return ASC_OK;
 }
 
+/* The event of a set_flag / wait_flag, for the observers (events.h). */
+static void flag_event(AscBlockState *b, const AscInstr *in, AscEventKind kind,
+                       int64_t id) {
+  if (!b->n_observers)
+    return;
+  AscEvent *e = &b->ev;
+  e->kind = kind;
+  e->event = in->imm2;
+  e->id = id;
+  asc_event_pipes(in->imm2, &e->src, &e->dst);
+  e->pipe = kind == ASC_EV_SET_FLAG ? e->src : e->dst;
+}
+
 AscStatus sim_set_flag(AscExec *x, const AscInstr *in) {
   int64_t id;
   AscStatus s = check_event(x, in, &id);
   if (s)
     return s;
   AscBlockState *b = x->b;
+  flag_event(b, in, ASC_EV_SET_FLAG, id);
   if (b->waits[in->imm2][id] > 0) {
     b->waits[in->imm2][id]--; /* releases a held wait */
     return ASC_OK;
@@ -106,6 +120,7 @@ AscStatus sim_wait_flag(AscExec *x, const AscInstr *in) {
   if (s)
     return s;
   AscBlockState *b = x->b;
+  flag_event(b, in, ASC_EV_WAIT_FLAG, id);
   if (b->flags[in->imm2][id] > 0) {
     b->flags[in->imm2][id]--;
     return ASC_OK;

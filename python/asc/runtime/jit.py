@@ -29,6 +29,8 @@ OPTIONS: Dict[str, Any] = {
     "debug": False,
     "insert_sync": None,
     "verify_sync": False,
+    # ours: the simulator's sanitizer, "error", "warn" or "off"; None: PYASC_SANITIZE (default "error")
+    "sanitize": None,
     # accepted for compatibility with upstream pyasc; recorded, no effect on the simulator
     "strip_loc": False,
     "print_ir_before_all": False,
@@ -37,6 +39,18 @@ OPTIONS: Dict[str, Any] = {
     "capture_exceptions": True,
     "ir_multithreading": True,
 }
+
+
+# sanitizer modes as the C launcher numbers them (Kernel.launch's `sanitize`)
+SANITIZE_MODES: Dict[str, int] = {"off": 0, "warn": 1, "error": 2}
+
+
+def sanitize_code(options: Dict[str, Any]) -> int:
+    """The `sanitize` argument of Kernel.launch for these options: the mode
+    (3: the process default, PYASC_SANITIZE), plus 4 when the kernel is
+    compiled with auto_sync (the compiler then orders scalar accesses)."""
+    mode = options.get("sanitize")
+    return (3 if mode is None else SANITIZE_MODES[mode]) | (4 if options.get("auto_sync", True) else 0)
 
 
 def check_options(options: Dict[str, Any], params: Any = ()) -> Dict[str, Any]:
@@ -63,6 +77,8 @@ def check_options(options: Dict[str, Any], params: Any = ()) -> Dict[str, Any]:
             raise TypeError(f"bisheng_options must be a tuple of strings, got {value!r}")
         if name == "auto_sync_log" and not isinstance(value, str):
             raise TypeError(f"auto_sync_log must be a file path string, got {value!r}")
+        if name == "sanitize" and value is not None and (not isinstance(value, str) or value not in SANITIZE_MODES):
+            raise ValueError(f"option `sanitize` must be 'error', 'warn' or 'off', got {value!r}")
     merged = dict(OPTIONS)
     merged.update(options)
     return merged
@@ -105,6 +121,7 @@ class JITFunction:
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 raise TypeError(f"@asc.jit function {self.name}: *args and **kwargs parameters are not supported")
         self.options = check_options(dict(options or {}), self.signature.parameters)
+        self.san_code = sanitize_code(self.options)  # Kernel.launch's `sanitize`, for Launcher._fast
         self._fdef: Optional[ast.FunctionDef] = None
         self.filename = fn.__code__.co_filename
         self.first_line = fn.__code__.co_firstlineno

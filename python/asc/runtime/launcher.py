@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+import warnings
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from .. import _C
-from ..codegen.errors import KernelError
+from ..codegen.errors import KernelError, SanitizerError, SanitizerWarning
 from ..language.core import dtype as dt
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.values import GlobalAddress
 from ..lib.runtime import state
+from ..profiler import session as _profiling
 from .compiler import compile_kernel
-from .jit import OPTIONS, JITFunction, check_options
+from .jit import OPTIONS, JITFunction, check_options, sanitize_code
 
 _SCALAR_ANNOTATIONS = {int: "int", float: "float", bool: "bool"}
+
 
 
 def _is_torch_tensor(x: Any) -> bool:
@@ -107,7 +110,8 @@ class Launcher:
 
     def _fast(self, args: Tuple[Any, ...]) -> bool:
         fn = self.fn
-        if len(args) != len(fn.const_mask) or fn.options["always_compile"] or state.backend != "Model":
+        if (len(args) != len(fn.const_mask) or fn.options["always_compile"] or state.backend != "Model"
+                or _profiling.enabled):
             return False
         key = fast_key(args, fn.const_mask)
         if key is None:
@@ -121,11 +125,13 @@ class Launcher:
             return False
         runtime_args = [a for a, const in zip(args, fn.const_mask) if not const]
         try:
-            compiled.kernel.launch(self.core_num, platform, runtime_args, state.workers)
+            reports = compiled.kernel.launch(self.core_num, platform, runtime_args, state.workers, fn.san_code)
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
         except (TypeError, ValueError, OverflowError, BufferError):
             return False  # the full path names the argument and what is wrong with it
+        if reports is not None:
+            _warn(fn, reports)
         return True
 
     def _full(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> None:
@@ -175,7 +181,8 @@ class Launcher:
                     launch_args.append(iv)
         platform = state.soc_version
         spec_key = tuple((k, _freeze(v)) for k, v in specs.items())
-        option_key = tuple(sorted((k, repr(v)) for k, v in options.items() if k != "always_compile"))
+        option_key = tuple(sorted((k, repr(v)) for k, v in options.items()
+                                  if k != "always_compile" and k != "sanitize"))
         key = (spec_key, platform, option_key)
         always = options.get("always_compile")
         compiled = None if always else fn.cache.get(key)
@@ -193,10 +200,16 @@ class Launcher:
                     pass
         if state.backend == "NPU":
             _run_on_npu(compiled, platform, options)
+        timing = _profiling.launch_spec() if _profiling.enabled else None
         try:
-            compiled.kernel.launch(self.core_num, platform, launch_args, state.workers)
+            reports = compiled.kernel.launch(self.core_num, platform, launch_args, state.workers,
+                                             sanitize_code(options), timing=timing)
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
+        if timing is not None:
+            _profiling.record(fn.name, platform, self.core_num, timing)
+        if reports is not None:
+            _warn(fn, reports)
 
 
 def fast_key(args: Tuple[Any, ...], const_mask: Tuple[bool, ...]) -> Any:
@@ -218,8 +231,30 @@ def fast_key(args: Tuple[Any, ...], const_mask: Tuple[bool, ...]) -> Any:
 
 
 def _kernel_error(fn: JITFunction, e: Any) -> KernelError:
-    status, message, block, file, line, col, op = e.args
+    status, message, block, file, line, col, op = e.args[:7]
+    if len(e.args) > 7:  # a sanitized launch: (the report it fails with or None, the other reports)
+        report, others = e.args[7]
+        _warn(fn, others, stacklevel=5)
+        if report is not None:
+            return _sanitizer_error(fn, report)
     return KernelError(message, fn.name, block, api_name(op) if op else "", file, line, col)
+
+
+def _sanitizer_error(fn: JITFunction, r: Dict[str, Any]) -> SanitizerError:
+    """A sanitizer report (a dict from asc._C) as a SanitizerError."""
+    pipes = tuple(p for p in (r["pipe"], r["pipe2"]) if p)
+    return SanitizerError(r["message"], fn.name, r["block"], api_name(r["op"]) if r["op"] else "", r["file"],
+                          r["line"], r["col"], kind=r["kind"], other_api=api_name(r["op2"]) if r["op2"] else "",
+                          other_filename=r["file2"], other_line=r["line2"], other_col=r["col2"],
+                          other_block=r["block2"], pipes=pipes, memory=r["memory"] or "",
+                          byte_range=(r["lo"], r["hi"]), gm_arg=r["buf"], fix=r["fix"])
+
+
+def _warn(fn: JITFunction, reports: Optional[List[Dict[str, Any]]], stacklevel: int = 4) -> None:
+    """Sanitizer reports that do not fail the launch, as SanitizerWarnings
+    (stacklevel: the user's line that launched the kernel)."""
+    for r in reports or ():
+        warnings.warn(SanitizerWarning(_sanitizer_error(fn, r)), stacklevel=stacklevel)
 
 
 def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: Any, options: Dict[str, Any],
