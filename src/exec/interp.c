@@ -7,14 +7,16 @@
 
 enum { MAX_CALL_DEPTH = 64 };
 
-/* Takes n zeroed slots from the block's frame stack, which asc_block_run
- * sized for the deepest chain of calls (frames must never move). */
+/* Takes n slots from the block's frame stack, which asc_block_run sized
+ * for the deepest chain of calls (frames must never move). They are not
+ * cleared: in verified SSA every slot is written (parameter, constant,
+ * loop-carried copy or defining instruction) before it is read, and a
+ * device call per tile would otherwise spend its time in memset. */
 static AscSlot *frame_push(AscBlockState *b, int n) {
   if (b->stack_used + n > b->stack_size)
     return NULL;
   AscSlot *f = b->stack + b->stack_used;
   b->stack_used += n;
-  memset(f, 0, sizeof(AscSlot) * (size_t)n);
   return f;
 }
 

@@ -598,10 +598,21 @@ typedef void (*CastFn)(uchar *, const uchar *, int64_t, AscRoundMode);
 #define FMAX(a, b) ((a) >= (b) || (a) != (a) ? (a) : (b))
 #define FMIN(a, b) ((a) <= (b) || (a) != (a) ? (a) : (b))
 
+/* The element loops are compiled twice on x86-64, for AVX2 and for the
+ * baseline, and the loader picks one for the host (GCC/Clang function
+ * multi-versioning): the baseline alone is SSE2, half the vector width. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) &&          \
+    !defined(__SANITIZE_ADDRESS__)
+#define ASC_HOT_LOOP __attribute__((target_clones("avx2", "default")))
+#else
+#define ASC_HOT_LOOP
+#endif
+
 /* Expressions see the operands as `a` and `b` (b is the scalar in the
  * tensor-scalar forms), so both forms share them. */
 #define BIN_FN(name, T, LD, ST, EXPR)                                          \
-  static void name(uchar *d, const uchar *x, const uchar *y, int64_t n) {      \
+  ASC_HOT_LOOP static void name(uchar *d, const uchar *x, const uchar *y,      \
+                                int64_t n) {                                   \
     for (int64_t i = 0; i < n; i++) {                                          \
       T a = LD(x, i), b = LD(y, i);                                            \
       ST(d, i, EXPR);                                                          \
@@ -609,7 +620,8 @@ typedef void (*CastFn)(uchar *, const uchar *, int64_t, AscRoundMode);
   }
 
 #define SCA_FN(name, T, CVT, LD, ST, EXPR)                                     \
-  static void name(uchar *d, const uchar *x, AscScalar sc, int64_t n) {        \
+  ASC_HOT_LOOP static void name(uchar *d, const uchar *x, AscScalar sc,        \
+                                int64_t n) {                                   \
     const T b = CVT(sc);                                                       \
     for (int64_t i = 0; i < n; i++) {                                          \
       T a = LD(x, i);                                                          \
@@ -618,7 +630,7 @@ typedef void (*CastFn)(uchar *, const uchar *, int64_t, AscRoundMode);
   }
 
 #define UN_FN(name, T, LD, ST, EXPR)                                           \
-  static void name(uchar *d, const uchar *x, int64_t n) {                      \
+  ASC_HOT_LOOP static void name(uchar *d, const uchar *x, int64_t n) {         \
     for (int64_t i = 0; i < n; i++) {                                          \
       T a = LD(x, i);                                                          \
       ST(d, i, EXPR);                                                          \
