@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: the C core's unit tests (built with AddressSanitizer
-# and UndefinedBehaviorSanitizer), then pytest against the installed `asc`
-# package (install it first with `pip install .`).
+# and UndefinedBehaviorSanitizer), the lit tests of the tools, pytest against
+# the installed `asc` package (install it first with `pip install .`), and
+# most of pytest again against the sanitizer build of the extension.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,7 @@ build=build-tests
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
+ninja -C "$build" >/dev/null  # everything: the tests, the tools, the extension
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
   meson test -C "$build" --print-errorlogs
 
@@ -22,3 +24,22 @@ ASC_TOOLS_DIR="$build" lit --succinct tests/lit
 # pytest imports the installed `asc` package (the source tree keeps it under
 # python/, which is not on sys.path).
 python -m pytest -q tests/python "$@"
+
+# The C core once more under AddressSanitizer and UndefinedBehaviorSanitizer,
+# driven from Python: the front-end, simulator, sanitizer and timing tests
+# against the sanitizer build of the extension (loaded with the sanitizer
+# runtimes preloaded; leaks are not checked: Python itself keeps memory).
+stage="$PWD/$build/python-asan"
+rm -rf "$stage" && mkdir -p "$stage" && cp -r python/asc "$stage/" && cp "$build"/_C*.so "$stage/asc/"
+if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not u.find_spec('asc').origin.startswith('$stage'))"; then
+  LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \
+    ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PYTHONPATH="$stage" \
+    python -m pytest -q -p no:cacheprovider -k "not chromium" tests/python/test_examples.py \
+    tests/python/test_control_flow.py tests/python/test_errors.py tests/python/test_sanitizer.py \
+    tests/python/test_timing.py tests/python/test_tensor_access.py tests/python/test_frontend.py \
+    tests/python/test_launch.py tests/python/test_workers.py tests/python/test_data_copy.py \
+    tests/python/test_vector_ops.py tests/python/test_cast.py
+else
+  echo "note: an editable install of asc shadows PYTHONPATH here, so the pytest run against the" \
+    "sanitizer build is skipped (it runs wherever the package is installed normally, as in CI)" >&2
+fi
