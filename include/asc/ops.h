@@ -3,7 +3,8 @@
 #define ASC_OPS_H
 
 typedef enum AscOpId {
-#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs) \
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs, \
+               cost)                                                           \
   ASC_OP_##ID,
 #include "../../src/ir/ops.def"
 #undef ASC_OP
@@ -31,6 +32,23 @@ typedef enum AscEmit {
   ASC_EMIT_METHOD,   /* operand0.cpp(operands 1..) */
   ASC_EMIT_SPECIAL,  /* spelled by the emitter itself */
 } AscEmit;
+
+/* Cost classes of the timing model (the op table's `cost` column). */
+typedef enum AscCost {
+  ASC_COST_NONE,
+  ASC_COST_SCALAR,
+  ASC_COST_SIMPLE,
+  ASC_COST_TRANSCENDENTAL,
+  ASC_COST_DIVISION,
+  ASC_COST_CAST,
+  ASC_COST_DMA_IN,
+  ASC_COST_DMA_OUT,
+  ASC_COST_LOCAL_COPY,
+  ASC_COST_UB_READ,
+  ASC_COST_UB_WRITE,
+  ASC_COST_GM_READ,
+  ASC_COST_GM_WRITE,
+} AscCost;
 
 /* Operand / result kinds of the op table's signature strings. */
 typedef enum AscOperandKind {
@@ -68,6 +86,7 @@ typedef struct AscOpInfo {
   const char *cpp;
   AscPipe pipe;
   AscEmit emit;
+  AscCost cost;
   /* parsed signature */
   AscOperandSpec operands[ASC_MAX_SIG];
   int n_operands; /* fixed operands, optional ones included */

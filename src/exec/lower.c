@@ -15,7 +15,8 @@ typedef struct ExecRow {
 } ExecRow;
 
 static const ExecRow exec_rows[ASC_OP_COUNT] = {
-#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs) \
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs, \
+               cost)                                                           \
   [ASC_OP_##ID] = {exec, sub},
 #include "../ir/ops.def"
 #undef ASC_OP

@@ -10,12 +10,14 @@ typedef struct OpRow {
   AscPipe pipe;
   AscEmit emit;
   const char *operands, *results, *attrs;
+  AscCost cost;
 } OpRow;
 
 static const OpRow rows[ASC_OP_COUNT] = {
-#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs) \
-  [ASC_OP_##ID] = {name,    cpp,  ASC_PIPE_##pipe, ASC_EMIT_##emit, operands,  \
-                   results, attrs},
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs, \
+               cost)                                                           \
+  [ASC_OP_##ID] = {name,     cpp,     ASC_PIPE_##pipe, ASC_EMIT_##emit,        \
+                   operands, results, attrs,           ASC_COST_##cost},
 #include "ops.def"
 #undef ASC_OP
 };
@@ -127,6 +129,7 @@ static void init_infos(void) {
     info->cpp = r->cpp;
     info->pipe = r->pipe;
     info->emit = r->emit;
+    info->cost = r->cost;
     parse_operands(info, r->operands);
     parse_results(info, r->results);
     parse_attrs(info, r->attrs);

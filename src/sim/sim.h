@@ -243,7 +243,8 @@ AscStatus asc_block_run(AscBlockState *b);
 /* The semantic functions named by the op table (repeated declarations of
  * one function are harmless). sim_structural marks the control-flow rows
  * that the lowering expands into ASC_BC_* instructions. */
-#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs) \
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs, \
+               cost)                                                           \
   AscStatus exec(AscExec *x, const AscInstr *in);
 #include "../ir/ops.def"
 #undef ASC_OP

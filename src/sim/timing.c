@@ -701,7 +701,8 @@ static QueState *que_state(Work *w, const void *que) {
 static int64_t vector_cycles(const AscTimingParams *p, const AscInstr *in,
                              const AscEvent *e) {
   int64_t size = (int64_t)asc_dtype_size((AscDType)in->dtype);
-  if (in->op == ASC_OP_CAST) {
+  AscCost cost = asc_op_info((AscOpId)in->op)->cost;
+  if (cost == ASC_COST_CAST) {
     int64_t s2 = (int64_t)asc_dtype_size((AscDType)in->dtype2);
     size = size > s2 ? size : s2;
   }
@@ -710,16 +711,14 @@ static int64_t vector_cycles(const AscTimingParams *p, const AscInstr *in,
   int64_t per_repeat = 256 / size > 0 ? 256 / size : 1;
   int64_t repeats = (e->elems + per_repeat - 1) / per_repeat;
   double epc = 0;
-  switch (in->op) {
-  case ASC_OP_EXP:
-  case ASC_OP_LN:
-  case ASC_OP_SQRT:
+  switch (cost) {
+  case ASC_COST_TRANSCENDENTAL:
     epc = p->vec_transcendental_epc;
     break;
-  case ASC_OP_DIV:
+  case ASC_COST_DIVISION:
     epc = p->vec_division_epc;
     break;
-  case ASC_OP_CAST:
+  case ASC_COST_CAST:
     if (size == 8)
       epc = p->vec_cast64_epc;
     break;
@@ -754,20 +753,20 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
   switch (e->kind) {
   case ASC_EV_OP:
     if (e->pipe == ASC_PIPE_S) {
-      switch (in->op) {
-      case ASC_OP_LT_GET_VALUE:
+      switch (asc_op_info((AscOpId)in->op)->cost) {
+      case ASC_COST_UB_READ:
         n->scost = (int32_t)cycles_of(p->scalar_ub_cycles);
         n->path = ASC_PATH_UB_S;
         break;
-      case ASC_OP_LT_SET_VALUE:
+      case ASC_COST_UB_WRITE:
         n->scost = (int32_t)cycles_of(p->scalar_ub_cycles);
         n->path = ASC_PATH_S_UB;
         break;
-      case ASC_OP_GT_GET_VALUE:
+      case ASC_COST_GM_READ:
         n->scost = (int32_t)cycles_of(p->scalar_gm_cycles);
         n->path = ASC_PATH_GM_S;
         break;
-      case ASC_OP_GT_SET_VALUE:
+      case ASC_COST_GM_WRITE:
         n->scost = (int32_t)cycles_of(p->scalar_gm_cycles);
         n->path = ASC_PATH_S_GM;
         break;
@@ -782,15 +781,15 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
     n->pipe = (uint8_t)e->pipe;
     n->scost = (int32_t)cycles_of(p->issue_cycles);
     n->bytes = e->bytes;
-    if (in->op == ASC_OP_COPY_GM_TO_LOCAL ||
-        in->op == ASC_OP_COPY_LOCAL_TO_GM) {
-      int read = in->op == ASC_OP_COPY_GM_TO_LOCAL;
+    AscCost cost = asc_op_info((AscOpId)in->op)->cost;
+    if (cost == ASC_COST_DMA_IN || cost == ASC_COST_DMA_OUT) {
+      int read = cost == ASC_COST_DMA_IN;
       n->path = read ? ASC_PATH_GM_UB : ASC_PATH_UB_GM;
       n->cost = cycles_of(p->dma_issue_cycles);
       n->port = cycles_of((double)e->bytes / t->port_rate);
       n->chan = cycles_of((double)e->bytes / p->core_gm_bpc);
       n->lat = cycles_of(read ? p->gm_read_latency : p->gm_write_latency);
-    } else if (in->op == ASC_OP_COPY_LOCAL_TO_LOCAL) {
+    } else if (cost == ASC_COST_LOCAL_COPY) {
       n->path = ASC_PATH_UB_UB;
       n->cost = cycles_of(p->vec_issue_cycles) +
                 cycles_of((double)e->bytes / p->vec_bytes_per_cycle);
