@@ -31,7 +31,7 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   AscPipe p = asc_op_info((AscOpId)in->op)->pipe;
   e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
   e->n_acc = 0;
-  e->elems = e->bytes = 0;
+  e->elems = e->bytes = e->dropped = 0;
   AscStatus s = asc_exec_fn(in->op)(x, in);
   for (int i = 0; i < b->n_observers && !s; i++)
     if (b->observers[i].event)

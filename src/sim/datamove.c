@@ -16,7 +16,7 @@ AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "negative element count %lld", (long long)count);
   int64_t bytes = count * es / 32 * 32; /* whole 32-byte blocks only */
   int64_t n = bytes / es;
-  x->b->copy_dropped = count * es - bytes;
+  x->b->ev.dropped = count * es - bytes;
   int dst_gm = in->op == ASC_OP_COPY_LOCAL_TO_GM;
   int src_gm = in->op == ASC_OP_COPY_GM_TO_LOCAL;
   const AscTensorRef *local = dst_gm ? &src : &dst;

@@ -63,6 +63,9 @@ typedef struct AscEvent {
   AscPipe producer, consumer; /* QUE: the queue's pipes */
   int64_t elems;              /* OP: elements computed or moved */
   int64_t bytes; /* OP: bytes moved (copies) or produced (vector) */
+  /* OP: bytes a DataCopy did not move (its length is rounded down to whole
+   * 32-byte blocks) */
+  int64_t dropped;
   AscAccess acc[ASC_EVENT_MAX_ACCESSES];
   int n_acc;
 } AscEvent;

@@ -1155,10 +1155,8 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
     return ASC_OK;
   switch (e->kind) {
   case ASC_EV_OP:
-    if (b->copy_dropped > 0 && (e->in->op == ASC_OP_COPY_GM_TO_LOCAL ||
-                                e->in->op == ASC_OP_COPY_LOCAL_TO_GM ||
-                                e->in->op == ASC_OP_COPY_LOCAL_TO_LOCAL))
-      report_dropped(s, b, e, b->copy_dropped);
+    if (e->dropped > 0)
+      report_dropped(s, b, e, e->dropped);
     return e->n_acc ? on_access(s, sh, b, e) : ASC_OK;
   case ASC_EV_SET_FLAG:
     return on_set_flag(s, sh, b, e);

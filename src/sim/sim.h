@@ -178,9 +178,6 @@ typedef struct AscBlockState {
   const AscObserver *observers;
   int n_observers;
   AscEvent ev; /* the event of the running instruction */
-  /* bytes the running DataCopy did not move (its length rounded down to
-   * whole 32-byte blocks), for the sanitizer's misalignment warning */
-  int64_t copy_dropped;
   /* first error */
   AscLaunchError *err;
 } AscBlockState;
