@@ -36,17 +36,21 @@ class TPipe(IRValue):
         b = _b.current()
         self.handle = handle if handle is not None else b.create1("asc.tpipe", [], b.type("tpipe"))
 
-    def init_buffer(self, que: Any, num: Any, len: Any = None) -> None:  # noqa: A002 (upstream name)
+    def init_buffer(self, que: Any = None, num: Any = 0, len: Any = None, buf: Any = None) -> None:  # noqa: A002
+        """`init_buffer(que, num, len)`: `num` buffers of `len` bytes for a
+        TQue; `init_buffer(buf, num)`: a TBuf of `num` bytes (upstream's
+        keyword names, `que=` / `buf=`, work too)."""
         b = _b.current()
-        if isinstance(que, TBuf):
+        target = buf if buf is not None else que
+        if isinstance(target, TBuf):
             size = num if len is None else len
-            b.create("asc.tpipe.init_buffer_buf", [self, que, int_operand(size, "len")])
+            b.create("asc.tpipe.init_buffer_buf", [self, target, int_operand(size, "len")])
             return
-        if not isinstance(que, TQue):
-            raise TypeError(f"init_buffer takes a TQue or TBuf, got {type(que).__name__}")
+        if not isinstance(target, TQue):
+            raise TypeError(f"init_buffer takes a TQue or TBuf, got {type(target).__name__}")
         if len is None:
             raise TypeError("init_buffer(que, num, len) needs the buffer length in bytes")
-        b.create("asc.tpipe.init_buffer_que", [self, que, int_operand(num, "num"), int_operand(len, "len")])
+        b.create("asc.tpipe.init_buffer_que", [self, target, int_operand(num, "num"), int_operand(len, "len")])
 
 
 class TQue(IRValue):
