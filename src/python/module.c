@@ -71,6 +71,14 @@ static PyObject *raise_ir_error(AscContext *ctx) {
   return NULL;
 }
 
+/* Appends a new reference to list l and drops it; -1 on failure (a NULL
+ * item counts as one: the error is already set). */
+static int list_append_new(PyObject *l, PyObject *item) {
+  int r = item ? PyList_Append(l, item) : -1;
+  Py_XDECREF(item);
+  return r;
+}
+
 static PyObject *wrap(PyTypeObject *tp, PyObject *owner, void *ptr) {
   PyObject *o = tp->tp_alloc(tp, 0);
   if (!o)
@@ -863,12 +871,10 @@ static PyObject *san_reports(const AscSanitizer *san) {
     if (i == skip)
       continue;
     PyObject *d = san_report_dict(asc_sanitizer_report(san, i));
-    if (!d || PyList_Append(l, d)) {
-      Py_XDECREF(d);
+    if (list_append_new(l, d)) {
       Py_DECREF(l);
       return NULL;
     }
-    Py_DECREF(d);
   }
   return l;
 }
@@ -1021,12 +1027,10 @@ static PyObject *py_timing_params(PyObject *mod, PyObject *args) {
   for (int i = 0; l && (name = asc_timing_param_name(i, &unit, &source)); i++) {
     PyObject *x = Py_BuildValue("(sdss)", name, asc_timing_param_get(&prm, i),
                                 unit, source);
-    if (!x || PyList_Append(l, x)) {
-      Py_XDECREF(x);
+    if (list_append_new(l, x)) {
       Py_DECREF(l);
       return NULL;
     }
-    Py_DECREF(x);
   }
   return l;
 }
@@ -1231,12 +1235,10 @@ static PyObject *py_op_names(PyObject *mod, PyObject *unused) {
   PyObject *l = PyList_New(0);
   for (int i = 0; l && i < ASC_OP_COUNT; i++) {
     PyObject *s = PyUnicode_FromString(asc_op_info((AscOpId)i)->name);
-    if (!s || PyList_Append(l, s)) {
-      Py_XDECREF(s);
+    if (list_append_new(l, s)) {
       Py_DECREF(l);
       return NULL;
     }
-    Py_DECREF(s);
   }
   return l;
 }
@@ -1247,12 +1249,10 @@ static PyObject *py_ops_without_emitter_rule(PyObject *mod, PyObject *unused) {
     if (asc_emit_has_rule((AscOpId)i))
       continue;
     PyObject *s = PyUnicode_FromString(asc_op_info((AscOpId)i)->name);
-    if (!s || PyList_Append(l, s)) {
-      Py_XDECREF(s);
+    if (list_append_new(l, s)) {
       Py_DECREF(l);
       return NULL;
     }
-    Py_DECREF(s);
   }
   return l;
 }
