@@ -38,7 +38,7 @@ if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not 
     tests/python/test_control_flow.py tests/python/test_errors.py tests/python/test_sanitizer.py \
     tests/python/test_timing.py tests/python/test_tensor_access.py tests/python/test_frontend.py \
     tests/python/test_launch.py tests/python/test_workers.py tests/python/test_data_copy.py \
-    tests/python/test_vector_ops.py tests/python/test_cast.py
+    tests/python/test_vector_ops.py tests/python/test_vector_level0.py tests/python/test_cast.py
 else
   echo "note: an editable install of asc shadows PYTHONPATH here, so the pytest run against the" \
     "sanitizer build is skipped (it runs wherever the package is installed normally, as in CI)" >&2

@@ -31,6 +31,7 @@ typedef enum AscEmit {
   ASC_EMIT_TEMPLATE, /* cpp<attr>(operands...) */
   ASC_EMIT_METHOD,   /* operand0.cpp(operands 1..) */
   ASC_EMIT_SPECIAL,  /* spelled by the emitter itself */
+  ASC_EMIT_LEVEL0,   /* a vector instruction's level-0 form (mask, repeat) */
 } AscEmit;
 
 /* Cost classes of the timing model (the op table's `cost` column). */
@@ -64,7 +65,7 @@ typedef enum AscOperandKind {
   ASC_OK_ANY = '*',
 } AscOperandKind;
 
-enum { ASC_MAX_SIG = 8 };
+enum { ASC_MAX_SIG = 16 };
 
 typedef struct AscOperandSpec {
   const char *name;

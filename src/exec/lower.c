@@ -137,6 +137,12 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_DIV:
   case ASC_OP_MAX:
   case ASC_OP_MIN:
+  case ASC_OP_ADD_L0:
+  case ASC_OP_SUB_L0:
+  case ASC_OP_MUL_L0:
+  case ASC_OP_DIV_L0:
+  case ASC_OP_MAX_L0:
+  case ASC_OP_MIN_L0:
     return asc_vec_binary_supported((AscVecBinOp)sub, dt)
                ? ASC_OK
                : unsupported_dtype(l, op, dt);
@@ -144,6 +150,10 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_MULS:
   case ASC_OP_MAXS:
   case ASC_OP_MINS:
+  case ASC_OP_ADDS_L0:
+  case ASC_OP_MULS_L0:
+  case ASC_OP_MAXS_L0:
+  case ASC_OP_MINS_L0:
     return asc_vec_scalar_supported((AscVecScalarOp)sub, dt)
                ? ASC_OK
                : unsupported_dtype(l, op, dt);
@@ -154,10 +164,18 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_SQRT:
   case ASC_OP_RSQRT:
   case ASC_OP_RECIPROCAL:
+  case ASC_OP_RELU_L0:
+  case ASC_OP_EXP_L0:
+  case ASC_OP_LN_L0:
+  case ASC_OP_ABS_L0:
+  case ASC_OP_SQRT_L0:
+  case ASC_OP_RSQRT_L0:
+  case ASC_OP_RECIPROCAL_L0:
     return asc_vec_unary_supported((AscVecUnOp)sub, dt)
                ? ASC_OK
                : unsupported_dtype(l, op, dt);
   case ASC_OP_DUPLICATE:
+  case ASC_OP_DUPLICATE_L0:
     return asc_vec_dup_supported(dt) ? ASC_OK : unsupported_dtype(l, op, dt);
   case ASC_OP_CAST: {
     AscDType d = op->operands[0]->type->dtype;
@@ -365,6 +383,8 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
   for (int i = 0; i < op->n_attrs; i++)
     if (op->attrs[i].kind == ASC_ATTR_ENUM)
       in->imm2 = op->attrs[i].i;
+  if (asc_op_info(op->id)->emit == ASC_EMIT_LEVEL0)
+    in->imm2 = asc_op_attr_int(op, "mask_mode", 0);
   return ASC_OK;
 }
 

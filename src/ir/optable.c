@@ -27,7 +27,7 @@ static pthread_once_t infos_once = PTHREAD_ONCE_INIT;
 
 /* Signature strings live as long as the program; each item is copied into
  * a small static pool so names can be NUL-terminated. */
-static char name_pool[16384];
+static char name_pool[32768];
 static size_t name_pool_used;
 
 static const char *pool_copy(const char *s, size_t n) {

@@ -42,8 +42,12 @@ typedef enum AscQueOp {
 typedef enum AscSpace { ASC_SPACE_UB, ASC_SPACE_GM } AscSpace;
 
 typedef struct AscAccess {
-  uint8_t write;  /* 1: written, 0: read */
-  uint8_t space;  /* AscSpace */
+  uint8_t write; /* 1: written, 0: read */
+  uint8_t space; /* AscSpace */
+  /* 1: [lo, hi) bounds the bytes touched but some inside are not (a
+   * level-0 vector instruction with a mask or strides): the sanitizer
+   * checks races on the whole range, uninitialised reads not at all */
+  uint8_t bounding;
   int32_t buf;    /* GM: the kernel argument */
   int64_t lo, hi; /* byte range [lo, hi): UB address or offset in buf */
 } AscAccess;

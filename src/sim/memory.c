@@ -31,6 +31,7 @@ void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
   AscAccess *a = &e->acc[e->n_acc++];
   a->write = (uint8_t)write;
   a->space = (uint8_t)space;
+  a->bounding = 0;
   a->buf = buf;
   a->lo = lo;
   a->hi = hi;

@@ -884,7 +884,7 @@ static AscStatus check_local(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     return report_race(s, sh, b, e, a, q, &c, ord);
   }
   int64_t u0, u1;
-  if (!a->write && !all_written(sh, a->lo, a->hi, &u0, &u1))
+  if (!a->write && !a->bounding && !all_written(sh, a->lo, a->hi, &u0, &u1))
     return report_uninit(s, sh, b, e, q, u0, u1);
   return ASC_OK;
 }

@@ -192,11 +192,56 @@ __aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, 
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count);
 
-// ---- vector instructions (level-2 count form) -------------------------------------
+// ---- repeat parameters of the level-0 forms (kernel_struct_binary.h, kernel_struct_unary.h) ----
+struct BinaryRepeatParams {
+  __aicore__ BinaryRepeatParams() {}
+  __aicore__ BinaryRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t src0BlkStrideIn,
+                                const uint8_t src1BlkStrideIn, const uint8_t dstRepStrideIn,
+                                const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn);
+  uint32_t blockNumber = 8;
+  uint8_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1;
+  uint8_t src1BlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t src0RepStride = 8;
+  uint8_t src1RepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+};
+
+struct UnaryRepeatParams {
+  __aicore__ UnaryRepeatParams() {}
+  __aicore__ UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn,
+                               const uint8_t dstRepStrideIn, const uint8_t srcRepStrideIn);
+  __aicore__ UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn,
+                               const uint8_t dstRepStrideIn, const uint8_t srcRepStrideIn, const bool halfBlockIn);
+  uint32_t blockNumber = 8;
+  uint16_t dstBlkStride = 1;
+  uint16_t srcBlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t srcRepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+  bool halfBlock = false;
+};
+
+// ---- vector instructions (level-2 count form, level-0 mask/repeat forms) -----------
 #define PYASC_BINARY(NAME, RULE)                                                                     \
   template <typename T>                                                                             \
   __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                \
                               const LocalTensor<T> &src1, const int32_t &count) {                    \
+    static_assert(RULE<T>, #NAME ": element type not supported on the Ascend910B");                \
+  }                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                      \
+                       const LocalTensor<T> &src1, uint64_t mask[], const uint8_t repeatTime,      \
+                       const BinaryRepeatParams &repeatParams) {                                   \
+    static_assert(RULE<T>, #NAME ": element type not supported on the Ascend910B");                \
+  }                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                      \
+                       const LocalTensor<T> &src1, uint64_t mask, const uint8_t repeatTime,        \
+                       const BinaryRepeatParams &repeatParams) {                                   \
     static_assert(RULE<T>, #NAME ": element type not supported on the Ascend910B");                \
   }
 PYASC_BINARY(Add, ArithType)
@@ -212,6 +257,18 @@ PYASC_BINARY(Div, FloatType)
   __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
                               const int32_t &count) {                                              \
     static_assert(ArithType<T>, #NAME ": element type not supported on the Ascend910B");           \
+  }                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
+                       uint64_t mask[], const uint8_t repeatTime,                                  \
+                       const UnaryRepeatParams &repeatParams) {                                    \
+    static_assert(ArithType<T>, #NAME ": element type not supported on the Ascend910B");           \
+  }                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
+                       uint64_t mask, const uint8_t repeatTime,                                    \
+                       const UnaryRepeatParams &repeatParams) {                                    \
+    static_assert(ArithType<T>, #NAME ": element type not supported on the Ascend910B");           \
   }
 PYASC_SCALAR(Adds)
 PYASC_SCALAR(Muls)
@@ -222,6 +279,16 @@ PYASC_SCALAR(Mins)
 #define PYASC_UNARY(NAME, RULE)                                                                      \
   template <typename T>                                                                             \
   __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count) { \
+    static_assert(RULE, #NAME ": element type not supported on the Ascend910B");                   \
+  }                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask[],      \
+                       const uint8_t repeatTime, const UnaryRepeatParams &repeatParams) {          \
+    static_assert(RULE, #NAME ": element type not supported on the Ascend910B");                   \
+  }                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,        \
+                       const uint8_t repeatTime, const UnaryRepeatParams &repeatParams) {          \
     static_assert(RULE, #NAME ": element type not supported on the Ascend910B");                   \
   }
 PYASC_UNARY(Exp, FloatType<T>)
@@ -235,6 +302,18 @@ PYASC_UNARY(Relu, (IsOneOf<T, half, float, int32_t>))
 
 template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count) {
+  static_assert(IsOneOf<T, half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t>,
+                "Duplicate: element type not supported on the Ascend910B");
+}
+template <typename T, bool isSetMask = true>
+__aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint64_t mask[], const uint8_t repeatTime,
+                          const uint16_t dstBlockStride, const uint8_t dstRepeatStride) {
+  static_assert(IsOneOf<T, half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t>,
+                "Duplicate: element type not supported on the Ascend910B");
+}
+template <typename T, bool isSetMask = true>
+__aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint64_t mask, const uint8_t repeatTime,
+                          const uint16_t dstBlockStride, const uint8_t dstRepeatStride) {
   static_assert(IsOneOf<T, half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t>,
                 "Duplicate: element type not supported on the Ascend910B");
 }

@@ -732,27 +732,16 @@ def test_column_counts_characters_not_bytes() -> None:
 # ---------------------------------------------------------------------------
 
 @asc.jit
-def k_level0_add(out: asc.GlobalAddress, n: int):
+def k_level0_cast(out: asc.GlobalAddress, n: int):
     x = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 256)
-    asc.add(x, x, x, 64, 1, [1, 1, 1, 8, 8, 8])
+    h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 1024, 256)
+    asc.cast(h, x, asc.RoundMode.CAST_RINT, 64, 1, asc.UnaryRepeatParams(1, 1, 4, 8))
 
 
 @asc.jit
-def k_level0_mask_kw(out: asc.GlobalAddress, n: int):
+def k_level0_no_set_mask(out: asc.GlobalAddress, n: int):
     x = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 256)
-    asc.exp(x, x, mask=64, repeat_times=1)
-
-
-@asc.jit
-def k_level0_adds(out: asc.GlobalAddress, n: int):
-    x = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 256)
-    asc.adds(x, x, 1.0, 64, 2, [1, 1, 8, 8])
-
-
-@asc.jit
-def k_level0_duplicate(out: asc.GlobalAddress, n: int):
-    x = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 256)
-    asc.duplicate(x, 1.0, 64, 1, 1, 8)
+    asc.exp(x, x, 64, 1, asc.UnaryRepeatParams(), is_set_mask=False)
 
 
 @asc.jit
@@ -769,10 +758,8 @@ def k_cube_queue(out: asc.GlobalAddress, n: int):
 
 
 UNSUPPORTED_CASES = [
-    (k_level0_add, "asc.add(", "level-0"),
-    (k_level0_mask_kw, "asc.exp(", "level-0"),
-    (k_level0_adds, "asc.adds(", "level-0"),
-    (k_level0_duplicate, "asc.duplicate(", "level-0"),
+    (k_level0_cast, "asc.cast(", "level-0"),
+    (k_level0_no_set_mask, "asc.exp(", "is_set_mask=False"),
     (k_copy_params, "asc.data_copy(", "asc.data_copy"),
     (k_cube_queue, "asc.TQue(", "TPosition.A1"),
 ]

@@ -630,26 +630,33 @@ def _level0(x: asc.GlobalAddress, form: asc.ConstExpr[str]):
     b = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 256, 64)
     c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 512, 64)
     h = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 768, 64)
-    if form == "binary":
+    if form == "binary_tuple":
         asc.add(c, a, b, 64, 1, (1, 1, 1, 8, 8, 8))
     elif form == "binary_kw":
         asc.mul(c, a, b, mask=64, repeat_times=1)
-    elif form == "scalar":
+    elif form == "scalar_tuple":
         asc.adds(c, a, 1.0, 64, 1, (1, 1, 8, 8))
-    elif form == "unary":
-        asc.exp(c, a, 64, 1, (1, 1, 8, 8))
+    elif form == "unary_binary_params":
+        asc.exp(c, a, 64, 1, asc.BinaryRepeatParams())
     elif form == "unary_kw":
         asc.relu(c, a, mask=64, repeat_times=1)
-    elif form == "duplicate":
-        asc.duplicate(c, 1.0, 64, 1, 1, 8)
+    elif form == "duplicate_missing":
+        asc.duplicate(c, 1.0, 64, 1, 1)
     else:
-        asc.cast(h, a, asc.RoundMode.CAST_RINT, 64, 1, (1, 1, 4, 8))
+        asc.cast(h, a, asc.RoundMode.CAST_RINT, 64, 1, asc.UnaryRepeatParams(1, 1, 4, 8))
 
 
-@pytest.mark.parametrize("form", ["binary", "binary_kw", "scalar", "unary", "unary_kw", "duplicate", "cast"])
-def test_level0_forms_not_implemented(form: str) -> None:
-    with pytest.raises(NotImplementedError, match="level-0|count form"):
+# level-0 forms (tests/python/test_vector_level0.py) need their repeat params as upstream's classes
+@pytest.mark.parametrize("form", ["binary_tuple", "binary_kw", "scalar_tuple", "unary_binary_params", "unary_kw",
+                                  "duplicate_missing"])
+def test_level0_form_argument_errors(form: str) -> None:
+    with pytest.raises(asc.CompileError, match="repeat_params|missing"):
         _level0[1](np.zeros(8, np.float32), form)
+
+
+def test_level0_cast_not_implemented() -> None:
+    with pytest.raises(NotImplementedError, match="level-0|count form"):
+        _level0[1](np.zeros(8, np.float32), "cast")
 
 
 @asc.jit

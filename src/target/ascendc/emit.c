@@ -930,6 +930,80 @@ int asc_emit_has_rule(AscOpId id) {
   }
 }
 
+/* A uint64_t argument (a mask): the value itself when it has that type,
+ * else converted (a literal 0 would also convert to the mask[] pointer). */
+static char *u64_arg(Emitter *e, const AscValue *v) {
+  char tmp[4096];
+  const char *s = expr(e, v);
+  if (v->type->dtype == ASC_DT_UINT64 && strcmp(s, "0ULL") != 0)
+    return fmt_str("%s", unparen(s, tmp, sizeof tmp));
+  return fmt_str("static_cast<uint64_t>(%s)", unparen(s, tmp, sizeof tmp));
+}
+
+/* The level-0 form of a vector instruction:
+ *   Add(dst, src0, src1, mask, repeatTime, BinaryRepeatParams(...));
+ * its operands up to mask0 are passed as they are, then the mask (in bit
+ * mode an array `uint64_t mask[2] = {low, high}` declared before the
+ * call), repeat_times and the strides: six make a BinaryRepeatParams, four
+ * a UnaryRepeatParams, others (Duplicate) are passed as they are. */
+static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
+  const AscOpInfo *oi = asc_op_info(op->id);
+  int k = 0;
+  while (k < op->n_operands && strcmp(oi->operands[k].name, "mask0") != 0)
+    k++;
+  if (k + 3 > op->n_operands) {
+    asc_error(e->ctx, ASC_ERR_COMPILE, op->loc, "%s: malformed level-0 op",
+              oi->name);
+    e->failed = 1;
+    return;
+  }
+  Buf b = {0};
+  char tmp[4096];
+  buf_printf(&b, "%s(", oi->cpp);
+  for (int i = 0; i < k; i++) {
+    const AscValue *v = op->operands[i];
+    char *s = oi->operands[i].kind == ASC_OK_NUM
+                  ? typed_scalar(e, v, el)
+                  : fmt_str("%s", unparen(expr(e, v), tmp, sizeof tmp));
+    buf_printf(&b, "%s%s", s ? s : "", ", ");
+    free(s);
+  }
+  if (asc_op_attr_int(op, "mask_mode", 0)) {
+    char *name = fresh_name(e, "mask");
+    char *m0 = u64_arg(e, op->operands[k]);
+    char *m1 = u64_arg(e, op->operands[k + 1]);
+    char *decl = fmt_str("uint64_t %s[2] = {%s, %s}", name ? name : "mask",
+                         m0 ? m0 : "", m1 ? m1 : "");
+    statement(e, op, decl ? decl : "");
+    buf_printf(&b, "%s", name ? name : "mask");
+    free(decl);
+    free(m0);
+    free(m1);
+  } else {
+    char *m = u64_arg(e, op->operands[k]);
+    buf_printf(&b, "%s", m ? m : "");
+    free(m);
+  }
+  buf_printf(&b, ", %s, ",
+             unparen(expr(e, op->operands[k + 2]), tmp, sizeof tmp));
+  int n = op->n_operands - (k + 3);
+  const char *params = n == 6   ? "AscendC::BinaryRepeatParams("
+                       : n == 4 ? "AscendC::UnaryRepeatParams("
+                                : "";
+  buf_printf(&b, "%s", params);
+  for (int i = 0; i < n; i++)
+    buf_printf(&b, "%s%s", i ? ", " : "",
+               unparen(expr(e, op->operands[k + 3 + i]), tmp, sizeof tmp));
+  buf_printf(&b, "%s)", *params ? ")" : "");
+  if (b.failed) {
+    e->failed = 1;
+    free(b.s);
+    return;
+  }
+  statement(e, op, b.s);
+  free(b.s);
+}
+
 static void emit_op(Emitter *e, AscOp *op) {
   const AscOpInfo *oi = asc_op_info(op->id);
   if (oi->emit == ASC_EMIT_SPECIAL) {
@@ -941,6 +1015,10 @@ static void emit_op(Emitter *e, AscOp *op) {
     return;
   }
   AscDType el = element_type(op);
+  if (oi->emit == ASC_EMIT_LEVEL0) {
+    emit_level0(e, op, el);
+    return;
+  }
   char *call = NULL;
   if (oi->emit == ASC_EMIT_CALL || oi->emit == ASC_EMIT_TEMPLATE) {
     char *args = join_operands(e, op, 0, el);

@@ -14,7 +14,7 @@ def local(x: Any, api: str, name: str) -> LocalTensor:
 
 
 def count_form(api: str, args: Tuple[Any, ...], kwargs: dict, extra_kw: Tuple[str, ...] = ()) -> Any:
-    """The `count` of the level-2 form; level-0 forms are not implemented."""
+    """The `count` of the level-2 form (for APIs whose level-0 form is not implemented)."""
     kwargs = dict(kwargs)
     for k in ("is_set_mask",) + extra_kw:
         kwargs.pop(k, None)

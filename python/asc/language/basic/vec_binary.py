@@ -1,7 +1,7 @@
 """Vector tensor-tensor instructions: dst = src0 OP src1.
 
-Each takes the level-2 (count) form of the Ascend C API; the level-0
-form (mask, repeat_times, repeat params) raises NotImplementedError.
+Each takes the level-2 (count) form of the Ascend C API or its level-0
+form (mask, repeat_times, repeat params; see vec_ops.py).
 """
 
 from __future__ import annotations
@@ -14,29 +14,29 @@ from .vec_ops import emit
 
 def add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Adds elementwise. `add(dst, src0, src1, count)`."""
-    emit("asc.add", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+    emit("asc.add", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
 
 
 def sub(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Subtracts elementwise. `sub(dst, src0, src1, count)`."""
-    emit("asc.sub", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+    emit("asc.sub", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
 
 
 def mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Multiplies elementwise. `mul(dst, src0, src1, count)`."""
-    emit("asc.mul", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+    emit("asc.mul", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
 
 
 def div(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Divides elementwise. `div(dst, src0, src1, count)`."""
-    emit("asc.div", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+    emit("asc.div", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
 
 
 def max(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Elementwise maximum. `max(dst, src0, src1, count)`."""
-    emit("asc.max", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+    emit("asc.max", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
 
 
 def min(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Elementwise minimum. `min(dst, src0, src1, count)`."""
-    emit("asc.min", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs)
+    emit("asc.min", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")

@@ -1,7 +1,7 @@
 """Vector tensor-scalar instructions: dst = src OP scalar.
 
-Each takes the level-2 (count) form of the Ascend C API; the level-0
-form (mask, repeat_times, repeat params) raises NotImplementedError.
+Each takes the level-2 (count) form of the Ascend C API or its level-0
+form (mask, repeat_times, repeat params; see vec_ops.py).
 """
 
 from __future__ import annotations
@@ -14,19 +14,19 @@ from .vec_ops import emit
 
 def adds(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
     """Adds a scalar. `adds(dst, src, scalar, count)`."""
-    emit("asc.adds", (dst, src), ("dst", "src"), scalar, args, kwargs)
+    emit("asc.adds", (dst, src), ("dst", "src"), scalar, args, kwargs, level0="unary")
 
 
 def muls(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
     """Multiplies by a scalar. `muls(dst, src, scalar, count)`."""
-    emit("asc.muls", (dst, src), ("dst", "src"), scalar, args, kwargs)
+    emit("asc.muls", (dst, src), ("dst", "src"), scalar, args, kwargs, level0="unary")
 
 
 def maxs(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
     """Maximum with a scalar. `maxs(dst, src, scalar, count)`."""
-    emit("asc.maxs", (dst, src), ("dst", "src"), scalar, args, kwargs)
+    emit("asc.maxs", (dst, src), ("dst", "src"), scalar, args, kwargs, level0="unary")
 
 
 def mins(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
     """Minimum with a scalar. `mins(dst, src, scalar, count)`."""
-    emit("asc.mins", (dst, src), ("dst", "src"), scalar, args, kwargs)
+    emit("asc.mins", (dst, src), ("dst", "src"), scalar, args, kwargs, level0="unary")

@@ -9,5 +9,6 @@ from .vec_ops import emit
 
 
 def duplicate(dst: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
-    """`duplicate(dst, scalar, count)`: dst[i] = scalar for i < count."""
-    emit("asc.duplicate", (dst,), ("dst",), scalar, args, kwargs)
+    """`duplicate(dst, scalar, count)`: dst[i] = scalar for i < count; or the level-0 form
+    `duplicate(dst, scalar, mask, repeat_times, dst_block_stride, dst_repeat_stride)`."""
+    emit("asc.duplicate", (dst,), ("dst",), scalar, args, kwargs, level0="duplicate")

@@ -1,7 +1,7 @@
 """Vector unary instructions: dst = f(src).
 
-Each takes the level-2 (count) form of the Ascend C API; the level-0
-form (mask, repeat_times, repeat params) raises NotImplementedError.
+Each takes the level-2 (count) form of the Ascend C API or its level-0
+form (mask, repeat_times, repeat params; see vec_ops.py).
 """
 
 from __future__ import annotations
@@ -14,34 +14,34 @@ from .vec_ops import emit
 
 def relu(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """max(x, 0). `relu(dst, src, count)`."""
-    emit("asc.relu", (dst, src), ("dst", "src"), None, args, kwargs)
+    emit("asc.relu", (dst, src), ("dst", "src"), None, args, kwargs, level0="unary")
 
 
 def exp(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """e ** x. `exp(dst, src, count)`."""
-    emit("asc.exp", (dst, src), ("dst", "src"), None, args, kwargs)
+    emit("asc.exp", (dst, src), ("dst", "src"), None, args, kwargs, level0="unary")
 
 
 def ln(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Natural logarithm. `ln(dst, src, count)`."""
-    emit("asc.ln", (dst, src), ("dst", "src"), None, args, kwargs)
+    emit("asc.ln", (dst, src), ("dst", "src"), None, args, kwargs, level0="unary")
 
 
 def abs(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Absolute value. `abs(dst, src, count)`."""
-    emit("asc.abs", (dst, src), ("dst", "src"), None, args, kwargs)
+    emit("asc.abs", (dst, src), ("dst", "src"), None, args, kwargs, level0="unary")
 
 
 def sqrt(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Square root. `sqrt(dst, src, count)`."""
-    emit("asc.sqrt", (dst, src), ("dst", "src"), None, args, kwargs)
+    emit("asc.sqrt", (dst, src), ("dst", "src"), None, args, kwargs, level0="unary")
 
 
 def rsqrt(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """1 / sqrt(x). `rsqrt(dst, src, count)`."""
-    emit("asc.rsqrt", (dst, src), ("dst", "src"), None, args, kwargs)
+    emit("asc.rsqrt", (dst, src), ("dst", "src"), None, args, kwargs, level0="unary")
 
 
 def reciprocal(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """1 / x. `reciprocal(dst, src, count)`."""
-    emit("asc.reciprocal", (dst, src), ("dst", "src"), None, args, kwargs)
+    emit("asc.reciprocal", (dst, src), ("dst", "src"), None, args, kwargs, level0="unary")
