@@ -6,7 +6,7 @@
  * enum attribute as the template argument (`AscendC::SetFlag<
  * AscendC::HardEvent::MTE2_V>(id)`), METHOD rows call a member of their
  * first operand. SPECIAL rows (declarations, scalar arithmetic, control
- * flow) are spelled here, in emit_special.
+ * flow) are spelled here, by the functions special_rule picks.
  *
  * Readability: variables take the user's Python names (made unique per
  * function, C++ keywords avoided); pure single-use temporaries and constants
@@ -758,14 +758,113 @@ static void emit_return(Emitter *e, AscOp *op) {
   free(args);
 }
 
-/* SPECIAL rows; returns 0 if op has no rule here. */
-static int emit_special(Emitter *e, AscOp *op) {
-  const AscOpInfo *oi = asc_op_info(op->id);
+/* ---- SPECIAL rows: one function per kind of op, chosen by special_rule ----
+ */
+
+typedef void (*SpecialRule)(Emitter *e, AscOp *op);
+
+static void emit_constant(Emitter *e, AscOp *op) {
+  set_expr(e, &op->results[0], literal(op)); /* literals are inlined */
+}
+
+static void emit_infix(Emitter *e, AscOp *op) {
+  bind(e, op,
+       fmt_str("(%s %s %s)", expr(e, op->operands[0]), asc_op_info(op->id)->cpp,
+               expr(e, op->operands[1])),
+       1);
+}
+
+static void emit_min_max(Emitter *e, AscOp *op) {
+  const char *a = expr(e, op->operands[0]), *b = expr(e, op->operands[1]);
+  bind(e, op,
+       fmt_str("(%s %s %s ? %s : %s)", a, op->id == ASC_OP_MIN_S ? "<" : ">", b,
+               a, b),
+       1);
+}
+
+static void emit_compare(Emitter *e, AscOp *op) {
+  bind(e, op,
+       fmt_str("(%s %s %s)", expr(e, op->operands[0]),
+               cmp_op(asc_op_attr_int(op, "predicate", 0)),
+               expr(e, op->operands[1])),
+       1);
+}
+
+static void emit_prefix(Emitter *e, AscOp *op) {
+  bind(e, op,
+       fmt_str("(%s%s)", asc_op_info(op->id)->cpp, expr(e, op->operands[0])),
+       1);
+}
+
+static void emit_scalar_cast(Emitter *e, AscOp *op) {
   char ty[160];
-  switch (op->id) {
+  bind(e, op,
+       fmt_str("static_cast<%s>(%s)",
+               type_cpp(op->results[0].type, ty, sizeof ty),
+               expr(e, op->operands[0])),
+       1);
+}
+
+static void emit_select(Emitter *e, AscOp *op) {
+  bind(e, op,
+       fmt_str("(%s ? %s : %s)", expr(e, op->operands[0]),
+               expr(e, op->operands[1]), expr(e, op->operands[2])),
+       1);
+}
+
+static void emit_address_offset(Emitter *e, AscOp *op) {
+  bind(e, op,
+       fmt_str("(%s + %s)", expr(e, op->operands[0]), expr(e, op->operands[1])),
+       1);
+}
+
+static void emit_view(Emitter *e, AscOp *op) {
+  char tmp[4096];
+  bind(e, op,
+       fmt_str("%s[%s]", expr(e, op->operands[0]),
+               unparen(expr(e, op->operands[1]), tmp, sizeof tmp)),
+       1);
+}
+
+/* GlobalTensor, TPipe, TQue, TBuf: a default-constructed variable. */
+static void emit_declaration(Emitter *e, AscOp *op) {
+  const char *hint = op->id == ASC_OP_GT_CREATE ? "global_tensor"
+                     : op->id == ASC_OP_TPIPE   ? "pipe"
+                     : op->id == ASC_OP_TQUE    ? "que"
+                                                : "buf";
+  char *name = declare(e, op, &op->results[0], hint, NULL);
+  set_expr(e, &op->results[0], name ? fmt_str("%s", name) : NULL);
+}
+
+static void emit_local_tensor(Emitter *e, AscOp *op) {
+  const AscValue *v = &op->results[0];
+  char ty[160], t0[4096], t1[4096];
+  char *name = fresh_name(e, v->name ? v->name : "local_tensor");
+  if (!name)
+    return;
+  line_start(e);
+  buf_printf(&e->out, "%s %s(AscendC::TPosition::%s, %s, %s);",
+             type_cpp(v->type, ty, sizeof ty), name,
+             position_cpp(v->type->position),
+             unparen(expr(e, op->operands[0]), t0, sizeof t0),
+             unparen(expr(e, op->operands[1]), t1, sizeof t1));
+  line_end(e, op);
+  set_expr(e, &op->results[0], fmt_str("%s", name));
+}
+
+/* func.func is spelled by emit_function; yield and condition by the op
+ * that encloses them. */
+static void emit_nothing(Emitter *e, AscOp *op) {
+  (void)e;
+  (void)op;
+}
+
+/* The rule for a SPECIAL row, NULL if there is none (then the op cannot be
+ * emitted, and asc_emit_has_rule says so). */
+static SpecialRule special_rule(AscOpId id) {
+  switch (id) {
   case ASC_OP_CONSTANT:
-    set_expr(e, &op->results[0], literal(op));
-    return 1;
+    return emit_constant;
   case ASC_OP_ADD_S:
   case ASC_OP_SUB_S:
   case ASC_OP_MUL_S:
@@ -776,109 +875,48 @@ static int emit_special(Emitter *e, AscOp *op) {
   case ASC_OP_XOR_S:
   case ASC_OP_SHL_S:
   case ASC_OP_SHR_S:
-    bind(e, op,
-         fmt_str("(%s %s %s)", expr(e, op->operands[0]), oi->cpp,
-                 expr(e, op->operands[1])),
-         1);
-    return 1;
+    return emit_infix;
   case ASC_OP_MIN_S:
-  case ASC_OP_MAX_S: {
-    const char *a = expr(e, op->operands[0]), *b = expr(e, op->operands[1]);
-    bind(e, op,
-         fmt_str("(%s %s %s ? %s : %s)", a, op->id == ASC_OP_MIN_S ? "<" : ">",
-                 b, a, b),
-         1);
-    return 1;
-  }
+  case ASC_OP_MAX_S:
+    return emit_min_max;
   case ASC_OP_CMP_S:
-    bind(e, op,
-         fmt_str("(%s %s %s)", expr(e, op->operands[0]),
-                 cmp_op(asc_op_attr_int(op, "predicate", 0)),
-                 expr(e, op->operands[1])),
-         1);
-    return 1;
+    return emit_compare;
   case ASC_OP_NEG_S:
   case ASC_OP_NOT_S:
   case ASC_OP_INVERT_S:
-    bind(e, op, fmt_str("(%s%s)", oi->cpp, expr(e, op->operands[0])), 1);
-    return 1;
+    return emit_prefix;
   case ASC_OP_CAST_S:
-    bind(e, op,
-         fmt_str("static_cast<%s>(%s)",
-                 type_cpp(op->results[0].type, ty, sizeof ty),
-                 expr(e, op->operands[0])),
-         1);
-    return 1;
+    return emit_scalar_cast;
   case ASC_OP_SELECT_S:
-    bind(e, op,
-         fmt_str("(%s ? %s : %s)", expr(e, op->operands[0]),
-                 expr(e, op->operands[1]), expr(e, op->operands[2])),
-         1);
-    return 1;
+    return emit_select;
   case ASC_OP_GM_ADDR_OFFSET:
-    bind(e, op,
-         fmt_str("(%s + %s)", expr(e, op->operands[0]),
-                 expr(e, op->operands[1])),
-         1);
-    return 1;
+    return emit_address_offset;
   case ASC_OP_GT_OFFSET:
-  case ASC_OP_LT_OFFSET: {
-    char tmp[4096];
-    bind(e, op,
-         fmt_str("%s[%s]", expr(e, op->operands[0]),
-                 unparen(expr(e, op->operands[1]), tmp, sizeof tmp)),
-         1);
-    return 1;
-  }
+  case ASC_OP_LT_OFFSET:
+    return emit_view;
   case ASC_OP_GT_CREATE:
   case ASC_OP_TPIPE:
   case ASC_OP_TQUE:
-  case ASC_OP_TBUF: {
-    static const char *hints[] = {"global_tensor", "pipe", "que", "buf"};
-    int k = op->id == ASC_OP_GT_CREATE ? 0
-            : op->id == ASC_OP_TPIPE   ? 1
-            : op->id == ASC_OP_TQUE    ? 2
-                                       : 3;
-    char *name = declare(e, op, &op->results[0], hints[k], NULL);
-    set_expr(e, &op->results[0], name ? fmt_str("%s", name) : NULL);
-    return 1;
-  }
-  case ASC_OP_LT_CREATE: {
-    const AscValue *v = &op->results[0];
-    char *name = fresh_name(e, v->name ? v->name : "local_tensor");
-    if (!name)
-      return 1;
-    line_start(e);
-    char t0[4096], t1[4096];
-    buf_printf(&e->out, "%s %s(AscendC::TPosition::%s, %s, %s);",
-               type_cpp(v->type, ty, sizeof ty), name,
-               position_cpp(v->type->position),
-               unparen(expr(e, op->operands[0]), t0, sizeof t0),
-               unparen(expr(e, op->operands[1]), t1, sizeof t1));
-    line_end(e, op);
-    set_expr(e, &op->results[0], fmt_str("%s", name));
-    return 1;
-  }
+  case ASC_OP_TBUF:
+    return emit_declaration;
+  case ASC_OP_LT_CREATE:
+    return emit_local_tensor;
   case ASC_OP_FOR:
-    emit_for(e, op);
-    return 1;
+    return emit_for;
   case ASC_OP_IF:
-    emit_if(e, op);
-    return 1;
+    return emit_if;
   case ASC_OP_WHILE:
-    emit_while(e, op);
-    return 1;
+    return emit_while;
   case ASC_OP_CALL:
-    emit_call(e, op);
-    return 1;
+    return emit_call;
   case ASC_OP_RETURN:
-    emit_return(e, op);
-    return 1;
+    return emit_return;
+  case ASC_OP_FUNC:
   case ASC_OP_YIELD:
   case ASC_OP_CONDITION:
-    return 1; /* spelled by the enclosing op */
+    return emit_nothing;
   default:
-    return 0;
+    return NULL;
   }
 }
 
@@ -886,48 +924,9 @@ int asc_emit_has_rule(AscOpId id) {
   const AscOpInfo *oi = asc_op_info(id);
   if (!oi)
     return 0;
-  if (oi->emit != ASC_EMIT_SPECIAL)
-    return oi->cpp && oi->cpp[0];
-  switch (id) {
-  case ASC_OP_FUNC:
-  case ASC_OP_CONSTANT:
-  case ASC_OP_ADD_S:
-  case ASC_OP_SUB_S:
-  case ASC_OP_MUL_S:
-  case ASC_OP_DIV_S:
-  case ASC_OP_REM_S:
-  case ASC_OP_AND_S:
-  case ASC_OP_OR_S:
-  case ASC_OP_XOR_S:
-  case ASC_OP_SHL_S:
-  case ASC_OP_SHR_S:
-  case ASC_OP_MIN_S:
-  case ASC_OP_MAX_S:
-  case ASC_OP_CMP_S:
-  case ASC_OP_NEG_S:
-  case ASC_OP_NOT_S:
-  case ASC_OP_INVERT_S:
-  case ASC_OP_CAST_S:
-  case ASC_OP_SELECT_S:
-  case ASC_OP_GM_ADDR_OFFSET:
-  case ASC_OP_GT_OFFSET:
-  case ASC_OP_LT_OFFSET:
-  case ASC_OP_GT_CREATE:
-  case ASC_OP_TPIPE:
-  case ASC_OP_TQUE:
-  case ASC_OP_TBUF:
-  case ASC_OP_LT_CREATE:
-  case ASC_OP_FOR:
-  case ASC_OP_IF:
-  case ASC_OP_WHILE:
-  case ASC_OP_CALL:
-  case ASC_OP_RETURN:
-  case ASC_OP_YIELD:
-  case ASC_OP_CONDITION:
-    return 1;
-  default:
-    return 0;
-  }
+  if (oi->emit == ASC_EMIT_SPECIAL)
+    return special_rule(id) != NULL;
+  return oi->cpp && oi->cpp[0];
 }
 
 /* A uint64_t argument (a mask): the value itself when it has that type,
@@ -1007,7 +1006,10 @@ static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
 static void emit_op(Emitter *e, AscOp *op) {
   const AscOpInfo *oi = asc_op_info(op->id);
   if (oi->emit == ASC_EMIT_SPECIAL) {
-    if (!emit_special(e, op) && !e->failed) {
+    SpecialRule rule = special_rule(op->id);
+    if (rule) {
+      rule(e, op);
+    } else if (!e->failed) {
       asc_error(e->ctx, ASC_ERR_COMPILE, op->loc,
                 "no Ascend C emitter rule for op %s", oi->name);
       e->failed = 1;
