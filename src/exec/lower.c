@@ -177,7 +177,8 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_DUPLICATE:
   case ASC_OP_DUPLICATE_L0:
     return asc_vec_dup_supported(dt) ? ASC_OK : unsupported_dtype(l, op, dt);
-  case ASC_OP_CAST: {
+  case ASC_OP_CAST:
+  case ASC_OP_CAST_L0: {
     AscDType d = op->operands[0]->type->dtype;
     AscDType s = op->operands[1]->type->dtype;
     int64_t mode = asc_op_attr_int(op, "round_mode", 0);
@@ -374,7 +375,7 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
     dt = op->operands[0]->type->dtype;
   in->dtype = (uint8_t)dt;
   in->dtype2 = (uint8_t)(op->n_operands ? op->operands[0]->type->dtype : 0);
-  if (op->id == ASC_OP_CAST)
+  if (op->id == ASC_OP_CAST || op->id == ASC_OP_CAST_L0)
     in->dtype2 = (uint8_t)op->operands[1]->type->dtype;
   if (rt && rt->position >= 0)
     in->imm2 = rt->position;
@@ -385,6 +386,8 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
       in->imm2 = op->attrs[i].i;
   if (asc_op_info(op->id)->emit == ASC_EMIT_LEVEL0)
     in->imm2 = asc_op_attr_int(op, "mask_mode", 0);
+  if (op->id == ASC_OP_CAST_L0) /* imm2 is the mask mode */
+    in->imm3 = asc_op_attr_int(op, "round_mode", 0);
   return ASC_OK;
 }
 

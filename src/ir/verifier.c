@@ -161,7 +161,7 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
     return check_constant(v, op);
   if (info->pipe == ASC_PIPE_V || info->pipe == ASC_PIPE_MTE2 ||
       info->pipe == ASC_PIPE_MTE3) {
-    if (op->id == ASC_OP_CAST)
+    if (op->id == ASC_OP_CAST || op->id == ASC_OP_CAST_L0)
       return ASC_OK;
     AscDType dt = ASC_DT_NONE;
     for (int i = 0; i < op->n_operands; i++) {

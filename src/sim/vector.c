@@ -104,7 +104,10 @@ AscStatus sim_vec_cast(AscExec *x, const AscInstr *in) {
  * after the operand's address. The mask selects the elements of each repeat
  * that take part; the others are left unchanged in dst. Each repeat reads
  * all of its source blocks before writing its destination blocks, and the
- * repeats run in order. */
+ * repeats run in order. Cast (operands of two widths): the mask and the
+ * elements per repeat follow the wider type (Cast.md); element i of a
+ * repeat lies at byte i * sizeof(T) of each operand's repeat, so the
+ * narrower operand covers 128 (or 64) bytes of it. */
 
 enum { L0_MAX_OPS = 3, L0_BLOCKS = 8, L0_BLOCK = 32, L0_REPEAT = 256 };
 
@@ -118,12 +121,22 @@ typedef struct L0 {
   int64_t blk[L0_MAX_OPS];   /* block stride, 32-byte units */
   int64_t rep[L0_MAX_OPS];   /* repeat stride, 32-byte units */
   int64_t repeat;            /* repeat_times */
-  int64_t esize, per_block;  /* element size, elements per block */
+  int64_t es[L0_MAX_OPS];    /* each operand's element size */
+  int64_t esize, per_block;  /* mask element size (the widest), per block */
   L0Run runs[L0_REPEAT / 2]; /* enabled elements, split at block edges */
   int n_runs;
   int used[L0_BLOCKS]; /* block has enabled elements */
   int dense;           /* the touched bytes are the bounding range */
 } L0;
+
+/* Byte offset of element i of repeat r of operand op from its address:
+ * operand op holds element i at byte i * es[op] of the repeat, in 32-byte
+ * blocks placed by its own block and repeat strides. */
+static int64_t l0_offset(const L0 *l, int op, int64_t r, int64_t i) {
+  int64_t byte = i * l->es[op];
+  return (r * l->rep[op] + byte / L0_BLOCK * l->blk[op]) * L0_BLOCK +
+         byte % L0_BLOCK;
+}
 
 static int l0_bit(uint64_t lo, uint64_t hi, int i) {
   return i < 64 ? (int)((lo >> i) & 1) : (int)((hi >> (i - 64)) & 1);
@@ -138,7 +151,15 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
                       int64_t blk_max, const char *const *names) {
   AscDType dt = (AscDType)in->dtype;
   l->n_ops = n_ops;
-  l->esize = (int64_t)asc_dtype_size(dt);
+  l->esize = 0;
+  for (int i = 0; i < n_ops; i++) {
+    AscDType t = (AscDType)ASC_SLOT(x, in, i).t.dtype;
+    l->es[i] = (int64_t)asc_dtype_size(t);
+    if (l->es[i] > l->esize) {
+      l->esize = l->es[i];
+      dt = t;
+    }
+  }
   l->per_block = L0_BLOCK / l->esize;
   int per_repeat = (int)(L0_REPEAT / l->esize);
   uint64_t m0 = (uint64_t)ASC_SLOT(x, in, k).i;
@@ -222,20 +243,17 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
       return 0;
     }
     /* the bounding range of the touched elements, in bytes from t->addr */
-    int64_t b0 = first->block * l->blk[i] * L0_BLOCK +
-                 (first->first - first->block * l->per_block) * l->esize;
+    int64_t b0 = l0_offset(l, i, 0, first->first);
     int64_t b1 =
-        (l->repeat - 1) * l->rep[i] * L0_BLOCK +
-        last->block * l->blk[i] * L0_BLOCK +
-        (last->first + last->n - last->block * l->per_block) * l->esize;
+        l0_offset(l, i, l->repeat - 1, last->first + last->n - 1) + l->es[i];
     AscTensorRef sub = *t;
     sub.addr = t->addr + b0;
     if (t->len >= 0)
-      sub.len = t->len - b0 / l->esize;
+      sub.len = t->len - b0 / l->es[i];
     if (sub.len < 0)
       sub.len = 0;
     uint8_t *p =
-        sim_local_ptr(x, in, &sub, (b1 - b0) / l->esize, i == 0, names[i]);
+        sim_local_ptr(x, in, &sub, (b1 - b0) / l->es[i], i == 0, names[i]);
     if (!p)
       return 0;
     l->base[i] = p - b0;
@@ -243,7 +261,8 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
   int full = enabled == per_repeat;
   l->dense = full;
   for (int i = 0; i < n_ops; i++)
-    if (l->blk[i] != 1 || (l->repeat > 1 && l->rep[i] != 8))
+    if (l->blk[i] != 1 ||
+        (l->repeat > 1 && l->rep[i] != L0_BLOCKS * l->es[i] / l->esize))
       l->dense = 0;
   if (!l->dense && x->b->n_observers)
     for (int i = 0; i < x->b->ev.n_acc; i++)
@@ -251,33 +270,37 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
   return 1;
 }
 
+/* Where the elements of mask block b (per_block elements of the widest
+ * type) of repeat r start in operand op; they lie in one 32-byte block of
+ * op (a narrower operand packs 2 or 4 mask blocks into one of its blocks). */
 static uint8_t *l0_block(const L0 *l, int op, int64_t r, int b) {
-  return l->base[op] + (r * l->rep[op] + b * l->blk[op]) * L0_BLOCK;
+  return l->base[op] + l0_offset(l, op, r, b * l->per_block);
 }
 
-/* Copies the used source blocks of repeat r into tmp (8 contiguous
- * blocks per source). */
+/* Copies the used source blocks of repeat r into tmp (each source's
+ * elements of the repeat contiguous, element i at byte i * es). */
 static void l0_gather(const L0 *l, int64_t r, uint8_t tmp[][L0_REPEAT]) {
   for (int op = 1; op < l->n_ops; op++)
     for (int b = 0; b < L0_BLOCKS; b++)
       if (l->used[b])
-        memcpy(tmp[op] + b * L0_BLOCK, l0_block(l, op, r, b), L0_BLOCK);
+        memcpy(tmp[op] + b * l->per_block * l->es[op], l0_block(l, op, r, b),
+               (size_t)(l->per_block * l->es[op]));
 }
 
 /* Writes the enabled elements of tmp[0] to dst's blocks of repeat r. */
 static void l0_scatter(const L0 *l, int64_t r, uint8_t tmp[][L0_REPEAT]) {
   for (int k = 0; k < l->n_runs; k++) {
     const L0Run *u = &l->runs[k];
-    int64_t in_block = (u->first - u->block * l->per_block) * l->esize;
-    memcpy(l0_block(l, 0, r, u->block) + in_block, tmp[0] + u->first * l->esize,
-           (size_t)(u->n * l->esize));
+    int64_t in_block = (u->first - u->block * l->per_block) * l->es[0];
+    memcpy(l0_block(l, 0, r, u->block) + in_block, tmp[0] + u->first * l->es[0],
+           (size_t)(u->n * l->es[0]));
   }
 }
 
 static void l0_work(AscExec *x, const L0 *l, int nop) {
   int64_t n = nop ? 0 : l->repeat * (L0_REPEAT / l->esize);
   x->b->ev.elems = n;
-  x->b->ev.bytes = n * l->esize;
+  x->b->ev.bytes = n * l->es[0];
 }
 
 static const char *const l0_binary_names[] = {"dst", "src0", "src1"};
@@ -351,6 +374,27 @@ AscStatus sim_vec_duplicate_l0(AscExec *x, const AscInstr *in) {
   asc_vec_dup((AscDType)in->dtype, tmp[0], s, L0_REPEAT / l.esize);
   for (int64_t r = 0; st == 1 && r < l.repeat; r++)
     l0_scatter(&l, r, tmp);
+  l0_work(x, &l, st == 2);
+  return ASC_OK;
+}
+
+AscStatus sim_vec_cast_l0(AscExec *x, const AscInstr *in) {
+  L0 l;
+  int st = l0_prepare(x, in, &l, 2, 2, 65535, l0_unary_names);
+  if (!st)
+    return ASC_ERR_KERNEL;
+  AscDType d = (AscDType)ASC_SLOT(x, in, 0).t.dtype;
+  AscDType s = (AscDType)ASC_SLOT(x, in, 1).t.dtype;
+  _Alignas(32) uint8_t tmp[2][L0_REPEAT];
+  for (int64_t r = 0; st == 1 && r < l.repeat; r++) {
+    l0_gather(&l, r, tmp);
+    for (int k = 0; k < l.n_runs; k++) {
+      int64_t i = l.runs[k].first;
+      asc_vec_cast(d, s, (AscRoundMode)in->imm3, tmp[0] + i * l.es[0],
+                   tmp[1] + i * l.es[1], l.runs[k].n);
+    }
+    l0_scatter(&l, r, tmp);
+  }
   l0_work(x, &l, st == 2);
   return ASC_OK;
 }

@@ -321,6 +321,13 @@ __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint6
 template <typename T, typename U>
 __aicore__ void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
                             const uint32_t count);
+// level 0 (kernel_operator_vec_vconv_intf.h): mask bit mode, mask count mode
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
+                     const uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
+                     const uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams &repeatParams);
 
 } // namespace AscendC
 

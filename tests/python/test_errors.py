@@ -735,7 +735,7 @@ def test_column_counts_characters_not_bytes() -> None:
 def k_level0_cast(out: asc.GlobalAddress, n: int):
     x = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 256)
     h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 1024, 256)
-    asc.cast(h, x, asc.RoundMode.CAST_RINT, 64, 1, asc.UnaryRepeatParams(1, 1, 4, 8))
+    asc.cast(h, x, asc.RoundMode.CAST_RINT, 64, 1, asc.UnaryRepeatParams(1, 1, 4, 8), is_set_mask=False)
 
 
 @asc.jit
@@ -758,7 +758,7 @@ def k_cube_queue(out: asc.GlobalAddress, n: int):
 
 
 UNSUPPORTED_CASES = [
-    (k_level0_cast, "asc.cast(", "level-0"),
+    (k_level0_cast, "asc.cast(", "is_set_mask=False"),
     (k_level0_no_set_mask, "asc.exp(", "is_set_mask=False"),
     (k_copy_params, "asc.data_copy(", "asc.data_copy"),
     (k_cube_queue, "asc.TQue(", "TPosition.A1"),

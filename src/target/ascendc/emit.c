@@ -941,6 +941,7 @@ static char *u64_arg(Emitter *e, const AscValue *v) {
 
 /* The level-0 form of a vector instruction:
  *   Add(dst, src0, src1, mask, repeatTime, BinaryRepeatParams(...));
+ * (Cast: Cast(dst, src, RoundMode::X, mask, repeatTime, UnaryRepeatParams))
  * its operands up to mask0 are passed as they are, then the mask (in bit
  * mode an array `uint64_t mask[2] = {low, high}` declared before the
  * call), repeat_times and the strides: six make a BinaryRepeatParams, four
@@ -966,6 +967,11 @@ static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
                   : fmt_str("%s", unparen(expr(e, v), tmp, sizeof tmp));
     buf_printf(&b, "%s%s", s ? s : "", ", ");
     free(s);
+  }
+  if (op->id == ASC_OP_CAST_L0) { /* Cast: the round mode after the tensors */
+    const AscAttr *a = asc_op_attr(op, "round_mode");
+    buf_printf(&b, "%s%s, ", asc_enum_cpp_prefix(ASC_ENUM_ROUNDMODE),
+               asc_enum_value_cpp(ASC_ENUM_ROUNDMODE, a ? a->i : 0));
   }
   if (asc_op_attr_int(op, "mask_mode", 0)) {
     char *name = fresh_name(e, "mask");

@@ -1,19 +1,35 @@
-"""`asc.cast` (AscendC::Cast): element type conversion with a RoundMode."""
+"""`asc.cast` (AscendC::Cast): element type conversion with a RoundMode.
+
+It takes the level-2 (count) form or the level-0 form (mask, repeat_times,
+UnaryRepeatParams). In the level-0 form the mask and the elements per
+repeat follow the wider of the two element types (Cast.md); each operand's
+strides are in 32-byte blocks of that operand."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ...codegen import builder as _b
 from ..core.enums import RoundMode
 from ..core.values import LocalTensor
-from .vec_ops import emit
+from .utils import local
+from .vec_ops import emit, is_level0, level0_operands
 
 
 def cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *args: Any, **kwargs: Any) -> None:
-    """`cast(dst, src, round_mode, count)` converts src's type to dst's."""
+    """`cast(dst, src, round_mode, count)` converts src's type to dst's;
+    `cast(dst, src, round_mode, mask, repeat_times, repeat_params)` is the
+    level-0 form."""
     try:
         mode = RoundMode(round_mode)
     except ValueError:
         raise TypeError(f"asc.cast: {round_mode!r} is not a RoundMode") from None
-    emit("asc.cast", (dst, src), ("dst", "src"), None, args, kwargs,
-         attrs={"round_mode": ("RoundMode", mode)}, check_same=False)
+    attrs = {"round_mode": ("RoundMode", mode)}
+    if is_level0(args, kwargs):
+        api = "asc.cast"
+        d, s = local(dst, api, "dst"), local(src, api, "src")
+        wide = d.dtype if d.dtype.sizeof() >= s.dtype.sizeof() else s.dtype
+        l0, mask_mode = level0_operands(api, "unary", wide, args, kwargs)
+        _b.current().create("asc.cast.l0", [d, s] + l0, attrs=dict(attrs, mask_mode=mask_mode))
+        return
+    emit("asc.cast", (dst, src), ("dst", "src"), None, args, kwargs, attrs=attrs, check_same=False)
