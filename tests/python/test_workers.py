@@ -53,3 +53,11 @@ def test_environment_variable() -> None:
     env["PYASC_WORKERS"] = "many"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode != 0 and "PYASC_WORKERS" in out.stderr
+
+
+def test_core_num_limit() -> None:
+    z = np.zeros(8, np.int32)
+    with pytest.raises(ValueError, match="65535"):
+        _blocks[65536](z, 8)
+    with pytest.raises(ValueError, match="positive"):
+        _blocks[0](z, 8)

@@ -53,6 +53,10 @@ def sanitize_code(options: Dict[str, Any]) -> int:
     return (3 if mode is None else SANITIZE_MODES[mode]) | (4 if options.get("auto_sync", True) else 0)
 
 
+# The number of blocks of a launch: [1, 65535] in Ascend C (numBlocks).
+MAX_CORE_NUM = 65535
+
+
 def check_options(options: Dict[str, Any], params: Any = ()) -> Dict[str, Any]:
     """Validates option names and values; returns them merged with defaults."""
     from .config import KernelType
@@ -180,6 +184,8 @@ class JITFunction:
             core_num = int(core_num)
         if isinstance(core_num, bool) or not isinstance(core_num, int) or core_num < 1:
             raise ValueError(f"core_num must be a positive integer, got {core_num!r}")
+        if core_num > MAX_CORE_NUM:
+            raise ValueError(f"core_num is at most {MAX_CORE_NUM} (the Ascend C launch limit), got {core_num}")
         launcher = Launcher(self, core_num, g[1] if len(g) > 1 else None)
         if reusable and len(self._launchers) < 64:
             try:
