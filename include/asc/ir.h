@@ -208,6 +208,10 @@ AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
                      const AscType *const *const *region_arg_types,
                      const int *region_n_args);
 void asc_block_append(AscBlock *block, AscOp *op);
+/* AscValue.id is scratch space of the verifier, printer, lowering and
+ * emitter; each restores it to -1 in the block (and its regions) with this
+ * when done. */
+void asc_block_reset_ids(AscBlock *b);
 /* Unlinks op from block (op->parent, prev and next become NULL). The op's
  * memory stays in the arena; the caller makes sure its results are unused
  * (or rewires their uses with asc_replace_all_uses first). */

@@ -226,19 +226,10 @@ static void add_const(Lower *l, int slot, AscSlot value) {
 }
 
 static AscStatus lower_constant(Lower *l, AscOp *op) {
-  const AscAttr *a = asc_op_attr(op, "value");
-  const AscType *t = op->results[0].type;
   AscSlot v;
-  memset(&v, 0, sizeof v);
-  if (!a)
+  if (asc_constant_value(op, &v))
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
-                     "arith.constant without a value");
-  if (asc_type_is_float(t))
-    v.f = asc_float_normalize(t->dtype,
-                              a->kind == ASC_ATTR_FLOAT ? a->f : (double)a->i);
-  else
-    v.i = asc_int_normalize(t->dtype,
-                            a->kind == ASC_ATTR_FLOAT ? (int64_t)a->f : a->i);
+                     "arith.constant without a numeric value");
   add_const(l, slot_of(l, &op->results[0]), v);
   return ASC_OK;
 }
@@ -443,17 +434,6 @@ static AscStatus lower_block(Lower *l, AscBlock *b) {
   return ASC_OK;
 }
 
-static void reset_ids(AscBlock *b) {
-  for (int i = 0; i < b->n_args; i++)
-    b->args[i].id = -1;
-  for (AscOp *op = b->first; op; op = op->next) {
-    for (int i = 0; i < op->n_results; i++)
-      op->results[i].id = -1;
-    for (int r = 0; r < op->n_regions; r++)
-      reset_ids(op->regions[r].block);
-  }
-}
-
 static AscStatus lower_function(Lower *l, AscOp *f, AscFunc *out) {
   AscBlock *body = f->regions[0].block;
   l->n_code = 0;
@@ -544,7 +524,7 @@ AscKernel *asc_kernel_compile(AscModule *m, const char *entry) {
     k->funcs[k->n_funcs++] = fn;
   }
   for (int i = 0; i < l.n_funcs; i++)
-    reset_ids(l.funcs[i]->regions[0].block);
+    asc_block_reset_ids(l.funcs[i]->regions[0].block);
   if (!s) {
     /* fix up operand offsets into pointers now that the pool is final */
     k->pool = l.pool;

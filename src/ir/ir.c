@@ -123,6 +123,17 @@ int asc_replace_all_uses(AscBlock *block, const AscValue *from, AscValue *to) {
   return n;
 }
 
+void asc_block_reset_ids(AscBlock *b) {
+  for (int i = 0; i < b->n_args; i++)
+    b->args[i].id = -1;
+  for (AscOp *op = b->first; op; op = op->next) {
+    for (int i = 0; i < op->n_results; i++)
+      op->results[i].id = -1;
+    for (int r = 0; r < op->n_regions; r++)
+      asc_block_reset_ids(op->regions[r].block);
+  }
+}
+
 void asc_op_set_results(AscContext *ctx, AscOp *op, const AscType *const *types,
                         int n) {
   op->n_results = n;

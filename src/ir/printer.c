@@ -253,18 +253,6 @@ static void print_op(Printer *p, AscOp *op, int depth) {
   out_printf(&p->out, "\n");
 }
 
-/* Value ids are scratch space shared with the verifier: restore -1. */
-static void reset_ids(AscBlock *b) {
-  for (int i = 0; i < b->n_args; i++)
-    b->args[i].id = -1;
-  for (AscOp *op = b->first; op; op = op->next) {
-    for (int i = 0; i < op->n_results; i++)
-      op->results[i].id = -1;
-    for (int r = 0; r < op->n_regions; r++)
-      reset_ids(op->regions[r].block);
-  }
-}
-
 char *asc_module_print(AscModule *m) {
   Printer p;
   memset(&p, 0, sizeof p);
@@ -280,7 +268,7 @@ char *asc_module_print(AscModule *m) {
     names_clear(&p.names);
   }
   out_printf(&p.out, "}\n");
-  reset_ids(m->body);
+  asc_block_reset_ids(m->body);
   free(p.names.names);
   if (p.out.failed) {
     free(p.out.buf);

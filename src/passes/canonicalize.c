@@ -21,7 +21,6 @@
  *
  * Blocks are walked in program order, so a chain of foldable ops folds in
  * one walk (operands are always defined before their users). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,42 +34,13 @@ typedef struct Canon {
 
 /* ---- constant values ----------------------------------------------------- */
 
-static int64_t float_to_int(double f) {
-  if (f != f)
-    return 0;
-  if (f >= 9.2233720368547758e18)
-    return INT64_MAX;
-  if (f <= -9.2233720368547758e18)
-    return INT64_MIN;
-  return (int64_t)f;
-}
-
 static int is_scalar(const AscType *t) {
   return t && t->kind == ASC_TY_SCALAR && t->dtype != ASC_DT_NONE;
 }
 
-/* The run-time value of an arith.constant (as lower.c presets it). */
-static int const_value(const AscOp *op, AscSlot *out) {
-  if (!op || op->id != ASC_OP_CONSTANT || op->n_results != 1 ||
-      !is_scalar(op->results[0].type))
-    return -1;
-  const AscAttr *a = asc_op_attr(op, "value");
-  if (!a || (a->kind != ASC_ATTR_INT && a->kind != ASC_ATTR_FLOAT))
-    return -1;
-  AscDType dt = op->results[0].type->dtype;
-  memset(out, 0, sizeof *out);
-  if (asc_dtype_is_float(dt))
-    out->f = asc_float_normalize(dt, a->kind == ASC_ATTR_FLOAT ? a->f
-                                                               : (double)a->i);
-  else
-    out->i = asc_int_normalize(
-        dt, a->kind == ASC_ATTR_FLOAT ? float_to_int(a->f) : a->i);
-  return 0;
-}
-
 static int operand_value(const AscOp *op, int i, AscSlot *out) {
   const AscValue *v = op->operands[i];
-  return v ? const_value(v->def, out) : -1;
+  return v ? asc_constant_value(v->def, out) : -1;
 }
 
 /* ---- folding: the simulator's own scalar semantics (src/sim/scalar.c) -- */
@@ -196,7 +166,7 @@ static int fold_op(Canon *c, AscOp *op) {
     return 0;
   int ok = -1;
   if (op->id == ASC_OP_CONSTANT) {
-    ok = const_value(op, &r);
+    ok = asc_constant_value(op, &r);
   } else if (is_arith_binary(op->id) || op->id == ASC_OP_CMP_S) {
     if (op->n_operands != 2 || operand_value(op, 0, &a) ||
         operand_value(op, 1, &b))
@@ -228,8 +198,8 @@ static void fold_block(Canon *c, AscBlock *b) {
 
 static int same_constant(const AscOp *x, const AscOp *y) {
   AscSlot a, b;
-  if (x->results[0].type != y->results[0].type || const_value(x, &a) ||
-      const_value(y, &b))
+  if (x->results[0].type != y->results[0].type || asc_constant_value(x, &a) ||
+      asc_constant_value(y, &b))
     return 0;
   if (asc_dtype_is_float(x->results[0].type->dtype))
     return memcmp(&a.f, &b.f, sizeof a.f) == 0;
@@ -244,7 +214,7 @@ static void dedup_block(Canon *c, AscBlock *b) {
     for (int r = 0; r < op->n_regions; r++)
       dedup_block(c, op->regions[r].block);
     AscSlot v;
-    if (op->id == ASC_OP_CONSTANT && const_value(op, &v) == 0) {
+    if (op->id == ASC_OP_CONSTANT && asc_constant_value(op, &v) == 0) {
       AscOp *same = NULL;
       for (size_t i = 0; i < n && !same; i++)
         if (same_constant(seen[i], op))

@@ -49,10 +49,7 @@ static double as_f(AscDType dt, AscSlot s) {
   return asc_dtype_is_float(dt) ? s.f : (double)s.i;
 }
 
-static int64_t as_i(AscDType dt, AscSlot s) {
-  if (!asc_dtype_is_float(dt))
-    return s.i;
-  double f = s.f;
+int64_t asc_float_to_int64(double f) {
   if (f != f)
     return 0;
   if (f >= 9.2233720368547758e18)
@@ -60,6 +57,28 @@ static int64_t as_i(AscDType dt, AscSlot s) {
   if (f <= -9.2233720368547758e18)
     return INT64_MIN;
   return (int64_t)f;
+}
+
+static int64_t as_i(AscDType dt, AscSlot s) {
+  return asc_dtype_is_float(dt) ? asc_float_to_int64(s.f) : s.i;
+}
+
+int asc_constant_value(const AscOp *op, AscSlot *out) {
+  const AscType *t = op && op->id == ASC_OP_CONSTANT && op->n_results == 1
+                         ? op->results[0].type
+                         : NULL;
+  const AscAttr *a = t ? asc_op_attr(op, "value") : NULL;
+  if (!t || t->kind != ASC_TY_SCALAR || t->dtype == ASC_DT_NONE || !a ||
+      (a->kind != ASC_ATTR_INT && a->kind != ASC_ATTR_FLOAT))
+    return -1;
+  memset(out, 0, sizeof *out);
+  if (asc_dtype_is_float(t->dtype))
+    out->f = asc_float_normalize(
+        t->dtype, a->kind == ASC_ATTR_FLOAT ? a->f : (double)a->i);
+  else
+    out->i = asc_int_normalize(
+        t->dtype, a->kind == ASC_ATTR_FLOAT ? asc_float_to_int64(a->f) : a->i);
+  return 0;
 }
 
 AscStatus sim_structural(AscExec *x, const AscInstr *in) {

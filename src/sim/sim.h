@@ -228,6 +228,12 @@ int asc_scalar_binary(int sub, AscDType rt, AscDType at, AscDType bt, AscSlot a,
 int asc_scalar_cmp(int64_t pred, AscDType at, AscDType bt, AscSlot a,
                    AscSlot b);
 int asc_scalar_unary(int sub, AscDType rt, AscDType at, AscSlot a, AscSlot *r);
+/* A float converted to int64 saturating, NaN to 0 (never undefined). */
+int64_t asc_float_to_int64(double f);
+/* The run-time value of an arith.constant, normalised to its type as the
+ * frame preset holds it; -1 if op is not a scalar constant. The lowering
+ * presets slots with it and the canonicalize pass folds with it. */
+int asc_constant_value(const AscOp *op, AscSlot *out);
 /* The `sub` column of an op-table row (ASC_ARITH_*, ASC_VBIN_*, ...). */
 int asc_exec_sub(int op);
 

@@ -29,10 +29,7 @@ static AscScalar scalar_operand(AscExec *x, const AscInstr *in, int k) {
   AscScalar s;
   if (asc_dtype_is_float(t)) {
     s.f = v.f;
-    s.i = v.f != v.f       ? 0
-          : v.f >= 9.2e18  ? INT64_MAX
-          : v.f <= -9.2e18 ? INT64_MIN
-                           : (int64_t)v.f;
+    s.i = asc_float_to_int64(v.f);
   } else {
     s.i = v.i;
     s.f = (double)v.i;

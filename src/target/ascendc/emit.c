@@ -232,17 +232,6 @@ static void count_uses(Emitter *e, AscBlock *b) {
   }
 }
 
-static void reset_ids(AscBlock *b) {
-  for (int i = 0; i < b->n_args; i++)
-    b->args[i].id = -1;
-  for (AscOp *op = b->first; op; op = op->next) {
-    for (int i = 0; i < op->n_results; i++)
-      op->results[i].id = -1;
-    for (int r = 0; r < op->n_regions; r++)
-      reset_ids(op->regions[r].block);
-  }
-}
-
 static void function_begin(Emitter *e, AscOp *f) {
   e->n_vals = 0;
   number_values(e, f->regions[0].block);
@@ -267,7 +256,7 @@ static void function_end(Emitter *e, AscOp *f) {
   for (int i = 0; i < e->n_taken; i++)
     free(e->taken[i]);
   e->n_taken = 0;
-  reset_ids(f->regions[0].block);
+  asc_block_reset_ids(f->regions[0].block);
 }
 
 /* ---- types ------------------------------------------------------------------
