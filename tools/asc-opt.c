@@ -42,13 +42,6 @@ static int known_pass(const char *name) {
   return 0;
 }
 
-static int usage_error(const char *fmt, const char *arg) {
-  fprintf(stderr, "%s: error: ", TOOL);
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n(run 'asc-opt --help' for usage)\n");
-  return 2;
-}
-
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
   int verify_only = 0;
@@ -75,7 +68,7 @@ int main(int argc, char **argv) {
     if (strcmp(a, "--pass") == 0 || strcmp(a, "-p") == 0) {
       if (i + 1 >= argc) {
         free(passes);
-        return usage_error("%s needs a pass name", a);
+        return tool_usage_error(TOOL, "%s needs a pass name", a);
       }
       pass = argv[++i];
     } else if (strncmp(a, "--pass=", 7) == 0) {
@@ -84,7 +77,8 @@ int main(int argc, char **argv) {
     if (pass) {
       if (!known_pass(pass)) {
         free(passes);
-        return usage_error("unknown pass '%s' (see --list-passes)", pass);
+        return tool_usage_error(TOOL, "unknown pass '%s' (see --list-passes)",
+                                pass);
       }
       passes[n_passes++] = pass;
       continue;
@@ -94,15 +88,15 @@ int main(int argc, char **argv) {
     } else if (strcmp(a, "-o") == 0) {
       if (i + 1 >= argc) {
         free(passes);
-        return usage_error("%s needs a file name", a);
+        return tool_usage_error(TOOL, "%s needs a file name", a);
       }
       output = argv[++i];
     } else if (a[0] == '-' && a[1] != 0) {
       free(passes);
-      return usage_error("unknown option '%s'", a);
+      return tool_usage_error(TOOL, "unknown option '%s'", a);
     } else if (input) {
       free(passes);
-      return usage_error("more than one input file ('%s')", a);
+      return tool_usage_error(TOOL, "more than one input file ('%s')", a);
     } else {
       input = a;
     }

@@ -29,13 +29,6 @@ static void usage(FILE *f) {
           "  -h, --help           print this help and exit\n");
 }
 
-static int usage_error(const char *fmt, const char *arg) {
-  fprintf(stderr, "%s: error: ", TOOL);
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n(run 'asc-translate --help' for usage)\n");
-  return 2;
-}
-
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
   int to_ascendc = 0, line_comments = 1;
@@ -51,18 +44,19 @@ int main(int argc, char **argv) {
       line_comments = 0;
     } else if (strcmp(a, "-o") == 0) {
       if (i + 1 >= argc)
-        return usage_error("%s needs a file name", a);
+        return tool_usage_error(TOOL, "%s needs a file name", a);
       output = argv[++i];
     } else if (a[0] == '-' && a[1] != 0) {
-      return usage_error("unknown option '%s'", a);
+      return tool_usage_error(TOOL, "unknown option '%s'", a);
     } else if (input) {
-      return usage_error("more than one input file ('%s')", a);
+      return tool_usage_error(TOOL, "more than one input file ('%s')", a);
     } else {
       input = a;
     }
   }
   if (!to_ascendc)
-    return usage_error("%s", "no translation chosen: pass --to-ascendc");
+    return tool_usage_error(TOOL, "%s",
+                            "no translation chosen: pass --to-ascendc");
   if (!input)
     input = "-";
   const char *display = strcmp(input, "-") == 0 ? "<stdin>" : input;

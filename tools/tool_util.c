@@ -116,3 +116,10 @@ int tool_write_output(const char *tool, const char *path, const char *s) {
   }
   return 0;
 }
+
+int tool_usage_error(const char *tool, const char *fmt, const char *arg) {
+  fprintf(stderr, "%s: error: ", tool);
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(run '%s --help' for usage)\n", tool);
+  return 2;
+}

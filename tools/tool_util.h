@@ -21,4 +21,8 @@ void tool_report(const char *tool, AscContext *ctx, const char *display,
  * failure. */
 int tool_write_output(const char *tool, const char *path, const char *s);
 
+/* Prints "TOOL: error: " + fmt (with arg) and a pointer to --help; returns
+ * 2, the exit status for bad usage. */
+int tool_usage_error(const char *tool, const char *fmt, const char *arg);
+
 #endif
