@@ -64,10 +64,24 @@ typedef struct AscLaunchOptions {
    * block index (each block runs on one thread). */
   const struct AscObserver *observers;
   int n_observers;
+  /* The step budget: bytecode instructions one block may execute before
+   * the launch fails with a KernelError at the instruction that exceeds it
+   * (a loop that never ends); <= 0: no limit. */
+  int64_t max_steps;
+  /* Called on the launching thread about every ASC_INTERRUPT_POLL_MS while
+   * the launch runs (from inside the interpreter and while it waits for
+   * the other workers); a nonzero result cancels the launch, which then
+   * returns ASC_ERR_INTERRUPTED once every worker has stopped. The Python
+   * binding checks for Ctrl-C here. NULL: never polled. */
+  int (*interrupt)(void *ctx);
+  void *interrupt_ctx;
 } AscLaunchOptions;
 
+enum { ASC_INTERRUPT_POLL_MS = 100 };
+
 /* Runs `core_num` blocks of the kernel. Thread-safe for distinct launches;
- * blocks never write outside the GM arguments. Returns ASC_OK or the status
+ * blocks never write outside the GM arguments. Returns ASC_OK, or
+ * ASC_ERR_INTERRUPTED when options->interrupt cancelled it, or the status
  * of the failing block with the lowest index, described in *err. */
 AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
                             int core_num, const AscLaunchArg *args, int n_args,

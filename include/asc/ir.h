@@ -29,7 +29,8 @@ typedef enum AscStatus {
   ASC_ERR_COMPILE, /* bad IR, unsupported construct: CompileError */
   ASC_ERR_KERNEL,  /* fault while the kernel runs: KernelError */
   ASC_ERR_SANITIZER,
-  ASC_ERR_INTERNAL, /* out of memory, bug in the core */
+  ASC_ERR_INTERNAL,    /* out of memory, bug in the core */
+  ASC_ERR_INTERRUPTED, /* a launch cancelled by its interrupt callback */
 } AscStatus;
 
 /* A source location in the user's Python file. file is arena-owned. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/checked.h"
 #include "../sim/sim.h"
 
 enum { MAX_CALL_DEPTH = 64 };
@@ -71,6 +72,11 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
   int pc = 0;
   while (pc < fn->n_code) {
     const AscInstr *in = &code[pc];
+    if (++b->steps >= b->next_check) {
+      AscStatus s = asc_block_check(b, in);
+      if (s)
+        return s;
+    }
     switch (in->op) {
     case ASC_BC_MOV:
       regs[in->dst] = regs[in->a[0]];
@@ -90,10 +96,15 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
       pc = (step > 0 ? iv < ub : iv > ub) ? pc + 1 : in->imm;
       break;
     }
-    case ASC_BC_FOR_NEXT:
-      regs[in->a[0]].i += regs[in->a[1]].i;
+    case ASC_BC_FOR_NEXT: {
+      /* an induction variable that would pass the int64 range has passed
+       * the bound too: saturating ends the loop at the next test */
+      int64_t *iv = &regs[in->a[0]].i, step = regs[in->a[1]].i;
+      if (asc_add_i64(*iv, step, iv))
+        *iv = step > 0 ? INT64_MAX : INT64_MIN;
       pc = in->imm;
       break;
+    }
     case ASC_BC_CALL: {
       AscStatus s = call(b, in, regs);
       if (s)
@@ -159,6 +170,8 @@ AscStatus asc_block_run(AscBlockState *b) {
   b->stack_used = 0;
   b->call_depth = 0;
   b->ret_to = NULL;
+  b->steps = 0;
+  b->next_check = 0; /* the first instruction sets the real checkpoint */
   const AscFunc *k = &b->kernel->funcs[0];
   AscSlot *regs = frame_push(b, k->n_slots);
   for (int i = 0; i < k->n_params && i < b->n_args; i++) {

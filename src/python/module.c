@@ -7,6 +7,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "asc/emit.h"
@@ -739,8 +741,10 @@ static void kernel_dealloc(KernelObject *self) {
 /* One launch argument, converted by the kernel's parameter type:
  *   global address: an object with the buffer protocol (a NumPy array:
  *     C-contiguous; read-only buffers are passed read-only), or a tuple
- *     ("gm", address, nbytes, readonly) for memory the caller vouches for
- *     (torch tensors);
+ *     ("gm", address, nbytes, readonly, owner) for memory the front end
+ *     has checked and vouches for (torch tensors: launcher.py checks the
+ *     type and the storage's extent; owner, kept alive by the tuple for the
+ *     launch, is the storage);
  *   integer: an int (or anything with __index__), range-checked for i32;
  *   float: a float or an int.
  * A buffer acquired here is released by the caller (view->obj != NULL). */
@@ -750,10 +754,18 @@ static int convert_arg(const AscType *t, PyObject *o, AscLaunchArg *a,
     a->kind = ASC_ARG_GM;
     if (PyTuple_Check(o)) {
       const char *kind;
-      PyObject *addr, *nbytes;
+      PyObject *addr, *nbytes, *owner = NULL;
       int readonly = 0;
-      if (!PyArg_ParseTuple(o, "sOO|p", &kind, &addr, &nbytes, &readonly))
+      if (!PyArg_ParseTuple(o, "sOO|pO", &kind, &addr, &nbytes, &readonly,
+                            &owner))
         return -1;
+      if (strcmp(kind, "gm") != 0) {
+        PyErr_Format(PyExc_TypeError,
+                     "kernel argument %zd: a raw buffer is a tuple (\"gm\", "
+                     "address, nbytes, readonly, owner)",
+                     i);
+        return -1;
+      }
       a->ptr = PyLong_AsVoidPtr(addr);
       a->nbytes = PyLong_AsSize_t(nbytes);
       a->readonly = readonly;
@@ -841,6 +853,55 @@ static PyObject *py_set_sanitize_default(PyObject *mod, PyObject *args) {
                         mode);
   sanitize_default = mode;
   Py_RETURN_NONE;
+}
+
+/* ---- stopping a launch --------------------------------------------------
+ * The step budget: Kernel.launch(..., max_steps=n), n > 0 a limit, 0 none,
+ * -1 the process default: PYASC_MAX_STEPS, read at the first launch that
+ * needs it (none when unset). */
+static long long max_steps_default = -1; /* -1: not read yet */
+
+static int max_steps_from_env(long long *out) {
+  const char *v = getenv("PYASC_MAX_STEPS");
+  if (!v || !*v) {
+    *out = 0;
+    return 0;
+  }
+  char *end;
+  errno = 0;
+  long long n = strtoll(v, &end, 10);
+  while (*end == ' ' || *end == '\t' || *end == '\n')
+    end++;
+  if (errno || *end || n < 0) {
+    PyErr_Format(PyExc_ValueError,
+                 "PYASC_MAX_STEPS must be a non-negative integer (0: no "
+                 "limit), got '%s'",
+                 v);
+    return -1;
+  }
+  *out = n;
+  return 0;
+}
+
+/* Ctrl-C during a launch: the launching thread polls this (the launch runs
+ * with the GIL released) and takes the GIL to run Python's signal handlers.
+ * An exception they raise (KeyboardInterrupt) cancels the launch and is
+ * raised by Kernel.launch once every worker has stopped. */
+typedef struct LaunchInterrupt {
+  PyThreadState *ts;
+  PyObject *type, *value, *tb;
+} LaunchInterrupt;
+
+static int launch_interrupt(void *ctx) {
+  LaunchInterrupt *li = ctx;
+  PyEval_RestoreThread(li->ts);
+  int stop = PyErr_CheckSignals() < 0;
+  if (stop && !li->type)
+    PyErr_Fetch(&li->type, &li->value, &li->tb);
+  else if (stop)
+    PyErr_Clear();
+  li->ts = PyEval_SaveThread();
+  return stop;
 }
 
 /* A report as a dict (the front end makes SanitizerError / warnings). */
@@ -1040,15 +1101,21 @@ static PyObject *py_timing_params(PyObject *mod, PyObject *args) {
 static PyObject *kernel_launch(KernelObject *self, PyObject *args,
                                PyObject *kw) {
   int core_num, workers = 0, sanitize = 7;
+  long long max_steps = -1;
   const char *platform_name;
   PyObject *launch_args;
   PyObject *timing = NULL;
-  static char *kwlist[] = {"core_num", "platform", "args", "workers",
-                           "sanitize", "timing",   NULL};
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|iiO", kwlist, &core_num,
+  static char *kwlist[] = {"core_num", "platform", "args",      "workers",
+                           "sanitize", "timing",   "max_steps", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|iiOL", kwlist, &core_num,
                                    &platform_name, &launch_args, &workers,
-                                   &sanitize, &timing))
+                                   &sanitize, &timing, &max_steps))
     return NULL;
+  if (max_steps < 0) {
+    if (max_steps_default < 0 && max_steps_from_env(&max_steps_default) < 0)
+      return NULL;
+    max_steps = max_steps_default;
+  }
   const AscPlatform *p = asc_platform_get(platform_name);
   if (!p)
     return PyErr_Format(PyExc_ValueError, "unknown platform '%s'",
@@ -1084,13 +1151,17 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   AscSanitizer *san = NULL;
   AscTiming *tim = NULL;
   AscObserver observers[2];
+  LaunchInterrupt li = {0};
   Py_ssize_t converted = 0;
   for (; converted < n; converted++)
     if (convert_arg(asc_kernel_param_type(self->k, (int)converted),
                     PySequence_Fast_GET_ITEM(fast, converted), &la[converted],
                     &views[converted], converted))
       goto done;
-  AscLaunchOptions opt = {.workers = workers};
+  AscLaunchOptions opt = {.workers = workers,
+                          .max_steps = max_steps,
+                          .interrupt = launch_interrupt,
+                          .interrupt_ctx = &li};
   AscLaunchError err;
   AscStatus s;
   int san_mode = sanitize & 3;
@@ -1121,11 +1192,20 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
     opt.observers = observers;
     opt.n_observers = k;
   }
-  Py_BEGIN_ALLOW_THREADS s =
-      asc_kernel_launch(self->k, p, core_num, la, (int)n, &opt, &err);
+  li.ts = PyEval_SaveThread();
+  s = asc_kernel_launch(self->k, p, core_num, la, (int)n, &opt, &err);
   if (san)
     s = asc_sanitizer_finish(san, s, &err);
-  Py_END_ALLOW_THREADS if (s != ASC_OK) {
+  PyEval_RestoreThread(li.ts);
+  if (s == ASC_ERR_INTERRUPTED) {
+    if (li.type) {
+      PyErr_Restore(li.type, li.value, li.tb);
+      li.type = li.value = li.tb = NULL;
+    } else
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+    goto done;
+  }
+  if (s != ASC_OK) {
     /* sanitized launches add (error report or None, other reports) */
     PyObject *extra = NULL;
     if (san) {
@@ -1169,6 +1249,9 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   result = Py_None;
   Py_INCREF(result);
 done:
+  Py_XDECREF(li.type); /* an exception not raised (the launch failed) */
+  Py_XDECREF(li.value);
+  Py_XDECREF(li.tb);
   asc_sanitizer_free(san);
   asc_timing_free(tim);
   for (Py_ssize_t i = 0; i < n; i++)

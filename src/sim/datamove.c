@@ -6,17 +6,24 @@
  * rounded down to a multiple of 32 bytes. */
 #include <string.h>
 
+#include "checked.h"
 #include "sim.h"
 
 AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
   AscTensorRef dst = ASC_SLOT(x, in, 0).t, src = ASC_SLOT(x, in, 1).t;
   int64_t count = ASC_SLOT(x, in, 2).i;
   int64_t es = (int64_t)asc_dtype_size((AscDType)src.dtype);
+  int64_t want;
   if (count < 0)
     return sim_fail(x, in, "negative element count %lld", (long long)count);
-  int64_t bytes = count * es / 32 * 32; /* whole 32-byte blocks only */
+  if (asc_mul_i64(count, es, &want))
+    return sim_fail(x, in,
+                    "%lld elements of %lld bytes are more bytes than any "
+                    "memory holds",
+                    (long long)count, (long long)es);
+  int64_t bytes = want / 32 * 32; /* whole 32-byte blocks only */
   int64_t n = bytes / es;
-  x->b->ev.dropped = count * es - bytes;
+  x->b->ev.dropped = want - bytes;
   int dst_gm = in->op == ASC_OP_COPY_LOCAL_TO_GM;
   int src_gm = in->op == ASC_OP_COPY_GM_TO_LOCAL;
   const AscTensorRef *local = dst_gm ? &src : &dst;

@@ -6,6 +6,7 @@
  * of a tensor the queue does not own. On hardware these hang or corrupt. */
 #include <stdlib.h>
 
+#include "checked.h"
 #include "sim.h"
 
 static AscStatus oom(AscExec *x, const AscInstr *in) {
@@ -18,7 +19,24 @@ AscStatus sim_tpipe_create(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
+/* Framework objects live until the block ends (the model never knows when
+ * the C++ object would go out of scope); a cap keeps a loop that creates
+ * them without end from taking all host memory. */
+enum { MAX_FRAMEWORK_OBJECTS = 65536 };
+
+static AscStatus count_object(AscExec *x, const AscInstr *in) {
+  if (x->b->n_objects >= MAX_FRAMEWORK_OBJECTS)
+    return sim_fail(x, in,
+                    "more than %d TQue / TBuf objects created by one block "
+                    "(created in a loop? create them once, before it)",
+                    MAX_FRAMEWORK_OBJECTS);
+  x->b->n_objects++;
+  return ASC_OK;
+}
+
 AscStatus sim_tque_create(AscExec *x, const AscInstr *in) {
+  if (count_object(x, in))
+    return ASC_ERR_KERNEL;
   AscSimQueue *q = calloc(1, sizeof *q);
   if (!q)
     return oom(x, in);
@@ -31,6 +49,8 @@ AscStatus sim_tque_create(AscExec *x, const AscInstr *in) {
 }
 
 AscStatus sim_tbuf_create(AscExec *x, const AscInstr *in) {
+  if (count_object(x, in))
+    return ASC_ERR_KERNEL;
   AscSimTBuf *t = calloc(1, sizeof *t);
   if (!t)
     return oom(x, in);
@@ -47,7 +67,7 @@ static AscStatus ub_take(AscExec *x, const AscInstr *in, int64_t bytes,
                          int64_t *base) {
   AscSimPipe *p = &x->b->pipe;
   int64_t start = p->ub_used;
-  if (bytes < 0 || start + bytes > x->b->ub_size)
+  if (bytes < 0 || bytes > x->b->ub_size - start)
     return sim_fail(x, in,
                     "init_buffer: UB overflow: %lld more bytes requested at "
                     "offset %lld, but the UB has %lld bytes",
@@ -57,8 +77,6 @@ static AscStatus ub_take(AscExec *x, const AscInstr *in, int64_t bytes,
   *base = start;
   return ASC_OK;
 }
-
-static int64_t round32(int64_t n) { return (n + 31) / 32 * 32; }
 
 void asc_que_pipes(int position, AscPipe *producer, AscPipe *consumer) {
   switch (position) {
@@ -98,8 +116,13 @@ AscStatus sim_init_buffer_que(AscExec *x, const AscInstr *in) {
                     "init_buffer: buffer length must be positive, "
                     "got %lld",
                     (long long)len);
-  int64_t each = round32(len);
-  AscStatus s = ub_take(x, in, num * each, &q->base);
+  int64_t each, total;
+  if (asc_round_up(len, 32, &each) || asc_mul_i64(num, each, &total))
+    return sim_fail(x, in,
+                    "init_buffer: UB overflow: %lld buffers of %lld bytes "
+                    "requested, but the UB has %lld bytes",
+                    (long long)num, (long long)len, (long long)x->b->ub_size);
+  AscStatus s = ub_take(x, in, total, &q->base);
   if (s)
     return s;
   q->num = (int)num;
@@ -117,7 +140,13 @@ AscStatus sim_init_buffer_buf(AscExec *x, const AscInstr *in) {
                     "init_buffer: buffer length must be positive, "
                     "got %lld",
                     (long long)len);
-  AscStatus s = ub_take(x, in, round32(len), &t->base);
+  int64_t each;
+  if (asc_round_up(len, 32, &each))
+    return sim_fail(x, in,
+                    "init_buffer: UB overflow: %lld bytes requested, but the "
+                    "UB has %lld bytes",
+                    (long long)len, (long long)x->b->ub_size);
+  AscStatus s = ub_take(x, in, each, &t->base);
   if (!s)
     t->len = len;
   return s;
@@ -222,7 +251,8 @@ AscStatus sim_tbuf_get(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "TBuf.get before pipe.init_buffer");
   int64_t es = (int64_t)asc_dtype_size((AscDType)in->dtype);
   int64_t len = in->n_args > 1 ? ASC_SLOT(x, in, 1).i : b->len / es;
-  if (len < 0 || len * es > b->len)
+  int64_t bytes;
+  if (len < 0 || asc_mul_i64(len, es, &bytes) || bytes > b->len)
     return sim_fail(x, in,
                     "TBuf.get of %lld elements exceeds the %lld-byte "
                     "buffer",

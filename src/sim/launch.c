@@ -8,11 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim.h"
 
-enum { MAX_WORKERS = 64 };
+enum {
+  MAX_WORKERS = 64,
+  /* instructions between two checks of the step budget, the cancel flag
+   * and the clock: rare enough to cost nothing, often enough that even
+   * instructions of ~100 us each reach the next poll in well under a
+   * second */
+  CHECK_INTERVAL = 1024,
+};
 
 struct AscScratchPool {
   pthread_mutex_t lock;
@@ -101,6 +109,66 @@ static void scratch_give(AscScratchPool *pool, AscScratch *s) {
   pthread_mutex_unlock(&pool->lock);
 }
 
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Polls the interrupt callback if a poll is due; 1: cancel. */
+static int poll_interrupt(AscLaunchControl *c) {
+  if (!c->interrupt)
+    return 0;
+  int64_t t = now_ns();
+  if (t - c->last_poll_ns < (int64_t)ASC_INTERRUPT_POLL_MS * 1000000)
+    return 0;
+  c->last_poll_ns = t;
+  if (!c->interrupt(c->interrupt_ctx))
+    return 0;
+  atomic_store(&c->cancelled, 1);
+  return 1;
+}
+
+static AscStatus interrupted(AscBlockState *b) {
+  if (b->err->status == ASC_OK) {
+    b->err->status = ASC_ERR_INTERRUPTED;
+    b->err->block = b->block_idx;
+    snprintf(b->err->message, sizeof b->err->message, "launch interrupted");
+  }
+  return ASC_ERR_INTERRUPTED;
+}
+
+AscStatus asc_block_check(AscBlockState *b, const AscInstr *in) {
+  AscLaunchControl *c = b->control;
+  if (!c) {
+    b->next_check = INT64_MAX;
+    return ASC_OK;
+  }
+  if (c->max_steps > 0 && b->steps > c->max_steps) {
+    AscExec x = {b, NULL};
+    return sim_fail(&x, in,
+                    "the block ran more than %lld instructions, its step "
+                    "budget (the max_steps option or PYASC_MAX_STEPS): does "
+                    "a loop never end?",
+                    (long long)c->max_steps);
+  }
+  if (atomic_load_explicit(&c->cancelled, memory_order_relaxed) ||
+      (b->polls_interrupt && poll_interrupt(c)))
+    return interrupted(b);
+  b->next_check = b->steps + CHECK_INTERVAL;
+  if (c->max_steps > 0 && b->next_check > c->max_steps + 1)
+    b->next_check = c->max_steps + 1;
+  return ASC_OK;
+}
+
+/* The launch's workers report their end here, so that the launching thread
+ * can wait for them while it keeps polling the interrupt callback. */
+typedef struct LaunchWait {
+  pthread_mutex_t lock;
+  pthread_cond_t done;
+  int running; /* started threads not yet finished */
+} LaunchWait;
+
 typedef struct Worker {
   const AscKernel *kernel;
   const AscPlatform *platform;
@@ -111,6 +179,9 @@ typedef struct Worker {
   const AscObserver *observers;
   int n_observers;
   AscScratch *scratch;
+  AscLaunchControl *control;
+  int polls_interrupt; /* the launching thread's worker */
+  LaunchWait *wait;
   AscLaunchError err; /* first error of this worker's blocks */
   pthread_t thread;
 } Worker;
@@ -128,6 +199,7 @@ static void block_reset(AscBlockState *b) {
   }
   b->queues = NULL;
   b->tbufs = NULL;
+  b->n_objects = 0;
   memset(&b->pipe, 0, sizeof b->pipe);
   memset(b->flags, 0, sizeof b->flags);
   memset(b->waits, 0, sizeof b->waits);
@@ -166,6 +238,8 @@ static void *worker_main(void *arg) {
   b.err = &w->err;
   b.observers = w->observers;
   b.n_observers = w->n_observers;
+  b.control = w->control;
+  b.polls_interrupt = w->polls_interrupt;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
     /* every block starts from a zeroed UB: only what was touched needs it */
@@ -183,8 +257,48 @@ static void *worker_main(void *arg) {
     block_reset(&b);
     if (s)
       break; /* later blocks of this worker have higher indices */
+    if (atomic_load_explicit(&w->control->cancelled, memory_order_relaxed) ||
+        (w->polls_interrupt && poll_interrupt(w->control))) {
+      interrupted(&b);
+      break;
+    }
   }
   return NULL;
+}
+
+static void *worker_thread(void *arg) {
+  Worker *w = arg;
+  worker_main(w);
+  pthread_mutex_lock(&w->wait->lock);
+  w->wait->running--;
+  pthread_cond_signal(&w->wait->done);
+  pthread_mutex_unlock(&w->wait->lock);
+  return NULL;
+}
+
+/* Waits until the started threads have finished, polling the interrupt
+ * callback meanwhile (a worker in an endless loop stops at its next check
+ * once the cancel flag is set). */
+static void wait_workers(LaunchWait *wt, AscLaunchControl *c) {
+  pthread_mutex_lock(&wt->lock);
+  while (wt->running > 0) {
+    if (!c->interrupt) {
+      pthread_cond_wait(&wt->done, &wt->lock);
+      continue;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += (long)ASC_INTERRUPT_POLL_MS * 1000000;
+    ts.tv_sec += ts.tv_nsec / 1000000000;
+    ts.tv_nsec %= 1000000000;
+    pthread_cond_timedwait(&wt->done, &wt->lock, &ts);
+    if (wt->running > 0) {
+      pthread_mutex_unlock(&wt->lock); /* the callback may take a while */
+      poll_interrupt(c);
+      pthread_mutex_lock(&wt->lock);
+    }
+  }
+  pthread_mutex_unlock(&wt->lock);
 }
 
 static int n_host_cores = 1;
@@ -199,6 +313,29 @@ static void count_host_cores(void) {
 static int host_cores(void) {
   pthread_once(&host_cores_once, count_host_cores);
   return n_host_cores;
+}
+
+/* 1 when the wait's mutex and (monotonic-clock) condition exist, -1 when
+ * they could not be created. */
+static int init_wait(LaunchWait *wt) {
+  pthread_condattr_t attr;
+  if (pthread_condattr_init(&attr) != 0)
+    return -1;
+  int ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
+           pthread_cond_init(&wt->done, &attr) == 0;
+  pthread_condattr_destroy(&attr);
+  if (!ok)
+    return -1;
+  if (pthread_mutex_init(&wt->lock, NULL) != 0) {
+    pthread_cond_destroy(&wt->done);
+    return -1;
+  }
+  return 1;
+}
+
+static void destroy_wait(LaunchWait *wt) {
+  pthread_cond_destroy(&wt->done);
+  pthread_mutex_destroy(&wt->lock);
 }
 
 AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
@@ -221,6 +358,17 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   }
   for (int i = 0; i < n_args; i++) {
     const AscType *t = k->param_types[i];
+    if (t->kind != ASC_TY_GLOBAL_ADDRESS &&
+        (t->kind != ASC_TY_SCALAR || t->dtype == ASC_DT_NONE)) {
+      char ty[64];
+      asc_type_format(t, ty, sizeof ty);
+      err->status = ASC_ERR_KERNEL;
+      snprintf(err->message, sizeof err->message,
+               "kernel parameter %d has type %s: a launch passes only "
+               "global addresses and scalars",
+               i, ty);
+      return err->status;
+    }
     AscArgKind want = t->kind == ASC_TY_GLOBAL_ADDRESS ? ASC_ARG_GM
                       : asc_type_is_float(t)           ? ASC_ARG_FLOAT
                                                        : ASC_ARG_INT;
@@ -250,6 +398,23 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     snprintf(err->message, sizeof err->message, "out of memory");
     return err->status;
   }
+  AscLaunchControl control;
+  atomic_init(&control.cancelled, 0);
+  control.max_steps = options ? options->max_steps : 0;
+  control.interrupt = options ? options->interrupt : NULL;
+  control.interrupt_ctx = options ? options->interrupt_ctx : NULL;
+  control.last_poll_ns = now_ns();
+  LaunchWait wait;
+  wait.running = 0;
+  int sync_ok = workers > 1 ? init_wait(&wait) : 0;
+  if (sync_ok < 0) {
+    if (ws != local)
+      free(ws);
+    err->status = ASC_ERR_INTERNAL;
+    snprintf(err->message, sizeof err->message,
+             "cannot create a condition variable");
+    return err->status;
+  }
   AscScratchPool *pool = pool_of(k);
   int64_t slots = k->frame_slots > 0 ? k->frame_slots : 1;
   for (int i = 0; i < workers; i++) {
@@ -263,10 +428,15 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].err.block = -1;
     ws[i].observers = options ? options->observers : NULL;
     ws[i].n_observers = options ? options->n_observers : 0;
+    ws[i].control = &control;
+    ws[i].polls_interrupt = i == 0;
+    ws[i].wait = &wait;
     ws[i].scratch = scratch_take(pool, (int64_t)platform->ub_size, slots);
     if (!ws[i].scratch) {
       for (int j = 0; j < i; j++)
         scratch_give(pool, ws[j].scratch);
+      if (sync_ok)
+        destroy_wait(&wait);
       if (ws != local)
         free(ws);
       err->status = ASC_ERR_INTERNAL;
@@ -276,24 +446,42 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   }
   int started = 1;
   for (int i = 1; i < workers; i++) {
-    if (pthread_create(&ws[i].thread, NULL, worker_main, &ws[i]) != 0)
+    pthread_mutex_lock(&wait.lock);
+    wait.running++;
+    pthread_mutex_unlock(&wait.lock);
+    if (pthread_create(&ws[i].thread, NULL, worker_thread, &ws[i]) != 0) {
+      pthread_mutex_lock(&wait.lock);
+      wait.running--;
+      pthread_mutex_unlock(&wait.lock);
       break;
+    }
     started++;
   }
-  /* blocks a thread could not be started for run here, one after another */
+  /* blocks a thread could not be started for run here, one after another
+   * (on this thread, so they poll the interrupt callback too) */
   for (int i = started; i < workers; i++) {
-    ws[i].first = i;
+    ws[i].polls_interrupt = 1;
     worker_main(&ws[i]);
   }
   worker_main(&ws[0]);
+  if (started > 1)
+    wait_workers(&wait, &control);
   for (int i = 1; i < started; i++)
     pthread_join(ws[i].thread, NULL);
+  if (sync_ok)
+    destroy_wait(&wait);
   for (int i = 0; i < workers; i++)
     scratch_give(pool, ws[i].scratch);
-  for (int i = 0; i < workers; i++)
-    if (ws[i].err.status != ASC_OK &&
-        (err->status == ASC_OK || ws[i].err.block < err->block))
-      *err = ws[i].err;
+  if (atomic_load(&control.cancelled)) {
+    /* whatever the blocks were doing, the launch as a whole was stopped */
+    err->status = ASC_ERR_INTERRUPTED;
+    snprintf(err->message, sizeof err->message, "launch interrupted");
+  } else {
+    for (int i = 0; i < workers; i++)
+      if (ws[i].err.status != ASC_OK &&
+          (err->status == ASC_OK || ws[i].err.block < err->block))
+        *err = ws[i].err;
+  }
   if (ws != local)
     free(ws);
   return err->status;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checked.h"
 #include "sim.h"
 
 AscStatus sim_fail(AscExec *x, const AscInstr *in, const char *fmt, ...) {
@@ -51,7 +52,15 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
              what, (long long)count, (long long)t->len, (long long)t->addr);
     return NULL;
   }
-  int64_t end = t->addr + count * esize;
+  int64_t end;
+  if (asc_scaled_add(t->addr, count, esize, &end)) {
+    sim_fail(x, in,
+             "%s: UB access out of bounds: %lld elements of %lld bytes from "
+             "UB address %lld end past any address (the UB has %lld bytes)",
+             what, (long long)count, (long long)esize, (long long)t->addr,
+             (long long)x->b->ub_size);
+    return NULL;
+  }
   if (t->addr < 0 || end > x->b->ub_size) {
     sim_fail(x, in,
              "%s: UB access out of bounds: bytes [%lld, %lld) but the UB "
@@ -75,8 +84,17 @@ uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
   }
   const AscLaunchArg *a = &x->b->args[t->buf];
   int64_t esize = (int64_t)asc_dtype_size((AscDType)t->dtype);
-  int64_t end = t->addr + count * esize;
-  if (count < 0 || t->addr < 0 || end > (int64_t)a->nbytes) {
+  int64_t end;
+  if (count < 0 || asc_scaled_add(t->addr, count, esize, &end)) {
+    sim_fail(x, in,
+             "%s: GM access out of bounds of kernel argument %d: %lld "
+             "elements of %lld bytes from byte offset %lld (a %lld-byte "
+             "buffer)",
+             what, t->buf, (long long)count, (long long)esize,
+             (long long)t->addr, (long long)a->nbytes);
+    return NULL;
+  }
+  if (t->addr < 0 || end > (int64_t)a->nbytes) {
     sim_fail(x, in,
              "%s: GM access out of bounds of kernel argument %d: bytes "
              "[%lld, %lld) of a %lld-byte buffer (elements [%lld, %lld) of "

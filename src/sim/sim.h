@@ -8,6 +8,7 @@
 #ifndef ASC_SIM_H
 #define ASC_SIM_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "asc/exec.h"
@@ -152,6 +153,17 @@ typedef struct AscSimPipe {
   int initialised;
 } AscSimPipe;
 
+/* What the workers of one launch share to stop early: the step budget, the
+ * interrupt callback the launching thread polls, and the cancel flag every
+ * worker checks (launch.c). */
+typedef struct AscLaunchControl {
+  atomic_int cancelled;
+  int64_t max_steps; /* per block; <= 0: none */
+  int (*interrupt)(void *ctx);
+  void *interrupt_ctx;
+  int64_t last_poll_ns; /* touched by the launching thread only */
+} AscLaunchControl;
+
 typedef struct AscBlockState {
   const AscKernel *kernel;
   const AscPlatform *platform;
@@ -168,12 +180,18 @@ typedef struct AscBlockState {
   /* framework objects, freed after the block */
   AscSimQueue *queues;
   AscSimTBuf *tbufs;
+  int n_objects; /* queues + tbufs */
   AscSimPipe pipe;
   /* register frames, a stack grown on demand */
   AscSlot *stack;
   int64_t stack_size, stack_used;
   int call_depth;
   AscSlot *ret_to; /* where the running device function returns values */
+  /* instructions executed; at next_check the interpreter calls
+   * asc_block_check (budget, cancel flag, interrupt polling) */
+  int64_t steps, next_check;
+  AscLaunchControl *control;
+  int polls_interrupt; /* runs on the launching thread */
   /* observers (timing model, sanitizer); none: no events are made */
   const AscObserver *observers;
   int n_observers;
@@ -239,6 +257,11 @@ int asc_exec_sub(int op);
 
 /* Runs the kernel on one block whose state the caller prepared. */
 AscStatus asc_block_run(AscBlockState *b);
+/* Called by the interpreter when b->steps reaches b->next_check, with the
+ * instruction about to run: fails the block past its step budget, stops it
+ * when the launch was cancelled, polls the interrupt callback on the
+ * launching thread; sets the next check. */
+AscStatus asc_block_check(AscBlockState *b, const AscInstr *in);
 
 #define ASC_SLOT(x, in, k) ((x)->regs[(in)->a[(k)]])
 #define ASC_DST(x, in) ((x)->regs[(in)->dst])

@@ -1,16 +1,30 @@
 /* Tensor handles: global addresses, GlobalTensor and LocalTensor views, and
  * scalar element access (GetValue / SetValue run on the scalar unit). */
+#include "checked.h"
 #include "sim.h"
 
 static int64_t esize(const AscTensorRef *t) {
   return (int64_t)asc_dtype_size((AscDType)t->dtype);
 }
 
+/* An address moved by `off` elements; a result no int64 holds is a fault
+ * here (a negative or past-the-end address is one only when accessed). */
+static AscStatus move(AscExec *x, const AscInstr *in, AscTensorRef *t,
+                      int64_t off) {
+  if (asc_scaled_add(t->addr, off, esize(t), &t->addr))
+    return sim_fail(x, in,
+                    "address offset out of range: %lld elements of %lld "
+                    "bytes from byte offset %lld overflow a 64-bit address",
+                    (long long)off, (long long)esize(t), (long long)t->addr);
+  return ASC_OK;
+}
+
 AscStatus sim_gm_addr_offset(AscExec *x, const AscInstr *in) {
   AscTensorRef t = ASC_SLOT(x, in, 0).t;
-  t.addr += ASC_SLOT(x, in, 1).i * esize(&t);
-  ASC_DST(x, in).t = t;
-  return ASC_OK;
+  AscStatus s = move(x, in, &t, ASC_SLOT(x, in, 1).i);
+  if (!s)
+    ASC_DST(x, in).t = t;
+  return s;
 }
 
 AscStatus sim_gt_create(AscExec *x, const AscInstr *in) {
@@ -40,7 +54,9 @@ static AscStatus view(AscExec *x, const AscInstr *in) {
   int64_t off = ASC_SLOT(x, in, 1).i;
   if (off < 0)
     return sim_fail(x, in, "negative tensor offset %lld", (long long)off);
-  t.addr += off * esize(&t);
+  AscStatus s = move(x, in, &t, off);
+  if (s)
+    return s;
   if (t.len >= 0)
     t.len = off > t.len ? 0 : t.len - off;
   ASC_DST(x, in).t = t;
@@ -66,7 +82,14 @@ AscStatus sim_lt_create(AscExec *x, const AscInstr *in) {
   t->len = len;
   t->dtype = in->dtype;
   t->position = (uint8_t)in->imm2;
-  int64_t end = addr + len * esize(t);
+  int64_t end = 0;
+  if (addr >= 0 && len >= 0 && asc_scaled_add(addr, len, esize(t), &end))
+    return sim_fail(x, in,
+                    "LocalTensor at UB address %lld with %lld elements of %s "
+                    "ends past any address, beyond the %lld-byte UB",
+                    (long long)addr, (long long)len,
+                    asc_dtype_name((AscDType)t->dtype),
+                    (long long)x->b->ub_size);
   if (addr < 0 || len < 0 || end > x->b->ub_size)
     return sim_fail(x, in,
                     "LocalTensor at UB address %lld with %lld elements of %s "
@@ -105,7 +128,9 @@ static AscStatus element(AscExec *x, const AscInstr *in, int global, int write,
                     "index %lld out of range for a LocalTensor of "
                     "%lld elements",
                     (long long)idx, (long long)t.len);
-  t.addr += idx * esize(&t);
+  AscStatus s = move(x, in, &t, idx);
+  if (s)
+    return s;
   t.len = -1;
   *p = global ? sim_global_ptr(x, in, &t, 1, write, "element")
               : sim_local_ptr(x, in, &t, 1, write, "element");
