@@ -130,7 +130,9 @@ class JITFunction:
         self.filename = fn.__code__.co_filename
         self.first_line = fn.__code__.co_firstlineno
         self.col_offset = 0
-        self.cache: Dict[Any, Any] = {}  # full specialisation key -> CompiledKernel
+        # full specialisation key -> CompiledKernel. Both dicts are filled (and evicted from) only by
+        # memory_cache, which bounds the compiled kernels of the whole process.
+        self.cache: Dict[Any, Any] = {}
         # positional argument types / ConstExpr values -> CompiledKernel (see Launcher._fast)
         self.fast_cache: Dict[Any, Any] = {}
         self.const_mask = tuple(is_constexpr_annotation(p.annotation) for p in self.signature.parameters.values())

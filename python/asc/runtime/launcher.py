@@ -14,10 +14,13 @@ from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.values import GlobalAddress
 from ..lib.runtime import state
 from ..profiler import session as _profiling
+from . import memory_cache
 from .compiler import compile_kernel
 from .jit import OPTIONS, JITFunction, check_options, sanitize_code
 
 _SCALAR_ANNOTATIONS = {int: "int", float: "float", bool: "bool"}
+# marks a compiled kernel as just launched (bound once: Launcher._fast calls it every launch)
+_touch = memory_cache.touch
 
 
 
@@ -123,6 +126,10 @@ class Launcher:
             return False
         if compiled is None or compiled.globals_changed():
             return False
+        try:
+            _touch(compiled)  # most recently used (see memory_cache)
+        except KeyError:
+            pass  # evicted by another thread just now: this launch still holds it
         runtime_args = [a for a, const in zip(args, fn.const_mask) if not const]
         try:
             reports = compiled.kernel.launch(self.core_num, platform, runtime_args, state.workers, fn.san_code)
@@ -190,12 +197,13 @@ class Launcher:
             compiled = None  # a module-level constant or closure variable it read has a new value
         if compiled is None:
             compiled = get_compiled(fn, specs, spec_key, options, platform, use_disk=not always)
-            fn.cache[key] = compiled
+        # into fn.cache, and marked as just used in the process-wide bound (may evict others)
+        memory_cache.remember(fn, key, compiled)
         if not call_options and not kwargs:
             fk = fast_key(args, fn.const_mask)
             if fk is not None:
                 try:
-                    fn.fast_cache[(fk, platform)] = compiled
+                    memory_cache.remember_fast(fn, (fk, platform), compiled)
                 except TypeError:
                     pass
         if state.backend == "NPU":
