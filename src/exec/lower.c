@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ir/hash.h"
 #include "../sim/sim.h"
 
 typedef struct ExecRow {
@@ -31,6 +32,7 @@ typedef struct Lower {
   /* the functions to lower; index = callee id */
   AscOp **funcs;
   int n_funcs, cap_funcs;
+  AscPtrMap callee_ids; /* function op → its index in funcs + 1 */
   /* the function being lowered */
   AscInstr *code;
   int n_code, cap_code;
@@ -195,16 +197,22 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   }
 }
 
+/* The callee id of function `name`, adding it to the functions to lower.
+ * Every entry of funcs came from asc_module_find_function, so the function
+ * found for a name identifies its entry (a table: a scan of funcs per call
+ * site made lowering quadratic in the number of calls). */
 static int callee_index(Lower *l, const char *name) {
-  for (int i = 0; i < l->n_funcs; i++)
-    if (strcmp(asc_op_attr_str(l->funcs[i], "sym_name"), name) == 0)
-      return i;
+  AscOp *f = asc_module_find_function(l->m, name);
+  intptr_t known = (intptr_t)asc_ptrmap_get(&l->callee_ids, f);
+  if (known)
+    return (int)known - 1;
   if (grow((void **)&l->funcs, &l->cap_funcs, l->n_funcs + 1,
-           sizeof(AscOp *))) {
+           sizeof(AscOp *)) ||
+      asc_ptrmap_put(&l->callee_ids, f, (void *)(intptr_t)(l->n_funcs + 1))) {
     l->oom = 1;
     return 0;
   }
-  l->funcs[l->n_funcs] = asc_module_find_function(l->m, name);
+  l->funcs[l->n_funcs] = f;
   return l->n_funcs++;
 }
 
@@ -548,6 +556,7 @@ AscKernel *asc_kernel_compile(AscModule *m, const char *entry) {
     k->scratch = NULL; /* created by the first launch */
   }
   free(l.funcs);
+  asc_ptrmap_free(&l.callee_ids);
   free(l.code);
   free(l.pool);
   free(l.const_slots);

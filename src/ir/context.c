@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "asc/ir.h"
+#include "index.h"
 
 typedef struct ArenaChunk {
   struct ArenaChunk *next;
@@ -24,6 +25,11 @@ struct AscContext {
   AscStatus status;
   char message[2048];
   AscLoc loc;
+  /* the location file name copied last (asc_context_file_name) */
+  const char *file_name;
+  /* ir.c's index of function names (see asc_module_find_function) */
+  void *fn_index;
+  void (*fn_index_free)(void *);
 };
 
 static size_t header_size(void) {
@@ -44,8 +50,29 @@ void asc_context_free(AscContext *ctx) {
     free(c);
     c = next;
   }
+  if (ctx->fn_index_free)
+    ctx->fn_index_free(ctx->fn_index);
   free(ctx->types);
   free(ctx);
+}
+
+const char *asc_context_file_name(AscContext *ctx, const char *file) {
+  if (!file)
+    return NULL;
+  if (ctx->file_name && strcmp(ctx->file_name, file) == 0)
+    return ctx->file_name;
+  const char *copy = asc_strdup(ctx, file);
+  if (copy && asc_context_status(ctx) != ASC_ERR_INTERNAL)
+    ctx->file_name = copy;
+  return copy;
+}
+
+void *asc_context_fn_index(const AscContext *ctx) { return ctx->fn_index; }
+
+void asc_context_set_fn_index(AscContext *ctx, void *index,
+                              void (*free_fn)(void *)) {
+  ctx->fn_index = index;
+  ctx->fn_index_free = free_fn;
 }
 
 void *asc_alloc(AscContext *ctx, size_t size) {

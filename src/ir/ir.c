@@ -1,7 +1,10 @@
 /* Building IR: modules, ops, blocks, regions, functions. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "asc/ir.h"
+#include "hash.h"
+#include "index.h"
 
 static AscBlock *block_new(AscContext *ctx, AscRegion *parent,
                            const AscType *const *arg_types, int n_args) {
@@ -37,7 +40,7 @@ AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
   AscOp *op = asc_alloc(ctx, sizeof *op);
   op->id = id;
   op->loc = loc;
-  op->loc.file = asc_strdup(ctx, loc.file);
+  op->loc.file = asc_context_file_name(ctx, loc.file);
   op->n_operands = n_operands;
   if (n_operands) {
     op->operands = asc_alloc(ctx, sizeof(AscValue *) * (size_t)n_operands);
@@ -202,11 +205,127 @@ AscOp *asc_module_add_function(AscModule *m, const char *name, AscLoc loc,
   return f;
 }
 
-AscOp *asc_module_find_function(const AscModule *m, const char *name) {
+/* ---- finding functions by name -------------------------------------------
+ * The verifier, the lowering and the emitter look a function up once per
+ * call site, and the Python binding once per new function (it refuses a
+ * duplicate): a scan of the module body per lookup made them quadratic in
+ * the number of functions. So the context keeps a hash index from
+ * sym_name to the first function of that name. Ops are only ever appended
+ * to a module body (asc_module_add_function, the parser), so the index
+ * catches up by indexing the ops after the last one it has seen; an op it
+ * finds is checked (still in the body, still a function of that name), and
+ * a stale index (an op removed since) is rebuilt. One index per context,
+ * for the module last asked about (a lookup updates it: like building IR,
+ * not for two threads on one context at once). */
+
+typedef struct FnIndex {
+  const AscModule *m;
+  const AscOp *tail;  /* the last op of the body indexed; NULL: none yet */
+  AscOp **ops;        /* open addressing by name */
+  const char **names; /* the sym_name each op had when indexed (arena) */
+  size_t cap, n;
+} FnIndex;
+
+static void fn_index_free(void *p) {
+  FnIndex *ix = p;
+  if (ix) {
+    free(ix->ops);
+    free(ix->names);
+  }
+  free(ix);
+}
+
+static void fn_index_reset(FnIndex *ix, const AscModule *m) {
+  if (ix->cap) {
+    memset(ix->ops, 0, sizeof(AscOp *) * ix->cap);
+    memset(ix->names, 0, sizeof(char *) * ix->cap);
+  }
+  ix->n = 0;
+  ix->tail = NULL;
+  ix->m = m;
+}
+
+static size_t fn_slot(const FnIndex *ix, const char *name) {
+  size_t mask = ix->cap - 1;
+  size_t i = asc_hash_bytes(name, strlen(name)) & mask;
+  while (ix->ops[i] && strcmp(ix->names[i], name) != 0)
+    i = (i + 1) & mask;
+  return i;
+}
+
+/* Indexes f under name unless an earlier function has that name; -1 when
+ * out of memory. */
+static int fn_index_add(FnIndex *ix, AscOp *f, const char *name) {
+  if ((ix->n + 1) * 2 > ix->cap) {
+    FnIndex g = *ix;
+    g.cap = ix->cap ? ix->cap * 2 : 64;
+    g.ops = calloc(g.cap, sizeof(AscOp *));
+    g.names = calloc(g.cap, sizeof(char *));
+    if (!g.ops || !g.names) {
+      free(g.ops);
+      free(g.names);
+      return -1;
+    }
+    for (size_t i = 0; i < ix->cap; i++)
+      if (ix->ops[i]) {
+        size_t j = fn_slot(&g, ix->names[i]);
+        g.ops[j] = ix->ops[i];
+        g.names[j] = ix->names[i];
+      }
+    free(ix->ops);
+    free(ix->names);
+    *ix = g;
+  }
+  size_t i = fn_slot(ix, name);
+  if (!ix->ops[i]) {
+    ix->ops[i] = f;
+    ix->names[i] = name;
+    ix->n++;
+  }
+  return 0;
+}
+
+static AscOp *find_by_scan(const AscModule *m, const char *name) {
   for (AscOp *op = m->body->first; op; op = op->next) {
     const char *s = asc_op_attr_str(op, "sym_name");
     if (op->id == ASC_OP_FUNC && s && strcmp(s, name) == 0)
       return op;
   }
   return NULL;
+}
+
+AscOp *asc_module_find_function(const AscModule *m, const char *name) {
+  if (!m || !name)
+    return NULL;
+  FnIndex *ix = asc_context_fn_index(m->ctx);
+  if (!ix) {
+    ix = calloc(1, sizeof *ix);
+    if (!ix)
+      return find_by_scan(m, name);
+    asc_context_set_fn_index(m->ctx, ix, fn_index_free);
+  }
+  for (int attempt = 0; attempt < 2; attempt++) {
+    if (ix->m != m || (ix->tail && ix->tail->parent != m->body))
+      fn_index_reset(ix, m);
+    for (AscOp *op = ix->tail ? ix->tail->next : m->body->first; op;
+         op = op->next) {
+      const char *s = asc_op_attr_str(op, "sym_name");
+      if (op->id == ASC_OP_FUNC && s && fn_index_add(ix, op, s)) {
+        fn_index_reset(ix, NULL); /* out of memory: start over next time */
+        return find_by_scan(m, name);
+      }
+      ix->tail = op;
+    }
+    if (!ix->cap)
+      return NULL;
+    AscOp *f = ix->ops[fn_slot(ix, name)];
+    if (!f)
+      return NULL;
+    const char *s = asc_op_attr_str(f, "sym_name");
+    if (f->parent == m->body && f->id == ASC_OP_FUNC && s &&
+        strcmp(s, name) == 0)
+      return f;
+    fn_index_reset(ix, m); /* f was removed (or renamed) since */
+  }
+  return find_by_scan(m, name);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "asc/ops.h"
+#include "hash.h"
 
 typedef struct OpRow {
   const char *name, *cpp;
@@ -120,7 +121,28 @@ static void parse_attrs(AscOpInfo *info, const char *spec) {
   }
 }
 
+/* Op names → ids, open addressing (slot value id + 1; 0 is empty): the
+ * parser and the Python builder look a name up for every op they create,
+ * and a scan of the table each time is ~100 string compares. */
+enum { NAME_SLOTS = 2048 };
+_Static_assert(ASC_OP_COUNT * 2 <= NAME_SLOTS, "grow NAME_SLOTS");
+static short name_slots[NAME_SLOTS];
+
+static size_t name_slot(const char *name) {
+  size_t i = asc_hash_bytes(name, strlen(name)) & (NAME_SLOTS - 1);
+  while (name_slots[i] && strcmp(rows[name_slots[i] - 1].name, name) != 0)
+    i = (i + 1) & (NAME_SLOTS - 1);
+  return i;
+}
+
 static void init_infos(void) {
+  for (int i = 0; i < ASC_OP_COUNT; i++) {
+    if (!rows[i].name)
+      continue;
+    size_t slot = name_slot(rows[i].name);
+    if (!name_slots[slot]) /* the first row of a name wins, as in a scan */
+      name_slots[slot] = (short)(i + 1);
+  }
   for (int i = 0; i < ASC_OP_COUNT; i++) {
     AscOpInfo *info = &infos[i];
     const OpRow *r = &rows[i];
@@ -144,8 +166,7 @@ const AscOpInfo *asc_op_info(AscOpId id) {
 }
 
 AscOpId asc_op_from_name(const char *name) {
-  for (int i = 0; i < ASC_OP_COUNT; i++)
-    if (strcmp(rows[i].name, name) == 0)
-      return (AscOpId)i;
-  return ASC_OP_COUNT;
+  pthread_once(&infos_once, init_infos);
+  short id = name_slots[name_slot(name)];
+  return id ? (AscOpId)(id - 1) : ASC_OP_COUNT;
 }

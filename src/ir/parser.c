@@ -116,6 +116,11 @@ typedef struct Parser {
   size_t map_cap, map_n;
   Vec defs; /* NameEntry * */
   int next_number;
+  /* the last location's file name: its string token and decoded text
+   * (every op of a module carries one, nearly always the same) */
+  const char *loc_tok;
+  size_t loc_tok_len;
+  const char *loc_file;
 } Parser;
 
 /* ---- errors and memory ------------------------------------------------- */
@@ -155,7 +160,10 @@ static void *vec_push(Parser *p, Vec *v, size_t elem) {
   if (v->n == v->cap) {
     if (v->cap > INT_MAX / 4)
       return fail_at(p, p->tok.line, p->tok.col, "input too large"), NULL;
-    int cap = v->cap ? v->cap * 2 : 8;
+    /* most ops have one or two of each (results, operands, attributes),
+     * and every vector of every op stays in the arena: starting at 8 made
+     * most of a parsed module's memory abandoned scratch */
+    int cap = v->cap ? v->cap * 2 : 2;
     void *d = palloc(p, elem * (size_t)cap);
     if (!d)
       return NULL;
@@ -974,8 +982,16 @@ static int parse_loc(Parser *p, AscLoc *loc) {
   if (t.kind != T_STRING)
     return FAIL_TOK(p, &t, "expected a file name string, found %s",
                     describe(&t, d, sizeof d));
-  if (!(loc->file = decode_string(p, &t)))
-    return -1;
+  if (p->loc_file && t.len == p->loc_tok_len &&
+      memcmp(t.start, p->loc_tok, t.len) == 0) {
+    loc->file = p->loc_file;
+  } else {
+    if (!(loc->file = decode_string(p, &t)))
+      return -1;
+    p->loc_tok = t.start;
+    p->loc_tok_len = t.len;
+    p->loc_file = loc->file;
+  }
   next(p);
   if (expect(p, T_COLON, "after the file name") ||
       parse_small_int(p, INT_MIN, INT_MAX, &loc->line, "a line number") ||

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "asc/ir.h"
+#include "hash.h"
 
 typedef struct Out {
   char *buf;
@@ -52,6 +53,25 @@ static void out_printf(Out *o, const char *fmt, ...) {
   }
 }
 
+/* Appends n bytes of s. */
+static void out_write(Out *o, const char *s, size_t n) {
+  if (o->failed)
+    return;
+  if (o->len + n >= o->cap) {
+    size_t cap = o->cap * 2 + n + 1;
+    char *nb = realloc(o->buf, cap);
+    if (!nb) {
+      o->failed = 1;
+      return;
+    }
+    o->buf = nb;
+    o->cap = cap;
+  }
+  memcpy(o->buf + o->len, s, n);
+  o->len += n;
+  o->buf[o->len] = 0;
+}
+
 /* Names of the values of one function, indexed by value id. */
 typedef struct Names {
   char **names;
@@ -61,26 +81,55 @@ typedef struct Names {
 typedef struct Printer {
   Out out;
   Names names;
+  /* the names taken in the function (every name in `names`), and for each
+   * Python name the next `_N` suffix to try: names are only ever added
+   * within a function, so every smaller suffix is known to be taken. A
+   * scan of `names` per value made printing quadratic (cubic for a name
+   * assigned many times). */
+  AscStrMap taken, next_suffix;
   int next_number;
 } Printer;
 
-static int name_taken(const Names *ns, const char *s) {
-  for (int i = 0; i < ns->n; i++)
-    if (strcmp(ns->names[i], s) == 0)
-      return 1;
-  return 0;
+static int name_taken(const Printer *p, const char *s) {
+  return asc_strmap_get(&p->taken, s, NULL);
+}
+
+/* The first candidate `NAME_K` (K >= *k) not taken, into buf; *k is left at
+ * that K. Names are at most 127 bytes (the parser's limit): the candidate
+ * is cut there, and when the cut one is taken, so is every later one (each
+ * cuts to a suffix tried before), so from there on NAME itself is
+ * shortened to leave room for `_K`. */
+static void suffixed_name(const Printer *p, const char *name, int *k, char *buf,
+                          size_t size) {
+  for (;; (*k)++) {
+    int n = snprintf(buf, size, "%s_%d", name, *k);
+    if (n >= 0 && (size_t)n >= size && name_taken(p, buf)) {
+      int digits = snprintf(NULL, 0, "_%d", *k);
+      snprintf(buf, size, "%.*s_%d", (int)size - 1 - digits, name, *k);
+    }
+    if (!name_taken(p, buf))
+      return;
+  }
 }
 
 static void name_value(Printer *p, AscValue *v, int is_arg) {
   char buf[128];
   if (v->name && v->name[0]) {
     snprintf(buf, sizeof buf, "%s", v->name);
-    for (int k = 1; name_taken(&p->names, buf); k++)
-      snprintf(buf, sizeof buf, "%s_%d", v->name, k);
+    if (name_taken(p, buf)) {
+      int64_t next = 1;
+      asc_strmap_get(&p->next_suffix, v->name, &next);
+      int k = (int)next;
+      suffixed_name(p, v->name, &k, buf, sizeof buf);
+      if (asc_strmap_put(&p->next_suffix, v->name, (int64_t)k + 1)) {
+        p->out.failed = 1;
+        return;
+      }
+    }
   } else {
     do
       snprintf(buf, sizeof buf, is_arg ? "arg%d" : "%d", p->next_number++);
-    while (name_taken(&p->names, buf));
+    while (name_taken(p, buf));
   }
   if (p->names.n == p->names.cap) {
     int cap = p->names.cap ? p->names.cap * 2 : 64;
@@ -99,21 +148,31 @@ static void name_value(Printer *p, AscValue *v, int is_arg) {
     return;
   }
   memcpy(copy, buf, len);
+  if (asc_strmap_put(&p->taken, copy, p->names.n)) {
+    free(copy);
+    p->out.failed = 1;
+    return;
+  }
   v->id = p->names.n;
   p->names.names[p->names.n++] = copy;
 }
 
-static void names_clear(Names *ns) {
-  for (int i = 0; i < ns->n; i++)
-    free(ns->names[i]);
-  ns->n = 0;
+static void names_clear(Printer *p) {
+  for (int i = 0; i < p->names.n; i++)
+    free(p->names.names[i]);
+  p->names.n = 0;
+  asc_strmap_free(&p->taken);
+  asc_strmap_free(&p->next_suffix);
 }
 
 static void print_value(Printer *p, const AscValue *v) {
-  if (v->id >= 0 && v->id < p->names.n)
-    out_printf(&p->out, "%%%s", p->names.names[v->id]);
-  else
+  if (v->id >= 0 && v->id < p->names.n) {
+    const char *s = p->names.names[v->id];
+    out_write(&p->out, "%", 1);
+    out_write(&p->out, s, strlen(s));
+  } else {
     out_printf(&p->out, "%%<undefined>");
+  }
 }
 
 static void print_type(Printer *p, const AscType *t) {
@@ -122,17 +181,25 @@ static void print_type(Printer *p, const AscType *t) {
   out_printf(&p->out, "%s", buf);
 }
 
+/* Runs of plain bytes are copied at once (a location's file name is
+ * printed on every op). */
 static void print_string(Printer *p, const char *s) {
-  out_printf(&p->out, "\"");
-  for (; *s; s++) {
+  out_write(&p->out, "\"", 1);
+  while (*s) {
+    size_t n = 0;
+    while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
+      n++;
+    out_write(&p->out, s, n);
+    s += n;
+    if (!*s)
+      break;
     if (*s == '"' || *s == '\\')
       out_printf(&p->out, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20)
-      out_printf(&p->out, "\\%02X", (unsigned char)*s);
     else
-      out_printf(&p->out, "%c", *s);
+      out_printf(&p->out, "\\%02X", (unsigned char)*s);
+    s++;
   }
-  out_printf(&p->out, "\"");
+  out_write(&p->out, "\"", 1);
 }
 
 static void print_attr(Printer *p, const AscAttr *a) {
@@ -265,7 +332,7 @@ char *asc_module_print(AscModule *m) {
   for (AscOp *f = m->body->first; f; f = f->next) {
     p.next_number = 0;
     print_op(&p, f, 1);
-    names_clear(&p.names);
+    names_clear(&p);
   }
   out_printf(&p.out, "}\n");
   asc_block_reset_ids(m->body);

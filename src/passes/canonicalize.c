@@ -20,17 +20,48 @@
  *  - Constants left without uses are erased.
  *
  * Blocks are walked in program order, so a chain of foldable ops folds in
- * one walk (operands are always defined before their users). */
+ * one walk (operands are always defined before their users).
+ *
+ * Replacing a value does not walk the block for its uses (once per folded
+ * select or duplicate constant, that made the pass quadratic): the
+ * replacement is recorded, and every op has its operands rewritten when
+ * the walk reaches it, which in verified IR is after every value it uses
+ * (a value's uses all come after it, in its block or in regions nested
+ * there). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/hash.h"
 #include "pass.h"
 #include "sim/sim.h"
 
 typedef struct Canon {
   AscContext *ctx;
+  AscPtrMap repl; /* replaced value → the value that stands for it */
   int oom;
 } Canon;
+
+/* Records that `to` replaces `from`; -1 (c->oom set) when out of memory.
+ * (The pass then fails: ops not reached yet keep naming `from`.) */
+static int replace_value(Canon *c, const AscValue *from, AscValue *to) {
+  if (!asc_ptrmap_put(&c->repl, from, to))
+    return 0;
+  c->oom = 1;
+  return -1;
+}
+
+/* Rewrites the operands of op that name replaced values. */
+static void rewrite_operands(Canon *c, AscOp *op) {
+  if (!c->repl.n)
+    return;
+  for (int i = 0; i < op->n_operands; i++) {
+    AscValue *to = asc_ptrmap_get(&c->repl, op->operands[i]);
+    /* (one lookup is enough: within a walk a replacement is never itself
+     * replaced, and after its walk no op names a replaced value) */
+    if (to)
+      op->operands[i] = to;
+  }
+}
 
 /* ---- constant values ----------------------------------------------------- */
 
@@ -158,7 +189,8 @@ static int fold_op(Canon *c, AscOp *op) {
     if (!pick || pick->type != rt || !op->parent)
       return 0;
     /* the select's uses are in its block, after it */
-    asc_replace_all_uses(op->parent, &op->results[0], pick);
+    if (replace_value(c, &op->results[0], pick))
+      return 0;
     asc_block_remove(op->parent, op);
     return 1;
   }
@@ -186,6 +218,7 @@ static int fold_op(Canon *c, AscOp *op) {
 static void fold_block(Canon *c, AscBlock *b) {
   for (AscOp *op = b->first; op && !c->oom;) {
     AscOp *next = op->next;
+    rewrite_operands(c, op);
     if (!fold_op(c, op))
       for (int r = 0; r < op->n_regions; r++)
         fold_block(c, op->regions[r].block);
@@ -196,50 +229,85 @@ static void fold_block(Canon *c, AscBlock *b) {
 /* ---- deduplication
  * ------------------------------------------------------------ */
 
-static int same_constant(const AscOp *x, const AscOp *y) {
-  AscSlot a, b;
-  if (x->results[0].type != y->results[0].type || asc_constant_value(x, &a) ||
-      asc_constant_value(y, &b))
-    return 0;
-  if (asc_dtype_is_float(x->results[0].type->dtype))
-    return memcmp(&a.f, &b.f, sizeof a.f) == 0;
-  return a.i == b.i;
+/* The constants of one block, by value: two constants are the same when
+ * they have the same type and the same normalised value, bit for bit for
+ * floats (so -0.0 and 0.0, or two NaNs, stay apart). */
+typedef struct SeenConst {
+  const AscType *type;
+  uint64_t bits;
+  AscOp *op; /* the first constant of the block with this value */
+} SeenConst;
+
+typedef struct ConstTable {
+  SeenConst *slots;
+  size_t cap, n;
+} ConstTable;
+
+static uint64_t constant_bits(const AscType *t, AscSlot v) {
+  uint64_t bits;
+  if (asc_dtype_is_float(t->dtype))
+    memcpy(&bits, &v.f, sizeof bits);
+  else
+    bits = (uint64_t)v.i;
+  return bits;
+}
+
+static size_t const_slot(const ConstTable *ct, const AscType *t,
+                         uint64_t bits) {
+  size_t mask = ct->cap - 1;
+  size_t i = asc_hash_u64(bits ^ asc_hash_ptr(t)) & mask;
+  while (ct->slots[i].op &&
+         (ct->slots[i].type != t || ct->slots[i].bits != bits))
+    i = (i + 1) & mask;
+  return i;
+}
+
+/* The earlier constant of the block equal to op, or NULL after recording
+ * op as the first of its value (c->oom when that fails). */
+static AscOp *seen_constant(Canon *c, ConstTable *ct, AscOp *op, AscSlot v) {
+  const AscType *t = op->results[0].type;
+  uint64_t bits = constant_bits(t, v);
+  if (ct->cap) {
+    size_t i = const_slot(ct, t, bits);
+    if (ct->slots[i].op)
+      return ct->slots[i].op;
+  }
+  if ((ct->n + 1) * 2 > ct->cap) {
+    ConstTable g = {NULL, ct->cap ? ct->cap * 2 : 32, ct->n};
+    g.slots = calloc(g.cap, sizeof *g.slots);
+    if (!g.slots) {
+      c->oom = 1;
+      return NULL;
+    }
+    for (size_t i = 0; i < ct->cap; i++)
+      if (ct->slots[i].op)
+        g.slots[const_slot(&g, ct->slots[i].type, ct->slots[i].bits)] =
+            ct->slots[i];
+    free(ct->slots);
+    *ct = g;
+  }
+  ct->slots[const_slot(ct, t, bits)] = (SeenConst){t, bits, op};
+  ct->n++;
+  return NULL;
 }
 
 static void dedup_block(Canon *c, AscBlock *b) {
-  AscOp **seen = NULL;
-  size_t n = 0, cap = 0;
+  ConstTable seen = {NULL, 0, 0};
   for (AscOp *op = b->first; op && !c->oom;) {
     AscOp *next = op->next;
+    rewrite_operands(c, op);
     for (int r = 0; r < op->n_regions; r++)
       dedup_block(c, op->regions[r].block);
     AscSlot v;
     if (op->id == ASC_OP_CONSTANT && asc_constant_value(op, &v) == 0) {
-      AscOp *same = NULL;
-      for (size_t i = 0; i < n && !same; i++)
-        if (same_constant(seen[i], op))
-          same = seen[i];
-      if (same) {
-        /* the first constant stays as it is, name and location */
-        asc_replace_all_uses(b, &op->results[0], &same->results[0]);
+      AscOp *same = seen_constant(c, &seen, op, v);
+      /* the first constant stays as it is, name and location */
+      if (same && !replace_value(c, &op->results[0], &same->results[0]))
         asc_block_remove(b, op);
-      } else {
-        if (n == cap) {
-          size_t ncap = cap ? cap * 2 : 32;
-          AscOp **ns = realloc(seen, sizeof *ns * ncap);
-          if (!ns) {
-            c->oom = 1;
-            break;
-          }
-          seen = ns;
-          cap = ncap;
-        }
-        seen[n++] = op;
-      }
     }
     op = next;
   }
-  free(seen);
+  free(seen.slots);
 }
 
 /* ---- dead constants
@@ -257,7 +325,9 @@ static void erase_dead_constants(AscUses *u, AscBlock *b) {
 }
 
 AscStatus asc_pass_canonicalize(AscModule *m) {
-  Canon c = {m->ctx, 0};
+  Canon c;
+  memset(&c, 0, sizeof c);
+  c.ctx = m->ctx;
   for (AscOp *f = m->body->first; f && !c.oom; f = f->next)
     for (int r = 0; r < f->n_regions && !c.oom; r++) {
       AscBlock *body = f->regions[r].block;
@@ -271,6 +341,7 @@ AscStatus asc_pass_canonicalize(AscModule *m) {
         erase_dead_constants(&u, body);
       asc_uses_free(&u);
     }
+  asc_ptrmap_free(&c.repl);
   if (c.oom)
     return asc_error(m->ctx, ASC_ERR_INTERNAL, (AscLoc){0},
                      "canonicalize: out of memory");

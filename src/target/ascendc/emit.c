@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "asc/emit.h"
+#include "ir/hash.h"
 
 /* ---- output buffer --------------------------------------------------------
  */
@@ -95,6 +96,10 @@ static char *fmt_str(const char *fmt, ...) {
 
 typedef struct ValueInfo {
   char *expr; /* the C++ expression that stands for the value */
+  size_t len; /* strlen(expr) */
+  char *mem;  /* NULL, or the allocation expr lies in, with free room on
+               * both sides for splice() to grow it in place */
+  size_t cap; /* the size of mem */
   int uses;
   const AscOp *user; /* the last op that uses it */
 } ValueInfo;
@@ -109,6 +114,14 @@ typedef struct Emitter {
   int n_vals, cap_vals;
   char **taken; /* C++ names used in the current function */
   int n_taken, cap_taken;
+  /* the same names as a set, and for each base name the next `_N` suffix
+   * to try (names are only added within a function, so every smaller
+   * suffix is taken): scanning `taken` per name made emitting quadratic,
+   * cubic for a Python name assigned many times */
+  AscStrMap taken_set, next_suffix;
+  /* function op → its position in the module body + 1 (ordering the
+   * functions scanned the body per call site) */
+  AscPtrMap func_index;
   int failed;
 } Emitter;
 
@@ -137,25 +150,33 @@ static int is_keyword(const char *s) {
 }
 
 static int name_taken(const Emitter *e, const char *s) {
-  for (int i = 0; i < e->n_taken; i++)
-    if (strcmp(e->taken[i], s) == 0)
-      return 1;
-  return 0;
+  return asc_strmap_get(&e->taken_set, s, NULL);
 }
 
-static void take_name(Emitter *e, char *s) {
+/* Takes ownership of s; -1 (s freed, e->failed set) when out of memory. */
+static int take_name(Emitter *e, char *s) {
+  if (!s) {
+    e->failed = 1;
+    return -1;
+  }
   if (e->n_taken == e->cap_taken) {
     int cap = e->cap_taken ? e->cap_taken * 2 : 64;
     char **nt = realloc(e->taken, sizeof(char *) * (size_t)cap);
     if (!nt) {
       e->failed = 1;
       free(s);
-      return;
+      return -1;
     }
     e->taken = nt;
     e->cap_taken = cap;
   }
+  if (asc_strmap_put(&e->taken_set, s, 1)) {
+    e->failed = 1;
+    free(s);
+    return -1;
+  }
   e->taken[e->n_taken++] = s;
+  return 0;
 }
 
 /* A fresh C++ identifier based on hint (the Python name, or a role). */
@@ -174,15 +195,19 @@ static char *fresh_name(Emitter *e, const char *hint) {
     strcat(base, "_");
   char cand[128];
   snprintf(cand, sizeof cand, "%s", base);
-  for (int k = 1; name_taken(e, cand); k++)
-    snprintf(cand, sizeof cand, "%s_%d", base, k);
-  char *s = fmt_str("%s", cand);
-  if (!s) {
-    e->failed = 1;
-    return NULL;
+  if (name_taken(e, cand)) {
+    int64_t k = 1;
+    asc_strmap_get(&e->next_suffix, base, &k);
+    do
+      snprintf(cand, sizeof cand, "%s_%d", base, (int)k++);
+    while (name_taken(e, cand));
+    if (asc_strmap_put(&e->next_suffix, base, k)) {
+      e->failed = 1;
+      return NULL;
+    }
   }
-  take_name(e, s);
-  return s;
+  char *s = fmt_str("%s", cand);
+  return take_name(e, s) ? NULL : s;
 }
 
 static ValueInfo *info(Emitter *e, const AscValue *v) {
@@ -206,8 +231,17 @@ static void set_expr(Emitter *e, AscValue *v, char *s) {
     free(s);
     return;
   }
-  free(e->vals[v->id].expr);
-  e->vals[v->id].expr = s;
+  ValueInfo *vi = &e->vals[v->id];
+  free(vi->mem ? vi->mem : vi->expr);
+  vi->expr = s;
+  vi->len = strlen(s);
+  vi->mem = NULL;
+  vi->cap = 0;
+}
+
+static void value_info_free(ValueInfo *vi) {
+  free(vi->mem ? vi->mem : vi->expr);
+  vi->expr = vi->mem = NULL;
 }
 
 static void number_values(Emitter *e, AscBlock *b) {
@@ -245,17 +279,20 @@ static void function_begin(Emitter *e, AscOp *f) {
     e->vals = nv;
     e->cap_vals = e->n_vals;
   }
-  memset(e->vals, 0, sizeof(ValueInfo) * (size_t)e->n_vals);
+  if (e->n_vals) /* (vals is still NULL when no function had values) */
+    memset(e->vals, 0, sizeof(ValueInfo) * (size_t)e->n_vals);
   count_uses(e, f->regions[0].block);
 }
 
 static void function_end(Emitter *e, AscOp *f) {
   for (int i = 0; i < e->n_vals; i++)
-    free(e->vals[i].expr);
+    value_info_free(&e->vals[i]);
   e->n_vals = 0;
   for (int i = 0; i < e->n_taken; i++)
     free(e->taken[i]);
   e->n_taken = 0;
+  asc_strmap_free(&e->taken_set);
+  asc_strmap_free(&e->next_suffix);
   asc_block_reset_ids(f->regions[0].block);
 }
 
@@ -350,6 +387,129 @@ static const char *unparen(const char *s, char *buf, size_t size) {
   return buf;
 }
 
+/* ---- expressions grown in place ------------------------------------------
+ * An inlined temporary's expression is read once, by its only user. When
+ * that user wraps it in more text (`(` ... ` + 1)`), the expression's
+ * buffer is taken over and grown in place, with free room kept on both
+ * sides, instead of being copied: a chain of N inlined single-use
+ * temporaries (unnamed values, as IR text or a lowering writes them) then
+ * costs O(N), not O(N^2). */
+
+/* Text at mem + start: len bytes and a NUL. */
+typedef struct Expr {
+  char *mem;
+  size_t start, len, cap;
+} Expr;
+
+/* Makes room for `before` bytes before the text and `after` after it;
+ * mem becomes NULL when out of memory. */
+static void expr_reserve(Expr *x, size_t before, size_t after) {
+  if (!x->mem ||
+      (x->start >= before && x->cap - x->start - x->len - 1 >= after))
+    return;
+  /* doubling, the text in the middle: a run of small additions on either
+   * side costs O(1) each, amortised */
+  size_t cap = 2 * (x->len + before + after) + 64;
+  char *m = malloc(cap);
+  if (m) {
+    size_t start = before + (cap - x->len - 1 - before - after) / 2;
+    memcpy(m + start, x->mem + x->start, x->len + 1);
+    x->start = start;
+    x->cap = cap;
+  }
+  free(x->mem);
+  x->mem = m;
+}
+
+static void expr_prepend(Expr *x, const char *s, size_t n) {
+  expr_reserve(x, n, 0);
+  if (!x->mem)
+    return;
+  x->start -= n;
+  memcpy(x->mem + x->start, s, n);
+  x->len += n;
+}
+
+static void expr_append(Expr *x, const char *s, size_t n) {
+  expr_reserve(x, 0, n);
+  if (!x->mem)
+    return;
+  memcpy(x->mem + x->start + x->len, s, n);
+  x->len += n;
+  x->mem[x->start + x->len] = 0;
+}
+
+/* An Expr holding a copy of s (mem NULL when out of memory). */
+static Expr expr_of(const char *s, size_t n) {
+  Expr x = {malloc(n + 1), 0, n, n + 1};
+  if (x.mem) {
+    memcpy(x.mem, s, n);
+    x.mem[n] = 0;
+  }
+  return x;
+}
+
+/* Takes v's expression out of its table entry. */
+static Expr take_expr(Emitter *e, const AscValue *v) {
+  ValueInfo *vi = &e->vals[v->id];
+  Expr x = {vi->mem ? vi->mem : vi->expr,
+            vi->mem ? (size_t)(vi->expr - vi->mem) : 0, vi->len,
+            vi->mem ? vi->cap : vi->len + 1};
+  vi->expr = vi->mem = NULL;
+  vi->len = vi->cap = 0;
+  return x;
+}
+
+/* Below this length an operand's expression is copied. */
+enum { SPLICE_MIN = 64 };
+
+/* The expression pieces[0] vals[0] pieces[1] ... vals[n-1] pieces[n]
+ * (each vals[i] spelled as its expression), reusing in place the longest
+ * operand expression that op is the only reader of. */
+static Expr splice(Emitter *e, const AscOp *op, const char *const *pieces,
+                   AscValue *const *vals, int n) {
+  int k = -1;
+  size_t longest = SPLICE_MIN;
+  for (int i = 0; i < n; i++) {
+    const ValueInfo *vi = info(e, vals[i]);
+    if (vals[i]->id >= 0 && vi->expr && vi->uses == 1 && vi->user == op &&
+        vi->len > longest) {
+      longest = vi->len;
+      k = i;
+    }
+  }
+  Expr x;
+  if (k < 0) {
+    x = expr_of(pieces[0], strlen(pieces[0]));
+    for (int i = 0; i < n; i++) {
+      const char *s = expr(e, vals[i]);
+      expr_append(&x, s, strlen(s));
+      expr_append(&x, pieces[i + 1], strlen(pieces[i + 1]));
+    }
+    return x;
+  }
+  x = take_expr(e, vals[k]);
+  for (int i = k; i >= 0; i--) {
+    expr_prepend(&x, pieces[i], strlen(pieces[i]));
+    if (i > 0) {
+      const ValueInfo *vi = info(e, vals[i - 1]);
+      const char *s = expr(e, vals[i - 1]);
+      expr_prepend(&x, s, vi->expr ? vi->len : strlen(s));
+    }
+  }
+  for (int i = k + 1; i <= n; i++) {
+    if (i > k + 1) {
+      const ValueInfo *vi = info(e, vals[i - 1]);
+      const char *s = expr(e, vals[i - 1]);
+      expr_append(&x, s, vi->expr ? vi->len : strlen(s));
+    }
+    expr_append(&x, pieces[i], strlen(pieces[i]));
+  }
+  return x;
+}
+
+static void bind_expr(Emitter *e, AscOp *op, Expr rhs, int pure);
+
 /* Binds result 0 of op to the expression rhs: inlined when the value is a
  * pure single-use temporary without a Python name, else declared. */
 static void bind(Emitter *e, AscOp *op, char *rhs, int pure) {
@@ -357,30 +517,49 @@ static void bind(Emitter *e, AscOp *op, char *rhs, int pure) {
     e->failed = 1;
     return;
   }
+  size_t n = strlen(rhs);
+  bind_expr(e, op, (Expr){rhs, 0, n, n + 1}, pure);
+}
+
+static void bind_expr(Emitter *e, AscOp *op, Expr x, int pure) {
+  if (!x.mem) {
+    e->failed = 1;
+    return;
+  }
+  char *rhs = x.mem + x.start;
   AscValue *v = &op->results[0];
   const AscOp *user = info(e, v)->user;
   /* a value only passed on by a yield is assigned to its variable directly */
   int only_yielded = info(e, v)->uses == 1 && user &&
                      (user->id == ASC_OP_YIELD || user->id == ASC_OP_CONDITION);
   if (pure && (only_yielded || (!v->name && info(e, v)->uses <= 1))) {
-    set_expr(e, v, rhs);
+    if (v->id < 0 || v->id >= e->n_vals) {
+      free(x.mem);
+      return;
+    }
+    ValueInfo *vi = &e->vals[v->id];
+    value_info_free(vi);
+    vi->expr = rhs;
+    vi->len = x.len;
+    vi->mem = x.mem;
+    vi->cap = x.cap;
     return;
   }
   if (info(e, v)->uses == 0 && !v->name && pure) {
-    free(rhs);
+    free(x.mem);
     return;
   }
   char ty[160], tmp[4096];
   char *name = fresh_name(e, v->name ? v->name : "tmp");
   if (!name) {
-    free(rhs);
+    free(x.mem);
     return;
   }
   line_start(e);
   buf_printf(&e->out, "%s %s = %s;", type_cpp(v->type, ty, sizeof ty), name,
              unparen(rhs, tmp, sizeof tmp));
   line_end(e, op);
-  free(rhs);
+  free(x.mem);
   set_expr(e, v, fmt_str("%s", name));
 }
 
@@ -432,6 +611,10 @@ static char *literal(const AscOp *op) {
     return fmt_str("%s", i ? "true" : "false");
   case ASC_DT_INT64:
   case ASC_DT_INDEX:
+    /* 9223372036854775808LL does not fit long long: negating it is no
+     * int64_t constant (as INT32_MIN below) */
+    if (i == INT64_MIN)
+      return fmt_str("(-9223372036854775807LL - 1)");
     return fmt_str(i < 0 ? "(%lldLL)" : "%lldLL", (long long)i);
   case ASC_DT_UINT32:
     return fmt_str("%lluU", (unsigned long long)(uint32_t)i);
@@ -502,20 +685,6 @@ static char *template_arg(const AscOp *op) {
 
 static void emit_block(Emitter *e, AscBlock *b);
 
-/* Assigns values to the named variables `names` (loop-carried values), as a
- * parallel assignment: through temporaries when there is more than one. */
-/* Does identifier `name` occur as a whole word in the expression s? */
-static int mentions(const char *s, const char *name) {
-  size_t n = strlen(name);
-  for (const char *p = strstr(s, name); p; p = strstr(p + 1, name)) {
-    int before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-    int after = isalnum((unsigned char)p[n]) || p[n] == '_';
-    if (!before && !after)
-      return 1;
-  }
-  return 0;
-}
-
 static void assign(Emitter *e, const AscOp *op, const char *name,
                    const char *value) {
   char tmp[4096];
@@ -524,16 +693,52 @@ static void assign(Emitter *e, const AscOp *op, const char *name,
   free(s);
 }
 
+static int is_word_char(char c) {
+  return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Does any value read a variable assigned before it? That is, for some
+ * i < j, names[i] is really assigned (its value is not itself) and occurs
+ * as a whole word in value j. The names are identifiers (fresh_name makes
+ * them of word characters only), so a whole-word occurrence is a maximal
+ * run of word characters: each value is cut into such runs, looked up in
+ * the set of names assigned before it. (A substring search for every
+ * pair was quadratic in the number of loop-carried values.) -1 when out
+ * of memory. */
+static int assignments_clash(Emitter *e, char **names, AscValue **values,
+                             int n) {
+  AscStrMap assigned = {0};
+  int clash = 0;
+  for (int j = 0; j < n && !clash; j++) {
+    const char *v = expr(e, values[j]);
+    for (const char *p = v; *p && j > 0 && !clash;) {
+      if (!is_word_char(*p)) {
+        p++;
+        continue;
+      }
+      const char *w = p;
+      while (is_word_char(*p))
+        p++;
+      clash = asc_strmap_getn(&assigned, w, (size_t)(p - w), NULL);
+    }
+    if (!clash && strcmp(names[j], v) != 0 &&
+        asc_strmap_put(&assigned, names[j], 1))
+      clash = -1;
+  }
+  asc_strmap_free(&assigned);
+  return clash;
+}
+
 /* Assigns values to the named variables `names` (loop-carried values) as a
  * parallel assignment: in order when no value reads a variable assigned
  * before it, else through `_next` temporaries. */
 static void assign_all(Emitter *e, const AscOp *op, char **names,
                        AscValue **values, int n) {
-  int clash = 0;
-  for (int j = 1; j < n && !clash; j++)
-    for (int i = 0; i < j && !clash; i++)
-      clash = strcmp(names[i], expr(e, values[i])) != 0 &&
-              mentions(expr(e, values[j]), names[i]);
+  int clash = assignments_clash(e, names, values, n);
+  if (clash < 0) {
+    e->failed = 1;
+    return;
+  }
   if (!clash) {
     for (int i = 0; i < n; i++)
       if (strcmp(names[i], expr(e, values[i])) != 0)
@@ -756,15 +961,35 @@ static void emit_constant(Emitter *e, AscOp *op) {
   set_expr(e, &op->results[0], literal(op)); /* literals are inlined */
 }
 
+/* "(a OP b)" */
+static void bind_infix(Emitter *e, AscOp *op, const char *cpp) {
+  char mid[64];
+  snprintf(mid, sizeof mid, " %s ", cpp);
+  const char *pieces[] = {"(", mid, ")"};
+  bind_expr(e, op, splice(e, op, pieces, op->operands, 2), 1);
+}
+
 static void emit_infix(Emitter *e, AscOp *op) {
-  bind(e, op,
-       fmt_str("(%s %s %s)", expr(e, op->operands[0]), asc_op_info(op->id)->cpp,
-               expr(e, op->operands[1])),
-       1);
+  bind_infix(e, op, asc_op_info(op->id)->cpp);
+}
+
+/* min and max spell each operand twice: an inlined operand that is
+ * itself a min or max doubles at every level of nesting (2^depth bytes).
+ * An operand longer than this is declared as a variable first. */
+enum { MIN_MAX_INLINE_MAX = 256 };
+
+static const char *once_spellable(Emitter *e, AscOp *op, AscValue *v) {
+  const char *s = expr(e, v);
+  if (!info(e, v)->expr || info(e, v)->len <= MIN_MAX_INLINE_MAX)
+    return s;
+  char *name = declare(e, op, v, "tmp", s);
+  set_expr(e, v, name ? fmt_str("%s", name) : NULL);
+  return expr(e, v);
 }
 
 static void emit_min_max(Emitter *e, AscOp *op) {
-  const char *a = expr(e, op->operands[0]), *b = expr(e, op->operands[1]);
+  const char *a = once_spellable(e, op, op->operands[0]);
+  const char *b = once_spellable(e, op, op->operands[1]);
   bind(e, op,
        fmt_str("(%s %s %s ? %s : %s)", a, op->id == ASC_OP_MIN_S ? "<" : ">", b,
                a, b),
@@ -772,39 +997,32 @@ static void emit_min_max(Emitter *e, AscOp *op) {
 }
 
 static void emit_compare(Emitter *e, AscOp *op) {
-  bind(e, op,
-       fmt_str("(%s %s %s)", expr(e, op->operands[0]),
-               cmp_op(asc_op_attr_int(op, "predicate", 0)),
-               expr(e, op->operands[1])),
-       1);
+  bind_infix(e, op, cmp_op(asc_op_attr_int(op, "predicate", 0)));
 }
 
 static void emit_prefix(Emitter *e, AscOp *op) {
-  bind(e, op,
-       fmt_str("(%s%s)", asc_op_info(op->id)->cpp, expr(e, op->operands[0])),
-       1);
+  char open[64];
+  snprintf(open, sizeof open, "(%s", asc_op_info(op->id)->cpp);
+  const char *pieces[] = {open, ")"};
+  bind_expr(e, op, splice(e, op, pieces, op->operands, 1), 1);
 }
 
 static void emit_scalar_cast(Emitter *e, AscOp *op) {
-  char ty[160];
-  bind(e, op,
-       fmt_str("static_cast<%s>(%s)",
-               type_cpp(op->results[0].type, ty, sizeof ty),
-               expr(e, op->operands[0])),
-       1);
+  char ty[160], open[192];
+  snprintf(open, sizeof open, "static_cast<%s>(",
+           type_cpp(op->results[0].type, ty, sizeof ty));
+  const char *pieces[] = {open, ")"};
+  bind_expr(e, op, splice(e, op, pieces, op->operands, 1), 1);
 }
 
 static void emit_select(Emitter *e, AscOp *op) {
-  bind(e, op,
-       fmt_str("(%s ? %s : %s)", expr(e, op->operands[0]),
-               expr(e, op->operands[1]), expr(e, op->operands[2])),
-       1);
+  const char *pieces[] = {"(", " ? ", " : ", ")"};
+  bind_expr(e, op, splice(e, op, pieces, op->operands, 3), 1);
 }
 
 static void emit_address_offset(Emitter *e, AscOp *op) {
-  bind(e, op,
-       fmt_str("(%s + %s)", expr(e, op->operands[0]), expr(e, op->operands[1])),
-       1);
+  const char *pieces[] = {"(", " + ", ")"};
+  bind_expr(e, op, splice(e, op, pieces, op->operands, 2), 1);
 }
 
 static void emit_view(Emitter *e, AscOp *op) {
@@ -1134,41 +1352,39 @@ static void emit_function(Emitter *e, AscOp *f) {
   function_end(e, f);
 }
 
-static int function_index(const AscModule *m, const AscOp *f) {
-  int i = 0;
-  for (const AscOp *g = m->body->first; g; g = g->next, i++)
-    if (g == f)
-      return i;
-  return -1;
+/* The position of f in the module body, -1 if it is not there (a table
+ * built once: a scan per call site made ordering quadratic). */
+static int function_index(const Emitter *e, const AscOp *f) {
+  return (int)(intptr_t)asc_ptrmap_get(&e->func_index, f) - 1;
 }
 
-static int order_calls(const AscModule *m, const AscBlock *b, AscOp **order,
+static int order_calls(const Emitter *e, const AscBlock *b, AscOp **order,
                        char *state, int k);
 
 /* Appends f to order after (depth first) every function it calls. The
  * front end builds no recursion, and the verifier checks callees exist. */
-static int order_functions(const AscModule *m, AscOp *f, AscOp **order,
+static int order_functions(const Emitter *e, AscOp *f, AscOp **order,
                            char *state, int k) {
-  int i = function_index(m, f);
+  int i = function_index(e, f);
   if (i < 0 || state[i])
     return k;
   state[i] = 1;
-  k = order_calls(m, f->regions[0].block, order, state, k);
+  k = order_calls(e, f->regions[0].block, order, state, k);
   order[k++] = f;
   return k;
 }
 
-static int order_calls(const AscModule *m, const AscBlock *b, AscOp **order,
+static int order_calls(const Emitter *e, const AscBlock *b, AscOp **order,
                        char *state, int k) {
   for (AscOp *op = b->first; op; op = op->next) {
     if (op->id == ASC_OP_CALL) {
       const char *callee = asc_op_attr_str(op, "callee");
-      AscOp *f = callee ? asc_module_find_function(m, callee) : NULL;
+      AscOp *f = callee ? asc_module_find_function(e->m, callee) : NULL;
       if (f)
-        k = order_functions(m, f, order, state, k);
+        k = order_functions(e, f, order, state, k);
     }
     for (int r = 0; r < op->n_regions; r++)
-      k = order_calls(m, op->regions[r].block, order, state, k);
+      k = order_calls(e, op->regions[r].block, order, state, k);
   }
   return k;
 }
@@ -1189,18 +1405,20 @@ char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options) {
   /* every function after the functions it calls (C++ declares before use) */
   int n = 0;
   for (AscOp *f = m->body->first; f; f = f->next)
-    n++;
+    if (asc_ptrmap_put(&e.func_index, f, (void *)(intptr_t)(++n)))
+      break;
   AscOp **order = calloc((size_t)(n ? n : 1), sizeof(AscOp *));
   char *state = calloc((size_t)(n ? n : 1), 1);
-  if (!order || !state) {
+  if (!order || !state || e.func_index.oom) {
     free(order);
     free(state);
+    asc_ptrmap_free(&e.func_index);
     asc_error(e.ctx, ASC_ERR_INTERNAL, (AscLoc){0}, "out of memory");
     return NULL;
   }
   int k = 0;
   for (AscOp *f = m->body->first; f; f = f->next)
-    k = order_functions(m, f, order, state, k);
+    k = order_functions(&e, f, order, state, k);
   for (int i = 0; i < k && !e.failed; i++) {
     buf_printf(&e.out, "\n");
     emit_function(&e, order[i]);
@@ -1208,11 +1426,14 @@ char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options) {
   free(order);
   free(state);
   for (int i = 0; i < e.n_vals; i++)
-    free(e.vals[i].expr);
+    value_info_free(&e.vals[i]);
   for (int i = 0; i < e.n_taken; i++)
     free(e.taken[i]);
   free(e.vals);
   free(e.taken);
+  asc_strmap_free(&e.taken_set);
+  asc_strmap_free(&e.next_suffix);
+  asc_ptrmap_free(&e.func_index);
   if (e.failed || e.out.failed) {
     if (asc_context_status(e.ctx) == ASC_OK)
       asc_error(e.ctx, ASC_ERR_INTERNAL, (AscLoc){0},
