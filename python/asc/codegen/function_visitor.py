@@ -16,14 +16,18 @@ from __future__ import annotations
 
 import ast
 import builtins
+import difflib
+import enum
 import inspect
 import linecache
 import operator
+import types
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..language.core import dtype as dt
+from ..language.core.checks import api_label, describe, is_ir_handle, usage_hint
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.values import (
     RANGE,
@@ -95,10 +99,33 @@ _REJECTED_EXPRS = {
 if hasattr(ast, "Match"):  # Python >= 3.10
     _REJECTED_STMTS[ast.Match] = "`match` is not supported in kernels; use if/elif/else"
 
+_GENERIC_HINT = "hint: docs/api.md lists the kernel syntax and the API with the values each takes"
 _SUPPORTED_HINT = ("hint: kernels support assignments, if/elif/else, `for` over range(...), `while`, `pass`, and "
                    "calls to the asc API and to @asc.jit functions")
 
 _MAX_STATIC_WHILE = 100000
+
+# Statements one compilation may visit (each iteration of an unrolled loop
+# counts its body again): compile-time loops nested in each other would
+# otherwise unroll for hours. Compiling is linear (benchmarks/
+# compile_scaling.py), about 10-25 us a statement: the bound is well under a
+# minute of compiling and far above real kernels. (The front-end fuzzer
+# lowers it, so that no mutant takes long.)
+MAX_COMPILED_STATEMENTS = 500_000
+
+# Compile-time arithmetic is Python's, with unbounded integers: a few
+# mutually squaring constants would use all memory. Kernels compute in at
+# most 64 bits; the bound leaves room for intermediate values.
+_MAX_CONST_INT_BITS = 4096
+_MAX_CONST_SEQUENCE = 100000
+
+
+class CompileBudget:
+    """The work left to one compilation (kernel and device functions)."""
+
+    def __init__(self, statements: Optional[int] = None):
+        self.limit = MAX_COMPILED_STATEMENTS if statements is None else statements
+        self.statements = self.limit
 
 
 def _cast_builtin(dtype: dt.DataType) -> Callable[[Any], Any]:
@@ -107,16 +134,29 @@ def _cast_builtin(dtype: dt.DataType) -> Callable[[Any], Any]:
     def conv(x: Any = 0) -> Any:
         if isinstance(x, Scalar):
             return x.cast(dtype)
-        return pytype(x)
+        if is_number(x):
+            return pytype(x)
+        raise CompileError(f"{pytype.__name__}() in a kernel converts a number or a runtime scalar, "
+                           f"not {describe(x)}",
+                           hint=f"hint: write {pytype.__name__}(x) with x a number or a scalar (a tensor element is "
+                                "t.get_value(i))")
 
     conv.__name__ = pytype.__name__
     return conv
 
 
 def _min_max(is_max: bool) -> Callable[..., Any]:
+    name = "max" if is_max else "min"
+
     def f(*args: Any) -> Any:
         if len(args) < 2:
-            raise TypeError(("max" if is_max else "min") + "() in a kernel takes two or more values")
+            raise CompileError(f"{name}() in a kernel takes two or more values",
+                               hint=f"hint: write {name}(a, b) with numbers or runtime scalars")
+        for x in args:
+            if not (is_number(x) or isinstance(x, Scalar)):
+                raise CompileError(f"{name}() in a kernel compares numbers and runtime scalars, not {describe(x)}",
+                                   hint=f"hint: write {name}(a, b); for tensors use asc.{name}(dst, src0, src1, "
+                                        "count)")
         result = args[0]
         for x in args[1:]:
             if is_number(result) and is_number(x):
@@ -129,6 +169,7 @@ def _min_max(is_max: bool) -> Callable[..., Any]:
             result = Scalar(bl.create1("arith.max" if is_max else "arith.min", [a, b], bl.scalar_type(rt)), rt)
         return result
 
+    f.__name__ = name
     return f
 
 
@@ -140,7 +181,9 @@ def _abs(x: Any) -> Any:
         bl = _b.current()
         cond = binary("<", x, 0)
         return Scalar(bl.create1("arith.select", [cond, neg, x], bl.scalar_type(x.dtype)), x.dtype)
-    raise TypeError(f"abs() of {type(x).__name__} is not supported in a kernel")
+    raise CompileError(f"abs() in a kernel takes a number or a runtime scalar, not {describe(x)}",
+                       hint="hint: write abs(x) with x a number or a scalar; for tensors use "
+                            "asc.abs(dst, src, count)")
 
 
 _RANGE = RANGE
@@ -151,7 +194,9 @@ _BUILTINS: Dict[str, Any] = {
     "bool": _cast_builtin(dt.bool_), "min": _min_max(False), "max": _min_max(True), "abs": _abs,
     "True": True, "False": False, "None": None, "len": len, "isinstance": isinstance,
 }
-_ALLOWED_PY_CALLABLES = {len, isinstance}
+_ALLOWED_PY_CALLABLES = (len, isinstance)
+_BUILTIN_IDS = frozenset(id(v) for v in _BUILTINS.values() if callable(v)) | frozenset(
+    id(v) for v in _ALLOWED_PY_CALLABLES)
 
 
 def _assigned_names(stmts: Sequence[ast.stmt]) -> List[str]:
@@ -187,6 +232,9 @@ class FunctionVisitor:
         # names that exist only inside a runtime `if` branch or loop body: name -> (message, hint)
         self.scoped_out: Dict[str, Tuple[str, str]] = {}
         self.end_loc: Tuple[str, int, int] = (self.filename, self.line_offset + 1, 0)
+        # shared with the visitors of the device functions this one calls
+        self.budget = CompileBudget()
+        self._assigned: Dict[Tuple[int, ...], List[str]] = {}
 
     # ---- locations and errors --------------------------------------------------
     def loc_of(self, node: ast.AST) -> Tuple[str, int, int]:
@@ -203,22 +251,27 @@ class FunctionVisitor:
         f, line, col = self.loc_of(node)
         return cls(message, f, line, col, hint)
 
-    def guarded(self, node: ast.AST, thunk: Callable[[], Any]) -> Any:
-        """Runs thunk with node's location, turning errors into CompileErrors."""
+    def guarded(self, node: ast.AST, thunk: Callable[[], Any], hint: Optional[str] = None) -> Any:
+        """Runs thunk with node's location, turning every error into a
+        CompileError at node (with `hint` when the error has none).
+        RecursionError passes: the statement reports it (visit_stmt), with
+        the stack unwound; MemoryError and the BaseExceptions (Ctrl-C,
+        SystemExit) are never turned into compile errors."""
         saved = self.builder.loc
         self.builder.loc = self.loc_of(node)
+        hint = hint or _GENERIC_HINT
         try:
             return thunk()
         except CompileError as e:
             if not e.filename:
-                raise self.error(node, e.message, e.hint, type(e)) from None
+                raise self.error(node, e.message, e.hint or hint, type(e)) from None
             raise
         except NotImplementedError as e:
-            raise self.error(node, str(e), cls=UnsupportedError) from None
-        except (TypeError, ValueError, RuntimeError, IndexError, KeyError, AttributeError, ZeroDivisionError,
-                OverflowError) as e:
-            msg = str(e) if not isinstance(e, KeyError) else f"key {e} not found"
-            raise self.error(node, msg) from None
+            raise self.error(node, str(e), hint, cls=UnsupportedError) from None
+        except (RecursionError, MemoryError):
+            raise
+        except Exception as e:
+            raise self.error(node, _exception_text(e), hint) from None
         finally:
             self.builder.loc = saved
 
@@ -229,19 +282,53 @@ class FunctionVisitor:
                 if i != len(body) - 1:
                     raise self.error(stmt, "`return` must be the last statement of the function",
                                      "hint: assign the result to a variable and return it at the end")
-                self.visit_return(stmt)
+                self.safely(stmt, lambda stmt=stmt: self.visit_return(stmt))
                 return
             self.visit_stmt(stmt)
 
     def visit_stmt(self, stmt: ast.stmt) -> None:
+        self.budget.statements -= 1
+        if self.budget.statements < 0:
+            raise self.error(stmt, f"the kernel unrolls to more than {self.budget.limit} statements while "
+                                   "compiling (compile-time loops: asc.static_range, or `while` and `for` on "
+                                   "compile-time values)",
+                             "hint: use range(...) with a runtime bound for long loops; unroll only short ones")
         method = getattr(self, "visit_" + type(stmt).__name__, None)
         if method is not None:
-            method(stmt)
+            self.safely(stmt, lambda: method(stmt))
             return
         hint = _REJECTED_STMTS.get(type(stmt))
         if hint:
             raise self.error(stmt, *_split_hint(hint))
         raise self.error(stmt, f"{type(stmt).__name__} statements are not supported in kernels", _SUPPORTED_HINT)
+
+    def safely(self, stmt: ast.stmt, thunk: Callable[[], None]) -> None:
+        """Compiles one statement; the safety net under every API check: any
+        other exception escaping it becomes a CompileError at the statement,
+        naming the API it calls. An inner statement reports its own errors
+        (they arrive here as CompileErrors with a location and pass)."""
+        try:
+            thunk()
+        except CompileError as e:
+            if not e.filename:
+                raise self.error(stmt, e.message, e.hint, type(e)) from None
+            raise
+        except NotImplementedError as e:
+            raise self.error(stmt, str(e), cls=UnsupportedError) from None
+        except RecursionError:
+            # the stack is unwound to this statement: enough room to report it
+            raise self.error(stmt, "this statement nests too deeply to compile (an expression or a chain of "
+                                   "calls deeper than Python's recursion limit)",
+                             "hint: split the expression into several assignments of intermediate "
+                             "variables") from None
+        except MemoryError:
+            raise
+        except Exception as e:
+            api = _called_api(stmt)
+            where = f" (a call of `{api}`)" if api else ""
+            hint = (f"hint: check the arguments of `{api}` against docs/api.md" if api else
+                    "hint: docs/api.md lists the kernel syntax and API; rewrite this line with those forms")
+            raise self.error(stmt, f"cannot compile this statement{where}: {_exception_text(e)}", hint) from None
 
     # ---- simple statements -----------------------------------------------------------
     def visit_Pass(self, stmt: ast.Pass) -> None:
@@ -271,6 +358,7 @@ class FunctionVisitor:
         constants) is checked while compiling, as upstream pyasc does; an
         assertion on a runtime value is an error."""
         cond = self.eval(stmt.test)
+        self.check_condition(stmt.test, cond)
         if isinstance(cond, IRValue):
             raise self.error(stmt, "`assert` on a runtime value is not supported in kernels",
                              "hint: check the values in the host code before the launch; `assert` in a kernel "
@@ -292,21 +380,22 @@ class FunctionVisitor:
                              "hint: for tensors use set_value(index, value)")
         current = self.lookup(stmt.target.id, stmt.target)
         rhs = self.eval(stmt.value)
-        value = self.guarded(stmt, lambda: self.apply_binop(stmt.op, current, rhs, stmt))
+        value = self.guarded(stmt, lambda: self.apply_binop(stmt.op, current, rhs, stmt), _OPERAND_HINT)
         self.assign(stmt.target, value)
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
             if isinstance(value, IRValue):
-                if value.handle is None:
+                handle = getattr(value, "handle", None)
+                if handle is None:
                     value.name_hint = target.id  # named when its IR value is created
-                elif value.handle.name is None:
-                    value.handle.name = target.id
+                elif is_ir_handle(handle) and handle.name is None:
+                    handle.name = target.id
             self.scope[target.id] = value
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             if not isinstance(value, (tuple, list)):
-                raise self.error(target, f"cannot unpack a {type(value).__name__} into {len(target.elts)} names",
+                raise self.error(target, f"cannot unpack {describe(value)} into {len(target.elts)} names",
                                  "hint: only tuples and lists can be unpacked")
             if len(value) != len(target.elts):
                 raise self.error(target, f"cannot unpack {len(value)} values into {len(target.elts)} names",
@@ -351,8 +440,17 @@ class FunctionVisitor:
                          "hint: write the body without `with`; open files and other resources in the host code")
 
     # ---- control flow ---------------------------------------------------------------------
+    def check_condition(self, node: ast.expr, cond: Any) -> None:
+        """A tuple or list holding runtime values is no condition: in Python
+        it is always true (`while (a, b):` for `while a and b:`)."""
+        if isinstance(cond, (tuple, list)) and any(isinstance(v, IRValue) for v in cond):
+            raise self.error(node, f"{describe(cond)} with runtime values cannot be used as a condition (it is "
+                                   "always true in Python)",
+                             "hint: combine conditions with `and` / `or`, e.g. `while a and b:`")
+
     def visit_If(self, stmt: ast.If) -> None:
         cond = self.eval(stmt.test)
+        self.check_condition(stmt.test, cond)
         if not isinstance(cond, IRValue):
             # a compile-time condition: only the taken branch exists
             self.visit_nested(stmt.body if cond else stmt.orelse)
@@ -370,7 +468,9 @@ class FunctionVisitor:
     def to_bool(self, value: Any) -> Scalar:
         if isinstance(value, Scalar):
             return value if value.dtype == dt.bool_ else binary("!=", value, 0)
-        raise TypeError(f"a {type(value).__name__} cannot be used as a condition")
+        raise CompileError(f"{describe(value)} cannot be used as a condition",
+                           hint="hint: conditions are numbers or runtime scalars, e.g. `if n > 0:` or "
+                                "`if t.get_value(i) != 0:`")
 
     def build_if(self, stmt: ast.If, cond: Scalar, then_body: Sequence[ast.stmt],
                  else_body: Sequence[ast.stmt]) -> None:
@@ -384,7 +484,7 @@ class FunctionVisitor:
                 self.visit_nested(body)
             branch_scopes.append(self.scope)
         self.scope = before
-        names = [n for n in _assigned_names(list(then_body) + list(else_body))
+        names = [n for n in self.assigned_names(list(then_body) + list(else_body))
                  if (n in before or all(n in s for s in branch_scopes))
                  and not all(s.get(n, before.get(n)) is before.get(n) for s in branch_scopes)]
         merged_types = []
@@ -405,7 +505,7 @@ class FunctionVisitor:
             res.name = n
             self.scope[n] = wrap_ir(res)
         # names bound in only one branch are not visible after the `if`
-        for n in _assigned_names(list(then_body) + list(else_body)):
+        for n in self.assigned_names(list(then_body) + list(else_body)):
             if n not in names and n not in before:
                 self.scope.pop(n, None)
                 self.scoped_out[n] = (f"`{n}` is assigned in only one branch of a runtime `if`",
@@ -475,7 +575,7 @@ class FunctionVisitor:
 
     def hide_loop_locals(self, body: Sequence[ast.stmt], before: Dict[str, Any], loop_var: Optional[str]) -> None:
         """Names first bound inside a runtime loop do not exist after it."""
-        for n in _assigned_names(body):
+        for n in self.assigned_names(body):
             if n not in before and n != loop_var:
                 self.scoped_out[n] = (f"`{n}` is assigned only inside a runtime loop and does not exist after it",
                                       "hint: assign it before the loop")
@@ -486,7 +586,16 @@ class FunctionVisitor:
                 "hint: copy the value you need into a variable assigned before the loop")
 
     def carried_names(self, body: Sequence[ast.stmt], extra: Sequence[ast.stmt] = ()) -> List[str]:
-        return [n for n in _assigned_names(list(body) + list(extra)) if n in self.scope]
+        return [n for n in self.assigned_names(list(body) + list(extra)) if n in self.scope]
+
+    def assigned_names(self, stmts: Sequence[ast.stmt]) -> List[str]:
+        """_assigned_names, remembered: an unrolled loop asks for the same bodies in every copy.
+        (Keyed by the statements' ids: the AST lives as long as this compilation.)"""
+        key = tuple(id(s) for s in stmts)
+        names = self._assigned.get(key)
+        if names is None:
+            names = self._assigned[key] = _assigned_names(stmts)
+        return names
 
     def visit_For(self, stmt: ast.For) -> None:
         if stmt.orelse:
@@ -524,7 +633,10 @@ class FunctionVisitor:
         for a in args:
             if isinstance(a, Scalar):
                 iv_type = promote(iv_type, a.dtype)
-        bounds = [self.guarded(it, lambda a=a: to_scalar(a, iv_type)) for a in args]
+            elif default_dtype(a) == dt.int64:
+                iv_type = promote(iv_type, dt.int64)  # a bound beyond int32: count in int64, as Python would
+        bounds = [self.guarded(it, lambda a=a: to_scalar(a, iv_type),
+                               f"hint: the loop counts in {iv_type.name}: give bounds that fit it") for a in args]
         loop_var = stmt.target.id
         names = [n for n in self.carried_names(stmt.body) if n != loop_var]
         inits = [self.guarded(stmt, lambda n=n: self.loop_value(n, stmt)) for n in names]
@@ -590,6 +702,7 @@ class FunctionVisitor:
             raise self.error(stmt, "`while ... else` is not supported in kernels",
                              "hint: move the `else` body after the loop")
         cond = self.eval(stmt.test)
+        self.check_condition(stmt.test, cond)
         if not isinstance(cond, IRValue):
             # a compile-time loop: unrolled while its condition holds
             n = 0
@@ -600,6 +713,7 @@ class FunctionVisitor:
                                      "hint: make its condition depend on a runtime value to get a runtime loop")
                 self.visit_nested(stmt.body)
                 cond = self.eval(stmt.test)
+                self.check_condition(stmt.test, cond)
                 if isinstance(cond, IRValue):
                     raise self.error(stmt.test, "the `while` condition became a runtime value inside the loop",
                                      "hint: make the condition a runtime value before the loop (e.g. "
@@ -666,7 +780,17 @@ class FunctionVisitor:
 
     def eval_Attribute(self, node: ast.Attribute) -> Any:
         value = self.eval(node.value)
-        return self.guarded(node, lambda: getattr(value, node.attr))
+
+        def get() -> Any:
+            try:
+                return getattr(value, node.attr)
+            except AttributeError:
+                if _has_attribute(value, node.attr):
+                    raise  # a property failing inside: its own message
+                raise CompileError(f"`{_unparse(node.value)}` ({describe(value)}) has no attribute `{node.attr}`",
+                                   hint=_attribute_hint(value, node.attr)) from None
+
+        return self.guarded(node, get)
 
     def eval_Tuple(self, node: ast.Tuple) -> Any:
         return tuple(self.eval(e) for e in node.elts)
@@ -684,7 +808,29 @@ class FunctionVisitor:
     def eval_Subscript(self, node: ast.Subscript) -> Any:
         value = self.eval(node.value)
         index = self.eval(node.slice)
-        return self.guarded(node, lambda: _plain(value[index]))
+
+        def get() -> Any:
+            if not (hasattr(type(value), "__getitem__") or (isinstance(value, type) and
+                                                            hasattr(value, "__class_getitem__"))):
+                raise CompileError(f"`{_unparse(node.value)}` ({describe(value)}) cannot be subscripted",
+                                   hint="hint: index tuples and lists with compile-time integers, tensors with "
+                                        "t[offset:] or t.get_value(i)")
+            if isinstance(index, IRValue) and isinstance(value, (tuple, list, np.ndarray)):
+                raise CompileError(f"{describe(value)} can only be indexed by compile-time integers, not by "
+                                   f"{describe(index)}", hint="hint: index it with numbers, asc.ConstExpr "
+                                   "parameters or static_range variables, or put the values in a tensor and read "
+                                   "them with t.get_value(i)")
+            try:
+                return _plain(value[index])
+            except (IndexError, KeyError) as e:
+                if not isinstance(index, int):
+                    raise
+                raise CompileError(f"index {_short(repr(index))} is out of range for {describe(value)}",
+                                   hint="hint: indices go from 0 to the length - 1 (negative ones count from the "
+                                        "end)") from e
+
+        return self.guarded(node, get, "hint: index tuples and lists with compile-time integers (a number, an "
+                                       "asc.ConstExpr parameter), tensors with t[offset:] or t.get_value(i)")
 
     def apply_binop(self, op: ast.operator, a: Any, b: Any, node: ast.AST) -> Any:
         entry = _BINOPS.get(type(op))
@@ -692,30 +838,57 @@ class FunctionVisitor:
             raise self.error(node, f"operator {type(op).__name__} is not supported in kernels",
                              "hint: use + - * / // % & | ^ << >>")
         sym, fn = entry
+        for v in (a, b):
+            if isinstance(v, enum.Enum):
+                raise CompileError(f"operator {sym}: {describe(v)} is an enum member, not a number",
+                                   hint="hint: pass enum members to the API as they are; compare them with == or !=")
         if isinstance(a, Scalar) or isinstance(b, Scalar):
             if sym == "**":
                 raise UnsupportedError("`**` on runtime values is not supported",
                                        hint="hint: multiply explicitly, e.g. x * x")
-        result = fn(a, b)
-        return result
+        else:
+            _check_const_size(sym, a, b)
+        try:
+            return fn(a, b)
+        except ArithmeticError as e:  # compile-time arithmetic: 1 // 0, 10.0 ** 400
+            reason = "division by zero" if isinstance(e, ZeroDivisionError) else "the result is out of range"
+            raise CompileError(f"compile-time {sym} of {describe(a)} and {describe(b)}: {reason}",
+                               hint="hint: check the constants of this expression (kernels cannot divide by zero "
+                                    "and compute in at most 64 bits)") from None
+        except TypeError as e:
+            if not str(e).startswith(_PY_OPERATOR_ERRORS):
+                raise
+            raise CompileError(f"operator {sym} is not supported between {describe(a)} and {describe(b)}",
+                               hint=_OPERAND_HINT) from None
 
     def eval_BinOp(self, node: ast.BinOp) -> Any:
         a, b = self.eval(node.left), self.eval(node.right)
-        return self.guarded(node, lambda: self.apply_binop(node.op, a, b, node))
+        return self.guarded(node, lambda: self.apply_binop(node.op, a, b, node), _OPERAND_HINT)
 
     def eval_UnaryOp(self, node: ast.UnaryOp) -> Any:
         v = self.eval(node.operand)
 
         def run() -> Any:
             if isinstance(node.op, ast.Not):
-                return self.to_bool(v).logical_not() if isinstance(v, Scalar) else (not v)
-            if isinstance(node.op, ast.USub):
-                return -v
-            if isinstance(node.op, ast.UAdd):
-                return +v
-            return ~v
+                if isinstance(v, IRValue):
+                    return self.to_bool(v).logical_not()
+                return not v
+            if isinstance(v, enum.Enum):
+                raise CompileError(f"{describe(v)} is an enum member, not a number",
+                                   hint="hint: pass enum members to the API as they are; compare them with == or !=")
+            try:
+                if isinstance(node.op, ast.USub):
+                    return -v
+                if isinstance(node.op, ast.UAdd):
+                    return +v
+                return ~v
+            except TypeError as e:
+                if not str(e).startswith(_PY_OPERATOR_ERRORS):
+                    raise
+                sym = {ast.USub: "-", ast.UAdd: "+"}.get(type(node.op), "~")
+                raise CompileError(f"unary {sym} is not supported on {describe(v)}", hint=_OPERAND_HINT) from None
 
-        return self.guarded(node, run)
+        return self.guarded(node, run, _OPERAND_HINT)
 
     def eval_BoolOp(self, node: ast.BoolOp) -> Any:
         values = [self.eval(v) for v in node.values]
@@ -747,7 +920,8 @@ class FunctionVisitor:
             sym, fn = entry
             if sym in ("is", "is not") and (isinstance(left, Scalar) or isinstance(right, Scalar)):
                 raise self.error(node, "`is` cannot compare runtime values", "hint: use == or !=")
-            part = self.guarded(node, lambda left=left, right=right, fn=fn: fn(left, right))
+            part = self.guarded(node, lambda left=left, right=right, fn=fn, sym=sym: _compare(sym, fn, left, right),
+                                _OPERAND_HINT)
             if result is None:
                 result = part
             elif isinstance(result, IRValue) or isinstance(part, IRValue):
@@ -761,6 +935,7 @@ class FunctionVisitor:
 
     def eval_IfExp(self, node: ast.IfExp) -> Any:
         cond = self.eval(node.test)
+        self.check_condition(node.test, cond)
         if not isinstance(cond, IRValue):
             return self.eval(node.body if cond else node.orelse)
         a, b = self.eval(node.body), self.eval(node.orelse)
@@ -797,37 +972,70 @@ class FunctionVisitor:
 
         if isinstance(func, JITFunction):
             return self.guarded(node, lambda: self.call_device(func, args, kwargs, node))
+        if not callable(func):
+            raise self.error(node, f"`{_unparse(node.func)}` is {describe(func)}, which cannot be called",
+                             "hint: call asc API functions (asc.add(...), t.get_value(i), ...) or @asc.jit "
+                             "functions; remove the parentheses to use the value")
         if not self.callable_in_kernel(func):
-            name = ast.unparse(node.func)
+            name = _unparse(node.func)
             raise self.error(node, f"calls into arbitrary Python are not supported in kernels: `{name}`",
                              "hint: call asc API functions or other @asc.jit functions; compute host values "
                              "before the launch and pass them as arguments or asc.ConstExpr")
-        return self.guarded(node, lambda: func(*args, **kwargs))
+        return self.call_api(node, func, args, kwargs)
+
+    def call_api(self, node: ast.Call, func: Any, args: List[Any], kwargs: Dict[str, Any]) -> Any:
+        """Calls an API function, class or method at node's location. Any
+        error it raises becomes a CompileError at the call that names the API
+        and, unless the API gave a more specific one, quotes its usage."""
+        saved = self.builder.loc
+        self.builder.loc = self.loc_of(node)
+        try:
+            return func(*args, **kwargs)
+        except CompileError as e:
+            if e.filename and e.hint:
+                raise
+            if e.filename:  # from the C verifier, at this call: say how the API is called
+                raise type(e)(e.message, e.filename, e.line, e.col, usage_hint(func)) from None
+            raise self.error(node, e.message, e.hint or usage_hint(func), type(e)) from None
+        except NotImplementedError as e:
+            raise self.error(node, str(e), usage_hint(func), cls=UnsupportedError) from None
+        except (RecursionError, MemoryError):
+            raise
+        except Exception as e:
+            label = api_label(func)
+            msg = _binding_problem(func, args, kwargs) or _exception_text(e)
+            if not msg.startswith(label):
+                msg = f"{label}: {msg}"
+            raise self.error(node, msg, usage_hint(func)) from None
+        finally:
+            self.builder.loc = saved
 
     @staticmethod
     def callable_in_kernel(func: Any) -> bool:
-        if func in _BUILTINS.values():
+        # by identity: `in` would compare with ==, which builds IR for a runtime value
+        if id(func) in _BUILTIN_IDS:
             return True
         if isinstance(func, dt.DataType):
             return True
-        try:
-            if func in _ALLOWED_PY_CALLABLES:
-                return True
-        except TypeError:
-            pass
         module = getattr(func, "__module__", None) or ""
         self_obj = getattr(func, "__self__", None)
         if self_obj is not None and not isinstance(self_obj, type):
             module = type(self_obj).__module__
+        if not isinstance(module, str):
+            return False
         return module.startswith("asc.language") or (
-            isinstance(func, type) and func.__module__.startswith("asc.language"))
+            isinstance(func, type) and str(func.__module__).startswith("asc.language"))
 
     # ---- device functions ---------------------------------------------------------------------
     def call_device(self, fn: "JITFunction", args: List[Any], kwargs: Dict[str, Any], node: ast.AST) -> Any:
         try:
             bound = fn.signature.bind(*args, **kwargs)
         except TypeError as e:
-            raise TypeError(f"calling {fn.name}: {e}") from None
+            params = [p.replace(annotation=inspect.Parameter.empty) for p in fn.signature.parameters.values()]
+            raise CompileError(f"calling {fn.name}: {e}",
+                               hint=f"hint: {fn.name} is defined as {fn.name}"
+                                    f"{fn.signature.replace(parameters=params)}; pass one value per "
+                                    "parameter") from None
         bound.apply_defaults()
         key_parts: List[Any] = []
         ir_args: List[Any] = []
@@ -847,8 +1055,9 @@ class FunctionVisitor:
                 key_parts.append((name, "ir", str(s.handle.type)))
                 ir_args.append((name, s))
             elif isinstance(value, IRValue):
-                if value.handle is None:
-                    raise TypeError(f"{fn.name}: argument `{name}` is a GlobalTensor without a buffer")
+                if getattr(value, "handle", None) is None:
+                    raise CompileError(f"{fn.name}: argument `{name}` is a GlobalTensor without a buffer",
+                                       hint="hint: call set_global_buffer on it before passing it")
                 key_parts.append((name, "ir", str(value.handle.type)))
                 ir_args.append((name, value))
             else:
@@ -884,6 +1093,7 @@ class FunctionVisitor:
             arg.name = pname
             scope[pname] = wrap_ir(arg)
         visitor = FunctionVisitor(b, fn, scope, is_kernel=False)
+        visitor.budget = self.budget
         saved_loc = b.loc  # the call's location, for the func.call op built after this
         try:
             with b.insertion(block):
@@ -922,9 +1132,128 @@ def _plain(value: Any) -> Any:
 
 
 def _describe(v: Any) -> str:
-    if isinstance(v, IRValue) and getattr(v, "handle", None) is not None:
-        return f"{type(v).__name__} ({v.handle.type})"
-    return type(v).__name__
+    return describe(v)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _unparse(node: ast.AST) -> str:
+    """Source text of an expression for a message (short, and safe on any depth)."""
+    try:
+        return _short(ast.unparse(node))
+    except RecursionError:
+        return "<expression>"
+
+
+def _exception_text(e: BaseException) -> str:
+    """The message of an exception the API or Python raised while compiling."""
+    if isinstance(e, KeyError):
+        return f"key {_short(str(e))} not found"
+    return str(e) or type(e).__name__
+
+
+def _called_api(stmt: ast.stmt) -> Optional[str]:
+    """The function the statement calls (its outermost call), for messages."""
+    roots = [v for f, v in ast.iter_fields(stmt) if isinstance(v, ast.expr) and f not in ("annotation",)]
+    for root in roots:
+        for n in ast.walk(root):
+            if isinstance(n, ast.Call):
+                return _unparse(n.func)
+    return None
+
+
+def _binding_problem(func: Any, args: Sequence[Any], kwargs: Dict[str, Any]) -> Optional[str]:
+    """What is wrong with the argument list itself (count, names), if anything."""
+    try:
+        sig = inspect.signature(func)
+    except (TypeError, ValueError):
+        return None
+    try:
+        sig.bind(*args, **kwargs)
+    except TypeError as e:
+        return f"{api_label(func)}: wrong arguments: {e}"
+    return None
+
+
+# the start of the TypeErrors Python's operators raise for operands they do not support
+_PY_OPERATOR_ERRORS = ("unsupported operand", "bad operand", "can only concatenate", "can't multiply",
+                       "can't concat", "'<' not supported", "'<=' not supported", "'>' not supported",
+                       "'>=' not supported")
+_OPERAND_HINT = ("hint: arithmetic and comparisons work on numbers and runtime scalars (read a tensor element "
+                 "with t.get_value(i)); an address or a tensor takes an integer offset: x + n, t[n:]")
+
+
+def _compare(sym: str, fn: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
+    try:
+        return fn(a, b)
+    except TypeError as e:
+        if not str(e).startswith(_PY_OPERATOR_ERRORS):
+            raise
+        raise CompileError(f"cannot compare {describe(a)} and {describe(b)} with {sym}",
+                           hint=_OPERAND_HINT) from None
+
+
+def _too_large(what: str) -> CompileError:
+    return CompileError(f"the compile-time value of this expression is too large ({what})",
+                        hint="hint: kernels compute in at most 64 bits; check the constants of this expression")
+
+
+def _check_const_size(sym: str, a: Any, b: Any) -> None:
+    """Refuses compile-time arithmetic whose result would be huge (and take
+    minutes or all memory to compute): big powers and shifts, repetitions."""
+    ints = isinstance(a, int) and isinstance(b, int)
+    if sym == "**" and ints and b > 0 and abs(a) > 1 and b * a.bit_length() > _MAX_CONST_INT_BITS:
+        raise _too_large(f"a power of more than {_MAX_CONST_INT_BITS} bits")
+    if sym == "<<" and ints and a != 0 and b + a.bit_length() > _MAX_CONST_INT_BITS:
+        raise _too_large(f"a shift to more than {_MAX_CONST_INT_BITS} bits")
+    if sym == "*" and ints and a.bit_length() + b.bit_length() > _MAX_CONST_INT_BITS:
+        raise _too_large(f"a product of more than {_MAX_CONST_INT_BITS} bits")
+    seqs = (str, bytes, tuple, list)
+    if sym == "*" and (isinstance(a, seqs) and isinstance(b, int) or isinstance(b, seqs) and isinstance(a, int)):
+        seq, n = (a, b) if isinstance(a, seqs) else (b, a)
+        if len(seq) * n > _MAX_CONST_SEQUENCE:
+            raise _too_large(f"a sequence of more than {_MAX_CONST_SEQUENCE} elements")
+    if sym == "+" and isinstance(a, seqs) and isinstance(b, seqs) and len(a) + len(b) > _MAX_CONST_SEQUENCE:
+        raise _too_large(f"a sequence of more than {_MAX_CONST_SEQUENCE} elements")
+
+
+_INTERNAL_ATTRIBUTES = {"handle", "to_ir", "name_hint"}
+
+
+def _public_attributes(value: Any) -> List[str]:
+    if isinstance(value, types.ModuleType):
+        names = list(getattr(value, "__all__", None) or [n for n in vars(value) if not n.startswith("_")])
+    else:
+        try:
+            names = [n for n in dir(value) if not n.startswith("_")]
+        except Exception:
+            return []
+    return sorted(n for n in names if n not in _INTERNAL_ATTRIBUTES)
+
+
+def _has_attribute(value: Any, attr: str) -> bool:
+    """True if attr is declared on value's class (a property that failed)."""
+    cls = value if isinstance(value, type) else type(value)
+    return any(attr in vars(k) for k in getattr(cls, "__mro__", ()))
+
+
+def _attribute_hint(value: Any, attr: str) -> str:
+    names = _public_attributes(value)
+    close = difflib.get_close_matches(attr, names, 3)
+    if isinstance(value, types.ModuleType):
+        text = f"did you mean {', '.join('`' + c + '`' for c in close)}? " if close else ""
+        return f"hint: {text}docs/api.md lists what {value.__name__} provides"
+    if close:
+        return f"hint: did you mean {', '.join('`' + c + '`' for c in close)}?"
+    module = str(getattr(value if isinstance(value, type) else type(value), "__module__", ""))
+    if not module.startswith("asc.language") or isinstance(value, LoopRange):
+        return ("hint: in a kernel only the asc API's objects have attributes (x.dtype, t.get_value, "
+                "pipe.init_buffer, asc.float32, ...)")
+    if names and len(names) <= 20:
+        return f"hint: {describe(value)} has: {', '.join(names)}"
+    return "hint: check the name against docs/api.md"
 
 
 def _split_hint(text: str) -> Tuple[str, Optional[str]]:
@@ -955,13 +1284,21 @@ def source_of(fn: Callable[..., Any]) -> Tuple[ast.FunctionDef, str, int, int]:
     lines, first_line = inspect.getsourcelines(fn)
     src = "".join(lines)
     filename = inspect.getsourcefile(fn) or "<unknown>"
-    if not lines[0][:1].isspace():
-        tree = ast.parse(src)
-        body = tree.body
-    else:
-        tree = ast.parse("if True:\n" + src)
-        ast.increment_lineno(tree, -1)
-        body = tree.body[0].body  # type: ignore[attr-defined]
+    try:
+        if not lines[0][:1].isspace():
+            tree = ast.parse(src)
+            body = tree.body
+        else:
+            tree = ast.parse("if True:\n" + src)
+            ast.increment_lineno(tree, -1)
+            body = tree.body[0].body  # type: ignore[attr-defined]
+    except (RecursionError, SyntaxError) as e:
+        # Python compiled the function, so its source parses: unless it nests deeper than the
+        # parser's stack here (RecursionError), or the file changed since it was imported
+        line = first_line + (getattr(e, "lineno", None) or 1) - 1
+        raise CompileError(f"cannot parse the source of {fn.__name__}: {type(e).__name__}: {_short(str(e), 200)}",
+                           filename, line, 0, "hint: split deeply nested expressions into several assignments; "
+                           "if the file was edited since it was imported, import it again") from None
     fdef = next(n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     return fdef, filename, first_line, 0
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Tuple
 
+from ..core.checks import error, got
 from ..core.values import LocalTensor
 
 
 def local(x: Any, api: str, name: str) -> LocalTensor:
     if not isinstance(x, LocalTensor):
-        raise TypeError(f"{api}: '{name}' must be a LocalTensor, got {type(x).__name__}")
+        raise error(f"{api}: '{name}' must be a LocalTensor, got {got(x)}",
+                    f"hint: pass a LocalTensor (from TQue.alloc_tensor, TBuf.get or asc.LocalTensor) as `{name}`; "
+                    "copy global memory in with asc.data_copy first")
     return x
 
 
@@ -28,4 +31,10 @@ def count_form(api: str, args: Tuple[Any, ...], kwargs: dict, extra_kw: Tuple[st
     if len(args) >= 2 or "repeat_times" in kwargs or "mask" in kwargs:
         raise NotImplementedError(f"{api} with mask/repeat_times (the level-0 form) is not supported yet; "
                                   "use the count form: " + api + "(..., count)")
-    raise TypeError(f"{api}: expected a count argument, got args={args!r} kwargs={sorted(kwargs)}")
+    hint = f"hint: write {api}(..., count) with count the number of elements"
+    unknown = sorted(k for k in kwargs if k != "count")
+    if unknown:
+        raise error(f"{api}: unexpected keyword argument `{unknown[0]}`", hint)
+    if "count" in kwargs:
+        raise error(f"{api}: `count` is given both by position and by keyword", hint)
+    raise error(f"{api}: missing the element count", hint)

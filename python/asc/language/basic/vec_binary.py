@@ -8,35 +8,48 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.checks import usage
 from ..core.values import LocalTensor
-from .vec_ops import emit
+from .vec_ops import NO_SCALAR, emit
 
 
+@usage("asc.add(dst, src0, src1, count)",
+       "asc.add(dst, src0, src1, mask, repeat_times, asc.BinaryRepeatParams(...))")
 def add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Adds elementwise. `add(dst, src0, src1, count)`."""
-    emit("asc.add", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
+    emit("asc.add", (dst, src0, src1), ("dst", "src0", "src1"), NO_SCALAR, args, kwargs, level0="binary")
 
 
+@usage("asc.sub(dst, src0, src1, count)",
+       "asc.sub(dst, src0, src1, mask, repeat_times, asc.BinaryRepeatParams(...))")
 def sub(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Subtracts elementwise. `sub(dst, src0, src1, count)`."""
-    emit("asc.sub", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
+    emit("asc.sub", (dst, src0, src1), ("dst", "src0", "src1"), NO_SCALAR, args, kwargs, level0="binary")
 
 
+@usage("asc.mul(dst, src0, src1, count)",
+       "asc.mul(dst, src0, src1, mask, repeat_times, asc.BinaryRepeatParams(...))")
 def mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Multiplies elementwise. `mul(dst, src0, src1, count)`."""
-    emit("asc.mul", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
+    emit("asc.mul", (dst, src0, src1), ("dst", "src0", "src1"), NO_SCALAR, args, kwargs, level0="binary")
 
 
+@usage("asc.div(dst, src0, src1, count)",
+       "asc.div(dst, src0, src1, mask, repeat_times, asc.BinaryRepeatParams(...))")
 def div(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Divides elementwise. `div(dst, src0, src1, count)`."""
-    emit("asc.div", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
+    emit("asc.div", (dst, src0, src1), ("dst", "src0", "src1"), NO_SCALAR, args, kwargs, level0="binary")
 
 
+@usage("asc.max(dst, src0, src1, count)",
+       "asc.max(dst, src0, src1, mask, repeat_times, asc.BinaryRepeatParams(...))")
 def max(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Elementwise maximum. `max(dst, src0, src1, count)`."""
-    emit("asc.max", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
+    emit("asc.max", (dst, src0, src1), ("dst", "src0", "src1"), NO_SCALAR, args, kwargs, level0="binary")
 
 
+@usage("asc.min(dst, src0, src1, count)",
+       "asc.min(dst, src0, src1, mask, repeat_times, asc.BinaryRepeatParams(...))")
 def min(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """Elementwise minimum. `min(dst, src0, src1, count)`."""
-    emit("asc.min", (dst, src0, src1), ("dst", "src0", "src1"), None, args, kwargs, level0="binary")
+    emit("asc.min", (dst, src0, src1), ("dst", "src0", "src1"), NO_SCALAR, args, kwargs, level0="binary")

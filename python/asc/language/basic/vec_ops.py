@@ -3,10 +3,12 @@ the level-0 form (mask, repeat_times, strides)."""
 
 from __future__ import annotations
 
+import enum
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ...codegen import builder as _b
 from ..core import dtype as dt
+from ..core.checks import describe
 from ..core.types import BinaryRepeatParams, UnaryRepeatParams
 from ..core.values import LocalTensor, Scalar, const, int_operand, is_number, to_scalar
 from .utils import count_form, local
@@ -53,7 +55,7 @@ def _bind(api: str, names: Tuple[str, ...], args: tuple, kwargs: Dict[str, Any])
 def _u64(x: Any, what: str) -> Scalar:
     if isinstance(x, bool):
         raise TypeError(f"{what} must be an integer, got bool")
-    if isinstance(x, int):
+    if isinstance(x, int) and not isinstance(x, enum.Enum):
         if not -(2**63) <= x < 2**64:
             raise ValueError(f"{what} = {x} does not fit uint64")
         return const(x % 2**64, dt.uint64)
@@ -110,7 +112,11 @@ def level0_operands(api: str, kind: str, dtype: dt.DataType, args: tuple,
     return ops, mode
 
 
-def emit(op: str, tensors: Sequence[Any], names: Sequence[str], scalar: Optional[Any],
+# the `scalar` of emit for instructions without one (None is a value a user may pass by mistake)
+NO_SCALAR = object()
+
+
+def emit(op: str, tensors: Sequence[Any], names: Sequence[str], scalar: Any,
          args: tuple, kwargs: Dict[str, Any], attrs: Optional[Dict[str, Any]] = None, check_same: bool = True,
          level0: Optional[str] = None) -> None:
     """Emits `op` (count form) or, when the call has the level-0 form and
@@ -120,9 +126,9 @@ def emit(op: str, tensors: Sequence[Any], names: Sequence[str], scalar: Optional
     if check_same:
         same_dtype(api, ts)
     operands: list = list(ts)
-    if scalar is not None:
+    if scalar is not NO_SCALAR:
         if not (is_number(scalar) or isinstance(scalar, Scalar)):
-            raise TypeError(f"{api}: the scalar must be a number, got {type(scalar).__name__}")
+            raise TypeError(f"{api}: the scalar must be a number or a runtime scalar, got {describe(scalar)}")
         operands.append(to_scalar(scalar, ts[0].dtype))
     if level0 is not None and is_level0(args, kwargs):
         l0, mode = level0_operands(api, level0, ts[0].dtype, args, kwargs)

@@ -10,20 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from ...codegen import builder as _b
+from ..core.checks import enum_arg, usage
 from ..core.enums import RoundMode
 from ..core.values import LocalTensor
 from .utils import local
-from .vec_ops import emit, is_level0, level0_operands
+from .vec_ops import NO_SCALAR, emit, is_level0, level0_operands
 
 
+@usage("asc.cast(dst, src, asc.RoundMode.CAST_NONE, count)",
+       "asc.cast(dst, src, round_mode, mask, repeat_times, asc.UnaryRepeatParams(...))")
 def cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *args: Any, **kwargs: Any) -> None:
     """`cast(dst, src, round_mode, count)` converts src's type to dst's;
     `cast(dst, src, round_mode, mask, repeat_times, repeat_params)` is the
     level-0 form."""
-    try:
-        mode = RoundMode(round_mode)
-    except ValueError:
-        raise TypeError(f"asc.cast: {round_mode!r} is not a RoundMode") from None
+    mode = enum_arg(round_mode, RoundMode, "asc.cast", "round_mode")
     attrs = {"round_mode": ("RoundMode", mode)}
     if is_level0(args, kwargs):
         api = "asc.cast"
@@ -32,4 +32,4 @@ def cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *args: Any, 
         l0, mask_mode = level0_operands(api, "unary", wide, args, kwargs)
         _b.current().create("asc.cast.l0", [d, s] + l0, attrs=dict(attrs, mask_mode=mask_mode))
         return
-    emit("asc.cast", (dst, src), ("dst", "src"), None, args, kwargs, attrs=attrs, check_same=False)
+    emit("asc.cast", (dst, src), ("dst", "src"), NO_SCALAR, args, kwargs, attrs=attrs, check_same=False)

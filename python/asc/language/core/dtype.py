@@ -20,7 +20,16 @@ class DataType:
         Float = "float"
         UInt = "uint"
 
+    _NAMES = ("void", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+              "bfloat16", "float32", "float64")
+
     def __init__(self, name: str):
+        if not isinstance(name, str) or name not in self._NAMES:
+            from ...codegen.errors import CompileError
+
+            raise CompileError(f"asc.DataType: {name!r} is not a data type",
+                               hint="hint: use the predefined types asc.float16, asc.float32, asc.int32, ... "
+                                    "(or x.dtype of a tensor)")
         self.name = name
         self.kind = self.Kind.Any
         self.bitwidth: Optional[int] = None
@@ -68,7 +77,12 @@ class DataType:
             raise ValueError(f"DataType does not have a size: {self.name}")
         return self.bitwidth // 8
 
-    def __call__(self, value: Any) -> Any:
+    def __call__(self, value: Any = None) -> Any:
+        if value is None:
+            from ...codegen.errors import CompileError
+
+            raise CompileError(f"asc.{self.name}(...) converts a number or a runtime scalar, got no value",
+                               hint=f"hint: write asc.{self.name}(x) with x a number or a runtime scalar")
         # asc.float32(x) inside a kernel converts a scalar; see core/values.py
         from .values import cast_scalar
 

@@ -10,21 +10,23 @@ instruction that takes them passes each field to the IR as an operand.
 
 from __future__ import annotations
 
+import enum
 from typing import Any, Tuple
 
+from .checks import describe
 from .values import Scalar
 
 
 def _field(value: Any, name: str, api: str, hi: int) -> Any:
-    if isinstance(value, bool):
-        raise TypeError(f"{api}: {name} must be an integer, got bool")
+    if isinstance(value, (bool, enum.Enum)):
+        raise TypeError(f"{api}: {name} must be an integer, got {describe(value)}")
     if isinstance(value, int):
         if not 0 <= value <= hi:
             raise ValueError(f"{api}: {name} = {value} is out of range [0, {hi}]")
         return value
     if isinstance(value, Scalar) and value.dtype.is_int():
         return value
-    raise TypeError(f"{api}: {name} must be an integer, got {type(value).__name__}")
+    raise TypeError(f"{api}: {name} must be an integer, got {describe(value)}")
 
 
 class BinaryRepeatParams:

@@ -7,10 +7,12 @@ with a runtime value needs them in the IR; then they become constants.
 
 from __future__ import annotations
 
+import enum
 from typing import Any, Optional, Union
 
 from ...codegen import builder as _b
 from . import dtype as dt
+from .checks import describe, dtype_arg, enum_arg, error, is_ir_handle, no_arguments, usage
 from .dtype import DataType
 from .enums import TPosition
 
@@ -92,7 +94,8 @@ def const(value: Number, dtype: Optional[DataType] = None) -> "Scalar":
 
 
 def is_number(x: Any) -> bool:
-    return isinstance(x, (bool, int, float)) and not isinstance(x, IRValue)
+    # an enum member (asc.TPosition.VECIN, an IntEnum) names a choice: it is no number
+    return isinstance(x, (bool, int, float)) and not isinstance(x, (IRValue, enum.Enum))
 
 
 def promote(a: DataType, b: DataType) -> DataType:
@@ -120,7 +123,7 @@ def to_scalar(x: Any, dtype: Optional[DataType] = None) -> "Scalar":
         return x if dtype is None or x.dtype == dtype else x.cast(dtype)
     if is_number(x):
         return const(x, dtype)
-    raise TypeError(f"expected a number, got {type(x).__name__}")
+    raise TypeError(f"expected a number or a runtime scalar, got {describe(x)}")
 
 
 def cast_scalar(value: Any, dtype: DataType) -> Any:
@@ -130,7 +133,9 @@ def cast_scalar(value: Any, dtype: DataType) -> Any:
         return const(value if dtype.is_float() else int(value), dtype)
     if isinstance(value, Scalar):
         return value.cast(dtype)
-    raise TypeError(f"cannot convert {type(value).__name__} to {dtype.name}")
+    raise error(f"asc.{dtype.name}(...) converts a number or a runtime scalar, not {describe(value)}",
+                f"hint: write asc.{dtype.name}(x) with x a number or a scalar (a tensor element is "
+                "t.get_value(i))")
 
 
 _ARITH = {
@@ -240,19 +245,24 @@ def int_operand(x: Any, what: str) -> Scalar:
     """A runtime integer operand (count, offset, index, event id...)."""
     if isinstance(x, bool):
         raise TypeError(f"{what} must be an integer, got bool")
-    if isinstance(x, int):
+    if isinstance(x, int) and not isinstance(x, enum.Enum):
         return const(x)
     if isinstance(x, Scalar):
         if not x.dtype.is_int():
-            raise TypeError(f"{what} must be an integer, got a {x.dtype.name} value")
+            raise TypeError(f"{what} must be an integer, got a runtime {x.dtype.name} value")
         return x
-    raise TypeError(f"{what} must be an integer, got {type(x).__name__}")
+    raise TypeError(f"{what} must be an integer, got {describe(x)}")
 
 
 class GlobalAddress(IRValue):
     """A pointer to global memory: a kernel's tensor argument."""
 
     def __init__(self, handle: Any, dtype: DataType):
+        if not is_ir_handle(handle) or not isinstance(dtype, DataType):
+            # user code calling asc.GlobalAddress(...) (it is only an annotation)
+            raise error("asc.GlobalAddress cannot be created in a kernel: it is the annotation of a kernel's "
+                        "array parameters", "hint: annotate a kernel parameter `x: asc.GlobalAddress` and "
+                        "pass an array at the launch; offset it with x + n")
         self.handle = handle
         self.dtype = dtype
 
@@ -270,8 +280,11 @@ class GlobalAddress(IRValue):
 def _offset_of(index: Any, cls: str) -> Scalar:
     if isinstance(index, slice):
         if index.stop is not None or index.step is not None:
-            raise TypeError(f"{cls} slices take a start only: write t[start:]")
+            raise error(f"{cls} slices take a start only", "hint: write t[start:] (the view from element start on)")
         index = 0 if index.start is None else index.start
+    if isinstance(index, tuple):
+        raise error(f"a {cls} has one dimension: it cannot be indexed by {describe(index)}",
+                    "hint: write t[offset:] or t(offset) with one integer offset")
     return int_operand(index, f"a {cls} offset")
 
 
@@ -282,15 +295,26 @@ class GlobalTensor(IRValue):
     from the address passed to `set_global_buffer`.
     """
 
+    @usage("asc.GlobalTensor() and then g.set_global_buffer(address[, size])")
     def __init__(self, handle: Any = None, dtype: Optional[DataType] = None):
+        if handle is not None and not (is_ir_handle(handle) and isinstance(dtype, DataType)):
+            raise no_arguments("asc.GlobalTensor", "g = asc.GlobalTensor() and then g.set_global_buffer(x) with x "
+                               "a kernel's asc.GlobalAddress parameter", handle)
+        if handle is None and dtype is not None:
+            raise no_arguments("asc.GlobalTensor", "g = asc.GlobalTensor() and then g.set_global_buffer(x); the "
+                               "element type comes from the address", dtype)
         self.handle = handle
         self._dtype = dtype
-        _b.current()  # only inside a kernel
+        # the block it is created in: its IR value is made by set_global_buffer and must be visible
+        # wherever the Python variable is (the visitor keeps one block object per region)
+        self._block = _b.current().block
 
     @property
     def dtype(self) -> DataType:
         if self._dtype is None:
-            raise TypeError("this GlobalTensor has no element type yet: call set_global_buffer first")
+            raise error("this GlobalTensor has no element type yet: call set_global_buffer first",
+                        "hint: write g.set_global_buffer(x) (x: a kernel's asc.GlobalAddress parameter) before "
+                        "using g")
         return self._dtype
 
     def __repr__(self) -> str:
@@ -298,14 +322,22 @@ class GlobalTensor(IRValue):
 
     def _require(self) -> Any:
         if self.handle is None:
-            raise TypeError("GlobalTensor used before set_global_buffer")
+            raise error("GlobalTensor used before set_global_buffer",
+                        "hint: write g.set_global_buffer(x) (x: a kernel's asc.GlobalAddress parameter) before "
+                        "using g")
         return self.handle
 
     def set_global_buffer(self, buffer: GlobalAddress, buffer_size: Any = None) -> None:
         if not isinstance(buffer, GlobalAddress):
-            raise TypeError(f"set_global_buffer takes a GlobalAddress (a kernel's tensor argument), "
-                            f"got {type(buffer).__name__}")
+            raise error(f"set_global_buffer takes a GlobalAddress (a kernel's tensor argument), "
+                        f"got {describe(buffer)}", "hint: write g.set_global_buffer(x) or g.set_global_buffer(x + "
+                        "offset, size) with x a kernel parameter annotated asc.GlobalAddress")
         b = _b.current()
+        if self.handle is None and b.block is not self._block:
+            raise error("the first set_global_buffer of a GlobalTensor must be in the block that creates it, not "
+                        "inside a runtime `if` or loop (the tensor would exist only there)",
+                        "hint: call g.set_global_buffer(x) right after g = asc.GlobalTensor(); later calls (to "
+                        "move the view) may be anywhere")
         if self.handle is None:
             self._dtype = buffer.dtype
             self.handle = b.create1("asc.global_tensor", [], b.type("global_tensor", buffer.dtype.name))
@@ -334,7 +366,7 @@ class GlobalTensor(IRValue):
     def set_value(self, offset: Any, value: Any) -> None:
         b = _b.current()
         b.create("asc.global_tensor.set_value",
-                 [self._require(), int_operand(offset, "offset"), to_scalar(value, self.dtype)])
+                 [self._require(), int_operand(offset, "offset"), element_value(value, self.dtype, "GlobalTensor")])
 
 
 class LocalTensor(IRValue):
@@ -344,17 +376,23 @@ class LocalTensor(IRValue):
     elements at byte address `addr` of the Unified Buffer.
     """
 
+    @usage("asc.LocalTensor(dtype, pos, addr, tile_size)")
     def __init__(self, dtype: Any = None, pos: TPosition = TPosition.VECIN, addr: Any = 0, tile_size: Any = 0,
                  *, handle: Any = None):
         if handle is not None:
+            if not is_ir_handle(handle):
+                raise error(f"asc.LocalTensor: `handle` is internal, got {describe(handle)}",
+                            "hint: write asc.LocalTensor(dtype, pos, addr, tile_size), or allocate from a TQue "
+                            "or TBuf")
             self.handle = handle
             self.dtype = dtype
             self.position = TPosition(pos)
             return
-        if not isinstance(dtype, DataType):
+        if dtype is None:
             raise NotImplementedError("asc.LocalTensor() without (dtype, pos, addr, tile_size) is not "
                                       "supported yet; allocate from a TQue or TBuf, or give all four")
-        pos = TPosition(pos)
+        dtype = dtype_arg(dtype, "asc.LocalTensor")
+        pos = enum_arg(pos, TPosition, "asc.LocalTensor", "pos")
         if pos not in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
             raise NotImplementedError(f"asc.LocalTensor at TPosition.{pos.name}: only the vector positions "
                                       "(VECIN, VECOUT, VECCALC) are supported yet")
@@ -383,7 +421,17 @@ class LocalTensor(IRValue):
 
     def set_value(self, index: Any, value: Any) -> None:
         b = _b.current()
-        b.create("asc.local_tensor.set_value", [self, int_operand(index, "index"), to_scalar(value, self.dtype)])
+        b.create("asc.local_tensor.set_value",
+                 [self, int_operand(index, "index"), element_value(value, self.dtype, "LocalTensor")])
+
+
+def element_value(value: Any, dtype: DataType, cls: str) -> Scalar:
+    """The value stored by set_value, converted to the tensor's element type."""
+    if not (isinstance(value, Scalar) or is_number(value)):
+        raise error(f"{cls}.set_value: the value must be a number or a runtime scalar, got {describe(value)}",
+                    "hint: write t.set_value(index, value); to copy an element write "
+                    "t.set_value(i, other.get_value(j))")
+    return to_scalar(value, dtype)
 
 
 class LoopRange:

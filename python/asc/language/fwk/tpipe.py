@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import enum
 from typing import Any, Optional
 
 from ...codegen import builder as _b
+from ..core.checks import describe, dtype_arg, enum_arg, error, is_ir_handle, no_arguments, usage
 from ..core.dtype import DataType
 from ..core.enums import TPosition
 from ..core.values import IRValue, LocalTensor, int_operand
 
 _VECTOR_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 
+# The depth is a template argument (an int in the IR type and in Ascend C).
+MAX_TQUE_DEPTH = 2**31 - 1
+
 
 def _position(pos: Any, api: str) -> TPosition:
-    try:
-        pos = TPosition(pos)
-    except ValueError:
-        raise TypeError(f"{api}: {pos!r} is not a TPosition") from None
+    pos = enum_arg(pos, TPosition, api, "pos")
     if pos not in _VECTOR_POSITIONS:
         raise NotImplementedError(f"{api} at TPosition.{pos.name}: only VECIN, VECOUT and VECCALC are "
                                   "supported yet (cube positions come with the matmul API)")
@@ -24,18 +26,36 @@ def _position(pos: Any, api: str) -> TPosition:
 
 
 def _dtype(dtype: Any, api: str) -> DataType:
-    if not isinstance(dtype, DataType):
-        raise TypeError(f"{api} takes an element type such as asc.float32, got {dtype!r}")
-    return dtype
+    return dtype_arg(dtype, api)
+
+
+def _handle(handle: Any, cls: str, what: str) -> Any:
+    """The IR value of an existing object (internal use), never a user argument."""
+    if not is_ir_handle(handle):
+        raise no_arguments(cls, what, handle) if cls == "asc.TPipe" else error(
+            f"{cls}: `handle` is internal, got {describe(handle)}", f"hint: write {what}")
+    return handle
+
+
+def _local(tensor: Any, api: str) -> LocalTensor:
+    if not isinstance(tensor, LocalTensor):
+        raise error(f"{api} takes a LocalTensor, got {describe(tensor)}",
+                    f"hint: pass the LocalTensor returned by alloc_tensor or deque, e.g. {api.split('.')[-1]}(x_ub)")
+    return tensor
 
 
 class TPipe(IRValue):
     """Manages the local memory of the core: `pipe.init_buffer(...)`."""
 
+    @usage("pipe = asc.TPipe()")
     def __init__(self, handle: Any = None):
         b = _b.current()
-        self.handle = handle if handle is not None else b.create1("asc.tpipe", [], b.type("tpipe"))
+        if handle is not None:
+            self.handle = _handle(handle, "asc.TPipe", "pipe = asc.TPipe()")
+            return
+        self.handle = b.create1("asc.tpipe", [], b.type("tpipe"))
 
+    @usage("pipe.init_buffer(que, num, len)", "pipe.init_buffer(buf, len)")
     def init_buffer(self, que: Any = None, num: Any = 0, len: Any = None, buf: Any = None) -> None:  # noqa: A002
         """`init_buffer(que, num, len)`: `num` buffers of `len` bytes for a
         TQue; `init_buffer(buf, num)`: a TBuf of `num` bytes (upstream's
@@ -47,26 +67,31 @@ class TPipe(IRValue):
             b.create("asc.tpipe.init_buffer_buf", [self, target, int_operand(size, "len")])
             return
         if not isinstance(target, TQue):
-            raise TypeError(f"init_buffer takes a TQue or TBuf, got {type(target).__name__}")
+            raise error(f"TPipe.init_buffer takes a TQue or TBuf, got {describe(target)}",
+                        "hint: write pipe.init_buffer(que, num, len) or pipe.init_buffer(buf, len)")
         if len is None:
-            raise TypeError("init_buffer(que, num, len) needs the buffer length in bytes")
+            raise error("TPipe.init_buffer(que, num, len) needs the buffer length in bytes",
+                        "hint: write pipe.init_buffer(que, num, len) with len the bytes of one buffer")
         b.create("asc.tpipe.init_buffer_que", [self, target, int_operand(num, "num"), int_operand(len, "len")])
 
 
 class TQue(IRValue):
     """A queue of local buffers between pipes: `TQue(position, depth)`."""
 
+    @usage("asc.TQue(pos, depth)")
     def __init__(self, pos: Any = TPosition.VECIN, depth: int = 1, handle: Any = None):
         if handle is not None:
-            self.handle = handle
+            self.handle = _handle(handle, "asc.TQue", "asc.TQue(pos, depth)")
             self.position = TPosition(handle.type.position)
             self.depth = handle.type.depth
             return
         self.position = _position(pos, "asc.TQue")
-        if isinstance(depth, bool) or not isinstance(depth, int):
-            raise TypeError("asc.TQue depth must be a compile-time integer")
-        if depth < 1:
-            raise ValueError(f"asc.TQue depth must be at least 1, got {depth}")
+        if isinstance(depth, (bool, enum.Enum)) or not isinstance(depth, int):
+            raise error(f"asc.TQue: `depth` must be a compile-time integer, got {describe(depth)}",
+                        "hint: write asc.TQue(asc.TPosition.VECIN, 2) (the depth is a template argument)")
+        if not 1 <= depth <= MAX_TQUE_DEPTH:
+            raise error(f"asc.TQue: `depth` must be at least 1 (and fit an int), got {depth}",
+                        "hint: 1 (single buffering) or 2 (double buffering) are the usual depths")
         self.depth = depth
         b = _b.current()
         self.handle = b.create1("asc.tque", [], b.type("tque", None, int(self.position), depth))
@@ -78,9 +103,7 @@ class TQue(IRValue):
         return LocalTensor(dtype, self.position, handle=b.create1("asc.tque.alloc_tensor", [self], t))
 
     def enque(self, tensor: LocalTensor) -> None:
-        if not isinstance(tensor, LocalTensor):
-            raise TypeError(f"enque takes a LocalTensor, got {type(tensor).__name__}")
-        _b.current().create("asc.tque.enque", [self, tensor])
+        _b.current().create("asc.tque.enque", [self, _local(tensor, "TQue.enque")])
 
     def deque(self, dtype: Any) -> LocalTensor:
         dtype = _dtype(dtype, "TQue.deque")
@@ -89,17 +112,16 @@ class TQue(IRValue):
         return LocalTensor(dtype, self.position, handle=b.create1("asc.tque.deque", [self], t))
 
     def free_tensor(self, tensor: LocalTensor) -> None:
-        if not isinstance(tensor, LocalTensor):
-            raise TypeError(f"free_tensor takes a LocalTensor, got {type(tensor).__name__}")
-        _b.current().create("asc.tque.free_tensor", [self, tensor])
+        _b.current().create("asc.tque.free_tensor", [self, _local(tensor, "TQue.free_tensor")])
 
 
 class TBuf(IRValue):
     """A plain local buffer without queue semantics: `TBuf(position)`."""
 
+    @usage("asc.TBuf(pos)")
     def __init__(self, pos: Any = TPosition.VECCALC, handle: Any = None):
         if handle is not None:
-            self.handle = handle
+            self.handle = _handle(handle, "asc.TBuf", "asc.TBuf(pos)")
             self.position = TPosition(handle.type.position)
             return
         self.position = _position(pos, "asc.TBuf")

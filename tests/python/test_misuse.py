@@ -1,0 +1,499 @@
+"""Every misuse of the kernel API is an asc.CompileError at the user's line,
+never an internal exception: wrong argument kinds and counts for every
+function, class and method of the API, unknown keywords, calls of things
+that are not callable, attributes that do not exist, subscripts of things
+that cannot be subscripted, API objects used as numbers, operators between
+incompatible values, misuse of `range` and of device functions.
+
+The cases are generated: each API has a valid call (compiled once by
+`test_valid_calls_compile`, so that a misuse is the only thing wrong in its
+kernel) whose arguments are replaced one at a time by values of every kind
+the parameter does not take. All kernels of this file are written into one
+generated module (a file, so that errors can quote its lines); each test
+compiles one of them (compile only: nothing is launched past the error).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import linecache
+import os
+import re
+import sys
+import tempfile
+import warnings
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pytest
+
+import asc
+from asc.language import __all__ as LANGUAGE_API
+
+# ---------------------------------------------------------------------------
+# values of every kind, by the names the cases use
+# ---------------------------------------------------------------------------
+
+# The kernel every case runs in: x is a float32 array, n an int, f a float.
+PRELUDE = """\
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    e = asc.GlobalTensor()
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
+    u = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 256, 64)
+    h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 512, 64)
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    b = asc.TBuf(asc.TPosition.VECCALC)
+    s = asc.get_block_idx()
+"""
+
+VALUES: Dict[str, str] = {
+    "int": "5", "zero": "0", "negative": "-1", "huge": "2**70", "bool": "True", "float": "2.5", "inf": "1e308 * 10",
+    "none": "None", "str": "'VECIN'", "tuple": "(1, 2)", "list": "[1, 2]", "address": "x", "gtensor": "g",
+    "gtensor_empty": "e", "ltensor": "t", "rint": "n", "rfloat": "f", "rint64": "s", "tpipe": "pipe", "tque": "q",
+    "tbuf": "b", "dtype": "asc.float32", "tposition": "asc.TPosition.VECIN", "hardevent": "asc.HardEvent.MTE2_V",
+    "pipeid": "asc.PipeID.PIPE_V", "roundmode": "asc.RoundMode.CAST_NONE", "module": "asc", "function": "asc.add",
+    "class": "asc.TPipe", "range": "range", "rparams": "asc.UnaryRepeatParams()",
+}
+
+_NUMBERS = {"int", "zero", "negative", "float", "inf", "rint", "rfloat", "rint64", "huge", "bool"}
+# parameter kind -> the value kinds it takes, or whose result depends on more than the kind (never a misuse
+# case: a negative count compiles, what it does is the simulator's business)
+ACCEPTS: Dict[str, set] = {
+    "local": {"ltensor"},
+    "gtensor": {"gtensor"},
+    "copy_src": {"gtensor", "ltensor"},
+    "view_index": {"int", "zero", "negative", "rint", "rint64", "none"},
+    "address": {"address"},
+    "count": {"int", "zero", "negative", "rint", "rint64"},
+    "optional_count": {"int", "zero", "negative", "rint", "rint64", "none"},
+    "scalar": _NUMBERS,
+    "value": _NUMBERS,
+    "index": {"int", "zero", "negative", "rint", "rint64"},
+    "dtype": {"dtype"},
+    "tposition": {"tposition", "int", "zero"},
+    "hardevent": {"hardevent", "int", "zero"},
+    "pipeid": {"pipeid", "int", "zero"},
+    "roundmode": {"roundmode", "int", "zero"},
+    "depth": {"int"},
+    "stride": {"int", "zero", "rint", "rint64"},
+    "buffer": {"tque", "tbuf"},
+}
+
+# The API's valid calls: the call with `{name}` placeholders, and each parameter's (name, kind, valid value).
+Param = Tuple[str, str, str]
+API: Dict[str, Tuple[str, Sequence[Param]]] = {
+    "add": ("asc.add({dst}, {src0}, {src1}, {count})",
+            (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "sub": ("asc.sub({dst}, {src0}, {src1}, {count})",
+            (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "mul": ("asc.mul({dst}, {src0}, {src1}, {count})",
+            (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "div": ("asc.div({dst}, {src0}, {src1}, {count})",
+            (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "max": ("asc.max({dst}, {src0}, {src1}, {count})",
+            (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "min": ("asc.min({dst}, {src0}, {src1}, {count})",
+            (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "adds": ("asc.adds({dst}, {src}, {scalar}, {count})",
+             (("dst", "local", "t"), ("src", "local", "u"), ("scalar", "scalar", "1.5"), ("count", "count", "64"))),
+    "muls": ("asc.muls({dst}, {src}, {scalar}, {count})",
+             (("dst", "local", "t"), ("src", "local", "u"), ("scalar", "scalar", "1.5"), ("count", "count", "64"))),
+    "maxs": ("asc.maxs({dst}, {src}, {scalar}, {count})",
+             (("dst", "local", "t"), ("src", "local", "u"), ("scalar", "scalar", "1.5"), ("count", "count", "64"))),
+    "mins": ("asc.mins({dst}, {src}, {scalar}, {count})",
+             (("dst", "local", "t"), ("src", "local", "u"), ("scalar", "scalar", "1.5"), ("count", "count", "64"))),
+    "relu": ("asc.relu({dst}, {src}, {count})", (("dst", "local", "t"), ("src", "local", "u"), ("count", "count", "64"))),
+    "exp": ("asc.exp({dst}, {src}, {count})", (("dst", "local", "t"), ("src", "local", "u"), ("count", "count", "64"))),
+    "ln": ("asc.ln({dst}, {src}, {count})", (("dst", "local", "t"), ("src", "local", "u"), ("count", "count", "64"))),
+    "abs": ("asc.abs({dst}, {src}, {count})", (("dst", "local", "t"), ("src", "local", "u"), ("count", "count", "64"))),
+    "sqrt": ("asc.sqrt({dst}, {src}, {count})", (("dst", "local", "t"), ("src", "local", "u"), ("count", "count", "64"))),
+    "rsqrt": ("asc.rsqrt({dst}, {src}, {count})",
+              (("dst", "local", "t"), ("src", "local", "u"), ("count", "count", "64"))),
+    "reciprocal": ("asc.reciprocal({dst}, {src}, {count})",
+                   (("dst", "local", "t"), ("src", "local", "u"), ("count", "count", "64"))),
+    "duplicate": ("asc.duplicate({dst}, {scalar}, {count})",
+                  (("dst", "local", "t"), ("scalar", "scalar", "1.5"), ("count", "count", "64"))),
+    "cast": ("asc.cast({dst}, {src}, {round_mode}, {count})",
+             (("dst", "local", "t"), ("src", "local", "h"), ("round_mode", "roundmode", "asc.RoundMode.CAST_NONE"),
+              ("count", "count", "64"))),
+    "data_copy": ("asc.data_copy({dst}, {src}, {count})",
+                  (("dst", "local", "t"), ("src", "copy_src", "g"), ("count", "count", "64"))),
+    "set_flag": ("asc.set_flag({event}, {event_id})",
+                 (("event", "hardevent", "asc.HardEvent.MTE2_V"), ("event_id", "count", "0"))),
+    "wait_flag": ("asc.wait_flag({event}, {event_id})",
+                  (("event", "hardevent", "asc.HardEvent.S_V"), ("event_id", "count", "0"))),
+    "pipe_barrier": ("asc.pipe_barrier({pipe})", (("pipe", "pipeid", "asc.PipeID.PIPE_V"),)),
+    "get_block_idx": ("asc.get_block_idx()", ()),
+    "get_block_num": ("asc.get_block_num()", ()),
+    "GlobalTensor": ("asc.GlobalTensor()", ()),
+    "LocalTensor": ("asc.LocalTensor({dtype}, {pos}, {addr}, {tile_size})",
+                    (("dtype", "dtype", "asc.float16"), ("pos", "tposition", "asc.TPosition.VECOUT"),
+                     ("addr", "count", "512"), ("tile_size", "count", "64"))),
+    "TPipe": ("asc.TPipe()", ()),
+    "TQue": ("asc.TQue({pos}, {depth})", (("pos", "tposition", "asc.TPosition.VECOUT"), ("depth", "depth", "2"))),
+    "TBuf": ("asc.TBuf({pos})", (("pos", "tposition", "asc.TPosition.VECCALC"),)),
+    "BinaryRepeatParams": ("asc.BinaryRepeatParams({a}, 1, 1, {b}, 8, 8)",
+                           (("a", "stride", "1"), ("b", "stride", "8"))),
+    "UnaryRepeatParams": ("asc.UnaryRepeatParams({a}, 1, {b}, 8)", (("a", "stride", "1"), ("b", "stride", "8"))),
+    "float32": ("asc.float32({value})", (("value", "value", "n"),)),
+    "int16": ("asc.int16({value})", (("value", "value", "f"),)),
+    # methods
+    "GlobalTensor.set_global_buffer": ("e.set_global_buffer({buffer}, {buffer_size})",
+                                       (("buffer", "address", "x"), ("buffer_size", "optional_count", "64"))),
+    "GlobalTensor.get_value": ("g.get_value({index})", (("index", "index", "3"),)),
+    "GlobalTensor.set_value": ("g.set_value({index}, {value})",
+                               (("index", "index", "3"), ("value", "value", "1.5"))),
+    "GlobalTensor.view": ("g[{index}:]", (("index", "view_index", "8"),)),
+    "GlobalTensor.call": ("g({index})", (("index", "index", "8"),)),
+    "LocalTensor.get_value": ("t.get_value({index})", (("index", "index", "3"),)),
+    "LocalTensor.set_value": ("t.set_value({index}, {value})", (("index", "index", "3"), ("value", "value", "2"))),
+    "LocalTensor.view": ("t[{index}:]", (("index", "view_index", "8"),)),
+    "TPipe.init_buffer": ("pipe.init_buffer({que}, {num}, {len})",
+                          (("que", "buffer", "q"), ("num", "count", "1"), ("len", "count", "256"))),
+    "TQue.alloc_tensor": ("q.alloc_tensor({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "TQue.deque": ("q.deque({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "TQue.enque": ("q.enque({tensor})", (("tensor", "local", "t"),)),
+    "TQue.free_tensor": ("q.free_tensor({tensor})", (("tensor", "local", "t"),)),
+    "TBuf.get": ("b.get({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "DataType.sizeof": ("asc.float32.sizeof()", ()),
+}
+
+# the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
+NOT_CALLED = {"ConstExpr", "DataType", "HardEvent", "PipeID", "RoundMode", "TPosition", "GlobalAddress", "range",
+              "static_range", "bool", "bool_", "bfloat16", "double", "float16", "float64", "float_", "half", "int8",
+              "int32", "int64", "int_", "uint8", "uint16", "uint32", "uint64"}
+
+
+def _misuse_values(kind: str) -> List[str]:
+    return [k for k in VALUES if k not in ACCEPTS[kind]]
+
+
+def _call(api: str, replace: Optional[Tuple[str, str]] = None) -> str:
+    template, params = API[api]
+    values = {name: valid for name, _, valid in params}
+    if replace:
+        values[replace[0]] = replace[1]
+    return template.format(**values)
+
+
+# APIs whose last parameter has a default (dropping it is no misuse)
+OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "BinaryRepeatParams", "UnaryRepeatParams",
+                 "GlobalTensor.set_global_buffer"}
+
+
+def _arity_cases(api: str) -> List[Tuple[str, str]]:
+    """An unknown keyword, too many arguments, too few."""
+    call = _call(api)
+    if not call.endswith(")"):
+        return []  # (subscripts)
+    head, args = call[:call.index("(") + 1], call[call.index("(") + 1:-1]
+    sep = ", " if args else ""
+    out = [(f"{api}: unknown keyword", f"{head}{args}{sep}foo=1)"),
+           (f"{api}: too many arguments", f"{head}{args}{sep}1, 2, 3, 4, 5, 6, 7)")]
+    if args and api not in OPTIONAL_LAST:
+        out.append((f"{api}: too few arguments", head + ", ".join(args.split(", ")[:-1]) + ")"))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# misuses outside the argument lists
+# ---------------------------------------------------------------------------
+
+OTHER: List[Tuple[str, str]] = [
+    # calling what is not callable
+    ("call a runtime int", "n(3)"), ("call a runtime int64", "s()"), ("call an address", "x(1)"),
+    ("call a TPipe", "pipe()"), ("call a TQue", "q(0)"), ("call a TBuf", "b()"), ("call the module", "asc()"),
+    ("call an enum member", "asc.TPosition.VECIN()"), ("call a number", "y = 5\n    y(2)  # <-"),
+    ("call a tuple", "y = (1, 2)\n    y(0)  # <-"), ("call None", "y = None\n    y()  # <-"),
+    ("call a string", "y = 'add'\n    y(t, t, t, 64)  # <-"),
+    # attributes that do not exist
+    ("attribute of a runtime int", "y = n.foo"), ("attribute of an address", "y = x.foo"),
+    ("attribute of a GlobalTensor", "g.no_such_method(n)"), ("attribute of a LocalTensor", "y = t.shape"),
+    ("attribute of a TPipe", "pipe.init_buffers(q, 1, 64)"), ("attribute of a TQue", "q.alloc(asc.float32)"),
+    ("attribute of the module", "asc.DataCopyParams()"), ("misspelt API", "asc.ad(t, t, u, 64)"),
+    ("attribute of a dtype", "y = asc.float32.bits"), ("attribute of an enum", "y = asc.TPosition.VECINN"),
+    ("attribute of an enum member", "y = asc.HardEvent.MTE2_V.foo"), ("attribute of a number", "y = (5).foo"),
+    # subscripts
+    ("index a runtime int", "y = n[0]"), ("index an address", "y = x[0]"), ("index a TPipe", "y = pipe[0]"),
+    ("index a TQue", "y = q[1]"), ("index a dtype", "y = asc.float32[0]"), ("index the module", "y = asc[0]"),
+    ("index a function", "y = asc.add[0]"), ("index a number", "y = (5)[0]"),
+    ("tuple index out of range", "y = (1, 2)[5]"), ("tuple index by a runtime value", "y = (1, 2)[n]"),
+    ("tuple index by a float", "y = (1, 2)[1.5]"), ("tensor slice with a stop", "y = g[1:2]"),
+    ("tensor index by a tuple", "y = t[0, 1]"), ("tensor index by a float", "y = g[1.5]"),
+    ("tensor index by a tensor", "y = g[t]"),
+    # API objects used as numbers
+    ("TPipe plus one", "y = pipe + 1"), ("TQue times two", "y = q * 2"), ("dtype plus one", "y = asc.float32 + 1"),
+    ("enum plus one", "y = asc.TPosition.VECIN + 1"), ("enum negated", "y = -asc.HardEvent.MTE2_V"),
+    ("module plus one", "y = asc + 1"), ("negated TPipe", "y = -pipe"), ("negated module", "y = -asc"),
+    ("GlobalTensor plus one", "y = g + 1"), ("LocalTensor times two", "y = t * 2"),
+    ("address times two", "y = x * 2"), ("address minus one", "y = x - 1"), ("address plus float", "y = x + 1.5"),
+    ("address plus address", "y = x + x"), ("compare a TPipe", "y = pipe < 1"),
+    ("compare dtypes", "y = asc.float32 < asc.float16"), ("int() of a TPipe", "y = int(pipe)"),
+    ("float() of a dtype", "y = float(asc.float32)"), ("abs() of a TQue", "y = abs(q)"),
+    ("min() of a TPipe", "y = min(pipe, 1)"), ("max() of one value", "y = max(n)"),
+    ("TPipe as a condition", "if pipe:\n        pass"), ("tensor as a condition", "y = 1 if g else 2"),
+    ("not of a tensor", "y = not t"), ("enum stored as a value", "g.set_value(0, asc.TPosition.VECIN)"),
+    ("enum as a count", "asc.add(t, t, u, asc.TPosition.VECIN)"), ("store a tensor in a tensor", "t.set_value(0, g)"),
+    ("dtype as a scalar", "asc.adds(t, t, asc.float32, 64)"),
+    # operators between incompatible values
+    ("runtime int plus tensor", "y = n + g"), ("float modulo", "y = f % 2"), ("runtime power", "y = n ** 2"),
+    ("float shift", "y = f << 1"), ("tuple plus runtime int", "y = (1, 2) + n"), ("list times runtime", "y = [1] * n"),
+    ("string plus int", "y = 'a' + 1"), ("matrix product", "y = n @ n"), ("`in` on a runtime value", "y = n in (1, 2)"),
+    ("`is` on a runtime value", "y = n is 1"), ("invert a float", "y = ~f"), ("float floor division", "y = f // 2"),
+    ("huge compile-time power", "y = 2 ** 2 ** 20"), ("huge compile-time shift", "y = 1 << 2 ** 40"),
+    ("huge compile-time repetition", "y = [0] * 2 ** 40"), ("compile-time division by zero", "y = 1 // 0"),
+    ("compile-time float overflow", "y = 10.0 ** 400"), ("runtime tuple as a condition", "if (n, n):\n        pass"),
+    ("unpack a runtime value", "y, z = n"), ("unpack a tensor", "y, z = g"),
+    ("an array as a condition", "if TABLE:\n        pass"), ("an array index by a runtime value", "y = TABLE[n]"),
+    ("an array index out of range", "y = TABLE[7]"),
+    ("int too wide for int32", "g.set_value(0, n + 2 ** 70)"), ("float and an int bitwise", "y = asc.int32(n) & 2.5"),
+    # range
+    ("range of a float", "for i in range(2.5):\n        pass"), ("range of a tensor", "for i in range(g):\n        pass"),
+    ("range of a dtype", "for i in range(asc.float32):\n        pass"),
+    ("range of four arguments", "for i in range(1, 2, 3, 4):\n        pass"),
+    ("range with a keyword", "for i in range(n, step=2):\n        pass"),
+    ("range with a zero step", "for i in range(0, n, 0):\n        pass"),
+    ("range of a huge bound", "for i in range(2 ** 70):\n        pass"),
+    ("range of a runtime float", "for i in range(f):\n        pass"),
+    ("loop over a runtime int", "for i in n:\n        pass"), ("loop over a tuple", "for i in (1, 2):\n        pass"),
+    ("loop over a tensor", "for i in g:\n        pass"),
+    ("static_range of a runtime bound", "for i in asc.static_range(n):\n        pass"),
+    ("static_range too long", "for i in asc.static_range(2 ** 31):\n        pass"),
+    ("unrolled too far", "for i in asc.static_range(300):\n        for j in asc.static_range(300):\n"
+                         "            pass  # <-"),
+    ("tuple loop variable", "for i, j in range(3):\n        pass"), ("range as a value", "y = range(3)"),
+    ("asc.range as a value", "y = asc.range(n)"), ("compile-time while that never ends", "while (1, n):\n        pass"),
+    # device functions
+    ("device function: too many arguments", "y = dev(n, 1, 2)"), ("device function: too few", "y = dev()"),
+    ("device function: unknown keyword", "y = dev(n, 2, z=1)"),
+    ("device function: keyword twice", "y = dev(n, 2, a=n)"),
+    ("device function: ConstExpr from a runtime value", "y = dev(n, n)"),
+    ("device function: tensor without a buffer", "dev_tensor(e)"),
+    ("device function: call the kernel", "y = dev_kernel[1](x)"),
+]
+
+DEVICE = '''
+
+@asc.jit
+def dev(a, m: asc.ConstExpr[int]):
+    return a * m
+
+
+@asc.jit
+def dev_tensor(h: asc.GlobalTensor):
+    h.set_value(0, 1)
+
+
+@asc.jit
+def dev_kernel(x: asc.GlobalAddress):
+    pass
+'''
+
+
+# ---------------------------------------------------------------------------
+# the generated module
+# ---------------------------------------------------------------------------
+
+Case = Tuple[str, str, int]  # (id, statement(s), line of the misuse)
+
+
+# The first parameter of each kind gets every value it does not take; later ones of the same kind (the
+# `count` of twenty APIs) every SPREAD-th, starting one further each time, so that together they still
+# see every value and the file stays fast.
+SPREAD = 3
+
+
+def _cases() -> Tuple[List[Case], List[Case]]:
+    valid: List[Case] = []
+    misuse: List[Case] = []
+    seen: Dict[str, int] = {}
+    for api, (_, params) in API.items():
+        valid.append((api, _call(api), 0))
+        for name, kind, _ in params:
+            n = seen[kind] = seen.get(kind, -1) + 1
+            values = _misuse_values(kind)
+            if n > 0:
+                values = values[n % SPREAD::SPREAD]
+            for v in values:
+                misuse.append((f"{api}: {name}={v}", _call(api, (name, VALUES[v])), 0))
+        misuse += [(i, stmt, 0) for i, stmt in _arity_cases(api)]
+    misuse += [(i, stmt, 0) for i, stmt in OTHER]
+    return valid, misuse
+
+
+CASES_PER_MODULE = 64  # (inspect reads a kernel's source by scanning its file: keep the files short)
+_DIR = tempfile.mkdtemp(prefix="asc-misuse-")
+
+
+@dataclass
+class Located:
+    id: str
+    line: int  # the line of the misuse in its module
+    module: Any
+    kernel: str
+
+    def jit(self) -> Any:
+        return getattr(self.module, self.kernel)
+
+
+def _write_modules(cases: List[Case], tag: str) -> List[Located]:
+    """Modules holding a kernel per case (files, so that errors can quote the lines)."""
+    out: List[Located] = []
+    for m in range(0, len(cases), CASES_PER_MODULE):
+        lines = ["import numpy as np", "", "import asc", "", "TABLE = np.arange(4)  # a module-level lookup table", ""]
+        placed = []
+        for j, (cid, stmt, _) in enumerate(cases[m:m + CASES_PER_MODULE]):
+            name = f"case_{tag}_{m + j}"
+            lines += ["", "@asc.jit(always_compile=True)", f"def {name}(x: asc.GlobalAddress, n: int, f: float):"]
+            lines += PRELUDE.rstrip("\n").split("\n")
+            marked = [i for i, text in enumerate(stmt.split("\n")) if text.endswith("# <-")]
+            placed.append((cid, len(lines) + 1 + (marked[0] if marked else 0), name))
+            lines += ("    " + stmt).split("\n") + [""]
+        modname = f"asc_misuse_{tag}_{m // CASES_PER_MODULE}"
+        path = os.path.join(_DIR, modname + ".py")
+        with open(path, "w") as fh:
+            fh.write("\n".join(lines) + DEVICE)
+        spec = importlib.util.spec_from_file_location(modname, path)
+        assert spec and spec.loader
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = mod
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)  # ("'int' object is not callable; perhaps you missed a comma?")
+            spec.loader.exec_module(mod)
+        out += [Located(cid, line, mod, name) for cid, line, name in placed]
+    return out
+
+
+_VALID_CASES, _MISUSE_CASES = _cases()
+VALID = _write_modules(_VALID_CASES, "valid")
+MISUSE = _write_modules(_MISUSE_CASES, "misuse")
+
+
+def _launch(kernel: Any) -> None:
+    kernel[1](np.zeros(64, np.float32), 3, 2.5)
+
+
+@pytest.mark.parametrize("index", range(len(VALID)), ids=[c.id for c in VALID])
+def test_valid_calls_compile(index: int) -> None:
+    """The unchanged calls compile (each misuse is then the only error of its kernel). What they do
+    when they run is not the point here: a set_flag nobody waits for is the sanitizer's finding."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", asc.SanitizerWarning)
+        try:
+            _launch(VALID[index].jit())
+        except asc.KernelError:
+            pass
+
+
+@pytest.mark.parametrize("index", range(len(MISUSE)), ids=[c.id for c in MISUSE])
+def test_misuse_is_a_compile_error_at_its_line(index: int) -> None:
+    case = MISUSE[index]
+    with pytest.raises(asc.CompileError) as info:
+        _launch(case.jit())
+    err = info.value
+    assert os.path.samefile(err.filename, case.module.__file__), err
+    assert err.line == case.line, f"{case.id}: expected line {case.line}, got {err.line}:\n{err}"
+    assert err.message.strip(), err
+    assert err.hint and err.hint.startswith("hint: ") and len(err.hint) > len("hint: "), err
+    text = str(err).splitlines()
+    src = linecache.getline(err.filename, err.line).rstrip("\n")
+    assert f"    {src}" in text, text
+    caret = text[text.index(f"    {src}") + 1]
+    assert caret.strip() == "^" and len(caret) - 1 == 4 + err.col, text
+    # no internal exception text leaks out
+    assert "Traceback" not in str(err) and "object has no attribute 'name'" not in err.message
+
+
+def test_every_callable_of_the_api_has_misuse_cases() -> None:
+    """A new API function or class must come with its misuse cases here."""
+    covered = {api.split(".")[0] for api in API}
+    missing = sorted(set(LANGUAGE_API) - covered - NOT_CALLED)
+    assert not missing, f"add the valid calls of {missing} to API in this file"
+    for name in NOT_CALLED:
+        assert name in LANGUAGE_API, f"{name} is no longer part of the API: remove it from NOT_CALLED"
+
+
+def test_messages_name_the_api_and_the_value() -> None:
+    """Spot checks of the wording: what was expected, what was passed, what to write."""
+    def message(cid: str) -> asc.CompileError:
+        case = next(c for c in MISUSE if c.id == cid)
+        with pytest.raises(asc.CompileError) as info:
+            _launch(case.jit())
+        return info.value
+
+    e = message("GlobalTensor: unknown keyword")
+    assert "asc.GlobalTensor" in e.message and "foo" in e.message
+    e = message("TQue: depth=rint")
+    assert "depth" in e.message and "runtime int32 value" in e.message and "compile-time" in e.message
+    e = message("set_flag: event=tposition")
+    assert "asc.HardEvent" in e.message and "asc.TPosition.VECIN" in e.message and "asc.HardEvent." in e.hint
+    e = message("add: count=rfloat")
+    assert re.search(r"asc\.add: count must be an integer, got a runtime float32 value", e.message), e.message
+    assert "asc.add(dst, src0, src1, count)" in e.hint
+    e = message("call a runtime int")
+    assert "`n` is a runtime int32 value, which cannot be called" in e.message
+    e = message("misspelt API")
+    assert "`asc` (the module asc) has no attribute `ad`" in e.message and "`add`" in e.hint
+    e = message("store a tensor in a tensor")
+    assert "LocalTensor.set_value" in e.message and "GlobalTensor" in e.message
+    e = message("device function: too many arguments")
+    assert "calling dev" in e.message and "dev(a, m)" in e.hint
+
+
+@pytest.mark.parametrize("depth", [600])
+def test_an_expression_nesting_too_deeply_is_a_compile_error(tmp_path: Any, depth: int) -> None:
+    """Deeper than Python's recursion limit allows the visitor: a CompileError at the statement, not a
+    RecursionError."""
+    path = tmp_path / "deep.py"
+    path.write_text("import asc\n\n\n@asc.jit(always_compile=True)\ndef deep(x: asc.GlobalAddress, n: int, f: float):\n"
+                    "    y = " + " + ".join(["n"] * depth) + "\n")
+    spec = importlib.util.spec_from_file_location("asc_misuse_deep", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with pytest.raises(asc.CompileError, match="nests too deeply") as info:
+        _launch(mod.deep)
+    assert info.value.line == 6 and info.value.hint
+
+
+def test_keyboard_interrupt_is_never_turned_into_a_compile_error(tmp_path: Any, monkeypatch: Any) -> None:
+    """The safety net catches Exceptions only: Ctrl-C while compiling still stops the program."""
+    path = tmp_path / "interrupted.py"
+    path.write_text("import asc\n\n\n@asc.jit(always_compile=True)\ndef interrupted(x: asc.GlobalAddress, n: int, "
+                    "f: float):\n    y = asc.get_block_num()\n")
+    spec = importlib.util.spec_from_file_location("asc_misuse_interrupted", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+
+    def get_block_num() -> None:
+        raise KeyboardInterrupt
+
+    get_block_num.__module__ = "asc.language.basic.sys_var"  # an API function, as far as the visitor knows
+    monkeypatch.setattr(asc, "get_block_num", get_block_num)
+    with pytest.raises(KeyboardInterrupt):
+        _launch(mod.interrupted)
+
+
+def test_an_unexpected_exception_of_an_api_names_the_api(tmp_path: Any, monkeypatch: Any) -> None:
+    """The safety net of the calls: an API failing in a way it does not check itself."""
+    path = tmp_path / "failing.py"
+    path.write_text("import asc\n\n\n@asc.jit(always_compile=True)\ndef failing(x: asc.GlobalAddress, n: int, "
+                    "f: float):\n    y = asc.get_block_num()\n")
+    spec = importlib.util.spec_from_file_location("asc_misuse_failing", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+
+    def get_block_num() -> None:
+        raise LookupError("no block count today")
+
+    get_block_num.__module__ = "asc.language.basic.sys_var"
+    monkeypatch.setattr(asc, "get_block_num", get_block_num)
+    with pytest.raises(asc.CompileError) as info:
+        _launch(mod.failing)
+    assert info.value.message == "asc.get_block_num: no block count today"
+    assert info.value.line == 6 and info.value.col == 8 and info.value.hint
