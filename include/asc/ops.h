@@ -2,6 +2,8 @@
 #ifndef ASC_OPS_H
 #define ASC_OPS_H
 
+#include "asc/dtype.h"
+
 typedef enum AscOpId {
 #define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs, \
                cost)                                                           \
@@ -69,10 +71,12 @@ enum { ASC_MAX_SIG = 16 };
 
 typedef struct AscOperandSpec {
   const char *name;
-  char kind;     /* AscOperandKind */
-  char reads;    /* tensor operand is read */
-  char writes;   /* tensor operand is written */
-  char optional; /* may be omitted (only at the end) */
+  char kind;      /* AscOperandKind */
+  AscDType ctype; /* integer operands: the type of the Ascend C parameter
+                     (ASC_DT_NONE: any) */
+  char reads;     /* tensor operand is read */
+  char writes;    /* tensor operand is written */
+  char optional;  /* may be omitted (only at the end) */
 } AscOperandSpec;
 
 typedef struct AscAttrSpec {

@@ -75,7 +75,19 @@ static void parse_operands(AscOpInfo *info, const char *spec) {
     AscOperandSpec *o = &info->operands[info->n_operands++];
     o->name = pool_copy(items[i], name_len);
     o->kind = k[0];
-    for (size_t j = 1; j < klen; j++) {
+    size_t j = 1;
+    /* a C parameter type in IR spelling (i32, ui8, ...): an integer */
+    size_t t = k[0] == 'u' && klen > 1 && k[1] == 'i' ? 2 : 1;
+    if ((k[0] == 'i' || t == 2) && t < klen && k[t] >= '0' && k[t] <= '9') {
+      while (t < klen && k[t] >= '0' && k[t] <= '9')
+        t++;
+      char cname[8] = {0};
+      memcpy(cname, k, t < sizeof cname ? t : sizeof cname - 1);
+      o->kind = ASC_OK_INT;
+      o->ctype = asc_dtype_from_name(cname);
+      j = t;
+    }
+    for (; j < klen; j++) {
       if (k[j] == 'r')
         o->reads = 1;
       else if (k[j] == 'w')

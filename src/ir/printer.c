@@ -209,10 +209,17 @@ static void print_attr(Printer *p, const AscAttr *a) {
     out_printf(&p->out, "%lld : %s", (long long)a->i,
                a->type ? asc_dtype_ir_name(a->type->dtype) : "i64");
     break;
-  case ASC_ATTR_FLOAT:
-    out_printf(&p->out, "%.17g : %s", a->f,
+  case ASC_ATTR_FLOAT: {
+    /* with an integer type the parser reads a bare "-0" or "3" as an
+     * integer: a float value keeps a '.' so that it reads back as one */
+    char num[40];
+    snprintf(num, sizeof num, "%.17g", a->f);
+    int int_type = a->type && !asc_dtype_is_float(a->type->dtype);
+    int plain = !strpbrk(num, ".eEni");
+    out_printf(&p->out, "%s%s : %s", num, int_type && plain ? ".0" : "",
                a->type ? asc_dtype_ir_name(a->type->dtype) : "f64");
     break;
+  }
   case ASC_ATTR_STR:
     print_string(p, a->s ? a->s : "");
     break;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "asc/ir.h"
+#include "sim/sim.h" /* asc_constant_value: a constant's run-time value */
 
 typedef struct Verifier {
   AscContext *ctx;
@@ -68,6 +69,43 @@ static AscStatus fail(Verifier *v, const AscOp *op, const char *msg,
                    info ? info->name : "?", msg, detail ? detail : "");
 }
 
+/* A constant passed for an integer parameter of the Ascend C API must fit
+ * the parameter's C type: C++ would convert it silently (-1 to 2^32 - 1, a
+ * count of 2^32 + 3 to 3), so the kernel would do something else on the
+ * NPU than here. (A run-time value that does not fit faults in the
+ * simulator, where the access it sizes is checked.) */
+static AscStatus check_fits_parameter(Verifier *v, const AscOp *op, int i,
+                                      const AscOperandSpec *s) {
+  const AscValue *val = op->operands[i];
+  AscSlot c;
+  if (!val->def || asc_constant_value(val->def, &c) != 0 ||
+      !asc_type_is_int(val->type))
+    return ASC_OK;
+  int64_t x = c.i;
+  int value_unsigned = asc_dtype_is_unsigned_int(val->type->dtype);
+  size_t bits = asc_dtype_size(s->ctype) * 8;
+  int fits;
+  if (asc_dtype_is_unsigned_int(s->ctype))
+    fits = (value_unsigned || x >= 0) &&
+           (bits >= 64 || (uint64_t)x < ((uint64_t)1 << bits));
+  else
+    fits = bits >= 64 ? (!value_unsigned || x >= 0)
+                      : (x >= -((int64_t)1 << (bits - 1)) &&
+                         x < ((int64_t)1 << (bits - 1)));
+  if (fits)
+    return ASC_OK;
+  const AscOpInfo *info = asc_op_info(op->id);
+  char buf[256];
+  if (value_unsigned)
+    snprintf(buf, sizeof buf, "%s = %llu does not fit the %s parameter of %s",
+             s->name, (unsigned long long)x, asc_dtype_cpp_name(s->ctype),
+             info->cpp);
+  else
+    snprintf(buf, sizeof buf, "%s = %lld does not fit the %s parameter of %s",
+             s->name, (long long)x, asc_dtype_cpp_name(s->ctype), info->cpp);
+  return fail(v, op, buf, NULL);
+}
+
 static AscStatus check_signature(Verifier *v, const AscOp *op) {
   const AscOpInfo *info = asc_op_info(op->id);
   char buf[160];
@@ -90,6 +128,8 @@ static AscStatus check_signature(Verifier *v, const AscOp *op) {
                kind_name(s->kind), ty);
       return fail(v, op, "operand ", buf);
     }
+    if (s->ctype != ASC_DT_NONE && check_fits_parameter(v, op, i, s))
+      return ASC_ERR_COMPILE;
   }
   for (int i = info->n_operands; i < op->n_operands; i++)
     if (!op->operands[i])
@@ -179,8 +219,21 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
     }
   }
   if (op->id == ASC_OP_SELECT_S &&
-      op->operands[1]->type != op->operands[2]->type)
-    return fail(v, op, "both values must have the same type", NULL);
+      (op->operands[1]->type != op->operands[2]->type ||
+       op->results[0].type != op->operands[1]->type))
+    return fail(v, op, "both values and the result must have the same type",
+                NULL);
+  /* a view is a tensor of its operand's type: the simulator sizes every
+   * access by the element type a tensor was made with */
+  if ((op->id == ASC_OP_GM_ADDR_OFFSET || op->id == ASC_OP_GT_OFFSET ||
+       op->id == ASC_OP_LT_OFFSET) &&
+      op->results[0].type != op->operands[0]->type)
+    return fail(v, op, "the result must have the type of the operand", NULL);
+  if (op->id == ASC_OP_GT_SET_BUFFER &&
+      op->operands[0]->type->dtype != op->operands[1]->type->dtype)
+    return fail(v, op,
+                "the GlobalTensor and the address must have one element type",
+                NULL);
   return ASC_OK;
 }
 

@@ -10,8 +10,17 @@
 #include "sim.h"
 
 AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
+  if (!sim_tensor_arg(x, in, 0, "dst") || !sim_tensor_arg(x, in, 1, "src"))
+    return ASC_ERR_KERNEL;
   AscTensorRef dst = ASC_SLOT(x, in, 0).t, src = ASC_SLOT(x, in, 1).t;
   int64_t count = ASC_SLOT(x, in, 2).i;
+  if (asc_dtype_size((AscDType)dst.dtype) !=
+      asc_dtype_size((AscDType)src.dtype))
+    return sim_fail(x, in,
+                    "data_copy between tensors of %s and %s: the element "
+                    "sizes differ",
+                    asc_dtype_name((AscDType)dst.dtype),
+                    asc_dtype_name((AscDType)src.dtype));
   int64_t es = (int64_t)asc_dtype_size((AscDType)src.dtype);
   int64_t want;
   if (count < 0)

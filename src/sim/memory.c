@@ -38,6 +38,20 @@ void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
   a->hi = hi;
 }
 
+const AscTensorRef *sim_tensor_arg(AscExec *x, const AscInstr *in, int k,
+                                   const char *what) {
+  const AscTensorRef *t = &ASC_SLOT(x, in, k).t;
+  AscDType want = in->src->operands[k]->type->dtype;
+  if (t->dtype != want) {
+    sim_fail(x, in,
+             "%s: a tensor of %s used as a tensor of %s (IR that changes a "
+             "tensor's element type without a cast)",
+             what, asc_dtype_name((AscDType)t->dtype), asc_dtype_name(want));
+    return NULL;
+  }
+  return t;
+}
+
 uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                        int64_t count, int write, const char *what) {
   int64_t esize = (int64_t)asc_dtype_size((AscDType)t->dtype);

@@ -214,6 +214,13 @@ AscStatus sim_fail(AscExec *x, const AscInstr *in, const char *fmt, ...)
 #endif
     ;
 
+/* Operand k of in as a tensor handle, or NULL after recording a KernelError
+ * when the handle's element type is not the one the operand's IR type says:
+ * the bounds checks below size an access by the handle's type and the
+ * instruction by its IR type, so the two must agree. (Verified IR cannot
+ * retype a tensor; IR text or a damaged cache entry might try.) */
+const AscTensorRef *sim_tensor_arg(AscExec *x, const AscInstr *in, int k,
+                                   const char *what);
 /* Checks that `count` elements of dtype from local tensor t fit both the
  * tensor and the UB; returns a pointer to its first byte or NULL after
  * recording an error. `write` says whether the instruction writes them (for

@@ -41,9 +41,9 @@ AscStatus sim_gt_set_buffer(AscExec *x, const AscInstr *in) {
   AscTensorRef addr = ASC_SLOT(x, in, 1).t;
   t->buf = addr.buf;
   t->addr = addr.addr;
-  t->dtype = addr.dtype;
-  t->len = in->n_args > 2 ? ASC_SLOT(x, in, 2).i : -1;
-  if (t->len < -1)
+  t->dtype = in->dtype; /* the GlobalTensor's own type (a byte address) */
+  t->len = in->n_args > 2 ? ASC_SLOT(x, in, 2).i : -1; /* -1: no size */
+  if (in->n_args > 2 && t->len < 0)
     return sim_fail(x, in, "set_global_buffer: negative size %lld",
                     (long long)t->len);
   return ASC_OK;
@@ -119,6 +119,8 @@ static void store_scalar(AscDType dt, uint8_t *p, AscSlot v, AscDType vt) {
 
 static AscStatus element(AscExec *x, const AscInstr *in, int global, int write,
                          uint8_t **p) {
+  if (!sim_tensor_arg(x, in, 0, "tensor"))
+    return ASC_ERR_KERNEL;
   AscTensorRef t = ASC_SLOT(x, in, 0).t;
   int64_t idx = ASC_SLOT(x, in, 1).i;
   if (idx < 0)

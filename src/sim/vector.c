@@ -7,8 +7,11 @@
 
 /* A vector operand: inside its tensor and the UB, and 32-byte aligned (the
  * vector unit reads and writes whole 32-byte blocks). */
-static uint8_t *vec_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
-                        int64_t n, int write, const char *what) {
+static uint8_t *vec_ptr(AscExec *x, const AscInstr *in, int k, int64_t n,
+                        int write, const char *what) {
+  const AscTensorRef *t = sim_tensor_arg(x, in, k, what);
+  if (!t)
+    return NULL;
   if (t->addr % 32) {
     sim_fail(x, in, "%s: UB address %lld is not 32-byte aligned", what,
              (long long)t->addr);
@@ -39,9 +42,9 @@ static AscScalar scalar_operand(AscExec *x, const AscInstr *in, int k) {
 
 AscStatus sim_vec_binary(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 3).i;
-  uint8_t *d = vec_ptr(x, in, &ASC_SLOT(x, in, 0).t, n, 1, "dst");
-  uint8_t *a = d ? vec_ptr(x, in, &ASC_SLOT(x, in, 1).t, n, 0, "src0") : NULL;
-  uint8_t *b = a ? vec_ptr(x, in, &ASC_SLOT(x, in, 2).t, n, 0, "src1") : NULL;
+  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
+  uint8_t *a = d ? vec_ptr(x, in, 1, n, 0, "src0") : NULL;
+  uint8_t *b = a ? vec_ptr(x, in, 2, n, 0, "src1") : NULL;
   if (!b)
     return ASC_ERR_KERNEL;
   asc_vec_binary((AscVecBinOp)in->imm, (AscDType)in->dtype, d, a, b, n);
@@ -51,8 +54,8 @@ AscStatus sim_vec_binary(AscExec *x, const AscInstr *in) {
 
 AscStatus sim_vec_scalar(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 3).i;
-  uint8_t *d = vec_ptr(x, in, &ASC_SLOT(x, in, 0).t, n, 1, "dst");
-  uint8_t *s = d ? vec_ptr(x, in, &ASC_SLOT(x, in, 1).t, n, 0, "src") : NULL;
+  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
+  uint8_t *s = d ? vec_ptr(x, in, 1, n, 0, "src") : NULL;
   if (!s)
     return ASC_ERR_KERNEL;
   asc_vec_scalar((AscVecScalarOp)in->imm, (AscDType)in->dtype, d, s,
@@ -63,8 +66,8 @@ AscStatus sim_vec_scalar(AscExec *x, const AscInstr *in) {
 
 AscStatus sim_vec_unary(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 2).i;
-  uint8_t *d = vec_ptr(x, in, &ASC_SLOT(x, in, 0).t, n, 1, "dst");
-  uint8_t *s = d ? vec_ptr(x, in, &ASC_SLOT(x, in, 1).t, n, 0, "src") : NULL;
+  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
+  uint8_t *s = d ? vec_ptr(x, in, 1, n, 0, "src") : NULL;
   if (!s)
     return ASC_ERR_KERNEL;
   asc_vec_unary((AscVecUnOp)in->imm, (AscDType)in->dtype, d, s, n);
@@ -74,7 +77,7 @@ AscStatus sim_vec_unary(AscExec *x, const AscInstr *in) {
 
 AscStatus sim_vec_duplicate(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 2).i;
-  uint8_t *d = vec_ptr(x, in, &ASC_SLOT(x, in, 0).t, n, 1, "dst");
+  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
   if (!d)
     return ASC_ERR_KERNEL;
   asc_vec_dup((AscDType)in->dtype, d, scalar_operand(x, in, 1), n);
@@ -85,8 +88,8 @@ AscStatus sim_vec_duplicate(AscExec *x, const AscInstr *in) {
 AscStatus sim_vec_cast(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 2).i;
   const AscTensorRef *dt = &ASC_SLOT(x, in, 0).t, *st = &ASC_SLOT(x, in, 1).t;
-  uint8_t *d = vec_ptr(x, in, dt, n, 1, "dst");
-  uint8_t *s = d ? vec_ptr(x, in, st, n, 0, "src") : NULL;
+  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
+  uint8_t *s = d ? vec_ptr(x, in, 1, n, 0, "src") : NULL;
   if (!s)
     return ASC_ERR_KERNEL;
   asc_vec_cast((AscDType)dt->dtype, (AscDType)st->dtype, (AscRoundMode)in->imm2,
@@ -150,6 +153,8 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
   l->n_ops = n_ops;
   l->esize = 0;
   for (int i = 0; i < n_ops; i++) {
+    if (!sim_tensor_arg(x, in, i, names[i]))
+      return 0;
     AscDType t = (AscDType)ASC_SLOT(x, in, i).t.dtype;
     l->es[i] = (int64_t)asc_dtype_size(t);
     if (l->es[i] > l->esize) {
