@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python -c "import pytest, lit" >/dev/null 2>&1 && command -v filecheck >/dev/null 2>&1 ||
-  python -m pip install -q pytest lit filecheck
+python -c "import pytest, lit, hypothesis" >/dev/null 2>&1 && command -v filecheck >/dev/null 2>&1 ||
+  python -m pip install -q pytest lit filecheck hypothesis
 
 build=build-tests
 if [ ! -f "$build/build.ninja" ]; then
@@ -38,7 +38,13 @@ if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not 
     tests/python/test_control_flow.py tests/python/test_errors.py tests/python/test_sanitizer.py \
     tests/python/test_timing.py tests/python/test_tensor_access.py tests/python/test_frontend.py \
     tests/python/test_launch.py tests/python/test_workers.py tests/python/test_data_copy.py \
-    tests/python/test_vector_ops.py tests/python/test_vector_level0.py tests/python/test_cast.py
+    tests/python/test_vector_ops.py tests/python/test_vector_level0.py tests/python/test_cast.py \
+    tests/python/test_hostile_values.py tests/python/test_misuse.py
+  # the front-end fuzzer's CI slice (a fixed seed and count) against the same build: a crash, a
+  # sanitizer report or an exception other than asc's fails it (tests/fuzz/README.md)
+  LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \
+    ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PYTHONPATH="$stage" \
+    python tests/fuzz/fuzz_frontend.py
 else
   echo "note: an editable install of asc shadows PYTHONPATH here, so the pytest run against the" \
     "sanitizer build is skipped (it runs wherever the package is installed normally, as in CI)" >&2

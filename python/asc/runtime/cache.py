@@ -203,7 +203,10 @@ def entry_key(jit_fn: Any, specs_key: Any, platform: str, options: Dict[str, Any
     spec_part = stable_key(list(specs_key))
     if spec_part is None:
         return None
-    opts = sorted((k, repr(v)) for k, v in options.items() if k != "always_compile")
+    from .jit import LAUNCH_ONLY_OPTIONS
+
+    # options that only change how a kernel is launched (the sanitizer, the step budget) share its entry
+    opts = sorted((k, repr(v)) for k, v in options.items() if k not in LAUNCH_ONLY_OPTIONS)
     text = json.dumps([MAGIC, __version__, platform, opts, spec_part, jit_fn.fn.__module__,
                        jit_fn.fn.__qualname__, _source_hash(jit_fn)])
     return hashlib.sha256(text.encode()).hexdigest()[:32]

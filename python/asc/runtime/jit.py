@@ -31,6 +31,9 @@ OPTIONS: Dict[str, Any] = {
     "verify_sync": False,
     # ours: the simulator's sanitizer, "error", "warn" or "off"; None: PYASC_SANITIZE (default "error")
     "sanitize": None,
+    # ours: the step budget, bytecode instructions one block may run before the launch fails with a
+    # KernelError (a loop that never ends); 0: no limit; None: PYASC_MAX_STEPS (default no limit)
+    "max_steps": None,
     # accepted for compatibility with upstream pyasc; recorded, no effect on the simulator
     "strip_loc": False,
     "print_ir_before_all": False,
@@ -40,6 +43,10 @@ OPTIONS: Dict[str, Any] = {
     "ir_multithreading": True,
 }
 
+
+# options that change how a compiled kernel is launched, not what is compiled: no part of the
+# in-memory or the disk cache key
+LAUNCH_ONLY_OPTIONS = frozenset({"always_compile", "sanitize", "max_steps"})
 
 # sanitizer modes as the C launcher numbers them (Kernel.launch's `sanitize`)
 SANITIZE_MODES: Dict[str, int] = {"off": 0, "warn": 1, "error": 2}
@@ -55,6 +62,13 @@ def sanitize_code(options: Dict[str, Any]) -> int:
 
 # The number of blocks of a launch: [1, 65535] in Ascend C (numBlocks).
 MAX_CORE_NUM = 65535
+
+
+def max_steps_arg(options: Dict[str, Any]) -> int:
+    """The `max_steps` argument of Kernel.launch for these options (-1: the
+    process default, PYASC_MAX_STEPS)."""
+    n = options.get("max_steps")
+    return -1 if n is None else n
 
 
 def check_options(options: Dict[str, Any], params: Any = ()) -> Dict[str, Any]:
@@ -83,6 +97,9 @@ def check_options(options: Dict[str, Any], params: Any = ()) -> Dict[str, Any]:
             raise TypeError(f"auto_sync_log must be a file path string, got {value!r}")
         if name == "sanitize" and value is not None and (not isinstance(value, str) or value not in SANITIZE_MODES):
             raise ValueError(f"option `sanitize` must be 'error', 'warn' or 'off', got {value!r}")
+        if name == "max_steps" and value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63):
+            raise ValueError(f"option `max_steps` must be a non-negative int (0: no limit) or None, got {value!r}")
     merged = dict(OPTIONS)
     merged.update(options)
     return merged
@@ -126,6 +143,7 @@ class JITFunction:
                 raise TypeError(f"@asc.jit function {self.name}: *args and **kwargs parameters are not supported")
         self.options = check_options(dict(options or {}), self.signature.parameters)
         self.san_code = sanitize_code(self.options)  # Kernel.launch's `sanitize`, for Launcher._fast
+        self.max_steps = max_steps_arg(self.options)  # Kernel.launch's `max_steps`, likewise
         self._fdef: Optional[ast.FunctionDef] = None
         self.filename = fn.__code__.co_filename
         self.first_line = fn.__code__.co_firstlineno

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -16,7 +17,7 @@ from ..lib.runtime import state
 from ..profiler import session as _profiling
 from . import memory_cache
 from .compiler import compile_kernel
-from .jit import OPTIONS, JITFunction, check_options, sanitize_code
+from .jit import LAUNCH_ONLY_OPTIONS, OPTIONS, JITFunction, check_options, max_steps_arg, sanitize_code
 
 _SCALAR_ANNOTATIONS = {int: "int", float: "float", bool: "bool"}
 # marks a compiled kernel as just launched (bound once: Launcher._fast calls it every launch)
@@ -25,7 +26,11 @@ _touch = memory_cache.touch
 
 
 def _is_torch_tensor(x: Any) -> bool:
-    return type(x).__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "element_size")
+    """An actual torch.Tensor (or subclass). torch is never imported here:
+    if the caller has not imported it, nothing can be a tensor."""
+    torch = sys.modules.get("torch")
+    tensor_type = getattr(torch, "Tensor", None)
+    return isinstance(tensor_type, type) and isinstance(x, tensor_type)
 
 
 def _gm_arg(name: str, x: Any) -> Tuple[str, Tuple[Any, ...]]:
@@ -43,9 +48,25 @@ def _gm_arg(name: str, x: Any) -> Tuple[str, Tuple[Any, ...]]:
             raise TypeError(f"argument `{name}`: torch dtype {x.dtype} is not supported by asc")
         if x.device.type != "cpu":
             raise ValueError(f"argument `{name}` is on {x.device}; Backend.Model runs on CPU tensors")
+        if x.layout != sys.modules["torch"].strided:
+            raise ValueError(f"argument `{name}` has layout {x.layout}; pass a dense tensor ({name}.to_dense())")
         if not x.is_contiguous():
             raise ValueError(f"argument `{name}` is not contiguous; pass {name}.contiguous()")
-        return dtype.name, ("gm", x.data_ptr(), x.numel() * x.element_size(), False)
+        # the bound of every access is what the storage really holds, not what the view's
+        # metadata claims (a storage resized to 0 keeps its tensors' shapes)
+        esize = x.element_size()
+        nbytes = x.numel() * esize
+        storage = x.untyped_storage()
+        need = x.storage_offset() * esize + nbytes
+        if storage.nbytes() < need:
+            raise ValueError(f"argument `{name}`: its storage holds {storage.nbytes()} bytes but the tensor needs "
+                             f"{need} (was the storage resized?); pass a tensor that owns its data")
+        ptr = x.data_ptr()
+        if nbytes and not ptr:
+            raise ValueError(f"argument `{name}` has no data (a null data pointer)")
+        # the storage object rides along so that it stays alive for the launch even if the tensor
+        # is rebound meanwhile (docs/errors.md says what cannot be prevented)
+        return dtype.name, ("gm", ptr, nbytes, False, storage)
     raise TypeError(f"argument `{name}` must be a NumPy array or a torch tensor, got {type(x).__name__}")
 
 
@@ -73,7 +94,8 @@ _API_NAMES = {
     "asc.tpipe.init_buffer_que": "TPipe.init_buffer", "asc.tpipe.init_buffer_buf": "TPipe.init_buffer",
     "arith.div": "operator / or //", "arith.rem": "operator %", "arith.shl": "operator <<",
     "arith.shr": "operator >>", "func.call": "call of an @asc.jit function", "scf.for": "for ... in range()",
-    "scf.while": "while",
+    "scf.while": "while", "scf.condition": "while", "asc.global_address.offset": "GlobalAddress + offset",
+    "asc.global_tensor.offset": "GlobalTensor[offset:]", "asc.local_tensor.offset": "LocalTensor[offset:]",
 }
 
 
@@ -132,7 +154,8 @@ class Launcher:
             pass  # evicted by another thread just now: this launch still holds it
         runtime_args = [a for a, const in zip(args, fn.const_mask) if not const]
         try:
-            reports = compiled.kernel.launch(self.core_num, platform, runtime_args, state.workers, fn.san_code)
+            reports = compiled.kernel.launch(self.core_num, platform, runtime_args, state.workers, fn.san_code,
+                                             None, fn.max_steps)
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
         except (TypeError, ValueError, OverflowError, BufferError):
@@ -188,8 +211,7 @@ class Launcher:
                     launch_args.append(iv)
         platform = state.soc_version
         spec_key = tuple((k, _freeze(v)) for k, v in specs.items())
-        option_key = tuple(sorted((k, repr(v)) for k, v in options.items()
-                                  if k != "always_compile" and k != "sanitize"))
+        option_key = tuple(sorted((k, repr(v)) for k, v in options.items() if k not in LAUNCH_ONLY_OPTIONS))
         key = (spec_key, platform, option_key)
         always = options.get("always_compile")
         compiled = None if always else fn.cache.get(key)
@@ -211,7 +233,8 @@ class Launcher:
         timing = _profiling.launch_spec() if _profiling.enabled else None
         try:
             reports = compiled.kernel.launch(self.core_num, platform, launch_args, state.workers,
-                                             sanitize_code(options), timing=timing)
+                                             sanitize_code(options), timing=timing,
+                                             max_steps=max_steps_arg(options))
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
         if timing is not None:
