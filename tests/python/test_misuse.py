@@ -29,7 +29,15 @@ import numpy as np
 import pytest
 
 import asc
+from asc.codegen import function_visitor
 from asc.language import __all__ as LANGUAGE_API
+
+
+@pytest.fixture(autouse=True)
+def _small_compile_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The statement budget of a compilation lowered from 500,000, so that the case that unrolls
+    too far fails fast."""
+    monkeypatch.setattr(function_visitor, "MAX_COMPILED_STATEMENTS", 20_000)
 
 # ---------------------------------------------------------------------------
 # values of every kind, by the names the cases use

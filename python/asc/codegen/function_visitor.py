@@ -199,6 +199,65 @@ _BUILTIN_IDS = frozenset(id(v) for v in _BUILTINS.values() if callable(v)) | fro
     id(v) for v in _ALLOWED_PY_CALLABLES)
 
 
+_MISSING = object()
+
+
+class Scope(dict):
+    """The names of the function being compiled, with a journal of changes.
+
+    A runtime `if` or loop compiles its body, then puts the names back as
+    they were before it (and sets the values that flow out of it). Copying
+    the whole scope for that would cost the number of live names per `if`
+    and loop: quadratic in the size of a kernel. Instead every change after
+    a mark() is journalled, and undo(mark) reverts exactly those."""
+
+    __slots__ = ("_journal", "_open")
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._journal: List[Tuple[str, Any]] = []
+        self._open = 0  # marks not yet closed; nothing is journalled outside them
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        if self._open:
+            self._journal.append((name, dict.get(self, name, _MISSING)))
+        dict.__setitem__(self, name, value)
+
+    def __delitem__(self, name: str) -> None:
+        if self._open:
+            self._journal.append((name, dict.__getitem__(self, name)))
+        dict.__delitem__(self, name)
+
+    def pop(self, name: str, *default: Any) -> Any:
+        if self._open and name in self:
+            self._journal.append((name, dict.__getitem__(self, name)))
+        return dict.pop(self, name, *default)
+
+    def mark(self) -> int:
+        """A point to undo to; close() it when the construct is compiled."""
+        self._open += 1
+        return len(self._journal)
+
+    def undo(self, mark: int) -> None:
+        """Reverts every change since mark (most recent first)."""
+        journal = self._journal
+        while len(journal) > mark:
+            name, old = journal.pop()
+            if old is _MISSING:
+                dict.pop(self, name, None)
+            else:
+                dict.__setitem__(self, name, old)
+
+    def close(self, mark: int) -> None:
+        self._open -= 1
+        if not self._open:
+            self._journal.clear()
+
+    def values_of(self, names: Sequence[str]) -> Dict[str, Any]:
+        """The current values of names (_MISSING for an unbound one)."""
+        return {n: dict.get(self, n, _MISSING) for n in names}
+
+
 def _assigned_names(stmts: Sequence[ast.stmt]) -> List[str]:
     """Names stored to anywhere in stmts, in first-seen order."""
     seen: Dict[str, None] = {}
@@ -219,7 +278,7 @@ class FunctionVisitor:
     def __init__(self, builder: _b.IRBuilder, fn: "JITFunction", scope: Dict[str, Any], is_kernel: bool):
         self.builder = builder
         self.fn = fn
-        self.scope: Dict[str, Any] = dict(scope)
+        self.scope = Scope(scope)
         self.is_kernel = is_kernel
         self.filename = fn.filename
         self.line_offset = fn.first_line - 1
@@ -475,22 +534,23 @@ class FunctionVisitor:
     def build_if(self, stmt: ast.If, cond: Scalar, then_body: Sequence[ast.stmt],
                  else_body: Sequence[ast.stmt]) -> None:
         b = self.builder
-        before = dict(self.scope)
+        assigned = self.assigned_names(list(then_body) + list(else_body))
+        before = self.scope.values_of(assigned)  # only what the branches can change
+        mark = self.scope.mark()
         op = self.guarded(stmt, lambda: b.create("scf.if", [cond], [], regions=[[], []]))
-        branch_scopes = []
+        branch_vals = []
         for r, body in enumerate((then_body, else_body)):
-            self.scope = dict(before)
             with b.insertion(op.region(r)):
                 self.visit_nested(body)
-            branch_scopes.append(self.scope)
-        self.scope = before
-        names = [n for n in self.assigned_names(list(then_body) + list(else_body))
-                 if (n in before or all(n in s for s in branch_scopes))
-                 and not all(s.get(n, before.get(n)) is before.get(n) for s in branch_scopes)]
+            branch_vals.append(self.scope.values_of(assigned))
+            self.scope.undo(mark)
+        names = [n for n in assigned
+                 if (before[n] is not _MISSING or all(s[n] is not _MISSING for s in branch_vals))
+                 and not all((s[n] if s[n] is not _MISSING else before[n]) is before[n] for s in branch_vals)]
         merged_types = []
         yields: List[List[Any]] = [[], []]
         for n in names:
-            vals = [s.get(n, before.get(n)) for s in branch_scopes]
+            vals = [s[n] if s[n] is not _MISSING else before[n] for s in branch_vals]
             vals = [self.require_runtime(v, n, stmt) for v in vals]
             ty = self.merge_type(n, vals, stmt)
             merged_types.append(ty)
@@ -505,11 +565,13 @@ class FunctionVisitor:
             res.name = n
             self.scope[n] = wrap_ir(res)
         # names bound in only one branch are not visible after the `if`
-        for n in self.assigned_names(list(then_body) + list(else_body)):
-            if n not in names and n not in before:
+        merged = set(names)
+        for n in assigned:
+            if n not in merged and before[n] is _MISSING:
                 self.scope.pop(n, None)
                 self.scoped_out[n] = (f"`{n}` is assigned in only one branch of a runtime `if`",
                                       "hint: assign it before the `if` (or in both branches)")
+        self.scope.close(mark)
 
     def require_runtime(self, v: Any, name: str, node: ast.AST) -> Any:
         if isinstance(v, IRValue) and v.handle is not None:
@@ -574,9 +636,10 @@ class FunctionVisitor:
         return self.coerce(v, ty, name, node)
 
     def hide_loop_locals(self, body: Sequence[ast.stmt], before: Dict[str, Any], loop_var: Optional[str]) -> None:
-        """Names first bound inside a runtime loop do not exist after it."""
+        """Names first bound inside a runtime loop do not exist after it
+        (before: the values of the body's assigned names before the loop)."""
         for n in self.assigned_names(body):
-            if n not in before and n != loop_var:
+            if before.get(n, _MISSING) is _MISSING and n != loop_var:
                 self.scoped_out[n] = (f"`{n}` is assigned only inside a runtime loop and does not exist after it",
                                       "hint: assign it before the loop")
         if loop_var is not None:
@@ -644,7 +707,8 @@ class FunctionVisitor:
         op = self.guarded(stmt, lambda: b.create("scf.for", bounds + inits, types,
                                                  regions=[[b.scalar_type(iv_type)] + types]))
         block = op.region(0)
-        before = dict(self.scope)
+        before = self.scope.values_of(self.assigned_names(stmt.body))
+        mark = self.scope.mark()
         args_in = block.args
         args_in[0].name = loop_var
         self.scope[loop_var] = Scalar(args_in[0], iv_type)
@@ -656,11 +720,12 @@ class FunctionVisitor:
             ys = [self.loop_yield(n, t, stmt) for n, t in zip(names, types)]
             self.guarded(stmt, lambda: b.create("scf.yield", ys))
         self.check_loop_constants(before, names + [loop_var], stmt)
-        self.scope = before
+        self.scope.undo(mark)
         for n, res in zip(names, op.results):
             res.name = n
             self.scope[n] = wrap_ir(res)
         self.hide_loop_locals(stmt.body, before, loop_var)
+        self.scope.close(mark)
 
     def unrolled_for(self, stmt: ast.For, args: List[Any]) -> None:
         """`for i in asc.static_range(...)`: the body is compiled once per
@@ -691,9 +756,15 @@ class FunctionVisitor:
         return v
 
     def check_loop_constants(self, before: Dict[str, Any], carried: Sequence[str], node: ast.AST) -> None:
-        for n, v in self.scope.items():
-            if n in before and n not in carried and before[n] is not v:
-                raise self.error(node, f"`{n}` holds a compile-time {type(before[n]).__name__} and is reassigned "
+        """A name bound before a runtime loop and not carried through it (a
+        compile-time value) must not be reassigned inside it (before: the
+        values of the body's assigned names before the loop)."""
+        carried_set = set(carried)
+        for n, old in before.items():
+            if old is _MISSING or n in carried_set:
+                continue
+            if dict.get(self.scope, n, _MISSING) is not old:
+                raise self.error(node, f"`{n}` holds a compile-time {type(old).__name__} and is reassigned "
                                        "inside a runtime loop",
                                  "hint: use a new name inside the loop")
 
@@ -724,7 +795,8 @@ class FunctionVisitor:
         inits = [self.guarded(stmt, lambda n=n: self.loop_value(n, stmt)) for n in names]
         types = [v.handle.type for v in inits]
         op = self.guarded(stmt, lambda: b.create("scf.while", inits, types, regions=[types, types]))
-        outer = dict(self.scope)
+        outer = self.scope.values_of(self.assigned_names(stmt.body))
+        mark = self.scope.mark()
         before_block, after_block = op.region(0), op.region(1)
         for n, a in zip(names, before_block.args):
             a.name = n
@@ -742,11 +814,12 @@ class FunctionVisitor:
             ys = [self.loop_yield(n, t, stmt) for n, t in zip(names, types)]
             self.guarded(stmt, lambda: b.create("scf.yield", ys))
         self.check_loop_constants(outer, names, stmt)
-        self.scope = outer
+        self.scope.undo(mark)
         for n, res in zip(names, op.results):
             res.name = n
             self.scope[n] = wrap_ir(res)
         self.hide_loop_locals(stmt.body, outer, None)
+        self.scope.close(mark)
 
     # ---- expressions --------------------------------------------------------------------------
     def eval(self, node: ast.expr) -> Any:
