@@ -94,19 +94,27 @@ static int name_taken(const Printer *p, const char *s) {
   return asc_strmap_get(&p->taken, s, NULL);
 }
 
+/* The length of the longest prefix of s of at most max bytes that does not
+ * end inside a UTF-8 sequence (names are the user's Python names, which may
+ * be non-ASCII; a split character would make the text invalid UTF-8). */
+static int utf8_prefix(const char *s, size_t max) {
+  size_t n = strlen(s);
+  if (n <= max)
+    return (int)n;
+  while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+    max--;
+  return (int)max;
+}
+
 /* The first candidate `NAME_K` (K >= *k) not taken, into buf; *k is left at
- * that K. Names are at most 127 bytes (the parser's limit): the candidate
- * is cut there, and when the cut one is taken, so is every later one (each
- * cuts to a suffix tried before), so from there on NAME itself is
- * shortened to leave room for `_K`. */
+ * that K. Names are at most size - 1 bytes (127: the parser's limit): NAME
+ * is shortened, at a character boundary, to leave room for `_K`. */
 static void suffixed_name(const Printer *p, const char *name, int *k, char *buf,
                           size_t size) {
   for (;; (*k)++) {
-    int n = snprintf(buf, size, "%s_%d", name, *k);
-    if (n >= 0 && (size_t)n >= size && name_taken(p, buf)) {
-      int digits = snprintf(NULL, 0, "_%d", *k);
-      snprintf(buf, size, "%.*s_%d", (int)size - 1 - digits, name, *k);
-    }
+    int digits = snprintf(NULL, 0, "_%d", *k);
+    snprintf(buf, size, "%.*s_%d", utf8_prefix(name, size - 1 - (size_t)digits),
+             name, *k);
     if (!name_taken(p, buf))
       return;
   }
@@ -115,7 +123,8 @@ static void suffixed_name(const Printer *p, const char *name, int *k, char *buf,
 static void name_value(Printer *p, AscValue *v, int is_arg) {
   char buf[128];
   if (v->name && v->name[0]) {
-    snprintf(buf, sizeof buf, "%s", v->name);
+    snprintf(buf, sizeof buf, "%.*s", utf8_prefix(v->name, sizeof buf - 1),
+             v->name);
     if (name_taken(p, buf)) {
       int64_t next = 1;
       asc_strmap_get(&p->next_suffix, v->name, &next);

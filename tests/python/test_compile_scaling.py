@@ -116,3 +116,13 @@ def test_long_variable_name_assigned_many_times(tmp_path: Path) -> None:
     names = [line.split(" = ")[0].strip() for line in text.splitlines() if '"arith.add"' in line]
     assert len(set(names)) == len(names) == 11
     assert all(len(n) <= 128 for n in names)  # `%` and at most 127 bytes
+
+
+def test_long_non_ascii_name_is_cut_at_a_character(tmp_path: Path) -> None:
+    # two-byte characters over the 127-byte limit: a cut inside one made the IR text invalid UTF-8
+    name = "é" * 70
+    body = [f"    {name} = a"] + [f"    {name} = {name} + {i}" for i in range(1, 4)]
+    text = _check(tmp_path, "longutf8", body, name)
+    names = [line.split(" = ")[0].strip() for line in text.splitlines() if '"arith.add"' in line]
+    assert len(set(names)) == len(names) == 3
+    assert all(len(n.encode()) <= 128 for n in names)

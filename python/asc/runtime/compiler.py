@@ -205,8 +205,11 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
                 module.run_pass(name)
         kernel = module.compile(jit_fn.name)
     except _C.IRError as e:
+        # the core names the op and the rule; which forms and types exist is in the docs
         msg, file, line, col = e.args
-        raise CompileError(msg, file, line, col) from None
+        raise CompileError(msg, file, line, col,
+                           "hint: docs/api.md lists the forms, parameters and element types each API "
+                           "takes") from None
     key = specialization_key(jit_fn.name, specs, (platform, sorted((k, repr(v)) for k, v in options.items())))
     compiled = CompiledKernel(jit_fn.name, module, kernel, runtime, ir_initial, visitor.globals_used, key)
     if dump_dir() is not None:
