@@ -1,0 +1,154 @@
+"""The statements of a kernel: the dispatch with its compile budget and the
+statements outside the language, then assignments (plain, augmented,
+annotated, unpacking), `assert` on compile-time values, expression
+statements, `pass`, `return` and `with`. Control flow is control_flow.py."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Sequence
+
+from ..language.core import dtype as dt
+from ..language.core.checks import describe, is_ir_handle
+from ..language.core.values import IRValue, is_number, to_scalar
+from .errors import CompileError
+from .visitor_support import _OPERAND_HINT, _REJECTED_STMTS, _SUPPORTED_HINT, VisitorBase, _split_hint
+
+
+class StatementsMixin(VisitorBase):
+    """Compiles one statement, or a function's body."""
+
+    def visit_body(self, body: Sequence[ast.stmt]) -> None:
+        for i, stmt in enumerate(body):
+            if isinstance(stmt, ast.Return):
+                if i != len(body) - 1:
+                    raise self.error(stmt, "`return` must be the last statement of the function",
+                                     "hint: assign the result to a variable and return it at the end")
+                self.safely(stmt, lambda stmt=stmt: self.visit_return(stmt))
+                return
+            self.visit_stmt(stmt)
+
+    def visit_stmt(self, stmt: ast.stmt) -> None:
+        self.budget.statements -= 1
+        if self.budget.statements < 0:
+            raise self.error(stmt, f"the kernel unrolls to more than {self.budget.limit} statements while "
+                                   "compiling (compile-time loops: asc.static_range, or `while` and `for` on "
+                                   "compile-time values)",
+                             "hint: use range(...) with a runtime bound for long loops; unroll only short ones")
+        method = getattr(self, "visit_" + type(stmt).__name__, None)
+        if method is not None:
+            self.safely(stmt, lambda: method(stmt))
+            return
+        hint = _REJECTED_STMTS.get(type(stmt))
+        if hint:
+            raise self.error(stmt, *_split_hint(hint))
+        raise self.error(stmt, f"{type(stmt).__name__} statements are not supported in kernels", _SUPPORTED_HINT)
+
+    # ---- simple statements -----------------------------------------------------------
+    def visit_Pass(self, stmt: ast.Pass) -> None:
+        pass
+
+    def visit_Expr(self, stmt: ast.Expr) -> None:
+        if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            return  # docstring
+        self.eval(stmt.value)
+
+    def visit_Assign(self, stmt: ast.Assign) -> None:
+        value = self.eval(stmt.value)
+        for target in stmt.targets:
+            self.assign(target, value)
+
+    def visit_AnnAssign(self, stmt: ast.AnnAssign) -> None:
+        if stmt.value is None:
+            return  # a bare annotation declares nothing
+        value = self.eval(stmt.value)
+        ann = self.guarded(stmt.annotation, lambda: self.eval(stmt.annotation))
+        if isinstance(ann, dt.DataType):
+            value = self.guarded(stmt, lambda: to_scalar(value, ann))
+        self.assign(stmt.target, value)
+
+    def visit_Assert(self, stmt: ast.Assert) -> None:
+        """`assert` on compile-time values (dtypes, asc.ConstExpr parameters,
+        constants) is checked while compiling, as upstream pyasc does; an
+        assertion on a runtime value is an error."""
+        cond = self.eval(stmt.test)
+        self.check_condition(stmt.test, cond)
+        if isinstance(cond, IRValue):
+            raise self.error(stmt, "`assert` on a runtime value is not supported in kernels",
+                             "hint: check the values in the host code before the launch; `assert` in a kernel "
+                             "can only test compile-time values (dtypes, asc.ConstExpr parameters, constants)")
+        if cond:
+            return
+        text = ""
+        if stmt.msg is not None:
+            try:
+                text = f": {self.eval(stmt.msg)}"
+            except CompileError:
+                text = f": {ast.unparse(stmt.msg)}"
+        raise self.error(stmt, f"assertion failed while compiling the kernel{text}",
+                         f"hint: the assertion `{ast.unparse(stmt.test)}` is false for these arguments")
+
+    def visit_AugAssign(self, stmt: ast.AugAssign) -> None:
+        if not isinstance(stmt.target, ast.Name):
+            raise self.error(stmt.target, "only plain names can be targets of augmented assignment",
+                             "hint: for tensors use set_value(index, value)")
+        current = self.lookup(stmt.target.id, stmt.target)
+        rhs = self.eval(stmt.value)
+        value = self.guarded(stmt, lambda: self.apply_binop(stmt.op, current, rhs, stmt), _OPERAND_HINT)
+        self.assign(stmt.target, value)
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            if isinstance(value, IRValue):
+                handle = getattr(value, "handle", None)
+                if handle is None:
+                    value.name_hint = target.id  # named when its IR value is created
+                elif is_ir_handle(handle) and handle.name is None:
+                    handle.name = target.id
+            self.scope[target.id] = value
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if not isinstance(value, (tuple, list)):
+                raise self.error(target, f"cannot unpack {describe(value)} into {len(target.elts)} names",
+                                 "hint: only tuples and lists can be unpacked")
+            if len(value) != len(target.elts):
+                raise self.error(target, f"cannot unpack {len(value)} values into {len(target.elts)} names",
+                                 "hint: give as many names as there are values")
+            for t, v in zip(target.elts, value):
+                self.assign(t, v)
+            return
+        if isinstance(target, ast.Subscript):
+            raise self.error(target, "assignment to a subscript is not supported",
+                             "hint: write tensor.set_value(index, value)")
+        raise self.error(target, "only names and tuples of names can be assigned in kernels",
+                         "hint: assign to a plain variable; write tensor elements with set_value(index, value)")
+
+    def visit_Return(self, stmt: ast.Return) -> None:
+        raise self.error(stmt, "`return` must be the last statement of the function",
+                         "hint: assign the result to a variable and return it at the end")
+
+    def visit_return(self, stmt: ast.Return) -> None:
+        if stmt.value is None:
+            self.returned = []
+            return
+        value = self.eval(stmt.value)
+        if self.is_kernel:
+            raise self.error(stmt, "a kernel cannot return a value",
+                             "hint: write results into a GlobalTensor with set_value or asc.data_copy")
+        values = list(value) if isinstance(value, tuple) else [value]
+        out = []
+        for v in values:
+            if is_number(v):
+                v = self.guarded(stmt, lambda v=v: to_scalar(v))
+            if not isinstance(v, IRValue) or v.handle is None:
+                raise self.error(stmt, f"a device function can return runtime values and numbers, "
+                                       f"not {type(v).__name__}",
+                                 "hint: pass compile-time values to the function as asc.ConstExpr instead")
+            out.append(v)
+        self.returned = out
+        self.return_is_tuple = isinstance(value, tuple)
+
+    def visit_With(self, stmt: ast.With) -> None:
+        raise self.error(stmt, "`with` is only supported over the asc API's own context managers, "
+                               "and none of them is implemented yet",
+                         "hint: write the body without `with`; open files and other resources in the host code")
