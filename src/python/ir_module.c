@@ -1,0 +1,463 @@
+/* asc._C's Module object: the IR builder surface (types, functions, the
+ * generic op `create`), and what the front end does with a module: verify,
+ * print, parse, run passes, emit Ascend C, compile to a Kernel. Also the
+ * op-table queries among the module functions. */
+#include "pymodule.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "asc/emit.h"
+#include "asc/passes.h"
+
+/* ---- Module ------------------------------------------------------------- */
+
+static PyObject *raise_ir_error(AscContext *ctx) {
+  AscLoc loc = asc_context_error_loc(ctx);
+  PyObject *args = Py_BuildValue("(ssii)", asc_context_message(ctx),
+                                 loc.file ? loc.file : "", loc.line, loc.col);
+  asc_context_clear_error(ctx);
+  if (args) {
+    PyErr_SetObject(IRError, args);
+    Py_DECREF(args);
+  }
+  return NULL;
+}
+
+static int module_init(ModuleObject *self, PyObject *args, PyObject *kw) {
+  const char *name = "module";
+  static char *kwlist[] = {"name", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|s", kwlist, &name))
+    return -1;
+  self->ctx = asc_context_new();
+  if (!self->ctx) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  self->m = asc_module_new(self->ctx, name);
+  return 0;
+}
+
+static void module_dealloc(ModuleObject *self) {
+  asc_context_free(self->ctx);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int check_module(ModuleObject *self) {
+  if (!self->ctx) {
+    PyErr_SetString(PyExc_RuntimeError, "Module is not initialised");
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject *module_type(ModuleObject *self, PyObject *args, PyObject *kw) {
+  const char *kind, *dtype = NULL, *struct_name = NULL;
+  int position = -1, depth = 0;
+  static char *kwlist[] = {"kind",  "dtype",  "position",
+                           "depth", "struct", NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "s|ziiz", kwlist, &kind, &dtype,
+                                   &position, &depth, &struct_name))
+    return NULL;
+  int k = -1;
+  for (int i = 0; i < ASC_TY_KIND_COUNT; i++)
+    if (strcmp(type_kind_names[i], kind) == 0)
+      k = i;
+  if (k < 0)
+    return PyErr_Format(PyExc_ValueError, "unknown type kind '%s'", kind);
+  AscDType dt = ASC_DT_NONE;
+  if (dtype) {
+    dt = asc_dtype_from_name(dtype);
+    if (dt == ASC_DT_NONE)
+      return PyErr_Format(PyExc_ValueError, "unknown dtype '%s'", dtype);
+  }
+  if ((k == ASC_TY_LOCAL_TENSOR || k == ASC_TY_TQUE || k == ASC_TY_TBUF) &&
+      !asc_enum_value_name(ASC_ENUM_TPOSITION, position))
+    return PyErr_Format(PyExc_ValueError, "invalid TPosition %d", position);
+  if (!(k == ASC_TY_LOCAL_TENSOR || k == ASC_TY_TQUE || k == ASC_TY_TBUF))
+    position = -1;
+  const AscType *t =
+      asc_type_get(self->ctx, (AscTypeKind)k, dt, position, depth);
+  if (!t)
+    return PyErr_NoMemory();
+  return wrap(&TypeType, (PyObject *)self, (void *)t);
+}
+
+static AscLoc parse_loc(PyObject *loc) {
+  AscLoc l = {0};
+  if (loc && loc != Py_None)
+    PyArg_ParseTuple(loc, "sii", &l.file, &l.line, &l.col);
+  return l;
+}
+
+static PyObject *module_add_function(ModuleObject *self, PyObject *args,
+                                     PyObject *kw) {
+  const char *name;
+  PyObject *arg_types, *res_types, *loc = Py_None;
+  int is_kernel = 0;
+  static char *kwlist[] = {"name",      "arg_types", "res_types",
+                           "is_kernel", "loc",       NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "sOO|pO", kwlist, &name,
+                                   &arg_types, &res_types, &is_kernel, &loc))
+    return NULL;
+  const AscType **at = NULL, **rt = NULL;
+  int na = 0, nr = 0;
+  if (collect_types(arg_types, &at, &na) ||
+      collect_types(res_types, &rt, &nr)) {
+    PyMem_Free(at);
+    return NULL;
+  }
+  AscLoc l = parse_loc(loc);
+  if (PyErr_Occurred()) {
+    PyMem_Free(at);
+    PyMem_Free(rt);
+    return NULL;
+  }
+  if (asc_module_find_function(self->m, name)) {
+    PyMem_Free(at);
+    PyMem_Free(rt);
+    return PyErr_Format(PyExc_ValueError, "function '%s' already exists", name);
+  }
+  AscOp *f =
+      asc_module_add_function(self->m, name, l, at, na, rt, nr, is_kernel);
+  PyMem_Free(at);
+  PyMem_Free(rt);
+  return wrap(&OpType, (PyObject *)self, f);
+}
+
+/* attrs: {name: value} where value is int, float, str, Type, list of Types
+ * or (enum_kind_name, int) for enums. Integer and float attributes may
+ * carry a type as (value, Type). */
+static int convert_attr(ModuleObject *self, PyObject *key, PyObject *val,
+                        AscAttr *a, const AscType ***types_to_free) {
+  memset(a, 0, sizeof *a);
+  a->name = PyUnicode_AsUTF8(key);
+  if (!a->name)
+    return -1;
+  if (PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 2 &&
+      PyUnicode_Check(PyTuple_GET_ITEM(val, 0))) {
+    const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(val, 0));
+    AscEnumKind ek = asc_enum_kind_from_name(kind);
+    if (ek == ASC_ENUM_KIND_COUNT) {
+      PyErr_Format(PyExc_ValueError, "unknown enum kind '%s'", kind);
+      return -1;
+    }
+    a->kind = ASC_ATTR_ENUM;
+    a->enum_kind = ek;
+    a->i = PyLong_AsLongLong(PyTuple_GET_ITEM(val, 1));
+    if (PyErr_Occurred())
+      return -1;
+    if (!asc_enum_value_name(ek, a->i)) {
+      PyErr_Format(PyExc_ValueError, "%lld is not a valid %s", (long long)a->i,
+                   kind);
+      return -1;
+    }
+    return 0;
+  }
+  if (PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 2 &&
+      PyObject_TypeCheck(PyTuple_GET_ITEM(val, 1), &TypeType)) {
+    a->type = ((TypeObject *)PyTuple_GET_ITEM(val, 1))->t;
+    val = PyTuple_GET_ITEM(val, 0);
+  }
+  if (PyBool_Check(val) || PyLong_Check(val)) {
+    a->kind = ASC_ATTR_INT;
+    int overflow = 0;
+    a->i = PyLong_AsLongLongAndOverflow(val, &overflow);
+    if (overflow) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(val);
+      if (PyErr_Occurred())
+        return -1;
+      a->i = (int64_t)u;
+    }
+    return PyErr_Occurred() ? -1 : 0;
+  }
+  if (PyFloat_Check(val)) {
+    a->kind = ASC_ATTR_FLOAT;
+    a->f = PyFloat_AsDouble(val);
+    return 0;
+  }
+  if (PyUnicode_Check(val)) {
+    a->kind = ASC_ATTR_STR;
+    a->s = PyUnicode_AsUTF8(val);
+    return a->s ? 0 : -1;
+  }
+  if (PyObject_TypeCheck(val, &TypeType)) {
+    a->kind = ASC_ATTR_TYPE;
+    a->type = ((TypeObject *)val)->t;
+    return 0;
+  }
+  if (PyList_Check(val)) {
+    a->kind = ASC_ATTR_TYPES;
+    if (collect_types(val, types_to_free, &a->n_types))
+      return -1;
+    a->types = *types_to_free;
+    return 0;
+  }
+  (void)self;
+  PyErr_Format(PyExc_TypeError, "unsupported attribute value for '%s'",
+               a->name);
+  return -1;
+}
+
+static PyObject *module_create(ModuleObject *self, PyObject *args,
+                               PyObject *kw) {
+  PyObject *block_obj, *operands, *result_types, *attrs = Py_None;
+  PyObject *regions = Py_None, *loc = Py_None;
+  const char *opname;
+  static char *kwlist[] = {"block", "name",    "operands", "result_types",
+                           "attrs", "regions", "loc",      NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "O!sOO|OOO", kwlist, &BlockType,
+                                   &block_obj, &opname, &operands,
+                                   &result_types, &attrs, &regions, &loc))
+    return NULL;
+  AscOpId id = asc_op_from_name(opname);
+  if (id == ASC_OP_COUNT)
+    return PyErr_Format(PyExc_ValueError, "unknown op '%s'", opname);
+
+  PyObject *result = NULL;
+  AscValue **ops = NULL;
+  const AscType **rtypes = NULL;
+  AscAttr *attr_arr = NULL;
+  const AscType ***attr_types = NULL;
+  const AscType ***region_types = NULL;
+  int *region_n = NULL;
+  int n_attrs = 0, n_regions = 0, n_res = 0;
+  PyObject *fast = PySequence_Fast(operands, "operands must be a sequence");
+  if (!fast)
+    return NULL;
+  Py_ssize_t n_ops = PySequence_Fast_GET_SIZE(fast);
+  ops = PyMem_Calloc((size_t)n_ops + 1, sizeof(AscValue *));
+  if (!ops)
+    goto nomem;
+  for (Py_ssize_t i = 0; i < n_ops; i++) {
+    PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+    if (!PyObject_TypeCheck(o, &ValueType)) {
+      PyErr_Format(PyExc_TypeError, "%s: operand %zd is not an IR Value",
+                   opname, i);
+      goto done;
+    }
+    if (((ValueObject *)o)->owner != (PyObject *)self) {
+      PyErr_Format(PyExc_ValueError,
+                   "%s: operand %zd belongs to another "
+                   "module",
+                   opname, i);
+      goto done;
+    }
+    ops[i] = ((ValueObject *)o)->v;
+  }
+  if (collect_types(result_types, &rtypes, &n_res))
+    goto done;
+  if (attrs != Py_None) {
+    if (!PyDict_Check(attrs)) {
+      PyErr_SetString(PyExc_TypeError, "attrs must be a dict");
+      goto done;
+    }
+    Py_ssize_t n = PyDict_Size(attrs), pos = 0;
+    attr_arr = PyMem_Calloc((size_t)n + 1, sizeof(AscAttr));
+    attr_types = PyMem_Calloc((size_t)n + 1, sizeof(AscType **));
+    if (!attr_arr || !attr_types)
+      goto nomem;
+    PyObject *key, *val;
+    while (PyDict_Next(attrs, &pos, &key, &val)) {
+      if (convert_attr(self, key, val, &attr_arr[n_attrs],
+                       &attr_types[n_attrs]))
+        goto done;
+      n_attrs++;
+    }
+  }
+  if (regions != Py_None) {
+    PyObject *rf = PySequence_Fast(regions, "regions must be a sequence");
+    if (!rf)
+      goto done;
+    n_regions = (int)PySequence_Fast_GET_SIZE(rf);
+    region_types = PyMem_Calloc((size_t)n_regions + 1, sizeof(AscType **));
+    region_n = PyMem_Calloc((size_t)n_regions + 1, sizeof(int));
+    if (!region_types || !region_n) {
+      Py_DECREF(rf);
+      goto nomem;
+    }
+    for (int r = 0; r < n_regions; r++)
+      if (collect_types(PySequence_Fast_GET_ITEM(rf, r),
+                        (const AscType ***)&region_types[r], &region_n[r])) {
+        Py_DECREF(rf);
+        goto done;
+      }
+    Py_DECREF(rf);
+  }
+  AscLoc l = parse_loc(loc);
+  if (PyErr_Occurred())
+    goto done;
+  AscOp *op = asc_op_create(
+      self->ctx, id, l, ops, (int)n_ops, rtypes, n_res, attr_arr, n_attrs,
+      n_regions, (const AscType *const *const *)region_types, region_n);
+  if (asc_context_status(self->ctx) != ASC_OK) {
+    raise_ir_error(self->ctx);
+    goto done;
+  }
+  asc_block_append(((BlockObject *)block_obj)->b, op);
+  result = wrap(&OpType, (PyObject *)self, op);
+  goto done;
+nomem:
+  PyErr_NoMemory();
+done:
+  Py_DECREF(fast);
+  PyMem_Free(ops);
+  PyMem_Free(rtypes);
+  if (attr_types)
+    for (int i = 0; i < n_attrs + 1; i++)
+      PyMem_Free(attr_types[i]);
+  PyMem_Free(attr_types);
+  PyMem_Free(attr_arr);
+  if (region_types)
+    for (int r = 0; r < n_regions; r++)
+      PyMem_Free((void *)region_types[r]);
+  PyMem_Free(region_types);
+  PyMem_Free(region_n);
+  return result;
+}
+
+static PyObject *module_verify(ModuleObject *self, PyObject *unused) {
+  if (check_module(self))
+    return NULL;
+  if (asc_module_verify(self->m))
+    return raise_ir_error(self->ctx);
+  Py_RETURN_NONE;
+}
+
+static PyObject *module_print(ModuleObject *self, PyObject *unused) {
+  if (check_module(self))
+    return NULL;
+  char *s = asc_module_print(self->m);
+  if (!s)
+    return PyErr_NoMemory();
+  PyObject *r = PyUnicode_FromString(s);
+  free(s);
+  return r;
+}
+
+static PyObject *module_emit_ascendc(ModuleObject *self, PyObject *args,
+                                     PyObject *kw) {
+  int line_comments = 1;
+  static char *kwlist[] = {"line_comments", NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &line_comments))
+    return NULL;
+  AscEmitOptions opt = {line_comments};
+  char *s = asc_emit_ascendc(self->m, &opt);
+  if (!s)
+    return raise_ir_error(self->ctx);
+  PyObject *r = PyUnicode_FromString(s);
+  free(s);
+  return r;
+}
+
+static PyObject *module_run_pass(ModuleObject *self, PyObject *args) {
+  const char *name;
+  if (check_module(self) || !PyArg_ParseTuple(args, "s", &name))
+    return NULL;
+  if (asc_run_pass(self->m, name))
+    return raise_ir_error(self->ctx);
+  Py_RETURN_NONE;
+}
+
+/* Module.parse(text, filename="<text>") -> Module: IR text → a module. */
+static PyObject *module_parse(PyObject *cls, PyObject *args, PyObject *kw) {
+  const char *text, *filename = "<text>";
+  static char *kwlist[] = {"text", "filename", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|s", kwlist, &text, &filename))
+    return NULL;
+  ModuleObject *self = (ModuleObject *)ModuleType.tp_alloc(&ModuleType, 0);
+  if (!self)
+    return NULL;
+  self->ctx = asc_context_new();
+  if (!self->ctx) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
+  }
+  self->m = asc_module_parse(self->ctx, text, filename);
+  if (!self->m) {
+    raise_ir_error(self->ctx);
+    Py_DECREF(self);
+    return NULL;
+  }
+  return (PyObject *)self;
+}
+
+static PyObject *module_compile(ModuleObject *self, PyObject *args) {
+  const char *entry;
+  if (check_module(self) || !PyArg_ParseTuple(args, "s", &entry))
+    return NULL;
+  AscKernel *k = asc_kernel_compile(self->m, entry);
+  if (!k)
+    return raise_ir_error(self->ctx);
+  PyObject *o = wrap(&KernelType, (PyObject *)self, k);
+  if (!o)
+    asc_kernel_free(k);
+  return o;
+}
+
+static PyMethodDef module_methods[] = {
+    {"type", (PyCFunction)(void (*)(void))module_type,
+     METH_VARARGS | METH_KEYWORDS,
+     "type(kind, dtype=None, position=-1, depth=0) -> Type"},
+    {"add_function", (PyCFunction)(void (*)(void))module_add_function,
+     METH_VARARGS | METH_KEYWORDS,
+     "add_function(name, arg_types, res_types, is_kernel=False, loc=None)"},
+    {"create", (PyCFunction)(void (*)(void))module_create,
+     METH_VARARGS | METH_KEYWORDS,
+     "create(block, name, operands, result_types, attrs=None, regions=None, "
+     "loc=None) -> Op"},
+    {"verify", (PyCFunction)module_verify, METH_NOARGS, "verify the module"},
+    {"print", (PyCFunction)module_print, METH_NOARGS, "IR text"},
+    {"emit_ascendc", (PyCFunction)(void (*)(void))module_emit_ascendc,
+     METH_VARARGS | METH_KEYWORDS,
+     "emit_ascendc(line_comments=True) -> Ascend C source"},
+    {"run_pass", (PyCFunction)module_run_pass, METH_VARARGS,
+     "run_pass(name): canonicalize, dce, ..."},
+    {"parse", (PyCFunction)(void (*)(void))module_parse,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "Module.parse(text, filename='<text>') -> Module"},
+    {"compile", (PyCFunction)module_compile, METH_VARARGS,
+     "compile(entry) -> Kernel"},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject ModuleType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asc._C.Module",
+    .tp_basicsize = sizeof(ModuleObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)module_init,
+    .tp_dealloc = (destructor)module_dealloc,
+    .tp_methods = module_methods,
+};
+
+/* ---- op-table queries (module functions) ------------------------------- */
+
+PyObject *py_op_names(PyObject *mod, PyObject *unused) {
+  PyObject *l = PyList_New(0);
+  for (int i = 0; l && i < ASC_OP_COUNT; i++) {
+    PyObject *s = PyUnicode_FromString(asc_op_info((AscOpId)i)->name);
+    if (list_append_new(l, s)) {
+      Py_DECREF(l);
+      return NULL;
+    }
+  }
+  return l;
+}
+
+PyObject *py_ops_without_emitter_rule(PyObject *mod, PyObject *unused) {
+  PyObject *l = PyList_New(0);
+  for (int i = 0; l && i < ASC_OP_COUNT; i++) {
+    if (asc_emit_has_rule((AscOpId)i))
+      continue;
+    PyObject *s = PyUnicode_FromString(asc_op_info((AscOpId)i)->name);
+    if (list_append_new(l, s)) {
+      Py_DECREF(l);
+      return NULL;
+    }
+  }
+  return l;
+}
