@@ -99,6 +99,45 @@ const char *asc_enum_cpp_prefix(AscEnumKind kind);
 int asc_enum_value_from_name(AscEnumKind kind, const char *name,
                              int64_t *value);
 
+/* ---- parameter structs (see asc/structs.def) ------------------------------
+ */
+
+typedef enum AscStructId {
+#define ASC_STRUCT(ID, name, cpp, init) ASC_STRUCT_##ID,
+#define ASC_FIELD(ID, name, cpp, dtype, def)
+#include "asc/structs.def"
+#undef ASC_STRUCT
+#undef ASC_FIELD
+  ASC_STRUCT_COUNT
+} AscStructId;
+
+typedef enum AscStructInit {
+  ASC_STRUCT_INIT_CTOR, /* T(field0, field1, ...) */
+} AscStructInit;
+
+typedef struct AscFieldInfo {
+  const char *name; /* Python name: dst_blk_stride */
+  const char *cpp;  /* Ascend C member: dstBlkStride */
+  AscDType dtype;   /* the member's C type */
+  double def;       /* the default of a Python argument left out */
+} AscFieldInfo;
+
+typedef struct AscStructInfo {
+  AscStructId id;
+  const char *name; /* BinaryRepeatParams */
+  const char *cpp;  /* AscendC::BinaryRepeatParams */
+  AscStructInit init;
+  const AscFieldInfo *fields;
+  int n_fields;
+} AscStructInfo;
+
+/* NULL for an unknown id. */
+const AscStructInfo *asc_struct_info(AscStructId id);
+/* ASC_STRUCT_COUNT when unknown. */
+AscStructId asc_struct_from_name(const char *name);
+/* The index of field `name` of s, or -1. */
+int asc_struct_field_index(const AscStructInfo *s, const char *name);
+
 /* ---- types -------------------------------------------------------------- */
 
 typedef enum AscTypeKind {
@@ -109,6 +148,7 @@ typedef enum AscTypeKind {
   ASC_TY_TPIPE,          /* !asc.tpipe */
   ASC_TY_TQUE,           /* !asc.tque<POSITION, DEPTH> */
   ASC_TY_TBUF,           /* !asc.tbuf<POSITION> */
+  ASC_TY_STRUCT,         /* !asc.struct<NAME>: a parameter struct */
   ASC_TY_KIND_COUNT
 } AscTypeKind;
 
@@ -118,11 +158,16 @@ struct AscType {
   AscDType dtype; /* element / scalar type; NONE for pipe, que, buf */
   int position;   /* TPosition value for local tensor, que, buf; else -1 */
   int depth;      /* que depth; else 0 */
+  int struct_id;  /* AscStructId of a struct type; else -1 */
 };
 
+/* Any kind but ASC_TY_STRUCT (asc_type_struct makes those). */
 const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
                             int position, int depth);
 const AscType *asc_type_scalar(AscContext *ctx, AscDType dtype);
+const AscType *asc_type_struct(AscContext *ctx, AscStructId id);
+/* The struct of a struct type, NULL for any other type. */
+const AscStructInfo *asc_type_struct_info(const AscType *t);
 /* Prints the IR spelling of t into buf (always NUL-terminated). */
 void asc_type_format(const AscType *t, char *buf, size_t size);
 int asc_type_is_int(const AscType *t);   /* integer or index or bool scalar */
@@ -246,6 +291,12 @@ AscOp *asc_module_find_function(const AscModule *m, const char *name);
  * attributes, regions, terminators, SSA dominance). On failure records a
  * ASC_ERR_COMPILE error at the op's location and returns it. */
 AscStatus asc_module_verify(AscModule *m);
+
+/* Checks that the constants op passes to integer parameters of the Ascend
+ * C API, or to the fields of a parameter struct, fit their C types (a
+ * target check the lowering and the emitter make; see cpp_constants.c).
+ * On failure records an ASC_ERR_COMPILE error at op's location. */
+AscStatus asc_check_cpp_constants(AscContext *ctx, const AscOp *op);
 
 /* Prints the module in MLIR generic op syntax. Returns a malloc'ed string
  * the caller frees. */

@@ -64,6 +64,7 @@ typedef enum AscOperandKind {
   ASC_OK_PIPE = 'P',
   ASC_OK_QUE = 'Q',
   ASC_OK_BUF = 'B',
+  ASC_OK_STRUCT = 'S', /* a parameter struct: S{BinaryRepeatParams} */
   ASC_OK_ANY = '*',
 } AscOperandKind;
 
@@ -72,6 +73,7 @@ enum { ASC_MAX_SIG = 16 };
 typedef struct AscOperandSpec {
   const char *name;
   char kind;      /* AscOperandKind */
+  int struct_id;  /* struct operands: the AscStructId they must have */
   AscDType ctype; /* integer operands: the type of the Ascend C parameter
                      (ASC_DT_NONE: any) */
   char reads;     /* tensor operand is read */

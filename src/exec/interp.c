@@ -1,12 +1,97 @@
-/* The interpreter loop: runs one block of a kernel over its bytecode. */
+/* The interpreter: runs one block of a kernel over its bytecode
+ * (bytecode.h), and checks between instructions whether the block must
+ * stop (its step budget, a cancelled launch, an interrupt to poll). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../sim/checked.h"
 #include "../sim/sim.h"
 
-enum { MAX_CALL_DEPTH = 64 };
+/* The semantic function of each op-table row. */
+static const AscExecFn exec_fns[ASC_OP_COUNT] = {
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs, \
+               cost)                                                           \
+  [ASC_OP_##ID] = exec,
+#include "../ir/ops.def"
+#undef ASC_OP
+};
+
+/* ---- stopping ------------------------------------------------------------ */
+
+enum {
+  /* instructions between two checks of the step budget, the cancel flag
+   * and the clock: rare enough to cost nothing, often enough that even
+   * instructions of ~100 us each reach the next poll in well under a
+   * second */
+  CHECK_INTERVAL = 1024,
+};
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void asc_control_init(AscLaunchControl *c, const AscLaunchOptions *options) {
+  atomic_init(&c->cancelled, 0);
+  c->max_steps = options ? options->max_steps : 0;
+  c->interrupt = options ? options->interrupt : NULL;
+  c->interrupt_ctx = options ? options->interrupt_ctx : NULL;
+  c->last_poll_ns = now_ns();
+}
+
+int asc_poll_interrupt(AscLaunchControl *c) {
+  if (!c->interrupt)
+    return 0;
+  int64_t t = now_ns();
+  if (t - c->last_poll_ns < (int64_t)ASC_INTERRUPT_POLL_MS * 1000000)
+    return 0;
+  c->last_poll_ns = t;
+  if (!c->interrupt(c->interrupt_ctx))
+    return 0;
+  atomic_store(&c->cancelled, 1);
+  return 1;
+}
+
+AscStatus asc_block_interrupted(AscBlockState *b) {
+  if (b->err->status == ASC_OK) {
+    b->err->status = ASC_ERR_INTERRUPTED;
+    b->err->block = b->block_idx;
+    snprintf(b->err->message, sizeof b->err->message, "launch interrupted");
+  }
+  return ASC_ERR_INTERRUPTED;
+}
+
+/* Called when b->steps reaches b->next_check, with the instruction about
+ * to run: fails the block past its step budget, stops it when the launch
+ * was cancelled, polls the interrupt callback on the launching thread; sets
+ * the next check. */
+static AscStatus block_check(AscBlockState *b, const AscInstr *in) {
+  AscLaunchControl *c = b->control;
+  if (!c) {
+    b->next_check = INT64_MAX;
+    return ASC_OK;
+  }
+  if (c->max_steps > 0 && b->steps > c->max_steps) {
+    AscExec x = {b, NULL};
+    return sim_fail(&x, in,
+                    "the block ran more than %lld instructions, its step "
+                    "budget (the max_steps option or PYASC_MAX_STEPS): does "
+                    "a loop never end?",
+                    (long long)c->max_steps);
+  }
+  if (atomic_load_explicit(&c->cancelled, memory_order_relaxed) ||
+      (b->polls_interrupt && asc_poll_interrupt(c)))
+    return asc_block_interrupted(b);
+  b->next_check = b->steps + CHECK_INTERVAL;
+  if (c->max_steps > 0 && b->next_check > c->max_steps + 1)
+    b->next_check = c->max_steps + 1;
+  return ASC_OK;
+}
+
+/* ---- running ------------------------------------------------------------- */
 
 /* Takes n slots from the block's frame stack, which asc_block_run sized
  * for the deepest chain of calls (frames must never move). They are not
@@ -33,7 +118,7 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
   e->n_acc = 0;
   e->elems = e->bytes = e->dropped = 0;
-  AscStatus s = asc_exec_fn(in->op)(x, in);
+  AscStatus s = exec_fns[in->op](x, in);
   for (int i = 0; i < b->n_observers && !s; i++)
     if (b->observers[i].event)
       s = b->observers[i].event(b->observers[i].self, b, e);
@@ -43,16 +128,17 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
 static AscStatus call(AscBlockState *b, const AscInstr *in, AscSlot *regs) {
   const AscFunc *callee = &b->kernel->funcs[in->imm];
   AscExec x = {b, regs};
-  if (b->call_depth >= MAX_CALL_DEPTH)
+  if (b->call_depth >= ASC_MAX_CALL_DEPTH)
     return sim_fail(&x, in, "device function calls nested deeper than %d",
-                    MAX_CALL_DEPTH);
+                    ASC_MAX_CALL_DEPTH);
   int64_t mark = b->stack_used;
   AscSlot *frame = frame_push(b, callee->n_slots);
   if (!frame)
     return sim_fail(&x, in,
                     "device function frames exceed the simulator's stack");
   for (int i = 0; i < in->n_args; i++)
-    frame[callee->param_slots[i]] = regs[in->a[i]];
+    memcpy(&frame[callee->param_slots[i]], &regs[in->a[i]],
+           sizeof(AscSlot) * (size_t)callee->param_widths[i]);
   b->call_depth++;
   /* the callee's RET writes straight into our result slots */
   AscSlot *saved_ret = b->ret_to;
@@ -73,13 +159,18 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
   while (pc < fn->n_code) {
     const AscInstr *in = &code[pc];
     if (++b->steps >= b->next_check) {
-      AscStatus s = asc_block_check(b, in);
+      AscStatus s = block_check(b, in);
       if (s)
         return s;
     }
     switch (in->op) {
     case ASC_BC_MOV:
       regs[in->dst] = regs[in->a[0]];
+      pc++;
+      break;
+    case ASC_BC_MOVN:
+      memmove(&regs[in->dst], &regs[in->a[0]],
+              sizeof(AscSlot) * (size_t)in->imm);
       pc++;
       break;
     case ASC_BC_JMP:
@@ -113,13 +204,14 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
       break;
     }
     case ASC_BC_RET:
-      if (b->ret_to)
-        for (int i = 0; i < in->n_args; i++)
-          b->ret_to[i] = regs[in->a[i]];
+      if (b->ret_to) /* results side by side, each as wide as its type */
+        for (int i = 0, off = 0; i < in->n_args; off += fn->result_widths[i++])
+          memcpy(&b->ret_to[off], &regs[in->a[i]],
+                 sizeof(AscSlot) * (size_t)fn->result_widths[i]);
       return ASC_OK;
     default: {
-      AscStatus s = b->n_observers ? run_observed(b, &x, in)
-                                   : asc_exec_fn(in->op)(&x, in);
+      AscStatus s =
+          b->n_observers ? run_observed(b, &x, in) : exec_fns[in->op](&x, in);
       if (s)
         return s;
       pc++;
@@ -127,36 +219,6 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
     }
   }
   return ASC_OK;
-}
-
-/* Stack size needed: the deepest chain of frames, calls nested at most
- * MAX_CALL_DEPTH deep (deeper calls fail before pushing a frame). Computed
- * bottom-up over the depth, one pass over the code per level: following
- * every call path instead is exponential when a function has several call
- * sites of a recursive (or shared) callee. Returns -1 when out of memory. */
-int64_t asc_frames_needed(const AscKernel *k) {
-  int n = k->n_funcs;
-  int64_t *buf = calloc((size_t)n * 2, sizeof(int64_t));
-  if (!buf)
-    return -1;
-  /* next[f]: frames for f called at depth d + 1 (zero past the limit) */
-  int64_t *next = buf, *cur = buf + n;
-  for (int d = MAX_CALL_DEPTH; d >= 0; d--) {
-    for (int f = 0; f < n; f++) {
-      const AscFunc *fn = &k->funcs[f];
-      int64_t deepest = 0;
-      for (int i = 0; i < fn->n_code; i++)
-        if (fn->code[i].op == ASC_BC_CALL && next[fn->code[i].imm] > deepest)
-          deepest = next[fn->code[i].imm];
-      cur[f] = fn->n_slots + deepest;
-    }
-    int64_t *t = next;
-    next = cur;
-    cur = t;
-  }
-  int64_t need = next[0];
-  free(buf);
-  return need;
 }
 
 AscStatus asc_block_run(AscBlockState *b) {

@@ -1,6 +1,7 @@
-/* Lowering: verified ASC-IR → compact bytecode (see src/sim/sim.h).
+/* Lowering: verified ASC-IR → compact bytecode (bytecode.h).
  *
- * Every SSA value of a function gets its own register slot; structured
+ * Every SSA value of a function gets its own register slot (a parameter
+ * struct one per field, side by side); structured
  * control flow becomes jumps; constants are preset slots filled when a frame
  * is entered, so loops do not re-execute them. Element types an op does not
  * support on the target are rejected here, with the op's Python location. */
@@ -8,23 +9,24 @@
 #include <string.h>
 
 #include "../ir/hash.h"
-#include "../sim/sim.h"
+#include "../sim/sim.h" /* the vector unit's element types, constants */
+#include "bytecode.h"
 
-typedef struct ExecRow {
-  AscExecFn fn;
-  int sub;
-} ExecRow;
-
-static const ExecRow exec_rows[ASC_OP_COUNT] = {
+/* The `sub` column: the sub-operation each row's instructions carry. */
+static const int exec_subs[ASC_OP_COUNT] = {
 #define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs, \
                cost)                                                           \
-  [ASC_OP_##ID] = {exec, sub},
+  [ASC_OP_##ID] = sub,
 #include "../ir/ops.def"
 #undef ASC_OP
 };
 
-AscExecFn asc_exec_fn(int op) { return exec_rows[op].fn; }
-int asc_exec_sub(int op) { return exec_rows[op].sub; }
+int asc_exec_sub(int op) { return exec_subs[op]; }
+
+int asc_slot_width(const AscType *t) {
+  const AscStructInfo *si = asc_type_struct_info(t);
+  return si && si->n_fields > 0 ? si->n_fields : 1;
+}
 
 typedef struct Lower {
   AscModule *m;
@@ -61,8 +63,10 @@ static int grow(void **p, int *cap, int need, size_t elem) {
 }
 
 static int slot_of(Lower *l, AscValue *v) {
-  if (v->id < 0)
-    v->id = l->n_slots++;
+  if (v->id < 0) {
+    v->id = l->n_slots;
+    l->n_slots += asc_slot_width(v->type);
+  }
   return v->id;
 }
 
@@ -90,27 +94,32 @@ static void add_arg(Lower *l, AscInstr *in, int slot) {
   in->n_args++;
 }
 
-static void emit_mov(Lower *l, int dst, int src, const AscOp *op) {
+/* Copies a value of `width` slots. */
+static void emit_mov(Lower *l, int dst, int src, int width, const AscOp *op) {
   if (dst == src)
     return;
-  AscInstr *in = emit(l, ASC_BC_MOV, op);
+  AscInstr *in = emit(l, width > 1 ? ASC_BC_MOVN : ASC_BC_MOV, op);
   add_arg(l, in, src);
   in->dst = dst;
+  in->imm = width;
 }
 
 /* Copies n values to n slots as if all at once (a yield may swap values). */
 static void emit_parallel_copy(Lower *l, AscValue **from, const int *to, int n,
                                const AscOp *op) {
   if (n == 1) {
-    emit_mov(l, to[0], slot_of(l, from[0]), op);
+    emit_mov(l, to[0], slot_of(l, from[0]), asc_slot_width(from[0]->type), op);
     return;
   }
-  int tmp = l->n_slots;
-  l->n_slots += n;
+  int tmp = l->n_slots, off = 0;
   for (int i = 0; i < n; i++)
-    emit_mov(l, tmp + i, slot_of(l, from[i]), op);
-  for (int i = 0; i < n; i++)
-    emit_mov(l, to[i], tmp + i, op);
+    l->n_slots += asc_slot_width(from[i]->type);
+  for (int i = 0; i < n; off += asc_slot_width(from[i++]->type))
+    emit_mov(l, tmp + off, slot_of(l, from[i]), asc_slot_width(from[i]->type),
+             op);
+  off = 0;
+  for (int i = 0; i < n; off += asc_slot_width(from[i++]->type))
+    emit_mov(l, to[i], tmp + off, asc_slot_width(from[i]->type), op);
 }
 
 static AscStatus lower_block(Lower *l, AscBlock *b);
@@ -261,11 +270,12 @@ static AscStatus lower_for(Lower *l, AscOp *op) {
     body->args[i + 1].id = slot_of(l, &op->results[i]);
   int iv = slot_of(l, &body->args[0]);
   int ub = l->n_slots++, step = l->n_slots++; /* bounds are evaluated once */
-  emit_mov(l, iv, slot_of(l, op->operands[0]), op);
-  emit_mov(l, ub, slot_of(l, op->operands[1]), op);
-  emit_mov(l, step, slot_of(l, op->operands[2]), op);
+  emit_mov(l, iv, slot_of(l, op->operands[0]), 1, op);
+  emit_mov(l, ub, slot_of(l, op->operands[1]), 1, op);
+  emit_mov(l, step, slot_of(l, op->operands[2]), 1, op);
   for (int i = 0; i < n_iter; i++)
-    emit_mov(l, body->args[i + 1].id, slot_of(l, op->operands[i + 3]), op);
+    emit_mov(l, body->args[i + 1].id, slot_of(l, op->operands[i + 3]),
+             asc_slot_width(op->operands[i + 3]->type), op);
   int head = l->n_code;
   AscInstr *test = emit(l, ASC_BC_FOR_TEST, op);
   add_arg(l, test, iv);
@@ -357,8 +367,10 @@ static AscStatus lower_while(Lower *l, AscOp *op) {
 }
 
 static AscStatus lower_generic(Lower *l, AscOp *op) {
-  const ExecRow *row = &exec_rows[op->id];
-  AscStatus s = check_supported(l, op, row->sub);
+  int sub = exec_subs[op->id];
+  AscStatus s = check_supported(l, op, sub);
+  if (!s)
+    s = asc_check_cpp_constants(l->ctx, op);
   if (s)
     return s;
   AscInstr *in = emit(l, op->id, op);
@@ -366,7 +378,7 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
     add_arg(l, in, slot_of(l, op->operands[i]));
   if (op->n_results)
     in->dst = slot_of(l, &op->results[0]);
-  in->imm = row->sub;
+  in->imm = sub;
   /* dtype: the result's scalar or element type, else the first tensor's */
   const AscType *rt = op->n_results ? op->results[0].type : NULL;
   AscDType dt = rt ? rt->dtype : first_tensor_dtype(op);
@@ -385,6 +397,10 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
       in->imm2 = op->attrs[i].i;
   if (asc_op_info(op->id)->emit == ASC_EMIT_LEVEL0)
     in->imm2 = asc_op_attr_int(op, "mask_mode", 0);
+  if (op->id == ASC_OP_STRUCT_GET) /* the field, by its index */
+    in->imm =
+        asc_struct_field_index(asc_type_struct_info(op->operands[0]->type),
+                               asc_op_attr_str(op, "field"));
   if (op->id == ASC_OP_CAST_L0) /* imm2 is the mask mode */
     in->imm3 = asc_op_attr_int(op, "round_mode", 0);
   return ASC_OK;
@@ -418,8 +434,10 @@ static AscStatus lower_op(Lower *l, AscOp *op) {
     /* results take consecutive slots so the callee can write them */
     if (op->n_results) {
       in->dst = l->n_slots;
-      for (int i = 0; i < op->n_results; i++)
-        op->results[i].id = l->n_slots++;
+      for (int i = 0; i < op->n_results; i++) {
+        op->results[i].id = l->n_slots;
+        l->n_slots += asc_slot_width(op->results[i].type);
+      }
     }
     return ASC_OK;
   }
@@ -450,26 +468,32 @@ static AscStatus lower_function(Lower *l, AscOp *f, AscFunc *out) {
   memset(out, 0, sizeof *out);
   out->name = asc_op_attr_str(f, "sym_name");
   out->n_params = body->n_args;
-  out->n_results =
-      asc_op_attr(f, "res_types") ? asc_op_attr(f, "res_types")->n_types : 0;
+  const AscAttr *res_types = asc_op_attr(f, "res_types");
+  out->n_results = res_types ? res_types->n_types : 0;
   for (int i = 0; i < body->n_args; i++)
-    slot_of(l, &body->args[i]); /* params occupy slots 0..n-1 */
+    slot_of(l, &body->args[i]); /* params occupy the first slots, in order */
   AscStatus s = lower_block(l, body);
   if (s)
     return s;
   out->code = malloc(sizeof(AscInstr) * (size_t)(l->n_code ? l->n_code : 1));
   out->param_slots = malloc(sizeof(int32_t) * (size_t)(body->n_args + 1));
+  out->param_widths = malloc(sizeof(int32_t) * (size_t)(body->n_args + 1));
+  out->result_widths = malloc(sizeof(int32_t) * (size_t)(out->n_results + 1));
   out->const_slots = malloc(sizeof(int32_t) * (size_t)(l->n_consts + 1));
   out->const_values = malloc(sizeof(AscSlot) * (size_t)(l->n_consts + 1));
-  if (!out->code || !out->param_slots || !out->const_slots ||
-      !out->const_values)
+  if (!out->code || !out->param_slots || !out->param_widths ||
+      !out->result_widths || !out->const_slots || !out->const_values)
     return asc_error(l->ctx, ASC_ERR_INTERNAL, f->loc, "out of memory");
   /* (memcpy from a NULL source is undefined even for 0 bytes) */
   if (l->n_code)
     memcpy(out->code, l->code, sizeof(AscInstr) * (size_t)l->n_code);
   out->n_code = l->n_code;
-  for (int i = 0; i < body->n_args; i++)
-    out->param_slots[i] = i;
+  for (int i = 0; i < body->n_args; i++) {
+    out->param_slots[i] = body->args[i].id;
+    out->param_widths[i] = asc_slot_width(body->args[i].type);
+  }
+  for (int i = 0; i < out->n_results; i++)
+    out->result_widths[i] = asc_slot_width(res_types->types[i]);
   if (l->n_consts) {
     memcpy(out->const_slots, l->const_slots,
            sizeof(int32_t) * (size_t)l->n_consts);
@@ -481,19 +505,51 @@ static AscStatus lower_function(Lower *l, AscOp *f, AscFunc *out) {
   return ASC_OK;
 }
 
+/* Stack size needed: the deepest chain of frames, calls nested at most
+ * ASC_MAX_CALL_DEPTH deep (deeper calls fail before pushing a frame).
+ * Computed bottom-up over the depth, one pass over the code per level:
+ * following every call path instead is exponential when a function has
+ * several call sites of a recursive (or shared) callee. Returns -1 when out
+ * of memory. */
+static int64_t frames_needed(const AscKernel *k) {
+  int n = k->n_funcs;
+  int64_t *buf = calloc((size_t)n * 2, sizeof(int64_t));
+  if (!buf)
+    return -1;
+  /* next[f]: frames for f called at depth d + 1 (zero past the limit) */
+  int64_t *next = buf, *cur = buf + n;
+  for (int d = ASC_MAX_CALL_DEPTH; d >= 0; d--) {
+    for (int f = 0; f < n; f++) {
+      const AscFunc *fn = &k->funcs[f];
+      int64_t deepest = 0;
+      for (int i = 0; i < fn->n_code; i++)
+        if (fn->code[i].op == ASC_BC_CALL && next[fn->code[i].imm] > deepest)
+          deepest = next[fn->code[i].imm];
+      cur[f] = fn->n_slots + deepest;
+    }
+    int64_t *t = next;
+    next = cur;
+    cur = t;
+  }
+  int64_t need = next[0];
+  free(buf);
+  return need;
+}
+
 void asc_kernel_free(AscKernel *k) {
   if (!k)
     return;
   for (int i = 0; i < k->n_funcs; i++) {
     free(k->funcs[i].code);
     free(k->funcs[i].param_slots);
+    free(k->funcs[i].param_widths);
+    free(k->funcs[i].result_widths);
     free(k->funcs[i].const_slots);
     free(k->funcs[i].const_values);
   }
   free(k->funcs);
   free(k->pool);
   free(k->param_types);
-  asc_scratch_pool_free(k->scratch);
   free(k);
 }
 
@@ -552,8 +608,7 @@ AscKernel *asc_kernel_compile(AscModule *m, const char *entry) {
         k->param_types[i] = body->args[i].type;
   }
   if (!s) {
-    k->frame_slots = asc_frames_needed(k);
-    k->scratch = NULL; /* created by the first launch */
+    k->frame_slots = frames_needed(k);
   }
   free(l.funcs);
   asc_ptrmap_free(&l.callee_ids);

@@ -134,12 +134,13 @@ AscStatus asc_error(AscContext *ctx, AscStatus status, AscLoc loc,
 
 /* ---- types ------------------------------------------------------------- */
 
-const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
-                            int position, int depth) {
+/* The one type with these fields, made on first use. */
+static const AscType *intern(AscContext *ctx, AscTypeKind kind, AscDType dtype,
+                             int position, int depth, int struct_id) {
   for (int i = 0; i < ctx->n_types; i++) {
     const AscType *t = ctx->types[i];
     if (t->kind == kind && t->dtype == dtype && t->position == position &&
-        t->depth == depth)
+        t->depth == depth && t->struct_id == struct_id)
       return t;
   }
   if (ctx->n_types == ctx->cap_types) {
@@ -160,8 +161,26 @@ const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
   t->dtype = dtype;
   t->position = position;
   t->depth = depth;
+  t->struct_id = struct_id;
   ctx->types[ctx->n_types++] = t;
   return t;
+}
+
+const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
+                            int position, int depth) {
+  if (kind == ASC_TY_STRUCT)
+    return NULL; /* a struct type names its struct: asc_type_struct */
+  return intern(ctx, kind, dtype, position, depth, -1);
+}
+
+const AscType *asc_type_struct(AscContext *ctx, AscStructId id) {
+  if (!asc_struct_info(id))
+    return NULL;
+  return intern(ctx, ASC_TY_STRUCT, ASC_DT_NONE, -1, 0, (int)id);
+}
+
+const AscStructInfo *asc_type_struct_info(const AscType *t) {
+  return t && t->kind == ASC_TY_STRUCT ? asc_struct_info(t->struct_id) : NULL;
 }
 
 const AscType *asc_type_scalar(AscContext *ctx, AscDType dtype) {
@@ -195,6 +214,11 @@ void asc_type_format(const AscType *t, char *buf, size_t size) {
   case ASC_TY_TBUF:
     snprintf(buf, size, "!asc.tbuf<%s>", pos);
     break;
+  case ASC_TY_STRUCT: {
+    const AscStructInfo *si = asc_type_struct_info(t);
+    snprintf(buf, size, "!asc.struct<%s>", si ? si->name : "?");
+    break;
+  }
   default:
     snprintf(buf, size, "!asc.unknown");
   }

@@ -3,7 +3,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "asc/ops.h"
+#include "asc/ir.h"
 #include "hash.h"
 
 typedef struct OpRow {
@@ -58,6 +58,17 @@ static int split(const char *spec, const char **items, size_t *lens, int max) {
   return n;
 }
 
+/* The struct of an S{NAME} operand (ASC_STRUCT_COUNT: a typo in ops.def,
+ * which test_ir catches). */
+static AscStructId struct_named(const char *s, size_t n) {
+  char name[64];
+  if (n >= sizeof name)
+    return ASC_STRUCT_COUNT;
+  memcpy(name, s, n);
+  name[n] = 0;
+  return asc_struct_from_name(name);
+}
+
 static void parse_operands(AscOpInfo *info, const char *spec) {
   const char *items[ASC_MAX_SIG];
   size_t lens[ASC_MAX_SIG];
@@ -86,6 +97,13 @@ static void parse_operands(AscOpInfo *info, const char *spec) {
       o->kind = ASC_OK_INT;
       o->ctype = asc_dtype_from_name(cname);
       j = t;
+    }
+    o->struct_id = -1;
+    if (k[0] == ASC_OK_STRUCT && klen > 2 && k[1] == '{') {
+      const char *close = memchr(k, '}', klen);
+      o->struct_id = close ? (int)struct_named(k + 2, (size_t)(close - k - 2))
+                           : (int)ASC_STRUCT_COUNT;
+      j = close ? (size_t)(close - k) + 1 : klen;
     }
     for (; j < klen; j++) {
       if (k[j] == 'r')

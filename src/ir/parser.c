@@ -618,6 +618,30 @@ static const AscType *make_type(Parser *p, AscTypeKind kind, AscDType dt,
   return ty;
 }
 
+/* NAME '>' of !asc.struct<NAME> (after the '<'). */
+static const AscType *parse_struct_type(Parser *p) {
+  Tok t = p->tok;
+  char buf[64];
+  if (t.kind != T_IDENT || t.len >= sizeof buf)
+    return FAIL_TOK(p, &t, "expected a parameter struct name, found %s",
+                    describe(&t, buf, sizeof buf)),
+           NULL;
+  memcpy(buf, t.start, t.len);
+  buf[t.len] = 0;
+  AscStructId id = asc_struct_from_name(buf);
+  if (id == ASC_STRUCT_COUNT)
+    return FAIL_TOK(p, &t, "'%s' is not a parameter struct", buf), NULL;
+  next(p);
+  if (expect(p, T_GREATER, "to close the type"))
+    return NULL;
+  const AscType *ty = asc_type_struct(p->ctx, id);
+  if (!ty || (p->ctx_was_ok && asc_context_status(p->ctx) != ASC_OK)) {
+    p->failed = 1;
+    return NULL;
+  }
+  return ty;
+}
+
 static const AscType *parse_type(Parser *p) {
   if (p->failed)
     return NULL;
@@ -645,6 +669,7 @@ static const AscType *parse_type(Parser *p) {
       {"!asc.tpipe", ASC_TY_TPIPE},
       {"!asc.tque", ASC_TY_TQUE},
       {"!asc.tbuf", ASC_TY_TBUF},
+      {"!asc.struct", ASC_TY_STRUCT},
   };
   int k = -1;
   for (int i = 0; i < (int)(sizeof kinds / sizeof kinds[0]); i++)
@@ -662,6 +687,8 @@ static const AscType *parse_type(Parser *p) {
   if (expect(p, T_LESS, "after the type name"))
     return NULL;
   switch (kind) {
+  case ASC_TY_STRUCT:
+    return parse_struct_type(p);
   case ASC_TY_GLOBAL_ADDRESS:
   case ASC_TY_GLOBAL_TENSOR:
     if (parse_dtype(p, &dt))
@@ -690,7 +717,8 @@ static const AscType *parse_type(Parser *p) {
 
 static int types_equal(const AscType *a, const AscType *b) {
   return a == b || (a && b && a->kind == b->kind && a->dtype == b->dtype &&
-                    a->position == b->position && a->depth == b->depth);
+                    a->position == b->position && a->depth == b->depth &&
+                    a->struct_id == b->struct_id);
 }
 
 /* '(' [type (',' type)*] ')' or '[' ... ']' into an arena vector. */

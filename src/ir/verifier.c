@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "asc/ir.h"
-#include "sim/sim.h" /* asc_constant_value: a constant's run-time value */
 
 typedef struct Verifier {
   AscContext *ctx;
@@ -32,6 +31,8 @@ static int kind_matches(char kind, const AscType *t) {
     return t->kind == ASC_TY_TQUE;
   case ASC_OK_BUF:
     return t->kind == ASC_TY_TBUF;
+  case ASC_OK_STRUCT:
+    return t->kind == ASC_TY_STRUCT;
   default:
     return 1;
   }
@@ -57,6 +58,8 @@ static const char *kind_name(char kind) {
     return "a TQue";
   case ASC_OK_BUF:
     return "a TBuf";
+  case ASC_OK_STRUCT:
+    return "a parameter struct";
   default:
     return "a value";
   }
@@ -69,41 +72,47 @@ static AscStatus fail(Verifier *v, const AscOp *op, const char *msg,
                    info ? info->name : "?", msg, detail ? detail : "");
 }
 
-/* A constant passed for an integer parameter of the Ascend C API must fit
- * the parameter's C type: C++ would convert it silently (-1 to 2^32 - 1, a
- * count of 2^32 + 3 to 3), so the kernel would do something else on the
- * NPU than here. (A run-time value that does not fit faults in the
- * simulator, where the access it sizes is checked.) */
-static AscStatus check_fits_parameter(Verifier *v, const AscOp *op, int i,
-                                      const AscOperandSpec *s) {
-  const AscValue *val = op->operands[i];
-  AscSlot c;
-  if (!val->def || asc_constant_value(val->def, &c) != 0 ||
-      !asc_type_is_int(val->type))
+/* asc.struct: one operand per field, each a number of the field's kind;
+ * asc.struct.get: a field the struct has, read as its type. (That the
+ * constants fit the fields' C types is asc_check_cpp_constants'.) */
+static AscStatus check_struct(Verifier *v, const AscOp *op) {
+  char buf[160];
+  if (op->id == ASC_OP_STRUCT) {
+    const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
+    if (!si)
+      return fail(v, op, "the result must be a parameter struct", NULL);
+    if (op->n_operands != si->n_fields) {
+      snprintf(buf, sizeof buf, "%s has %d fields, got %d values", si->name,
+               si->n_fields, op->n_operands);
+      return fail(v, op, buf, NULL);
+    }
+    for (int i = 0; i < si->n_fields; i++) {
+      const AscFieldInfo *f = &si->fields[i];
+      const AscType *t = op->operands[i]->type;
+      int is_float = asc_dtype_is_float(f->dtype);
+      if (!(is_float ? kind_matches(ASC_OK_NUM, t) : asc_type_is_int(t))) {
+        snprintf(buf, sizeof buf, "field %s of %s must be %s", f->name,
+                 si->name, is_float ? "a number" : "an integer");
+        return fail(v, op, buf, NULL);
+      }
+    }
     return ASC_OK;
-  int64_t x = c.i;
-  int value_unsigned = asc_dtype_is_unsigned_int(val->type->dtype);
-  size_t bits = asc_dtype_size(s->ctype) * 8;
-  int fits;
-  if (asc_dtype_is_unsigned_int(s->ctype))
-    fits = (value_unsigned || x >= 0) &&
-           (bits >= 64 || (uint64_t)x < ((uint64_t)1 << bits));
-  else
-    fits = bits >= 64 ? (!value_unsigned || x >= 0)
-                      : (x >= -((int64_t)1 << (bits - 1)) &&
-                         x < ((int64_t)1 << (bits - 1)));
-  if (fits)
-    return ASC_OK;
-  const AscOpInfo *info = asc_op_info(op->id);
-  char buf[256];
-  if (value_unsigned)
-    snprintf(buf, sizeof buf, "%s = %llu does not fit the %s parameter of %s",
-             s->name, (unsigned long long)x, asc_dtype_cpp_name(s->ctype),
-             info->cpp);
-  else
-    snprintf(buf, sizeof buf, "%s = %lld does not fit the %s parameter of %s",
-             s->name, (long long)x, asc_dtype_cpp_name(s->ctype), info->cpp);
-  return fail(v, op, buf, NULL);
+  }
+  const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
+  const char *field = asc_op_attr_str(op, "field");
+  int k = asc_struct_field_index(si, field ? field : "");
+  if (!si || k < 0) {
+    snprintf(buf, sizeof buf, "%s has no field '%s'", si ? si->name : "?",
+             field ? field : "");
+    return fail(v, op, buf, NULL);
+  }
+  const AscType *rt = op->results[0].type;
+  if (rt->kind != ASC_TY_SCALAR || rt->dtype != si->fields[k].dtype) {
+    snprintf(buf, sizeof buf, "field %s of %s is %s", field, si->name,
+             asc_dtype_ir_name(si->fields[k].dtype));
+    return fail(v, op, "the result must have the field's type: ", buf);
+  }
+  return ASC_OK;
 }
 
 static AscStatus check_signature(Verifier *v, const AscOp *op) {
@@ -128,8 +137,14 @@ static AscStatus check_signature(Verifier *v, const AscOp *op) {
                kind_name(s->kind), ty);
       return fail(v, op, "operand ", buf);
     }
-    if (s->ctype != ASC_DT_NONE && check_fits_parameter(v, op, i, s))
-      return ASC_ERR_COMPILE;
+    if (s->struct_id >= 0 && op->operands[i]->type->struct_id != s->struct_id) {
+      const AscStructInfo *want = asc_struct_info(s->struct_id);
+      char ty[96];
+      asc_type_format(op->operands[i]->type, ty, sizeof ty);
+      snprintf(buf, sizeof buf, "'%s' must be a %s, got %s", s->name,
+               want ? want->name : "?", ty);
+      return fail(v, op, "operand ", buf);
+    }
   }
   for (int i = info->n_operands; i < op->n_operands; i++)
     if (!op->operands[i])
@@ -199,6 +214,8 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
   const AscOpInfo *info = asc_op_info(op->id);
   if (op->id == ASC_OP_CONSTANT)
     return check_constant(v, op);
+  if (op->id == ASC_OP_STRUCT || op->id == ASC_OP_STRUCT_GET)
+    return check_struct(v, op);
   if (info->pipe == ASC_PIPE_V || info->pipe == ASC_PIPE_MTE2 ||
       info->pipe == ASC_PIPE_MTE3) {
     if (op->id == ASC_OP_CAST || op->id == ASC_OP_CAST_L0)
@@ -222,6 +239,9 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
       (op->operands[1]->type != op->operands[2]->type ||
        op->results[0].type != op->operands[1]->type))
     return fail(v, op, "both values and the result must have the same type",
+                NULL);
+  if (op->id == ASC_OP_SELECT_S && op->operands[1]->type->kind == ASC_TY_STRUCT)
+    return fail(v, op, "cannot select a parameter struct; select its fields",
                 NULL);
   /* a view is a tensor of its operand's type: the simulator sizes every
    * access by the element type a tensor was made with */

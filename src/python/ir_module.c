@@ -60,6 +60,17 @@ static PyObject *module_type(ModuleObject *self, PyObject *args, PyObject *kw) {
       !PyArg_ParseTupleAndKeywords(args, kw, "s|ziiz", kwlist, &kind, &dtype,
                                    &position, &depth, &struct_name))
     return NULL;
+  if (strcmp(kind, "struct") == 0) {
+    AscStructId id =
+        struct_name ? asc_struct_from_name(struct_name) : ASC_STRUCT_COUNT;
+    if (id == ASC_STRUCT_COUNT)
+      return PyErr_Format(PyExc_ValueError, "unknown parameter struct '%s'",
+                          struct_name ? struct_name : "");
+    const AscType *t = asc_type_struct(self->ctx, id);
+    if (!t)
+      return PyErr_NoMemory();
+    return wrap(&TypeType, (PyObject *)self, (void *)t);
+  }
   int k = -1;
   for (int i = 0; i < ASC_TY_KIND_COUNT; i++)
     if (strcmp(type_kind_names[i], kind) == 0)
@@ -402,7 +413,8 @@ static PyObject *module_compile(ModuleObject *self, PyObject *args) {
 static PyMethodDef module_methods[] = {
     {"type", (PyCFunction)(void (*)(void))module_type,
      METH_VARARGS | METH_KEYWORDS,
-     "type(kind, dtype=None, position=-1, depth=0) -> Type"},
+     "type(kind, dtype=None, position=-1, depth=0, struct=None) -> Type "
+     "(kind 'struct': struct names the parameter struct)"},
     {"add_function", (PyCFunction)(void (*)(void))module_add_function,
      METH_VARARGS | METH_KEYWORDS,
      "add_function(name, arg_types, res_types, is_kernel=False, loc=None)"},
@@ -441,6 +453,34 @@ PyObject *py_op_names(PyObject *mod, PyObject *unused) {
   for (int i = 0; l && i < ASC_OP_COUNT; i++) {
     PyObject *s = PyUnicode_FromString(asc_op_info((AscOpId)i)->name);
     if (list_append_new(l, s)) {
+      Py_DECREF(l);
+      return NULL;
+    }
+  }
+  return l;
+}
+
+/* struct_infos() -> [{"name", "cpp", "fields": [(name, cpp, dtype,
+ * default)]}]: the parameter-struct table, for the Python classes. */
+PyObject *py_struct_infos(PyObject *mod, PyObject *unused) {
+  PyObject *l = PyList_New(0);
+  for (int i = 0; l && i < ASC_STRUCT_COUNT; i++) {
+    const AscStructInfo *si = asc_struct_info((AscStructId)i);
+    PyObject *fields = PyList_New(si->n_fields);
+    for (int f = 0; fields && f < si->n_fields; f++) {
+      const AscFieldInfo *fi = &si->fields[f];
+      PyObject *t = Py_BuildValue("(sssd)", fi->name, fi->cpp,
+                                  asc_dtype_name(fi->dtype), fi->def);
+      if (!t) {
+        Py_CLEAR(fields);
+        break;
+      }
+      PyList_SET_ITEM(fields, f, t);
+    }
+    PyObject *d = fields ? Py_BuildValue("{s:s,s:s,s:N}", "name", si->name,
+                                         "cpp", si->cpp, "fields", fields)
+                         : NULL;
+    if (list_append_new(l, d)) {
       Py_DECREF(l);
       return NULL;
     }

@@ -18,6 +18,9 @@ PyObject *LaunchError; /* (status, message, block, file, line, col, op) */
 static PyMethodDef functions[] = {
     {"platform", py_platform, METH_VARARGS, "platform(name) -> dict"},
     {"op_names", py_op_names, METH_NOARGS, "names of all IR ops"},
+    {"struct_infos", py_struct_infos, METH_NOARGS,
+     "the parameter-struct table: [{name, cpp, fields: [(name, cpp, dtype, "
+     "default)]}]"},
     {"timing_params", py_timing_params, METH_VARARGS,
      "timing_params(platform) -> [(name, default, unit, source)]"},
     {"set_sanitize_default", py_set_sanitize_default, METH_VARARGS,

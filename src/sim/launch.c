@@ -1,7 +1,8 @@
 /* Launching a kernel: core_num blocks spread over host worker threads.
  *
  * Blocks are independent (no cross-core sync yet), so worker w runs blocks
- * w, w + W, ... Each worker owns one UB reused by its blocks. Results never
+ * w, w + W, ... Each worker takes one UB from the scratch pool (scratch.c)
+ * and reuses it for its blocks. Results never
  * depend on scheduling: a block sees only its own local memory, and the
  * error reported is that of the failing block with the lowest index. */
 #include <pthread.h>
@@ -11,155 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "sim.h"
 
-enum {
-  MAX_WORKERS = 64,
-  /* instructions between two checks of the step budget, the cancel flag
-   * and the clock: rare enough to cost nothing, often enough that even
-   * instructions of ~100 us each reach the next poll in well under a
-   * second */
-  CHECK_INTERVAL = 1024,
-};
-
-struct AscScratchPool {
-  pthread_mutex_t lock;
-  AscScratch *free_list;
-};
-
-static pthread_mutex_t pool_create_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The kernel's pool, created on first use (kernels are shared by threads). */
-static AscScratchPool *pool_of(const AscKernel *k) {
-  AscScratchPool **slot = (AscScratchPool **)&k->scratch;
-  pthread_mutex_lock(&pool_create_lock);
-  if (!*slot) {
-    AscScratchPool *p = calloc(1, sizeof *p);
-    if (p && pthread_mutex_init(&p->lock, NULL) != 0) {
-      free(p);
-      p = NULL;
-    }
-    *slot = p;
-  }
-  AscScratchPool *p = *slot;
-  pthread_mutex_unlock(&pool_create_lock);
-  return p;
-}
-
-static void scratch_free(AscScratch *s) {
-  if (!s)
-    return;
-  free(s->ub);
-  free(s->stack);
-  free(s);
-}
-
-void asc_scratch_pool_free(AscScratchPool *pool) {
-  if (!pool)
-    return;
-  for (AscScratch *s = pool->free_list; s;) {
-    AscScratch *n = s->next;
-    scratch_free(s);
-    s = n;
-  }
-  pthread_mutex_destroy(&pool->lock);
-  free(pool);
-}
-
-/* A zeroed UB of ub_size bytes and a stack of `slots` register slots: from
- * the pool when one fits, else newly allocated. NULL when out of memory. */
-static AscScratch *scratch_take(AscScratchPool *pool, int64_t ub_size,
-                                int64_t slots) {
-  AscScratch *s = NULL;
-  if (pool) {
-    pthread_mutex_lock(&pool->lock);
-    s = pool->free_list;
-    if (s)
-      pool->free_list = s->next;
-    pthread_mutex_unlock(&pool->lock);
-  }
-  if (!s && !(s = calloc(1, sizeof *s)))
-    return NULL;
-  if (s->ub_size != ub_size) {
-    free(s->ub);
-    s->ub = calloc(1, (size_t)ub_size);
-    s->ub_size = s->ub ? ub_size : 0;
-    s->dirty = 0;
-  }
-  if (s->stack_size < slots) {
-    free(s->stack);
-    s->stack = malloc(sizeof(AscSlot) * (size_t)(slots > 0 ? slots : 1));
-    s->stack_size = s->stack ? slots : 0;
-  }
-  if (!s->ub || (slots > 0 && !s->stack)) {
-    scratch_free(s);
-    return NULL;
-  }
-  return s;
-}
-
-static void scratch_give(AscScratchPool *pool, AscScratch *s) {
-  if (!pool) {
-    scratch_free(s);
-    return;
-  }
-  pthread_mutex_lock(&pool->lock);
-  s->next = pool->free_list;
-  pool->free_list = s;
-  pthread_mutex_unlock(&pool->lock);
-}
-
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* Polls the interrupt callback if a poll is due; 1: cancel. */
-static int poll_interrupt(AscLaunchControl *c) {
-  if (!c->interrupt)
-    return 0;
-  int64_t t = now_ns();
-  if (t - c->last_poll_ns < (int64_t)ASC_INTERRUPT_POLL_MS * 1000000)
-    return 0;
-  c->last_poll_ns = t;
-  if (!c->interrupt(c->interrupt_ctx))
-    return 0;
-  atomic_store(&c->cancelled, 1);
-  return 1;
-}
-
-static AscStatus interrupted(AscBlockState *b) {
-  if (b->err->status == ASC_OK) {
-    b->err->status = ASC_ERR_INTERRUPTED;
-    b->err->block = b->block_idx;
-    snprintf(b->err->message, sizeof b->err->message, "launch interrupted");
-  }
-  return ASC_ERR_INTERRUPTED;
-}
-
-AscStatus asc_block_check(AscBlockState *b, const AscInstr *in) {
-  AscLaunchControl *c = b->control;
-  if (!c) {
-    b->next_check = INT64_MAX;
-    return ASC_OK;
-  }
-  if (c->max_steps > 0 && b->steps > c->max_steps) {
-    AscExec x = {b, NULL};
-    return sim_fail(&x, in,
-                    "the block ran more than %lld instructions, its step "
-                    "budget (the max_steps option or PYASC_MAX_STEPS): does "
-                    "a loop never end?",
-                    (long long)c->max_steps);
-  }
-  if (atomic_load_explicit(&c->cancelled, memory_order_relaxed) ||
-      (b->polls_interrupt && poll_interrupt(c)))
-    return interrupted(b);
-  b->next_check = b->steps + CHECK_INTERVAL;
-  if (c->max_steps > 0 && b->next_check > c->max_steps + 1)
-    b->next_check = c->max_steps + 1;
-  return ASC_OK;
-}
+enum { MAX_WORKERS = 64 };
 
 /* The launch's workers report their end here, so that the launching thread
  * can wait for them while it keeps polling the interrupt callback. */
@@ -258,8 +114,8 @@ static void *worker_main(void *arg) {
     if (s)
       break; /* later blocks of this worker have higher indices */
     if (atomic_load_explicit(&w->control->cancelled, memory_order_relaxed) ||
-        (w->polls_interrupt && poll_interrupt(w->control))) {
-      interrupted(&b);
+        (w->polls_interrupt && asc_poll_interrupt(w->control))) {
+      asc_block_interrupted(&b);
       break;
     }
   }
@@ -294,7 +150,7 @@ static void wait_workers(LaunchWait *wt, AscLaunchControl *c) {
     pthread_cond_timedwait(&wt->done, &wt->lock, &ts);
     if (wt->running > 0) {
       pthread_mutex_unlock(&wt->lock); /* the callback may take a while */
-      poll_interrupt(c);
+      asc_poll_interrupt(c);
       pthread_mutex_lock(&wt->lock);
     }
   }
@@ -399,11 +255,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     return err->status;
   }
   AscLaunchControl control;
-  atomic_init(&control.cancelled, 0);
-  control.max_steps = options ? options->max_steps : 0;
-  control.interrupt = options ? options->interrupt : NULL;
-  control.interrupt_ctx = options ? options->interrupt_ctx : NULL;
-  control.last_poll_ns = now_ns();
+  asc_control_init(&control, options);
   LaunchWait wait;
   wait.running = 0;
   int sync_ok = workers > 1 ? init_wait(&wait) : 0;
@@ -415,7 +267,6 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
              "cannot create a condition variable");
     return err->status;
   }
-  AscScratchPool *pool = pool_of(k);
   int64_t slots = k->frame_slots > 0 ? k->frame_slots : 1;
   for (int i = 0; i < workers; i++) {
     ws[i].kernel = k;
@@ -431,10 +282,10 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].control = &control;
     ws[i].polls_interrupt = i == 0;
     ws[i].wait = &wait;
-    ws[i].scratch = scratch_take(pool, (int64_t)platform->ub_size, slots);
+    ws[i].scratch = asc_scratch_take((int64_t)platform->ub_size, slots);
     if (!ws[i].scratch) {
       for (int j = 0; j < i; j++)
-        scratch_give(pool, ws[j].scratch);
+        asc_scratch_give(ws[j].scratch);
       if (sync_ok)
         destroy_wait(&wait);
       if (ws != local)
@@ -471,7 +322,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   if (sync_ok)
     destroy_wait(&wait);
   for (int i = 0; i < workers; i++)
-    scratch_give(pool, ws[i].scratch);
+    asc_scratch_give(ws[i].scratch);
   if (atomic_load(&control.cancelled)) {
     /* whatever the blocks were doing, the launch as a whole was stopped */
     err->status = ASC_ERR_INTERRUPTED;

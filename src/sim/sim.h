@@ -1,5 +1,6 @@
-/* The AI Core model: per-block state, the bytecode the interpreter runs,
- * and the semantic functions that the op table names in its `exec` column.
+/* The AI Core model: per-block state and the semantic functions that the
+ * op table names in its `exec` column (the bytecode they run in is
+ * src/exec/bytecode.h).
  *
  * One AscBlockState per block being simulated; it owns the block's local
  * memory and its queues. Register slots hold scalars and tensor handles; a
@@ -11,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "../exec/bytecode.h"
 #include "asc/exec.h"
 #include "asc/ir.h"
 #include "events.h"
@@ -35,94 +37,6 @@ enum {
   ASC_ARITH_INVERT,
   ASC_ARITH_CAST,
 };
-
-/* A tensor or address handle. For GM: buf is the argument index and addr a
- * byte offset into it; for local memory: buf is -1 and addr the byte
- * address in the block's UB. len is in elements (-1: unbounded). */
-typedef struct AscTensorRef {
-  int64_t addr;
-  int64_t len;
-  int32_t buf;
-  uint8_t dtype;
-  uint8_t position;
-} AscTensorRef;
-
-typedef union AscSlot {
-  int64_t i;
-  double f;
-  void *p;
-  AscTensorRef t;
-} AscSlot;
-
-/* ---- bytecode --------------------------------------------------------------
- * Opcodes below ASC_OP_COUNT are op-table rows executed by their `exec`
- * function; the rest are the interpreter's own control instructions. */
-enum {
-  ASC_BC_MOV = ASC_OP_COUNT, /* regs[dst] = regs[a[0]] */
-  ASC_BC_JMP,                /* pc = imm */
-  ASC_BC_JMPF,               /* if !regs[a[0]].i: pc = imm */
-  ASC_BC_FOR_TEST,           /* a = iv, ub, step: if done pc = imm */
-  ASC_BC_FOR_NEXT,           /* a = iv, step: iv += step; pc = imm */
-  ASC_BC_CALL,               /* imm = callee index; a = args; dst.. results */
-  ASC_BC_RET,                /* a = returned values */
-  ASC_BC_COUNT
-};
-
-typedef struct AscInstr {
-  uint16_t op;
-  uint8_t dtype;  /* result dtype (scalar ops), element dtype (tensor ops) */
-  uint8_t dtype2; /* operand dtype for conversions */
-  int32_t n_args;
-  int32_t dst;      /* first result slot, -1 when none */
-  int32_t imm;      /* jump target, callee, sub-operation */
-  int64_t imm2;     /* decoded attribute (event, pipe, round mode, position) */
-  int64_t imm3;     /* second decoded value (queue depth) */
-  const int32_t *a; /* operand slots */
-  const AscOp *src; /* for error locations */
-} AscInstr;
-
-typedef struct AscFunc {
-  const char *name;
-  AscInstr *code;
-  int n_code;
-  int n_slots;
-  int n_params;
-  int n_results;
-  int32_t *param_slots;
-  /* constants: slots set at frame entry */
-  int32_t *const_slots;
-  AscSlot *const_values;
-  int n_consts;
-} AscFunc;
-
-/* Host memory a worker thread simulates blocks in: one UB and a register
- * stack, kept by the kernel between launches so that a launch allocates
- * nothing (see launch.c). */
-typedef struct AscScratch {
-  uint8_t *ub;
-  int64_t ub_size;
-  int64_t dirty; /* UB bytes [0, dirty) may be non-zero */
-  AscSlot *stack;
-  int64_t stack_size;
-  struct AscScratch *next;
-} AscScratch;
-
-typedef struct AscScratchPool AscScratchPool; /* mutex + free list */
-
-struct AscKernel {
-  AscModule *module;
-  AscFunc *funcs; /* funcs[0] is the kernel */
-  int n_funcs;
-  int32_t *pool; /* operand slot pool shared by all functions */
-  const AscType **param_types;
-  int n_params;
-  int64_t frame_slots; /* register slots of the deepest call chain, or -1 */
-  AscScratchPool *scratch;
-};
-
-/* Register slots the deepest chain of device calls needs (-1: too deep). */
-int64_t asc_frames_needed(const AscKernel *k);
-void asc_scratch_pool_free(AscScratchPool *pool);
 
 /* ---- block state --------------------------------------------------------- */
 
@@ -232,8 +146,6 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
 uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                         int64_t count, int write, const char *what);
 
-/* The semantic function of an op-table row (lower.c owns the table). */
-AscExecFn asc_exec_fn(int op);
 /* Normalises an integer to the width and signedness of dt. */
 int64_t asc_int_normalize(AscDType dt, int64_t v);
 /* Rounds a float to the precision of dt. */
@@ -264,11 +176,13 @@ int asc_exec_sub(int op);
 
 /* Runs the kernel on one block whose state the caller prepared. */
 AscStatus asc_block_run(AscBlockState *b);
-/* Called by the interpreter when b->steps reaches b->next_check, with the
- * instruction about to run: fails the block past its step budget, stops it
- * when the launch was cancelled, polls the interrupt callback on the
- * launching thread; sets the next check. */
-AscStatus asc_block_check(AscBlockState *b, const AscInstr *in);
+/* The stop conditions of a launch (interp.c): */
+void asc_control_init(AscLaunchControl *c, const AscLaunchOptions *options);
+/* Polls the interrupt callback when a poll is due (the launching thread
+ * only); 1 when it cancelled the launch. */
+int asc_poll_interrupt(AscLaunchControl *c);
+/* Records that block b stopped because the launch was cancelled. */
+AscStatus asc_block_interrupted(AscBlockState *b);
 
 #define ASC_SLOT(x, in, k) ((x)->regs[(in)->a[(k)]])
 #define ASC_DST(x, in) ((x)->regs[(in)->dst])

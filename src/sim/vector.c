@@ -143,12 +143,20 @@ static int l0_bit(uint64_t lo, uint64_t hi, int i) {
 }
 
 /* Decodes and checks mask, repeat_times and strides (operands k.. of in:
- * mask0, mask1, repeat_times, then n_ops block strides and n_ops repeat
- * strides; duplicate: its block then its repeat stride), checks each
- * operand's alignment and extent, and records the accesses. Returns 0 on
- * error, 1 when there is work, 2 for a NOP (repeat_times or mask 0). */
+ * mask0, mask1, repeat_times, then the repeat params, a struct of n_ops
+ * block strides and n_ops repeat strides; duplicate: its block and its
+ * repeat stride as two operands), checks each operand's alignment and
+ * extent, and records the accesses. Returns 0 on error, 1 when there is
+ * work, 2 for a NOP (repeat_times or mask 0). */
 static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
                       int64_t blk_max, const char *const *names) {
+  /* the strides, block strides first: the fields of the struct operand (a
+   * slot each, in the table's order), or Duplicate's two operands */
+  int64_t strides[2 * L0_MAX_OPS];
+  int in_struct = in->src->operands[k + 3]->type->kind == ASC_TY_STRUCT;
+  for (int j = 0; j < 2 * n_ops; j++)
+    strides[j] =
+        in_struct ? x->regs[in->a[k + 3] + j].i : ASC_SLOT(x, in, k + 3 + j).i;
   AscDType dt = (AscDType)in->dtype;
   l->n_ops = n_ops;
   l->esize = 0;
@@ -173,8 +181,8 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
     return 0;
   }
   for (int i = 0; i < n_ops; i++) {
-    l->blk[i] = ASC_SLOT(x, in, k + 3 + i).i;
-    l->rep[i] = ASC_SLOT(x, in, k + 3 + n_ops + i).i;
+    l->blk[i] = strides[i];
+    l->rep[i] = strides[n_ops + i];
     if (l->blk[i] < 0 || l->blk[i] > blk_max) {
       sim_fail(x, in, "%s block stride %lld is out of range [0, %lld]",
                names[i], (long long)l->blk[i], (long long)blk_max);

@@ -286,14 +286,20 @@ static const Probe PROBES[] = {
      "i64} : (" LT ", f32, ui64, ui64, i64, i64, i64) -> ()" AT(7),
      -1, 0},
     {"level-0 adds mask",
-     "    \"asc.adds.l0\"(%t, %t, %f, %vm, %vm, %one, %one, %one, %r8, %r8) "
-     "{mask_mode = 1 : i64} : (" LT ", " LT ", f32, ui64, ui64, i64, i64, i64, "
-     "i64, i64) -> ()" AT(7),
+     "    %rp = \"asc.struct\"(%one, %one, %r8, %r8) : (i64, i64, i64, i64) -> "
+     "!asc.struct<UnaryRepeatParams>" AT(
+         7) "    \"asc.adds.l0\"(%t, %t, %f, "
+            "%vm, %vm, %one, %rp) {mask_mode = 1 : i64} : (" LT ", " LT
+            ", f32, ui64, "
+            "ui64, i64, !asc.struct<UnaryRepeatParams>) -> ()" AT(7),
      -1, 0},
     {"level-0 adds strides",
-     "    \"asc.adds.l0\"(%t, %t, %f, %m0, %m1, %r8, %v, %one, %v, %r8) "
-     "{mask_mode = 0 : i64} : (" LT ", " LT ", f32, ui64, ui64, i64, i64, i64, "
-     "i64, i64) -> ()" AT(7),
+     "    %rp = \"asc.struct\"(%v, %one, %v, %r8) : (i64, i64, i64, i64) -> "
+     "!asc.struct<UnaryRepeatParams>" AT(
+         7) "    \"asc.adds.l0\"(%t, %t, %f, "
+            "%m0, %m1, %r8, %rp) {mask_mode = 0 : i64} : (" LT ", " LT
+            ", f32, ui64, "
+            "ui64, i64, !asc.struct<UnaryRepeatParams>) -> ()" AT(7),
      -1, 0},
 };
 enum { N_PROBES = sizeof PROBES / sizeof PROBES[0] };

@@ -407,7 +407,7 @@ static void test_dtypes(void) {
 
 /* ---- the op table -------------------------------------------------------- */
 
-static int valid_kind(char k) { return k && strchr("LGAifnPQB*", k) != NULL; }
+static int valid_kind(char k) { return k && strchr("LGAifnPQBS*", k) != NULL; }
 
 static void test_op_table(void) {
   int all_named = 1, round_trip = 1, ids_ok = 1, unique = 1, kinds_ok = 1;
@@ -431,7 +431,9 @@ static void test_op_table(void) {
     int seen_optional = 0;
     for (int k = 0; k < info->n_operands; k++) {
       const AscOperandSpec *o = &info->operands[k];
-      if (!valid_kind(o->kind) || !o->name || !o->name[0]) {
+      if (!valid_kind(o->kind) || !o->name || !o->name[0] ||
+          (o->kind == 'S' && o->struct_id != -1 &&
+           !asc_struct_info((AscStructId)o->struct_id))) {
         kinds_ok = 0;
         printf("  %s operand %d: bad kind or name\n", info->name, k);
       }
@@ -1576,6 +1578,7 @@ static void test_compile_rejects(void) {
 
   /* asc.exp on int32, asc.cast with an unsupported rounding */
   b_init(&b, "more");
+  args[0] = b.ga_f32; /* types belong to their context: the old one is gone */
   b_func(&b, "k", 1, args, 1, NULL, 0, 1);
   c0 = cst_i(&b, 2, b.i32, 0);
   c64 = cst_i(&b, 2, b.i32, 64);
@@ -1591,6 +1594,7 @@ static void test_compile_rejects(void) {
 
   /* f32 -> f32 add compiles; the same kernel in int32 does too */
   b_init(&b, "ok");
+  args[0] = b.ga_f32;
   b_func(&b, "k", 1, args, 1, NULL, 0, 1);
   c0 = cst_i(&b, 2, b.i32, 0);
   c64 = cst_i(&b, 2, b.i32, 64);

@@ -40,6 +40,15 @@ class IRBuilder:
     def scalar_type(self, dtype: Any) -> Any:
         return self.type("scalar", dtype.name)
 
+    def struct_type(self, name: str) -> Any:
+        """The IR type of the parameter struct `name` (!asc.struct<name>)."""
+        key = ("struct", name)
+        t = self._types.get(key)
+        if t is None:
+            t = self.module.type("struct", struct=name)
+            self._types[key] = t
+        return t
+
     # ---- ops ----------------------------------------------------------------
     def create(self, name: str, operands: Sequence[Any] = (), result_types: Sequence[Any] = (),
                attrs: Optional[Dict[str, Any]] = None, regions: Optional[List[List[Any]]] = None) -> Any:

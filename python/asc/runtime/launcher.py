@@ -103,6 +103,8 @@ def api_name(op: str) -> str:
     """The Python API name of an IR op, for messages."""
     if op in _API_NAMES:
         return _API_NAMES[op]
+    if op.endswith(".l0"):  # the level-0 form of an instruction is the same API
+        op = op[: -len(".l0")]
     parts = op.split(".")
     if len(parts) == 3 and parts[0] == "asc":
         cls = {"tque": "TQue", "tbuf": "TBuf", "tpipe": "TPipe", "global_tensor": "GlobalTensor",

@@ -331,6 +331,11 @@ static const char *type_cpp(const AscType *t, char *buf, size_t size) {
     snprintf(buf, size, "AscendC::TBuf<AscendC::TPosition::%s>",
              position_cpp(t->position));
     break;
+  case ASC_TY_STRUCT: {
+    const AscStructInfo *si = asc_type_struct_info(t);
+    snprintf(buf, size, "%s", si ? si->cpp : "void");
+    break;
+  }
   default:
     snprintf(buf, size, "void");
   }
@@ -996,6 +1001,36 @@ static void emit_min_max(Emitter *e, AscOp *op) {
        1);
 }
 
+/* A parameter struct from its fields: the constructor that takes them in
+ * the table's order (asc/structs.def, INIT CTOR). Inlined into its one use,
+ * as DataCopy(..., DataCopyParams(1, 2, 0, 0)) is written by hand. */
+static void emit_struct(Emitter *e, AscOp *op) {
+  const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
+  Buf b = {0};
+  char tmp[4096];
+  buf_printf(&b, "%s(", si ? si->cpp : "?");
+  for (int i = 0; i < op->n_operands; i++)
+    buf_printf(&b, "%s%s", i ? ", " : "",
+               unparen(expr(e, op->operands[i]), tmp, sizeof tmp));
+  buf_printf(&b, ")");
+  if (b.failed) {
+    free(b.s);
+    e->failed = 1;
+    return;
+  }
+  bind(e, op, b.s, 1);
+}
+
+/* A field of a parameter struct: value.cppMember. */
+static void emit_struct_get(Emitter *e, AscOp *op) {
+  const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
+  int k = asc_struct_field_index(si, asc_op_attr_str(op, "field"));
+  bind(e, op,
+       fmt_str("%s.%s", expr(e, op->operands[0]),
+               k >= 0 ? si->fields[k].cpp : "?"),
+       1);
+}
+
 static void emit_compare(Emitter *e, AscOp *op) {
   bind_infix(e, op, cmp_op(asc_op_attr_int(op, "predicate", 0)));
 }
@@ -1096,6 +1131,10 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_scalar_cast;
   case ASC_OP_SELECT_S:
     return emit_select;
+  case ASC_OP_STRUCT:
+    return emit_struct;
+  case ASC_OP_STRUCT_GET:
+    return emit_struct_get;
   case ASC_OP_GM_ADDR_OFFSET:
     return emit_address_offset;
   case ASC_OP_GT_OFFSET:
@@ -1151,8 +1190,8 @@ static char *u64_arg(Emitter *e, const AscValue *v) {
  * (Cast: Cast(dst, src, RoundMode::X, mask, repeatTime, UnaryRepeatParams))
  * its operands up to mask0 are passed as they are, then the mask (in bit
  * mode an array `uint64_t mask[2] = {low, high}` declared before the
- * call), repeat_times and the strides: six make a BinaryRepeatParams, four
- * a UnaryRepeatParams, others (Duplicate) are passed as they are. */
+ * call), repeat_times and the strides (a BinaryRepeatParams or
+ * UnaryRepeatParams value, or Duplicate's two strides), as they are. */
 static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
   const AscOpInfo *oi = asc_op_info(op->id);
   int k = 0;
@@ -1198,15 +1237,10 @@ static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
   }
   buf_printf(&b, ", %s, ",
              unparen(expr(e, op->operands[k + 2]), tmp, sizeof tmp));
-  int n = op->n_operands - (k + 3);
-  const char *params = n == 6   ? "AscendC::BinaryRepeatParams("
-                       : n == 4 ? "AscendC::UnaryRepeatParams("
-                                : "";
-  buf_printf(&b, "%s", params);
-  for (int i = 0; i < n; i++)
-    buf_printf(&b, "%s%s", i ? ", " : "",
-               unparen(expr(e, op->operands[k + 3 + i]), tmp, sizeof tmp));
-  buf_printf(&b, "%s)", *params ? ")" : "");
+  for (int i = k + 3; i < op->n_operands; i++)
+    buf_printf(&b, "%s%s", i > k + 3 ? ", " : "",
+               unparen(expr(e, op->operands[i]), tmp, sizeof tmp));
+  buf_printf(&b, ")");
   if (b.failed) {
     e->failed = 1;
     free(b.s);
@@ -1218,6 +1252,10 @@ static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
 
 static void emit_op(Emitter *e, AscOp *op) {
   const AscOpInfo *oi = asc_op_info(op->id);
+  if (asc_check_cpp_constants(e->ctx, op)) { /* C++ would narrow them */
+    e->failed = 1;
+    return;
+  }
   if (oi->emit == ASC_EMIT_SPECIAL) {
     SpecialRule rule = special_rule(op->id);
     if (rule) {

@@ -101,14 +101,13 @@ def level0_operands(api: str, kind: str, dtype: dt.DataType, args: tuple,
     if kind == "duplicate":
         _check_const(p["dst_block_stride"], 0, 65535, f"{api}: dst_block_stride")
         _check_const(p["dst_repeat_stride"], 0, 255, f"{api}: dst_repeat_stride")
-        strides: Tuple[Any, ...] = (p["dst_block_stride"], p["dst_repeat_stride"])
+        ops += [int_operand(p[n], f"{api}: stride") for n in ("dst_block_stride", "dst_repeat_stride")]
     else:
         cls = BinaryRepeatParams if kind == "binary" else UnaryRepeatParams
         rp = p["repeat_params"]
         if not isinstance(rp, cls):
             raise TypeError(f"{api}: repeat_params must be an asc.{cls.__name__}, got {type(rp).__name__}")
-        strides = rp.strides()
-    ops += [int_operand(s, f"{api}: stride") for s in strides]
+        ops.append(rp.to_ir())
     return ops, mode
 
 

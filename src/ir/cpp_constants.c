@@ -1,0 +1,65 @@
+/* Constants for the Ascend C API's integer parameters and struct fields
+ * must fit their C types (ops.def names a parameter's type, structs.def a
+ * field's): C++ would convert them silently (-1 to 2^32 - 1, a count of
+ * 2^32 + 3 to 3), so the kernel would do something else on the NPU than
+ * here, or not compile with -Werror. A target check, not a rule of the IR:
+ * the lowering and the emitter run it, so that a pass folding a run-time
+ * expression into such a constant leaves valid IR that fails to compile,
+ * with the op's location. (A run-time value that does not fit faults in
+ * the simulator, where the access it sizes is checked.) */
+#include <stdio.h>
+
+#include "asc/ir.h"
+#include "sim/sim.h" /* asc_constant_value: a constant's run-time value */
+
+static AscStatus check_fits(AscContext *ctx, const AscOp *op,
+                            const AscValue *val, const char *name,
+                            AscDType ctype, const char *what,
+                            const char *where) {
+  AscSlot c;
+  if (!val->def || asc_constant_value(val->def, &c) != 0 ||
+      !asc_type_is_int(val->type))
+    return ASC_OK;
+  int64_t x = c.i;
+  int value_unsigned = asc_dtype_is_unsigned_int(val->type->dtype);
+  size_t bits = asc_dtype_size(ctype) * 8;
+  int fits;
+  if (asc_dtype_is_unsigned_int(ctype))
+    fits = (value_unsigned || x >= 0) &&
+           (bits >= 64 || (uint64_t)x < ((uint64_t)1 << bits));
+  else
+    fits = bits >= 64 ? (!value_unsigned || x >= 0)
+                      : (x >= -((int64_t)1 << (bits - 1)) &&
+                         x < ((int64_t)1 << (bits - 1)));
+  if (fits)
+    return ASC_OK;
+  const char *op_name = asc_op_info(op->id)->name;
+  if (value_unsigned)
+    return asc_error(ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: %s = %llu does not fit the %s %s of %s", op_name,
+                     name, (unsigned long long)x, asc_dtype_cpp_name(ctype),
+                     what, where);
+  return asc_error(ctx, ASC_ERR_COMPILE, op->loc,
+                   "%s: %s = %lld does not fit the %s %s of %s", op_name, name,
+                   (long long)x, asc_dtype_cpp_name(ctype), what, where);
+}
+
+AscStatus asc_check_cpp_constants(AscContext *ctx, const AscOp *op) {
+  const AscOpInfo *info = asc_op_info(op->id);
+  if (op->id == ASC_OP_STRUCT) {
+    const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
+    for (int i = 0; si && i < si->n_fields && i < op->n_operands; i++)
+      if (!asc_dtype_is_float(si->fields[i].dtype) &&
+          check_fits(ctx, op, op->operands[i], si->fields[i].name,
+                     si->fields[i].dtype, "field", si->cpp))
+        return ASC_ERR_COMPILE;
+    return ASC_OK;
+  }
+  for (int i = 0; i < op->n_operands && i < info->n_operands; i++) {
+    const AscOperandSpec *s = &info->operands[i];
+    if (s->ctype != ASC_DT_NONE && check_fits(ctx, op, op->operands[i], s->name,
+                                              s->ctype, "parameter", info->cpp))
+      return ASC_ERR_COMPILE;
+  }
+  return ASC_OK;
+}
