@@ -75,6 +75,14 @@ typedef struct AscLaunchOptions {
    * binding checks for Ctrl-C here. NULL: never polled. */
   int (*interrupt)(void *ctx);
   void *interrupt_ctx;
+  /* A GM access past the end (or before the start) of its kernel
+   * argument: 0, a KernelError; otherwise it is shown to the observers
+   * (AscEvent.has_ov), for the sanitizer to report, and 1: clamped to the
+   * argument (reads outside see zeros, writes outside go nowhere; the
+   * sanitizer's warn mode), 2: not made at all (its error mode: the
+   * sanitizer fails the launch at it). Host memory outside the arguments is
+   * never touched in any case. */
+  int gm_overruns_reported;
 } AscLaunchOptions;
 
 enum { ASC_INTERRUPT_POLL_MS = 100 };

@@ -163,6 +163,9 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
     }
     opt.observers = asc_sanitizer_observer(san);
     opt.n_observers = 1;
+    /* the sanitizer reports them: a warning, the access clamped; or an
+     * error, the access not made */
+    opt.gm_overruns_reported = san_mode == ASC_SAN_WARN ? 1 : 2;
   }
   if (timing && timing != Py_None) {
     /* the timing model observes after the sanitizer */

@@ -48,15 +48,28 @@ AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
                     "GM address is not aligned to the %lld-byte "
                     "element size",
                     (long long)es);
-  uint8_t *d = dst_gm ? sim_global_ptr(x, in, &dst, n, 1, "dst")
-                      : sim_local_ptr(x, in, &dst, n, 1, "dst");
-  if (!d)
-    return ASC_ERR_KERNEL;
-  uint8_t *s = src_gm ? sim_global_ptr(x, in, &src, n, 0, "src")
-                      : sim_local_ptr(x, in, &src, n, 0, "src");
-  if (!s)
-    return ASC_ERR_KERNEL;
-  memmove(d, s, (size_t)bytes);
+  SimGmSpan span;
+  if (src_gm) { /* GM -> UB: what lies outside the argument reads as zeros */
+    uint8_t *d = sim_local_ptr(x, in, &dst, n, 1, "dst");
+    if (!d || sim_gm_span(x, in, &src, n, 0, "src", &span))
+      return ASC_ERR_KERNEL;
+    if (span.valid < bytes)
+      memset(d, 0, (size_t)bytes);
+    if (span.valid)
+      memcpy(d + span.skip, span.p, (size_t)span.valid);
+  } else if (dst_gm) { /* UB -> GM: writes outside the argument go nowhere */
+    uint8_t *s = sim_local_ptr(x, in, &src, n, 0, "src");
+    if (!s || sim_gm_span(x, in, &dst, n, 1, "dst", &span))
+      return ASC_ERR_KERNEL;
+    if (span.valid)
+      memcpy(span.p, s + span.skip, (size_t)span.valid);
+  } else {
+    uint8_t *d = sim_local_ptr(x, in, &dst, n, 1, "dst");
+    uint8_t *s = d ? sim_local_ptr(x, in, &src, n, 0, "src") : NULL;
+    if (!s)
+      return ASC_ERR_KERNEL;
+    memmove(d, s, (size_t)bytes);
+  }
   x->b->ev.elems = n;
   x->b->ev.bytes = bytes;
   return ASC_OK;

@@ -72,6 +72,13 @@ typedef struct AscEvent {
   int64_t dropped;
   AscAccess acc[ASC_EVENT_MAX_ACCESSES];
   int n_acc;
+  /* OP: a GM access (partly) outside its kernel argument, clamped to it
+   * (only when overruns are reported: the sanitizer is on): the bytes
+   * [ov_lo, ov_hi) of argument ov_buf were asked for */
+  int has_ov;
+  uint8_t ov_write;
+  int32_t ov_buf;
+  int64_t ov_lo, ov_hi;
 } AscEvent;
 
 typedef struct AscObserver {

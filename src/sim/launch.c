@@ -37,6 +37,7 @@ typedef struct Worker {
   AscScratch *scratch;
   AscLaunchControl *control;
   int polls_interrupt; /* the launching thread's worker */
+  int gm_overruns_reported;
   LaunchWait *wait;
   AscLaunchError err; /* first error of this worker's blocks */
   pthread_t thread;
@@ -96,6 +97,7 @@ static void *worker_main(void *arg) {
   b.n_observers = w->n_observers;
   b.control = w->control;
   b.polls_interrupt = w->polls_interrupt;
+  b.gm_overruns_reported = w->gm_overruns_reported;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
     /* every block starts from a zeroed UB: only what was touched needs it */
@@ -281,6 +283,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].n_observers = options ? options->n_observers : 0;
     ws[i].control = &control;
     ws[i].polls_interrupt = i == 0;
+    ws[i].gm_overruns_reported = options ? options->gm_overruns_reported : 0;
     ws[i].wait = &wait;
     ws[i].scratch = asc_scratch_take((int64_t)platform->ub_size, slots);
     if (!ws[i].scratch) {

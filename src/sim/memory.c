@@ -90,40 +90,59 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
   return x->b->ub + t->addr;
 }
 
-uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
-                        int64_t count, int write, const char *what) {
-  if (t->buf < 0 || t->buf >= x->b->n_args) {
-    sim_fail(x, in, "%s: GlobalTensor used before set_global_buffer", what);
-    return NULL;
-  }
+AscStatus sim_gm_span(AscExec *x, const AscInstr *in, const AscTensorRef *t,
+                      int64_t count, int write, const char *what,
+                      SimGmSpan *span) {
+  memset(span, 0, sizeof *span);
+  if (t->buf < 0 || t->buf >= x->b->n_args)
+    return sim_fail(x, in, "%s: GlobalTensor used before set_global_buffer",
+                    what);
   const AscLaunchArg *a = &x->b->args[t->buf];
   int64_t esize = (int64_t)asc_dtype_size((AscDType)t->dtype);
-  int64_t end;
-  if (count < 0 || asc_scaled_add(t->addr, count, esize, &end)) {
-    sim_fail(x, in,
-             "%s: GM access out of bounds of kernel argument %d: %lld "
-             "elements of %lld bytes from byte offset %lld (a %lld-byte "
-             "buffer)",
-             what, t->buf, (long long)count, (long long)esize,
-             (long long)t->addr, (long long)a->nbytes);
-    return NULL;
+  int64_t nbytes = (int64_t)a->nbytes, end;
+  if (count < 0)
+    return sim_fail(x, in, "negative element count %lld", (long long)count);
+  if (asc_scaled_add(t->addr, count, esize, &end))
+    return sim_fail(x, in,
+                    "%s: GM access out of bounds of kernel argument %d: %lld "
+                    "elements of %lld bytes from byte offset %lld (a %lld-byte "
+                    "buffer)",
+                    what, t->buf, (long long)count, (long long)esize,
+                    (long long)t->addr, (long long)nbytes);
+  if (write && a->readonly)
+    return sim_fail(x, in, "%s: write to kernel argument %d, a read-only array",
+                    what, t->buf);
+  int64_t lo = t->addr < 0 ? 0 : (t->addr > nbytes ? nbytes : t->addr);
+  int64_t hi = end > nbytes ? nbytes : (end < lo ? lo : end);
+  span->total = end - t->addr;
+  span->valid = hi - lo;
+  span->skip = span->valid > 0 ? lo - t->addr : 0;
+  int inside = t->addr >= 0 && end <= nbytes;
+  if (!inside && !x->b->gm_overruns_reported)
+    return sim_fail(x, in,
+                    "%s: GM access out of bounds of kernel argument %d: bytes "
+                    "[%lld, %lld) of a %lld-byte buffer (elements [%lld, %lld) "
+                    "of %lld)",
+                    what, t->buf, (long long)t->addr, (long long)end,
+                    (long long)nbytes, (long long)(t->addr / esize),
+                    (long long)(end / esize), (long long)(nbytes / esize));
+  /* in error mode (2) the faulting call touches nothing: the launch fails
+   * at it, and a failed launch leaves memory as the kernel's writes before
+   * it left it */
+  if (!inside && x->b->gm_overruns_reported == 2)
+    span->valid = span->skip = 0;
+  span->p = span->valid > 0 ? (uint8_t *)a->ptr + lo : NULL;
+  if (x->b->n_observers) {
+    if (span->valid > 0)
+      sim_record_access(x->b, ASC_SPACE_GM, write, t->buf, lo, hi);
+    if (!inside && !x->b->ev.has_ov) { /* the first overrun of the call */
+      AscEvent *e = &x->b->ev;
+      e->has_ov = 1;
+      e->ov_write = (uint8_t)write;
+      e->ov_buf = t->buf;
+      e->ov_lo = t->addr;
+      e->ov_hi = end;
+    }
   }
-  if (t->addr < 0 || end > (int64_t)a->nbytes) {
-    sim_fail(x, in,
-             "%s: GM access out of bounds of kernel argument %d: bytes "
-             "[%lld, %lld) of a %lld-byte buffer (elements [%lld, %lld) of "
-             "%lld)",
-             what, t->buf, (long long)t->addr, (long long)end,
-             (long long)a->nbytes, (long long)(t->addr / esize),
-             (long long)(end / esize), (long long)((int64_t)a->nbytes / esize));
-    return NULL;
-  }
-  if (write && a->readonly) {
-    sim_fail(x, in, "%s: write to kernel argument %d, a read-only array", what,
-             t->buf);
-    return NULL;
-  }
-  if (x->b->n_observers)
-    sim_record_access(x->b, ASC_SPACE_GM, write, t->buf, t->addr, end);
-  return (uint8_t *)a->ptr + t->addr;
+  return ASC_OK;
 }

@@ -161,6 +161,8 @@ const char *asc_san_kind_name(AscSanKind kind) {
     return "sync";
   case ASC_SAN_ALIGN:
     return "align";
+  case ASC_SAN_OVERRUN:
+    return "overrun";
   }
   return "?";
 }
@@ -921,6 +923,55 @@ static AscStatus report_dropped(AscSanitizer *s, AscBlockState *b,
   return emit(s, b, r);
 }
 
+/* A GM access (partly) outside its kernel argument, which the simulator
+ * clamped (events.h: has_ov): an error in error mode; in warn mode a
+ * warning, and the launch goes on with reads outside seeing zeros and
+ * writes outside going nowhere. One report per call site. */
+static AscStatus report_overrun(AscSanitizer *s, AscBlockState *b,
+                                const AscEvent *e) {
+  Rep rep;
+  Rep *r = rep_new(&rep, ASC_SAN_OVERRUN, b, e->in, e->pipe);
+  int64_t nbytes = e->ov_buf >= 0 && e->ov_buf < b->n_args
+                       ? (int64_t)b->args[e->ov_buf].nbytes
+                       : 0;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)e->in->dtype);
+  if (es <= 0)
+    es = 1;
+  r->r.space = ASC_SPACE_GM;
+  r->r.buf = e->ov_buf;
+  r->r.lo = e->ov_lo;
+  r->r.hi = e->ov_hi;
+  int64_t past = e->ov_hi > nbytes ? e->ov_hi - nbytes : 0;
+  int64_t before = e->ov_lo < 0 ? -e->ov_lo : 0;
+  char api1[64], w1[128], extent[96];
+  if (before)
+    snprintf(extent, sizeof extent, "%lld bytes before its start",
+             (long long)before);
+  else
+    snprintf(extent, sizeof extent, "%lld bytes past its end", (long long)past);
+  msg(r,
+      "GM access out of bounds: %s at %s %s bytes [%lld, %lld) of kernel "
+      "argument %d, a %lld-byte buffer (elements [%lld, %lld) of %lld): "
+      "%s. On an NPU this %s%s",
+      api_of(e->in, api1, sizeof api1), where(r->r.loc, w1, sizeof w1),
+      e->ov_write ? "writes" : "reads", (long long)e->ov_lo,
+      (long long)e->ov_hi, e->ov_buf, (long long)nbytes,
+      (long long)(e->ov_lo / es), (long long)(e->ov_hi / es),
+      (long long)(nbytes / es), extent,
+      e->ov_write ? "silently overwrites whatever follows the tensor (another "
+                    "tensor, the allocator's padding)"
+                  : "reads whatever memory follows the tensor",
+      s->mode == ASC_SAN_ERROR
+          ? ""
+          : "; here reads outside the argument see zeros and writes go "
+            "nowhere");
+  fix(r,
+      "copy only the elements that are left on the last tile or block "
+      "(count = min(tile, total - offset)), or allocate the tensor padded to "
+      "whole tiles");
+  return emit(s, b, r);
+}
+
 static void gm_record(AscSanitizer *s, const AscBlockState *b,
                       const AscEvent *e, const AscAccess *a) {
   if (!s->gm || b->block_idx < 0 || b->block_idx >= s->core_num)
@@ -1157,6 +1208,11 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
   case ASC_EV_OP:
     if (e->dropped > 0)
       report_dropped(s, b, e, e->dropped);
+    if (e->has_ov) {
+      AscStatus st = report_overrun(s, b, e);
+      if (st)
+        return st;
+    }
     return e->n_acc ? on_access(s, sh, b, e) : ASC_OK;
   case ASC_EV_SET_FLAG:
     return on_set_flag(s, sh, b, e);

@@ -39,6 +39,7 @@ typedef enum AscSanKind {
   ASC_SAN_UNINIT,    /* local memory read but never written in the block */
   ASC_SAN_SYNC,      /* set_flag / wait_flag misuse */
   ASC_SAN_ALIGN,     /* a DataCopy length that is not whole 32-byte blocks */
+  ASC_SAN_OVERRUN,   /* a GM access past the end of its kernel argument */
 } AscSanKind;
 
 typedef struct AscSanReport {

@@ -105,7 +105,8 @@ typedef struct AscBlockState {
    * asc_block_check (budget, cancel flag, interrupt polling) */
   int64_t steps, next_check;
   AscLaunchControl *control;
-  int polls_interrupt; /* runs on the launching thread */
+  int polls_interrupt;      /* runs on the launching thread */
+  int gm_overruns_reported; /* AscLaunchOptions.gm_overruns_reported */
   /* observers (timing model, sanitizer); none: no events are made */
   const AscObserver *observers;
   int n_observers;
@@ -141,10 +142,23 @@ const AscTensorRef *sim_tensor_arg(AscExec *x, const AscInstr *in, int k,
  * the observers); `what` names the operand in messages. */
 uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                        int64_t count, int write, const char *what);
-/* The same for a GM tensor (checked against its argument buffer);
- * `write` also checks that the buffer is writable. */
-uint8_t *sim_global_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
-                        int64_t count, int write, const char *what);
+/* The part of a GM access that lies inside its kernel argument: `valid`
+ * bytes from p (NULL when none), after `skip` bytes of the request that lie
+ * before the argument's start; `total` bytes were asked for. */
+typedef struct SimGmSpan {
+  uint8_t *p;
+  int64_t skip, valid, total;
+} SimGmSpan;
+
+/* Checks an access of `count` elements of GM tensor t (`write`: also that
+ * the argument is writable). Inside the argument: ASC_OK and the whole
+ * span. Partly or wholly outside it: when overruns are reported, ASC_OK
+ * with the span clamped (the caller reads zeros and drops writes outside
+ * it) and the overrun recorded for the sanitizer; else a KernelError. An
+ * address no int64 holds is always a KernelError. */
+AscStatus sim_gm_span(AscExec *x, const AscInstr *in, const AscTensorRef *t,
+                      int64_t count, int write, const char *what,
+                      SimGmSpan *span);
 
 /* Normalises an integer to the width and signedness of dt. */
 int64_t asc_int_normalize(AscDType dt, int64_t v);

@@ -1,5 +1,7 @@
 /* Tensor handles: global addresses, GlobalTensor and LocalTensor views, and
  * scalar element access (GetValue / SetValue run on the scalar unit). */
+#include <string.h>
+
 #include "checked.h"
 #include "sim.h"
 
@@ -117,56 +119,81 @@ static void store_scalar(AscDType dt, uint8_t *p, AscSlot v, AscDType vt) {
   asc_store_scalar(dt, p, 0, s);
 }
 
-static AscStatus element(AscExec *x, const AscInstr *in, int global, int write,
-                         uint8_t **p) {
+/* The tensor and index of an element access, checked (index >= 0; within
+ * a LocalTensor's length); t is moved to the element. */
+static AscStatus element_at(AscExec *x, const AscInstr *in, int global,
+                            AscTensorRef *t) {
   if (!sim_tensor_arg(x, in, 0, "tensor"))
     return ASC_ERR_KERNEL;
-  AscTensorRef t = ASC_SLOT(x, in, 0).t;
+  *t = ASC_SLOT(x, in, 0).t;
   int64_t idx = ASC_SLOT(x, in, 1).i;
   if (idx < 0)
     return sim_fail(x, in, "negative index %lld", (long long)idx);
-  if (t.len >= 0 && idx >= t.len && !global)
+  if (t->len >= 0 && idx >= t->len && !global)
     return sim_fail(x, in,
                     "index %lld out of range for a LocalTensor of "
                     "%lld elements",
-                    (long long)idx, (long long)t.len);
-  AscStatus s = move(x, in, &t, idx);
+                    (long long)idx, (long long)t->len);
+  AscStatus s = move(x, in, t, idx);
+  t->len = -1;
+  return s;
+}
+
+static AscStatus local_element(AscExec *x, const AscInstr *in, int write,
+                               uint8_t **p) {
+  AscTensorRef t;
+  AscStatus s = element_at(x, in, 0, &t);
   if (s)
     return s;
-  t.len = -1;
-  *p = global ? sim_global_ptr(x, in, &t, 1, write, "element")
-              : sim_local_ptr(x, in, &t, 1, write, "element");
+  *p = sim_local_ptr(x, in, &t, 1, write, "element");
   return *p ? ASC_OK : ASC_ERR_KERNEL;
 }
 
+/* A GM element goes through a small buffer: the part of it outside the
+ * argument (when overruns are reported and clamped) reads as zeros and is
+ * not written. */
 AscStatus sim_gt_get_value(AscExec *x, const AscInstr *in) {
-  uint8_t *p = NULL;
-  AscStatus s = element(x, in, 1, 0, &p);
+  AscTensorRef t;
+  SimGmSpan span;
+  uint8_t tmp[8] = {0};
+  AscStatus s = element_at(x, in, 1, &t);
   if (!s)
-    load_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, &ASC_DST(x, in));
-  return s;
+    s = sim_gm_span(x, in, &t, 1, 0, "element", &span);
+  if (s)
+    return s;
+  if (span.valid)
+    memcpy(tmp + span.skip, span.p, (size_t)span.valid);
+  load_scalar((AscDType)t.dtype, tmp, &ASC_DST(x, in));
+  return ASC_OK;
 }
 
 AscStatus sim_lt_get_value(AscExec *x, const AscInstr *in) {
   uint8_t *p = NULL;
-  AscStatus s = element(x, in, 0, 0, &p);
+  AscStatus s = local_element(x, in, 0, &p);
   if (!s)
     load_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, &ASC_DST(x, in));
   return s;
 }
 
 AscStatus sim_gt_set_value(AscExec *x, const AscInstr *in) {
-  uint8_t *p = NULL;
-  AscStatus s = element(x, in, 1, 1, &p);
+  AscTensorRef t;
+  SimGmSpan span;
+  uint8_t tmp[8] = {0};
+  AscStatus s = element_at(x, in, 1, &t);
   if (!s)
-    store_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, ASC_SLOT(x, in, 2),
-                 in->src->operands[2]->type->dtype);
-  return s;
+    s = sim_gm_span(x, in, &t, 1, 1, "element", &span);
+  if (s)
+    return s;
+  store_scalar((AscDType)t.dtype, tmp, ASC_SLOT(x, in, 2),
+               in->src->operands[2]->type->dtype);
+  if (span.valid)
+    memcpy(span.p, tmp + span.skip, (size_t)span.valid);
+  return ASC_OK;
 }
 
 AscStatus sim_lt_set_value(AscExec *x, const AscInstr *in) {
   uint8_t *p = NULL;
-  AscStatus s = element(x, in, 0, 1, &p);
+  AscStatus s = local_element(x, in, 1, &p);
   if (!s)
     store_scalar((AscDType)ASC_SLOT(x, in, 0).t.dtype, p, ASC_SLOT(x, in, 2),
                  in->src->operands[2]->type->dtype);
