@@ -29,12 +29,14 @@ python -m pytest -q tests/python "$@"
 # driven from Python: the front-end, simulator, sanitizer and timing tests
 # against the sanitizer build of the extension (loaded with the sanitizer
 # runtimes preloaded; leaks are not checked: Python itself keeps memory).
+# --capture=sys leaves the C code's stderr alone, so that a sanitizer report
+# that ends the process is printed instead of dying inside pytest's capture.
 stage="$PWD/$build/python-asan"
 rm -rf "$stage" && mkdir -p "$stage" && cp -r python/asc "$stage/" && cp "$build"/_C*.so "$stage/asc/"
 if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not u.find_spec('asc').origin.startswith('$stage'))"; then
   LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \
     ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PYTHONPATH="$stage" \
-    python -m pytest -q -p no:cacheprovider -k "not chromium" tests/python/test_examples.py \
+    python -m pytest -q --capture=sys -p no:cacheprovider -k "not chromium" tests/python/test_examples.py \
     tests/python/test_control_flow.py tests/python/test_errors.py tests/python/test_sanitizer.py \
     tests/python/test_timing.py tests/python/test_tensor_access.py tests/python/test_frontend.py \
     tests/python/test_launch.py tests/python/test_workers.py tests/python/test_data_copy.py \

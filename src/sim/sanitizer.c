@@ -942,11 +942,12 @@ static AscStatus report_overrun(AscSanitizer *s, AscBlockState *b,
   r->r.lo = e->ov_lo;
   r->r.hi = e->ov_hi;
   int64_t past = e->ov_hi > nbytes ? e->ov_hi - nbytes : 0;
-  int64_t before = e->ov_lo < 0 ? -e->ov_lo : 0;
+  /* unsigned: the start may be INT64_MIN, whose negation int64 lacks */
+  uint64_t before = e->ov_lo < 0 ? 0u - (uint64_t)e->ov_lo : 0;
   char api1[64], w1[128], extent[96];
   if (before)
-    snprintf(extent, sizeof extent, "%lld bytes before its start",
-             (long long)before);
+    snprintf(extent, sizeof extent, "%llu bytes before its start",
+             (unsigned long long)before);
   else
     snprintf(extent, sizeof extent, "%lld bytes past its end", (long long)past);
   msg(r,
