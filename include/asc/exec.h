@@ -15,7 +15,11 @@ typedef struct AscPlatform {
   int cube_cores;   /* AIC cores */
   size_t ub_size;   /* Unified Buffer bytes per vector core */
   size_t l1_size;   /* L1 bytes per cube core */
-  int event_ids;    /* event ids per HardEvent */
+  /* L1 bytes at its end that the devkit keeps for the messages of its
+   * Matmul client and server (TOTAL_L1_SIZE is l1_size less these) */
+  size_t l1_reserved;
+  size_t l0c_size; /* L0C bytes per cube core */
+  int event_ids;   /* event ids per HardEvent */
 } AscPlatform;
 
 /* NULL when unknown. */

@@ -488,6 +488,93 @@ PyObject *py_struct_infos(PyObject *mod, PyObject *unused) {
   return l;
 }
 
+/* enum_infos() -> [{"name", "prefix", "python", "members": [(name, value,
+ * cpp, in_ir)]}]: the enum table (asc/enums.def), for the Python classes.
+ * cpp is a member's whole Ascend C spelling (prefix included); python is
+ * where the class is visible ("asc", "enums", or "" for none); in_ir is
+ * False for a member of the Python enum the IR does not carry. */
+typedef struct EnumMemberRow {
+  const char *name;
+  long long value;
+  const char *cpp;
+  int in_ir;
+} EnumMemberRow;
+
+typedef struct EnumKindRow {
+  const char *name, *prefix, *python;
+  const EnumMemberRow *members;
+  int n;
+} EnumKindRow;
+
+#define ASC_ENUM_BEGIN(K, py, prefix)                                          \
+  static const EnumMemberRow enum_members_##K[] = {
+#define ASC_ENUM_VALUE(K, N, v, cpp) {#N, v, cpp, 1},
+#define ASC_ENUM_PY_ONLY(K, N, v, cpp) {#N, v, cpp, 0},
+#define ASC_ENUM_PYTHON(K, vis)
+#define ASC_ENUM_END(K)                                                        \
+  }                                                                            \
+  ;
+#include "asc/enums.def"
+#undef ASC_ENUM_BEGIN
+#undef ASC_ENUM_VALUE
+#undef ASC_ENUM_PY_ONLY
+#undef ASC_ENUM_PYTHON
+#undef ASC_ENUM_END
+
+static const EnumKindRow enum_kind_rows[] = {
+#define ASC_ENUM_BEGIN(K, py_name, cpp_prefix)                                 \
+  {                                                                            \
+    .name = py_name, .prefix = cpp_prefix, .members = enum_members_##K,        \
+    .n = (int)(sizeof enum_members_##K / sizeof enum_members_##K[0]),
+#define ASC_ENUM_VALUE(K, N, v, cpp)
+#define ASC_ENUM_PY_ONLY(K, N, v, cpp)
+#define ASC_ENUM_PYTHON(K, vis) .python = vis,
+#define ASC_ENUM_END(K)                                                        \
+  }                                                                            \
+  ,
+#include "asc/enums.def"
+#undef ASC_ENUM_BEGIN
+#undef ASC_ENUM_VALUE
+#undef ASC_ENUM_PY_ONLY
+#undef ASC_ENUM_PYTHON
+#undef ASC_ENUM_END
+};
+
+static PyObject *enum_members(const EnumKindRow *k) {
+  PyObject *members = PyList_New(k->n);
+  for (int i = 0; members && i < k->n; i++) {
+    const EnumMemberRow *m = &k->members[i];
+    PyObject *t = Py_BuildValue("(sLNO)", m->name, m->value,
+                                PyUnicode_FromFormat("%s%s", k->prefix, m->cpp),
+                                m->in_ir ? Py_True : Py_False);
+    if (!t) {
+      Py_CLEAR(members);
+      break;
+    }
+    PyList_SET_ITEM(members, i, t);
+  }
+  return members;
+}
+
+PyObject *py_enum_infos(PyObject *mod, PyObject *unused) {
+  PyObject *l = PyList_New(0);
+  size_t n = sizeof enum_kind_rows / sizeof enum_kind_rows[0];
+  for (size_t i = 0; l && i < n; i++) {
+    const EnumKindRow *k = &enum_kind_rows[i];
+    PyObject *members = enum_members(k);
+    PyObject *d = members ? Py_BuildValue("{s:s,s:s,s:s,s:N}", "name", k->name,
+                                          "prefix", k->prefix, "python",
+                                          k->python ? k->python : "asc",
+                                          "members", members)
+                          : NULL;
+    if (list_append_new(l, d)) {
+      Py_DECREF(l);
+      return NULL;
+    }
+  }
+  return l;
+}
+
 PyObject *py_ops_without_emitter_rule(PyObject *mod, PyObject *unused) {
   PyObject *l = PyList_New(0);
   for (int i = 0; l && i < ASC_OP_COUNT; i++) {

@@ -21,6 +21,9 @@ static PyMethodDef functions[] = {
     {"struct_infos", py_struct_infos, METH_NOARGS,
      "the parameter-struct table: [{name, cpp, fields: [(name, cpp, dtype, "
      "default)]}]"},
+    {"enum_infos", py_enum_infos, METH_NOARGS,
+     "the enum table: [{name, prefix, python, members: [(name, value, cpp, "
+     "in_ir)]}]"},
     {"timing_params", py_timing_params, METH_VARARGS,
      "timing_params(platform) -> [(name, default, unit, source)]"},
     {"set_sanitize_default", py_set_sanitize_default, METH_VARARGS,

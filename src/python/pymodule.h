@@ -104,6 +104,7 @@ PyObject *timing_result(const AscTiming *t, int core_num);
 PyObject *py_op_names(PyObject *mod, PyObject *unused);
 PyObject *py_ops_without_emitter_rule(PyObject *mod, PyObject *unused);
 PyObject *py_struct_infos(PyObject *mod, PyObject *unused);
+PyObject *py_enum_infos(PyObject *mod, PyObject *unused);
 /* kernel.c */
 PyObject *py_platform(PyObject *mod, PyObject *args);
 PyObject *py_set_sanitize_default(PyObject *mod, PyObject *args);

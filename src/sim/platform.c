@@ -4,24 +4,28 @@
  * docs/zh/api: the Unified Buffer of Atlas A2 training products (910B) is
  * 192 KiB per AI Vector core, L1 512 KiB per AI Cube core; 8 event ids per
  * HardEvent). Core counts follow upstream pyasc's platform table and
- * vendor specifications of the 910B parts (AIC:AIV = 1:2). */
+ * vendor specifications of the 910B parts (AIC:AIV = 1:2). L0C and the
+ * reserved end of L1: the devkit's constants for NPU arch 2201, the arch of
+ * every part here (impl/basic_api/utils/kernel_utils_constants.h:
+ * TOTAL_L0C_SIZE = 128 KiB; TOTAL_L1_SIZE = 512 KiB less
+ * KFC_L1_RESERVER_SIZE, 128 bytes). */
 #include <string.h>
 
 #include "asc/exec.h"
 
 static const AscPlatform platforms[] = {
-    {"Ascend910B1", 48, 24, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910B2", 48, 24, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910B2C", 48, 24, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910B3", 40, 20, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910B4", 40, 20, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910B4-1", 40, 20, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910_9362", 48, 24, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910_9372", 48, 24, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910_9381", 48, 24, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910_9382", 48, 24, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910_9391", 48, 24, 192 * 1024, 512 * 1024, 8},
-    {"Ascend910_9392", 48, 24, 192 * 1024, 512 * 1024, 8},
+    {"Ascend910B1", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910B2", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910B2C", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910B3", 40, 20, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910B4", 40, 20, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910B4-1", 40, 20, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910_9362", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910_9372", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910_9381", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910_9382", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910_9391", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910_9392", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
 };
 
 const AscPlatform *asc_platform_get(const char *name) {

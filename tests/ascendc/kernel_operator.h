@@ -331,4 +331,98 @@ __aicore__ void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const
 
 } // namespace AscendC
 
+// ---- the other enums of the Python API (include/asc/enums.def) ---------------
+// As the devkit declares them (namespace, scoped or not, underlying type,
+// every enumerator of the Ascend910B with its value), from the header each
+// comment names; where upstream pyasc's value differs, enums.def says so.
+
+// compiler-provided (Bisheng): no devkit header declares them. Only the
+// members pyasc's Python enums have, numbered as upstream pyasc does.
+enum class pad_t { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };
+enum QuantMode_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+
+// include/adv_api/matmul/matmul_config.h (global namespace)
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND, COLUMN_MAJOR = 8 };
+enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
+enum BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };
+enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
+enum IterateMode : uint8_t {
+  ITERATE_MODE_NORMAL = 0b00000001,
+  ITERATE_MODE_ALL = 0b00000010,
+  ITERATE_MODE_BATCH = 0b00000100,
+  ITERATE_MODE_N_BATCH = 0b00001000,
+  ITERATE_MODE_DEFAULT = 0b11111111,
+};
+enum class MatmulConfigMode { CONFIG_NORM, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
+
+namespace AscendC {
+// include/basic_api/kernel_struct_aipp.h
+enum class AippInputFormat : uint8_t { YUV420SP_U8 = 0, XRGB8888_U8 = 1, RGB888_U8 = 4, YUV400_U8 = 9 };
+// impl/basic_api/utils/kernel_utils_mode_cpu.h
+enum class BlockMode : uint8_t {
+  BLOCK_MODE_NORMAL = 0,
+  BLOCK_MODE_MATRIX,
+  BLOCK_MODE_VECTOR,
+  BLOCK_MODE_SMALL_CHANNEL,
+  BLOCK_MODE_DEPTHWISE,
+};
+// impl/basic_api/kernel_reg.h
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+// impl/basic_api/utils/kernel_utils_macros.h
+enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
+enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+// impl/basic_api/utils/kernel_utils_mode.h
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+enum class DeqScale : uint8_t { DEQ_NONE = 0, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16 };
+enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+// include/basic_api/kernel_struct_fixpipe.h
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+// include/basic_api/kernel_struct_data_copy.h
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+// include/basic_api/kernel_struct_gather.h (the default mode of the Ascend910B)
+enum class GatherMaskMode : uint8_t { VERSION_V1 = 0, VERSION_V2 = 1 };
+const GatherMaskMode defaultGatherMaskMode = GatherMaskMode::VERSION_V2;
+// impl/utils/common_types.h
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+// impl/basic_api/kernel_event.h
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
+// include/basic_api/kernel_struct_transpose.h
+enum class TransposeType : uint8_t {
+  TRANSPOSE_TYPE_NONE,
+  TRANSPOSE_NZ2ND_0213,
+  TRANSPOSE_NZ2NZ_0213,
+  TRANSPOSE_NZ2NZ_012_WITH_N,
+  TRANSPOSE_NZ2ND_012_WITH_N,
+  TRANSPOSE_NZ2ND_012_WITHOUT_N,
+  TRANSPOSE_NZ2NZ_012_WITHOUT_N,
+  TRANSPOSE_ND2ND_ONLY,
+  TRANSPOSE_ND_UB_GM,
+  TRANSPOSE_GRAD_ND_UB_GM,
+  TRANSPOSE_ND2ND_B16,
+  TRANSPOSE_NCHW2NHWC,
+  TRANSPOSE_NHWC2NCHW,
+};
+// include/basic_api/kernel_operator_common_intf.h
+enum class AtomicDtype { ATOMIC_NONE = 0, ATOMIC_F32, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8, ATOMIC_BF16 };
+enum class AtomicOp { ATOMIC_SUM = 0 };
+// impl/adv_api/detail/matmul/policy/matmul_policy.h: Matmul's policies (class templates)
+namespace Impl {
+namespace Detail {
+template <const auto &MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct MatmulPolicy;
+template <const auto &MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct NBuffer33MatmulPolicy;
+template <const auto &MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct TrianUpperMatmulPolicy;
+template <const auto &MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct TrianLowerMatmulPolicy;
+} // namespace Detail
+} // namespace Impl
+} // namespace AscendC
+
 #endif

@@ -72,5 +72,6 @@ def ascendc_of_every_kernel() -> Iterator[None]:
     failures = [(name, err) for (text, name), (ok, err) in zip(items, results) if not ok]
     if failures:
         report = "\n\n".join(f"kernel {name}:\n{err[:2000]}" for name, err in failures[:5])
+        report += "\n\nall failing kernels: " + ", ".join(name for name, _ in failures)
         pytest.fail(f"{len(failures)} of {len(items)} generated Ascend C sources do not compile against "
                     f"tests/ascendc/kernel_operator.h:\n{report}")

@@ -87,6 +87,12 @@ ACCEPTS: Dict[str, set] = {
     "roundmode": {"roundmode", "int", "zero"},
     "depth": {"int"},
     "stride": {"int", "zero", "rint", "rint64"},
+    # core helpers (test_core_helpers.py has their semantics)
+    "integer": {"int", "zero", "negative", "huge", "rint", "rint64"},
+    "divisor": {"int", "negative", "rint", "rint64"},
+    "property": set(),
+    "condition": {"bool"},
+    "array_values": {"int", "tuple", "list"},
     "buffer": {"tque", "tbuf"},
 }
 
@@ -167,12 +173,22 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "TQue.free_tensor": ("q.free_tensor({tensor})", (("tensor", "local", "t"),)),
     "TBuf.get": ("b.get({dtype})", (("dtype", "dtype", "asc.float32"),)),
     "DataType.sizeof": ("asc.float32.sizeof()", ()),
+    # core helpers
+    "property": ("asc.property({prop})", (("prop", "property", "asc.ONE_BLK_SIZE"),)),
+    "ceildiv": ("asc.ceildiv({x}, {y})", (("x", "integer", "n"), ("y", "divisor", "32"))),
+    "static_assert": ("asc.static_assert({test})", (("test", "condition", "True"),)),
+    "number": ("asc.number({value}, {dtype})", (("value", "value", "n"), ("dtype", "dtype", "asc.int16"))),
+    "array": ("asc.array({dtype}, {values})", (("dtype", "dtype", "asc.int32"), ("values", "array_values", "4"))),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
 NOT_CALLED = {"ConstExpr", "DataType", "HardEvent", "PipeID", "RoundMode", "TPosition", "GlobalAddress", "range",
               "static_range", "bool", "bool_", "bfloat16", "double", "float16", "float64", "float_", "half", "int8",
               "int32", "int64", "int_", "uint8", "uint16", "uint32", "uint64"}
+# the enums, the hardware properties and void are no callables; inline (an UnsupportedError on the
+# simulator) and get_shape_size (of an asc.ShapeInfo) have their cases in test_core_helpers.py
+NOT_CALLED |= set(asc.language.core.enums.__all__) | {"DEFAULT_C0_SIZE", "ONE_BLK_SIZE", "TOTAL_L0C_SIZE",
+                                                     "TOTAL_L1_SIZE", "void", "inline", "get_shape_size"}
 
 
 def _misuse_values(kind: str) -> List[str]:
@@ -426,15 +442,16 @@ def test_every_callable_of_the_api_has_misuse_cases() -> None:
 
 def test_messages_name_the_api_and_the_value() -> None:
     """Spot checks of the wording: what was expected, what was passed, what to write."""
-    def message(cid: str) -> asc.CompileError:
-        case = next(c for c in MISUSE if c.id == cid)
+    def message(cid: str, stmt: Optional[str] = None) -> asc.CompileError:
+        # (a case of its own where the spread sampling of VALUES may not pick the value)
+        case = _write_modules([(cid, stmt, 0)], "spot")[0] if stmt else next(c for c in MISUSE if c.id == cid)
         with pytest.raises(asc.CompileError) as info:
             _launch(case.jit())
         return info.value
 
     e = message("GlobalTensor: unknown keyword")
     assert "asc.GlobalTensor" in e.message and "foo" in e.message
-    e = message("TQue: depth=rint")
+    e = message("TQue: depth=rint", "y = asc.TQue(asc.TPosition.VECOUT, n)")
     assert "depth" in e.message and "runtime int32 value" in e.message and "compile-time" in e.message
     e = message("set_flag: event=tposition")
     assert "asc.HardEvent" in e.message and "asc.TPosition.VECIN" in e.message and "asc.HardEvent." in e.hint

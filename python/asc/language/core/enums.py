@@ -1,81 +1,56 @@
-"""The Ascend C enums, with the values of upstream pyasc's Python enums."""
+"""The Ascend C enums (`asc.TPosition`, `asc.HardEvent`, `asc.CubeFormat`,
+...), one IntEnum class each, as upstream pyasc has them.
+
+They are made from the C core's enum table (include/asc/enums.def, through
+`asc._C.enum_infos()`): the class name, its members in their order and
+their values come from there, so an enum is declared once for the IR, the
+emitter and the front end. The table also says which classes `asc` exports
+(those upstream exports) and the Ascend C spelling of every member
+(`cpp_spelling`).
+"""
+
+from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any, Dict, List, Tuple
+
+from ... import _C
+
+# where the table says a class is visible: "asc" (asc.<Name>, as upstream exports it) or "enums"
+# (only here, asc.language.core.enums.<Name>: upstream does not export it); "" is an enum of the IR alone
+_EXPORTED = "asc"
+
+_CPP: Dict[Tuple[str, int], str] = {}  # (class name, value) -> Ascend C spelling
+_NOT_IN_IR: Dict[str, Tuple[int, ...]] = {}  # class name -> values the IR does not carry
 
 
-class TPosition(IntEnum):
-    GM = 0
-    A1 = 1
-    A2 = 2
-    B1 = 3
-    B2 = 4
-    C1 = 5
-    C2 = 6
-    CO1 = 7
-    CO2 = 8
-    VECIN = 9
-    VECOUT = 10
-    VECCALC = 11
-    MAX = 12
+def _make_class(info: Dict[str, Any]) -> type:
+    name: str = info["name"]
+    members: List[Tuple[str, int, str, bool]] = info["members"]
+    cls = IntEnum(name, [(m[0], m[1]) for m in members], module=__name__)  # type: ignore[misc]
+    cls.__qualname__ = name
+    cls.__doc__ = (f"`{info['prefix'] or name}`: the Ascend C enum (include/asc/enums.def), with upstream "
+                   f"pyasc's members and values.")
+    for _, value, cpp, _ in members:
+        _CPP[(name, value)] = cpp
+    _NOT_IN_IR[name] = tuple(m[1] for m in members if not m[3])
+    return cls
 
 
-class HardEvent(IntEnum):
-    MTE2_MTE1 = 0
-    MTE1_MTE2 = 1
-    MTE1_M = 2
-    M_MTE1 = 3
-    MTE2_V = 4
-    V_MTE2 = 5
-    MTE3_V = 6
-    V_MTE3 = 7
-    M_V = 8
-    V_M = 9
-    V_V = 10
-    MTE3_MTE1 = 11
-    MTE1_MTE3 = 12
-    MTE1_V = 13
-    MTE2_M = 14
-    M_MTE2 = 15
-    V_MTE1 = 16
-    M_FIX = 17
-    FIX_M = 18
-    MTE3_MTE2 = 19
-    MTE2_MTE3 = 20
-    S_V = 21
-    V_S = 22
-    S_MTE2 = 23
-    MTE2_S = 24
-    S_MTE3 = 25
-    MTE3_S = 26
-    MTE2_FIX = 27
-    FIX_MTE2 = 28
-    FIX_S = 29
-    M_S = 30
-    FIX_MTE3 = 31
-    MTE1_FIX = 32
-    FIX_MTE1 = 33
-    FIX_FIX = 34
+_INFOS = [info for info in _C.enum_infos() if info["python"]]
+ENUMS: Dict[str, type] = {info["name"]: _make_class(info) for info in _INFOS}
+globals().update(ENUMS)
 
 
-class PipeID(IntEnum):
-    PIPE_S = 0
-    PIPE_V = 1
-    PIPE_M = 2
-    PIPE_MTE1 = 3
-    PIPE_MTE2 = 4
-    PIPE_MTE3 = 5
-    PIPE_ALL = 6
-    PIPE_MTE4 = 7
-    PIPE_MTE5 = 8
-    PIPE_V2 = 9
-    PIPE_FIX = 10
+def cpp_spelling(member: IntEnum) -> str:
+    """The Ascend C spelling of an enum member (`AscendC::TPosition::VECIN`)."""
+    return _CPP[(type(member).__name__, int(member))]
 
 
-class RoundMode(IntEnum):
-    CAST_NONE = 0
-    CAST_RINT = 1
-    CAST_FLOOR = 2
-    CAST_CEIL = 3
-    CAST_ROUND = 4
-    CAST_TRUNC = 5
-    CAST_ODD = 6
+def in_ir(member: IntEnum) -> bool:
+    """False for a member the IR does not carry (PipeID.PIPE_MTE4, TPosition.MAX, ...)."""
+    return int(member) not in _NOT_IN_IR[type(member).__name__]
+
+
+# the classes asc exports, as upstream's asc.language.core does
+__all__ = [info["name"] for info in _INFOS if info["python"] == _EXPORTED]
