@@ -40,7 +40,12 @@ void asc_kernel_free(AscKernel *k);
 int asc_kernel_num_params(const AscKernel *k);
 const AscType *asc_kernel_param_type(const AscKernel *k, int i);
 
-typedef enum AscArgKind { ASC_ARG_GM, ASC_ARG_INT, ASC_ARG_FLOAT } AscArgKind;
+typedef enum AscArgKind {
+  ASC_ARG_GM,
+  ASC_ARG_INT,
+  ASC_ARG_FLOAT,
+  ASC_ARG_STRUCT
+} AscArgKind;
 
 typedef struct AscLaunchArg {
   AscArgKind kind;
@@ -49,6 +54,10 @@ typedef struct AscLaunchArg {
   int readonly;  /* GM: writes are faults (a read-only NumPy array) */
   int64_t i;
   double f;
+  /* STRUCT: the value of each number field, nested structs flattened, in
+   * the order of the struct's register slots (an INT or FLOAT arg each) */
+  const struct AscLaunchArg *fields;
+  int n_fields;
 } AscLaunchArg;
 
 typedef struct AscLaunchError {

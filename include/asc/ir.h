@@ -100,43 +100,64 @@ int asc_enum_value_from_name(AscEnumKind kind, const char *name,
                              int64_t *value);
 
 /* ---- parameter structs (see asc/structs.def) ------------------------------
- */
+ * The Ascend C structs of the table, and the user's own structs (tiling
+ * structs defined in Python, asc.language.core.struct), which a module
+ * defines with asc_module_add_struct. */
 
 typedef enum AscStructId {
 #define ASC_STRUCT(ID, name, cpp, init) ASC_STRUCT_##ID,
 #define ASC_FIELD(ID, name, cpp, dtype, def)
+#define ASC_ENUM_FIELD(ID, name, cpp, kind, def)
+#define ASC_STRUCT_FIELD(ID, name, cpp, nested)
 #include "asc/structs.def"
 #undef ASC_STRUCT
 #undef ASC_FIELD
-  ASC_STRUCT_COUNT
+#undef ASC_ENUM_FIELD
+#undef ASC_STRUCT_FIELD
+  ASC_STRUCT_COUNT,
+  ASC_STRUCT_USER = ASC_STRUCT_COUNT /* the id of every user struct */
 } AscStructId;
 
 typedef enum AscStructInit {
-  ASC_STRUCT_INIT_CTOR, /* T(field0, field1, ...) */
+  ASC_STRUCT_INIT_CTOR,   /* T(field0, field1, ...) */
+  ASC_STRUCT_INIT_FIELDS, /* T v{}; v.field0 = ...; ... */
 } AscStructInit;
+
+typedef struct AscStructInfo AscStructInfo;
 
 typedef struct AscFieldInfo {
   const char *name; /* Python name: dst_blk_stride */
   const char *cpp;  /* Ascend C member: dstBlkStride */
-  AscDType dtype;   /* the member's C type */
-  double def;       /* the default of a Python argument left out */
+  /* a number field: its C type; an enum field: the type its values are
+   * held in (int32); a struct field: ASC_DT_NONE */
+  AscDType dtype;
+  double def;                  /* the default of a Python argument left out */
+  int enum_kind;               /* an enum field: its AscEnumKind; else -1 */
+  const AscStructInfo *nested; /* a struct field: its struct; else NULL */
+  int slot, width; /* where the field lies in a value's register slots */
 } AscFieldInfo;
 
-typedef struct AscStructInfo {
-  AscStructId id;
+struct AscStructInfo {
+  AscStructId id;   /* ASC_STRUCT_USER for the user's structs */
   const char *name; /* BinaryRepeatParams */
   const char *cpp;  /* AscendC::BinaryRepeatParams */
   AscStructInit init;
   const AscFieldInfo *fields;
   int n_fields;
-} AscStructInfo;
+  int n_slots; /* the register slots of a value: one per number field */
+};
 
-/* NULL for an unknown id. */
+/* The table's structs. NULL for an unknown id. */
 const AscStructInfo *asc_struct_info(AscStructId id);
-/* ASC_STRUCT_COUNT when unknown. */
+/* ASC_STRUCT_COUNT when the table has no struct of that name. */
 AscStructId asc_struct_from_name(const char *name);
+/* A struct of the table or one ctx defines (asc_module_add_struct); NULL. */
+const AscStructInfo *asc_context_find_struct(const AscContext *ctx,
+                                             const char *name);
 /* The index of field `name` of s, or -1. */
 int asc_struct_field_index(const AscStructInfo *s, const char *name);
+/* The number type of register slot k of a value of s (a leaf field). */
+AscDType asc_struct_slot_dtype(const AscStructInfo *s, int k);
 
 /* ---- types -------------------------------------------------------------- */
 
@@ -148,7 +169,7 @@ typedef enum AscTypeKind {
   ASC_TY_TPIPE,          /* !asc.tpipe */
   ASC_TY_TQUE,           /* !asc.tque<POSITION, DEPTH> */
   ASC_TY_TBUF,           /* !asc.tbuf<POSITION> */
-  ASC_TY_STRUCT,         /* !asc.struct<NAME>: a parameter struct */
+  ASC_TY_STRUCT,         /* !asc.struct<NAME>: a parameter or user struct */
   ASC_TY_KIND_COUNT
 } AscTypeKind;
 
@@ -158,14 +179,14 @@ struct AscType {
   AscDType dtype; /* element / scalar type; NONE for pipe, que, buf */
   int position;   /* TPosition value for local tensor, que, buf; else -1 */
   int depth;      /* que depth; else 0 */
-  int struct_id;  /* AscStructId of a struct type; else -1 */
+  const AscStructInfo *struct_info; /* a struct type's struct; else NULL */
 };
 
 /* Any kind but ASC_TY_STRUCT (asc_type_struct makes those). */
 const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
                             int position, int depth);
 const AscType *asc_type_scalar(AscContext *ctx, AscDType dtype);
-const AscType *asc_type_struct(AscContext *ctx, AscStructId id);
+const AscType *asc_type_struct(AscContext *ctx, const AscStructInfo *s);
 /* The struct of a struct type, NULL for any other type. */
 const AscStructInfo *asc_type_struct_info(const AscType *t);
 /* Prints the IR spelling of t into buf (always NUL-terminated). */
@@ -286,6 +307,17 @@ AscOp *asc_module_add_function(AscModule *m, const char *name, AscLoc loc,
                                const AscType *const *res_types, int n_res,
                                int is_kernel);
 AscOp *asc_module_find_function(const AscModule *m, const char *name);
+
+/* Defines the user struct `name` with these fields (scalar types, or the
+ * struct types of structs defined before; a field name "name=cppName" when
+ * the C++ member is spelled differently) and adds its `asc.struct_def` op
+ * to the module, so that the IR text declares it before its uses. A second
+ * definition of one name must be the same; NULL with an error when it is
+ * not, or when the name is taken by a struct of the table. */
+const AscStructInfo *asc_module_add_struct(AscModule *m, const char *name,
+                                           const char *const *field_names,
+                                           const AscType *const *field_types,
+                                           int n, AscLoc loc);
 
 /* Verifies every op against the op table (operand counts and kinds,
  * attributes, regions, terminators, SSA dominance). On failure records a

@@ -248,6 +248,13 @@ AscStatus asc_block_run(AscBlockState *b) {
       s->t.dtype = (uint8_t)t->dtype;
     } else if (a->kind == ASC_ARG_INT) {
       s->i = a->i;
+    } else if (a->kind == ASC_ARG_STRUCT) { /* launch.c checked the fields */
+      for (int f = 0; f < a->n_fields; f++) {
+        if (a->fields[f].kind == ASC_ARG_FLOAT)
+          s[f].f = a->fields[f].f;
+        else
+          s[f].i = a->fields[f].i;
+      }
     } else {
       s->f = a->f;
     }

@@ -25,7 +25,7 @@ int asc_exec_sub(int op) { return exec_subs[op]; }
 
 int asc_slot_width(const AscType *t) {
   const AscStructInfo *si = asc_type_struct_info(t);
-  return si && si->n_fields > 0 ? si->n_fields : 1;
+  return si && si->n_slots > 0 ? si->n_slots : 1;
 }
 
 typedef struct Lower {
@@ -397,7 +397,7 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
       in->imm2 = op->attrs[i].i;
   if (asc_op_info(op->id)->emit == ASC_EMIT_LEVEL0)
     in->imm2 = asc_op_attr_int(op, "mask_mode", 0);
-  if (op->id == ASC_OP_STRUCT_GET) /* the field, by its index */
+  if (op->id == ASC_OP_STRUCT_GET || op->id == ASC_OP_STRUCT_SET)
     in->imm =
         asc_struct_field_index(asc_type_struct_info(op->operands[0]->type),
                                asc_op_attr_str(op, "field"));

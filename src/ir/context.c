@@ -30,6 +30,8 @@ struct AscContext {
   /* ir.c's index of function names (see asc_module_find_function) */
   void *fn_index;
   void (*fn_index_free)(void *);
+  /* structs.c's list of the user structs defined in this context (arena) */
+  void *user_structs;
 };
 
 static size_t header_size(void) {
@@ -54,6 +56,14 @@ void asc_context_free(AscContext *ctx) {
     ctx->fn_index_free(ctx->fn_index);
   free(ctx->types);
   free(ctx);
+}
+
+void *asc_context_user_structs(const AscContext *ctx) {
+  return ctx->user_structs;
+}
+
+void asc_context_set_user_structs(AscContext *ctx, void *list) {
+  ctx->user_structs = list;
 }
 
 const char *asc_context_file_name(AscContext *ctx, const char *file) {
@@ -136,11 +146,12 @@ AscStatus asc_error(AscContext *ctx, AscStatus status, AscLoc loc,
 
 /* The one type with these fields, made on first use. */
 static const AscType *intern(AscContext *ctx, AscTypeKind kind, AscDType dtype,
-                             int position, int depth, int struct_id) {
+                             int position, int depth,
+                             const AscStructInfo *struct_info) {
   for (int i = 0; i < ctx->n_types; i++) {
     const AscType *t = ctx->types[i];
     if (t->kind == kind && t->dtype == dtype && t->position == position &&
-        t->depth == depth && t->struct_id == struct_id)
+        t->depth == depth && t->struct_info == struct_info)
       return t;
   }
   if (ctx->n_types == ctx->cap_types) {
@@ -161,7 +172,7 @@ static const AscType *intern(AscContext *ctx, AscTypeKind kind, AscDType dtype,
   t->dtype = dtype;
   t->position = position;
   t->depth = depth;
-  t->struct_id = struct_id;
+  t->struct_info = struct_info;
   ctx->types[ctx->n_types++] = t;
   return t;
 }
@@ -170,17 +181,15 @@ const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
                             int position, int depth) {
   if (kind == ASC_TY_STRUCT)
     return NULL; /* a struct type names its struct: asc_type_struct */
-  return intern(ctx, kind, dtype, position, depth, -1);
+  return intern(ctx, kind, dtype, position, depth, NULL);
 }
 
-const AscType *asc_type_struct(AscContext *ctx, AscStructId id) {
-  if (!asc_struct_info(id))
-    return NULL;
-  return intern(ctx, ASC_TY_STRUCT, ASC_DT_NONE, -1, 0, (int)id);
+const AscType *asc_type_struct(AscContext *ctx, const AscStructInfo *s) {
+  return s ? intern(ctx, ASC_TY_STRUCT, ASC_DT_NONE, -1, 0, s) : NULL;
 }
 
 const AscStructInfo *asc_type_struct_info(const AscType *t) {
-  return t && t->kind == ASC_TY_STRUCT ? asc_struct_info(t->struct_id) : NULL;
+  return t && t->kind == ASC_TY_STRUCT ? t->struct_info : NULL;
 }
 
 const AscType *asc_type_scalar(AscContext *ctx, AscDType dtype) {

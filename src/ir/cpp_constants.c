@@ -44,15 +44,37 @@ static AscStatus check_fits(AscContext *ctx, const AscOp *op,
                    (long long)x, asc_dtype_cpp_name(ctype), what, where);
 }
 
+/* A constant for an enum field must be one of the enum's values (C++ has
+ * no conversion from an integer to a scoped enum). */
+static AscStatus check_enum(AscContext *ctx, const AscOp *op,
+                            const AscValue *val, const AscFieldInfo *f,
+                            const AscStructInfo *si) {
+  AscSlot c;
+  if (!val->def || asc_constant_value(val->def, &c) != 0 ||
+      !asc_type_is_int(val->type) ||
+      asc_enum_value_name((AscEnumKind)f->enum_kind, c.i))
+    return ASC_OK;
+  return asc_error(ctx, ASC_ERR_COMPILE, op->loc,
+                   "%s: %s = %lld is not a %s value (field %s of %s)",
+                   asc_op_info(op->id)->name, f->name, (long long)c.i,
+                   asc_enum_kind_name((AscEnumKind)f->enum_kind), f->cpp,
+                   si->cpp);
+}
+
 AscStatus asc_check_cpp_constants(AscContext *ctx, const AscOp *op) {
   const AscOpInfo *info = asc_op_info(op->id);
   if (op->id == ASC_OP_STRUCT) {
     const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
-    for (int i = 0; si && i < si->n_fields && i < op->n_operands; i++)
-      if (!asc_dtype_is_float(si->fields[i].dtype) &&
-          check_fits(ctx, op, op->operands[i], si->fields[i].name,
-                     si->fields[i].dtype, "field", si->cpp))
+    for (int i = 0; si && i < si->n_fields && i < op->n_operands; i++) {
+      const AscFieldInfo *f = &si->fields[i];
+      if (f->nested || asc_dtype_is_float(f->dtype))
+        continue;
+      if (f->enum_kind >= 0 && check_enum(ctx, op, op->operands[i], f, si))
         return ASC_ERR_COMPILE;
+      if (f->enum_kind < 0 && check_fits(ctx, op, op->operands[i], f->name,
+                                         f->dtype, "field", si->cpp))
+        return ASC_ERR_COMPILE;
+    }
     return ASC_OK;
   }
   for (int i = 0; i < op->n_operands && i < info->n_operands; i++) {

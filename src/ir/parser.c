@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "asc/passes.h"
+#include "index.h"
 
 /* MAX_NAME_LEN: the printer writes at most 127 bytes of a name */
 enum { MAX_REGION_DEPTH = 200, MAX_NUMBER_LEN = 127, MAX_NAME_LEN = 127 };
@@ -628,13 +629,17 @@ static const AscType *parse_struct_type(Parser *p) {
            NULL;
   memcpy(buf, t.start, t.len);
   buf[t.len] = 0;
-  AscStructId id = asc_struct_from_name(buf);
-  if (id == ASC_STRUCT_COUNT)
-    return FAIL_TOK(p, &t, "'%s' is not a parameter struct", buf), NULL;
+  const AscStructInfo *si = asc_context_find_struct(p->ctx, buf);
+  if (!si)
+    return FAIL_TOK(p, &t,
+                    "'%s' is not a parameter struct (nor a struct declared "
+                    "by an asc.struct_def before this line)",
+                    buf),
+           NULL;
   next(p);
   if (expect(p, T_GREATER, "to close the type"))
     return NULL;
-  const AscType *ty = asc_type_struct(p->ctx, id);
+  const AscType *ty = asc_type_struct(p->ctx, si);
   if (!ty || (p->ctx_was_ok && asc_context_status(p->ctx) != ASC_OK)) {
     p->failed = 1;
     return NULL;
@@ -718,7 +723,7 @@ static const AscType *parse_type(Parser *p) {
 static int types_equal(const AscType *a, const AscType *b) {
   return a == b || (a && b && a->kind == b->kind && a->dtype == b->dtype &&
                     a->position == b->position && a->depth == b->depth &&
-                    a->struct_id == b->struct_id);
+                    a->struct_info == b->struct_info);
 }
 
 /* '(' [type (',' type)*] ')' or '[' ... ']' into an arena vector. */
@@ -1166,11 +1171,14 @@ static AscOp *parse_op(Parser *p, int top_level) {
   AscOpId id = asc_op_from_name(opname);
   if (id == ASC_OP_COUNT)
     return FAIL_TOK(p, &name, "unknown op '%s'", opname), NULL;
-  if (top_level && id != ASC_OP_FUNC)
+  if (top_level && id != ASC_OP_FUNC && id != ASC_OP_STRUCT_DEF)
     return FAIL_TOK(p, &name,
-                    "only func.func ops may appear at module level, not '%s'",
+                    "only func.func and asc.struct_def ops may appear at "
+                    "module level, not '%s'",
                     opname),
            NULL;
+  if (!top_level && id == ASC_OP_STRUCT_DEF)
+    return FAIL_TOK(p, &name, "asc.struct_def belongs at module level"), NULL;
   next(p);
   /* operands */
   Vec operands = {0};
@@ -1340,6 +1348,11 @@ static AscModule *parse_module(Parser *p) {
     AscOp *f = parse_op(p, 1);
     if (!f)
       return NULL;
+    /* a struct is known from its declaration on: later types name it */
+    if (f->id == ASC_OP_STRUCT_DEF && asc_struct_def_register(p->ctx, f)) {
+      p->failed = 1;
+      return NULL;
+    }
     asc_block_append(m->body, f);
   }
   if (expect(p, T_RBRACE, "to close the module"))

@@ -72,15 +72,53 @@ static AscStatus fail(Verifier *v, const AscOp *op, const char *msg,
                    info ? info->name : "?", msg, detail ? detail : "");
 }
 
-/* asc.struct: one operand per field, each a number of the field's kind;
- * asc.struct.get: a field the struct has, read as its type. (That the
+/* The type a value of field f has: its number type or its struct's. */
+static int field_type_matches(const AscFieldInfo *f, const AscType *t,
+                              int exact) {
+  if (f->nested)
+    return asc_type_struct_info(t) == f->nested;
+  if (exact)
+    return t->kind == ASC_TY_SCALAR && t->dtype == f->dtype;
+  return asc_dtype_is_float(f->dtype) ? kind_matches(ASC_OK_NUM, t)
+                                      : asc_type_is_int(t);
+}
+
+static void describe_field(const AscFieldInfo *f, char *buf, size_t n) {
+  if (f->nested)
+    snprintf(buf, n, "a %s", f->nested->name);
+  else
+    snprintf(buf, n, "%s %s",
+             asc_dtype_is_float(f->dtype) ? "a number, held as"
+                                          : "an integer, held as",
+             asc_dtype_ir_name(f->dtype));
+}
+
+/* The field an asc.struct.get / .set names, or NULL after an error. */
+static const AscFieldInfo *named_field(Verifier *v, const AscOp *op) {
+  char buf[160];
+  const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
+  const char *field = asc_op_attr_str(op, "field");
+  int k = asc_struct_field_index(si, field ? field : "");
+  if (!si || k < 0) {
+    snprintf(buf, sizeof buf, "%s has no field '%s'", si ? si->name : "?",
+             field ? field : "");
+    fail(v, op, buf, NULL);
+    return NULL;
+  }
+  return &si->fields[k];
+}
+
+/* asc.struct: one operand per field, of the field's kind (a number for a
+ * number field, a value of the nested struct for a struct field);
+ * asc.struct.get: a field the struct has, read as its type; asc.struct.set:
+ * a value of the field's kind, the result the struct's type. (That the
  * constants fit the fields' C types is asc_check_cpp_constants'.) */
 static AscStatus check_struct(Verifier *v, const AscOp *op) {
-  char buf[160];
+  char buf[256], want[96];
   if (op->id == ASC_OP_STRUCT) {
     const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
     if (!si)
-      return fail(v, op, "the result must be a parameter struct", NULL);
+      return fail(v, op, "the result must be a struct", NULL);
     if (op->n_operands != si->n_fields) {
       snprintf(buf, sizeof buf, "%s has %d fields, got %d values", si->name,
                si->n_fields, op->n_operands);
@@ -88,30 +126,47 @@ static AscStatus check_struct(Verifier *v, const AscOp *op) {
     }
     for (int i = 0; i < si->n_fields; i++) {
       const AscFieldInfo *f = &si->fields[i];
-      const AscType *t = op->operands[i]->type;
-      int is_float = asc_dtype_is_float(f->dtype);
-      if (!(is_float ? kind_matches(ASC_OK_NUM, t) : asc_type_is_int(t))) {
+      if (!field_type_matches(f, op->operands[i]->type, 0)) {
+        describe_field(f, want, sizeof want);
         snprintf(buf, sizeof buf, "field %s of %s must be %s", f->name,
-                 si->name, is_float ? "a number" : "an integer");
+                 si->name, want);
         return fail(v, op, buf, NULL);
       }
     }
     return ASC_OK;
   }
-  const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
-  const char *field = asc_op_attr_str(op, "field");
-  int k = asc_struct_field_index(si, field ? field : "");
-  if (!si || k < 0) {
-    snprintf(buf, sizeof buf, "%s has no field '%s'", si ? si->name : "?",
-             field ? field : "");
-    return fail(v, op, buf, NULL);
-  }
-  const AscType *rt = op->results[0].type;
-  if (rt->kind != ASC_TY_SCALAR || rt->dtype != si->fields[k].dtype) {
-    snprintf(buf, sizeof buf, "field %s of %s is %s", field, si->name,
-             asc_dtype_ir_name(si->fields[k].dtype));
+  const AscFieldInfo *f = named_field(v, op);
+  if (!f)
+    return ASC_ERR_COMPILE;
+  describe_field(f, want, sizeof want);
+  if (op->id == ASC_OP_STRUCT_GET &&
+      !field_type_matches(f, op->results[0].type, 1)) {
+    snprintf(buf, sizeof buf, "field %s is %s", f->name, want);
     return fail(v, op, "the result must have the field's type: ", buf);
   }
+  if (op->id == ASC_OP_STRUCT_SET &&
+      (!field_type_matches(f, op->operands[1]->type, 0) ||
+       op->results[0].type != op->operands[0]->type)) {
+    snprintf(buf, sizeof buf, "field %s is %s, and the result the struct",
+             f->name, want);
+    return fail(v, op, "wrong types: ", buf);
+  }
+  return ASC_OK;
+}
+
+/* asc.struct_def (module level): the struct it declares was defined in the
+ * context when it was made or parsed, with these fields. */
+static AscStatus check_struct_def(Verifier *v, const AscOp *op) {
+  const char *name = asc_op_attr_str(op, "sym_name");
+  const AscStructInfo *si = name ? asc_context_find_struct(v->ctx, name) : NULL;
+  const AscAttr *types = asc_op_attr(op, "field_types");
+  if (!si || si->id != ASC_STRUCT_USER || !types ||
+      types->n_types != si->n_fields)
+    return fail(v, op, "a struct declaration its context does not know", NULL);
+  for (int i = 0; i < si->n_fields; i++)
+    if (!field_type_matches(&si->fields[i], types->types[i], 1))
+      return fail(v, op, "the declaration differs from the struct's fields",
+                  NULL);
   return ASC_OK;
 }
 
@@ -137,7 +192,8 @@ static AscStatus check_signature(Verifier *v, const AscOp *op) {
                kind_name(s->kind), ty);
       return fail(v, op, "operand ", buf);
     }
-    if (s->struct_id >= 0 && op->operands[i]->type->struct_id != s->struct_id) {
+    const AscStructInfo *got = asc_type_struct_info(op->operands[i]->type);
+    if (s->struct_id >= 0 && (!got || (int)got->id != s->struct_id)) {
       const AscStructInfo *want = asc_struct_info(s->struct_id);
       char ty[96];
       asc_type_format(op->operands[i]->type, ty, sizeof ty);
@@ -214,8 +270,11 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
   const AscOpInfo *info = asc_op_info(op->id);
   if (op->id == ASC_OP_CONSTANT)
     return check_constant(v, op);
-  if (op->id == ASC_OP_STRUCT || op->id == ASC_OP_STRUCT_GET)
+  if (op->id == ASC_OP_STRUCT || op->id == ASC_OP_STRUCT_GET ||
+      op->id == ASC_OP_STRUCT_SET)
     return check_struct(v, op);
+  if (op->id == ASC_OP_STRUCT_DEF)
+    return fail(v, op, "a struct is declared at module level", NULL);
   if (info->pipe == ASC_PIPE_V || info->pipe == ASC_PIPE_MTE2 ||
       info->pipe == ASC_PIPE_MTE3) {
     if (op->id == ASC_OP_CAST || op->id == ASC_OP_CAST_L0)
@@ -431,8 +490,17 @@ static AscStatus verify_block(Verifier *v, AscBlock *b) {
 AscStatus asc_module_verify(AscModule *m) {
   Verifier v = {m->ctx, m, NULL};
   for (AscOp *f = m->body->first; f; f = f->next) {
+    if (f->id == ASC_OP_STRUCT_DEF) {
+      AscStatus s = check_struct_def(&v, f);
+      if (s)
+        return s;
+      continue;
+    }
     if (f->id != ASC_OP_FUNC)
-      return fail(&v, f, "only functions may appear at module level", NULL);
+      return fail(&v, f,
+                  "only functions and struct declarations may appear at "
+                  "module level",
+                  NULL);
     v.func = f;
     AscStatus s = verify_op(&v, f);
     if (s)

@@ -61,12 +61,12 @@ static PyObject *module_type(ModuleObject *self, PyObject *args, PyObject *kw) {
                                    &position, &depth, &struct_name))
     return NULL;
   if (strcmp(kind, "struct") == 0) {
-    AscStructId id =
-        struct_name ? asc_struct_from_name(struct_name) : ASC_STRUCT_COUNT;
-    if (id == ASC_STRUCT_COUNT)
-      return PyErr_Format(PyExc_ValueError, "unknown parameter struct '%s'",
+    const AscStructInfo *si =
+        struct_name ? asc_context_find_struct(self->ctx, struct_name) : NULL;
+    if (!si)
+      return PyErr_Format(PyExc_ValueError, "unknown struct '%s'",
                           struct_name ? struct_name : "");
-    const AscType *t = asc_type_struct(self->ctx, id);
+    const AscType *t = asc_type_struct(self->ctx, si);
     if (!t)
       return PyErr_NoMemory();
     return wrap(&TypeType, (PyObject *)self, (void *)t);
@@ -100,6 +100,51 @@ static AscLoc parse_loc(PyObject *loc) {
   if (loc && loc != Py_None)
     PyArg_ParseTuple(loc, "sii", &l.file, &l.line, &l.col);
   return l;
+}
+
+/* define_struct(name, field_names, field_types, loc=None) -> Type: a user
+ * struct (asc_module_add_struct), its struct type. */
+static PyObject *module_define_struct(ModuleObject *self, PyObject *args,
+                                      PyObject *kw) {
+  const char *name;
+  PyObject *names, *types, *loc = Py_None;
+  static char *kwlist[] = {"name", "field_names", "field_types", "loc", NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "sOO|O", kwlist, &name, &names,
+                                   &types, &loc))
+    return NULL;
+  const AscType **tv = NULL;
+  int nt = 0;
+  if (collect_types(types, &tv, &nt))
+    return NULL;
+  PyObject *fast = PySequence_Fast(names, "field_names must be a sequence");
+  const char **nv = fast ? PyMem_Calloc((size_t)nt + 1, sizeof(char *)) : NULL;
+  PyObject *result = NULL;
+  if (!nv)
+    goto done;
+  if (PySequence_Fast_GET_SIZE(fast) != nt) {
+    PyErr_SetString(PyExc_ValueError,
+                    "define_struct: one field name per field type");
+    goto done;
+  }
+  for (int i = 0; i < nt; i++)
+    if (!(nv[i] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(fast, i))))
+      goto done;
+  AscLoc l = parse_loc(loc);
+  if (PyErr_Occurred())
+    goto done;
+  const AscStructInfo *si = asc_module_add_struct(self->m, name, nv, tv, nt, l);
+  if (!si) {
+    raise_ir_error(self->ctx);
+    goto done;
+  }
+  result =
+      wrap(&TypeType, (PyObject *)self, (void *)asc_type_struct(self->ctx, si));
+done:
+  Py_XDECREF(fast);
+  PyMem_Free(nv);
+  PyMem_Free(tv);
+  return result;
 }
 
 static PyObject *module_add_function(ModuleObject *self, PyObject *args,
@@ -415,6 +460,10 @@ static PyMethodDef module_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "type(kind, dtype=None, position=-1, depth=0, struct=None) -> Type "
      "(kind 'struct': struct names the parameter struct)"},
+    {"define_struct", (PyCFunction)(void (*)(void))module_define_struct,
+     METH_VARARGS | METH_KEYWORDS,
+     "define_struct(name, field_names, field_types, loc=None) -> the Type of "
+     "a user struct"},
     {"add_function", (PyCFunction)(void (*)(void))module_add_function,
      METH_VARARGS | METH_KEYWORDS,
      "add_function(name, arg_types, res_types, is_kernel=False, loc=None)"},
@@ -460,8 +509,10 @@ PyObject *py_op_names(PyObject *mod, PyObject *unused) {
   return l;
 }
 
-/* struct_infos() -> [{"name", "cpp", "fields": [(name, cpp, dtype,
- * default)]}]: the parameter-struct table, for the Python classes. */
+/* struct_infos() -> [{"name", "cpp", "fields": [(name, cpp, kind, type,
+ * default)]}]: the parameter-struct table, for the Python classes. kind is
+ * "number" (type: the dtype name), "enum" (type: the enum's Python name) or
+ * "struct" (type: the nested struct's name). */
 PyObject *py_struct_infos(PyObject *mod, PyObject *unused) {
   PyObject *l = PyList_New(0);
   for (int i = 0; l && i < ASC_STRUCT_COUNT; i++) {
@@ -469,8 +520,15 @@ PyObject *py_struct_infos(PyObject *mod, PyObject *unused) {
     PyObject *fields = PyList_New(si->n_fields);
     for (int f = 0; fields && f < si->n_fields; f++) {
       const AscFieldInfo *fi = &si->fields[f];
-      PyObject *t = Py_BuildValue("(sssd)", fi->name, fi->cpp,
-                                  asc_dtype_name(fi->dtype), fi->def);
+      const char *kind = fi->nested           ? "struct"
+                         : fi->enum_kind >= 0 ? "enum"
+                                              : "number";
+      const char *type = fi->nested ? fi->nested->name
+                         : fi->enum_kind >= 0
+                             ? asc_enum_kind_name((AscEnumKind)fi->enum_kind)
+                             : asc_dtype_name(fi->dtype);
+      PyObject *t =
+          Py_BuildValue("(ssssd)", fi->name, fi->cpp, kind, type, fi->def);
       if (!t) {
         Py_CLEAR(fields);
         break;

@@ -80,6 +80,12 @@ static PyObject *type_get(TypeObject *self, void *which) {
     return PyUnicode_FromString(asc_dtype_name(t->dtype));
   case 2:
     return PyLong_FromLong(t->position);
+  case 4: {
+    const AscStructInfo *si = asc_type_struct_info(t);
+    if (!si)
+      Py_RETURN_NONE;
+    return PyUnicode_FromString(si->name);
+  }
   default:
     return PyLong_FromLong(t->depth);
   }
@@ -101,6 +107,8 @@ static PyGetSetDef type_getset[] = {
     {"dtype", (getter)type_get, NULL, "element dtype name", (void *)1},
     {"position", (getter)type_get, NULL, "TPosition value", (void *)2},
     {"depth", (getter)type_get, NULL, "queue depth", (void *)3},
+    {"struct_name", (getter)type_get, NULL,
+     "the struct's name (kind 'struct'), else None", (void *)4},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject TypeType = {

@@ -6,6 +6,104 @@
 
 #include <string.h>
 
+/* A number for a parameter (field < 0) or for number `field` of a struct
+ * parameter, of type dt: range-checked for an integer type. */
+static int convert_number(AscDType dt, PyObject *o, AscLaunchArg *a,
+                          Py_ssize_t i, int field) {
+  if (asc_dtype_is_float(dt)) {
+    a->kind = ASC_ARG_FLOAT;
+    a->f = PyFloat_AsDouble(o);
+    return PyErr_Occurred() ? -1 : 0;
+  }
+  a->kind = ASC_ARG_INT;
+  PyObject *idx = PyNumber_Index(o);
+  if (!idx)
+    return -1;
+  int overflow = 0;
+  if (dt == ASC_DT_UINT64) { /* held as its bit pattern */
+    unsigned long long u = PyLong_AsUnsignedLongLong(idx);
+    overflow = u == (unsigned long long)-1 && PyErr_Occurred();
+    if (overflow)
+      PyErr_Clear();
+    memcpy(&a->i, &u, sizeof a->i);
+  } else {
+    a->i = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  }
+  Py_DECREF(idx);
+  if (PyErr_Occurred())
+    return -1;
+  size_t bits = asc_dtype_size(dt) * 8;
+  int64_t lo = 0, hi = 0;
+  if (bits < 64) {
+    int is_unsigned = asc_dtype_is_unsigned_int(dt) || dt == ASC_DT_BOOL;
+    lo = is_unsigned ? 0 : -((int64_t)1 << (bits - 1));
+    hi =
+        is_unsigned ? ((int64_t)1 << bits) - 1 : ((int64_t)1 << (bits - 1)) - 1;
+    if (dt == ASC_DT_BOOL)
+      hi = 1;
+  }
+  if (overflow || (bits < 64 && (a->i < lo || a->i > hi))) {
+    if (field < 0)
+      PyErr_Format(PyExc_OverflowError,
+                   "kernel argument %zd does not fit the kernel's %s parameter",
+                   i, asc_dtype_name(dt));
+    else
+      PyErr_Format(PyExc_OverflowError,
+                   "kernel argument %zd: number %d of the struct does not fit "
+                   "its field's type %s",
+                   i, field, asc_dtype_name(dt));
+    return -1;
+  }
+  return 0;
+}
+
+/* A struct parameter: ("struct", numbers), one number per register slot of
+ * the struct (its number fields, nested structs flattened, in order; what
+ * Struct.values() gives). The numbers are held in a->fields, which
+ * launch_args_release frees. */
+static int convert_struct(const AscStructInfo *si, PyObject *o, AscLaunchArg *a,
+                          Py_ssize_t i) {
+  a->kind = ASC_ARG_STRUCT;
+  const char *kind = NULL;
+  PyObject *values = NULL;
+  if (!PyTuple_Check(o) || !PyArg_ParseTuple(o, "sO", &kind, &values) ||
+      strcmp(kind, "struct") != 0) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError,
+                 "kernel argument %zd: a %s is passed as (\"struct\", "
+                 "numbers)",
+                 i, si->name);
+    return -1;
+  }
+  PyObject *fast = PySequence_Fast(values, "the numbers of a struct");
+  if (!fast)
+    return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n != si->n_slots) {
+    PyErr_Format(PyExc_TypeError,
+                 "kernel argument %zd: a %s has %d numbers (its fields, "
+                 "nested structs flattened), got %zd",
+                 i, si->name, si->n_slots, n);
+    Py_DECREF(fast);
+    return -1;
+  }
+  AscLaunchArg *fields = PyMem_Calloc((size_t)n + 1, sizeof *fields);
+  if (!fields) {
+    Py_DECREF(fast);
+    PyErr_NoMemory();
+    return -1;
+  }
+  a->fields = fields;
+  a->n_fields = (int)n;
+  int rc = 0;
+  for (Py_ssize_t k = 0; k < n && !rc; k++)
+    rc = convert_number(asc_struct_slot_dtype(si, (int)k),
+                        PySequence_Fast_GET_ITEM(fast, k), &fields[k], i,
+                        (int)k);
+  Py_DECREF(fast);
+  return rc;
+}
+
 /* One launch argument, converted by the kernel's parameter type:
  *   global address: an object with the buffer protocol (a NumPy array:
  *     C-contiguous; read-only buffers are passed read-only), or a tuple
@@ -14,7 +112,8 @@
  *     type and the storage's extent; owner, kept alive by the tuple for the
  *     launch, is the storage);
  *   integer: an int (or anything with __index__), range-checked for i32;
- *   float: a float or an int.
+ *   float: a float or an int;
+ *   struct: ("struct", numbers) (convert_struct).
  * A buffer acquired here is released by the caller (view->obj != NULL). */
 static int convert_arg(const AscType *t, PyObject *o, AscLaunchArg *a,
                        Py_buffer *view, Py_ssize_t i) {
@@ -52,29 +151,10 @@ static int convert_arg(const AscType *t, PyObject *o, AscLaunchArg *a,
     a->nbytes = (size_t)view->len;
     return 0;
   }
-  if (asc_type_is_float(t)) {
-    a->kind = ASC_ARG_FLOAT;
-    a->f = PyFloat_AsDouble(o);
-    return PyErr_Occurred() ? -1 : 0;
-  }
-  a->kind = ASC_ARG_INT;
-  PyObject *idx = PyNumber_Index(o);
-  if (!idx)
-    return -1;
-  int overflow = 0;
-  a->i = PyLong_AsLongLongAndOverflow(idx, &overflow);
-  Py_DECREF(idx);
-  if (PyErr_Occurred())
-    return -1;
-  size_t bits = asc_dtype_size(t->dtype) * 8;
-  if (overflow || (bits < 64 && (a->i < -((int64_t)1 << (bits - 1)) ||
-                                 a->i >= ((int64_t)1 << (bits - 1))))) {
-    PyErr_Format(PyExc_OverflowError,
-                 "kernel argument %zd does not fit the kernel's %s parameter",
-                 i, asc_dtype_name(t->dtype));
-    return -1;
-  }
-  return 0;
+  const AscStructInfo *si = asc_type_struct_info(t);
+  if (si)
+    return convert_struct(si, o, a, i);
+  return convert_number(t->dtype, o, a, i, -1);
 }
 
 /* Converts args (a sequence, one item per parameter of k) into la. On
@@ -119,9 +199,12 @@ int launch_args_convert(LaunchArgs *la, const AscKernel *k, PyObject *args) {
 }
 
 void launch_args_release(LaunchArgs *la) {
-  for (Py_ssize_t i = 0; i < la->n; i++)
+  for (Py_ssize_t i = 0; i < la->n; i++) {
     if (la->views[i].obj)
       PyBuffer_Release(&la->views[i]);
+    if (la->args[i].kind == ASC_ARG_STRUCT)
+      PyMem_Free((void *)la->args[i].fields);
+  }
   if (la->args != la->inline_args) {
     PyMem_Free(la->args);
     PyMem_Free(la->views);

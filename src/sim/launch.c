@@ -196,6 +196,55 @@ static void destroy_wait(LaunchWait *wt) {
   pthread_mutex_destroy(&wt->lock);
 }
 
+/* Argument i against the kernel's parameter type t: a GM buffer for a
+ * global address, an integer or a float for a scalar, and for a struct one
+ * number per register slot of its value. */
+static AscStatus check_arg(const AscType *t, const AscLaunchArg *a, int i,
+                           AscLaunchError *err) {
+  static const char *const kinds[] = {"a global memory buffer", "an integer",
+                                      "a float", "a struct"};
+  const AscStructInfo *si = asc_type_struct_info(t);
+  if (t->kind != ASC_TY_GLOBAL_ADDRESS && !si &&
+      (t->kind != ASC_TY_SCALAR || t->dtype == ASC_DT_NONE)) {
+    char ty[64];
+    asc_type_format(t, ty, sizeof ty);
+    err->status = ASC_ERR_KERNEL;
+    snprintf(err->message, sizeof err->message,
+             "kernel parameter %d has type %s: a launch passes only global "
+             "addresses, scalars and structs",
+             i, ty);
+    return err->status;
+  }
+  AscArgKind want = t->kind == ASC_TY_GLOBAL_ADDRESS ? ASC_ARG_GM
+                    : si                             ? ASC_ARG_STRUCT
+                    : asc_type_is_float(t)           ? ASC_ARG_FLOAT
+                                                     : ASC_ARG_INT;
+  if (a->kind != want) {
+    err->status = ASC_ERR_KERNEL;
+    snprintf(err->message, sizeof err->message,
+             "kernel argument %d must be %s, got %s", i, kinds[want],
+             (int)a->kind >= 0 && a->kind <= ASC_ARG_STRUCT ? kinds[a->kind]
+                                                            : "?");
+    return err->status;
+  }
+  if (si) {
+    int ok = a->n_fields == si->n_slots && (a->fields || !a->n_fields);
+    for (int k = 0; ok && k < si->n_slots; k++)
+      ok = a->fields[k].kind ==
+           (asc_dtype_is_float(asc_struct_slot_dtype(si, k)) ? ASC_ARG_FLOAT
+                                                             : ASC_ARG_INT);
+    if (!ok) {
+      err->status = ASC_ERR_KERNEL;
+      snprintf(err->message, sizeof err->message,
+               "kernel argument %d: a %s is %d numbers (its fields, nested "
+               "structs flattened), each an integer or a float as its field",
+               i, si->name, si->n_slots);
+      return err->status;
+    }
+  }
+  return ASC_OK;
+}
+
 AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
                             int core_num, const AscLaunchArg *args, int n_args,
                             const AscLaunchOptions *options,
@@ -214,32 +263,9 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
              "the kernel takes %d arguments, got %d", k->n_params, n_args);
     return err->status;
   }
-  for (int i = 0; i < n_args; i++) {
-    const AscType *t = k->param_types[i];
-    if (t->kind != ASC_TY_GLOBAL_ADDRESS &&
-        (t->kind != ASC_TY_SCALAR || t->dtype == ASC_DT_NONE)) {
-      char ty[64];
-      asc_type_format(t, ty, sizeof ty);
-      err->status = ASC_ERR_KERNEL;
-      snprintf(err->message, sizeof err->message,
-               "kernel parameter %d has type %s: a launch passes only "
-               "global addresses and scalars",
-               i, ty);
+  for (int i = 0; i < n_args; i++)
+    if (check_arg(k->param_types[i], &args[i], i, err))
       return err->status;
-    }
-    AscArgKind want = t->kind == ASC_TY_GLOBAL_ADDRESS ? ASC_ARG_GM
-                      : asc_type_is_float(t)           ? ASC_ARG_FLOAT
-                                                       : ASC_ARG_INT;
-    if (args[i].kind != want) {
-      static const char *kinds[] = {"a global memory buffer", "an integer",
-                                    "a float"};
-      err->status = ASC_ERR_KERNEL;
-      snprintf(err->message, sizeof err->message,
-               "kernel argument %d must be %s, got %s", i, kinds[want],
-               kinds[args[i].kind]);
-      return err->status;
-    }
-  }
   int workers =
       options && options->workers > 0 ? options->workers : host_cores();
   if (workers > MAX_WORKERS)

@@ -838,6 +838,87 @@ static void test_printer(void) {
   b_free(&b);
 }
 
+/* ---- the user's structs -------------------------------------------------- */
+
+static void test_user_structs(void) {
+  B b;
+  b_init(&b, "structs");
+  AscContext *c = b.ctx;
+  const AscType *u8 = asc_type_scalar(c, ASC_DT_UINT8);
+  const AscType *f64 = asc_type_scalar(c, ASC_DT_FLOAT64);
+  const char *tile_names[] = {"n", "len=tileLen"};
+  const AscType *tile_types[] = {u8, b.f32};
+  const AscStructInfo *tile =
+      asc_module_add_struct(b.m, "Tile", tile_names, tile_types, 2, loc_at(1));
+  CHECK(tile != NULL);
+  CHECK_EQ(tile->id, ASC_STRUCT_USER);
+  CHECK_EQ(tile->init, ASC_STRUCT_INIT_FIELDS);
+  CHECK_STREQ(tile->fields[1].name, "len");
+  CHECK_STREQ(tile->fields[1].cpp, "tileLen");
+  CHECK_EQ(tile->n_slots, 2);
+  /* a nested struct is laid out in place: slots a | n len | c */
+  const AscType *tile_t = asc_type_struct(c, tile);
+  const char *cfg_names[] = {"a", "tile", "c"};
+  const AscType *cfg_types[] = {b.i64, tile_t, f64};
+  const AscStructInfo *cfg =
+      asc_module_add_struct(b.m, "Cfg", cfg_names, cfg_types, 3, loc_at(2));
+  CHECK(cfg != NULL);
+  CHECK_EQ(cfg->n_slots, 4);
+  CHECK(cfg->fields[1].nested == tile);
+  CHECK_EQ(cfg->fields[1].slot, 1);
+  CHECK_EQ(cfg->fields[1].width, 2);
+  CHECK_EQ(cfg->fields[2].slot, 3);
+  CHECK_EQ(asc_struct_slot_dtype(cfg, 0), ASC_DT_INT64);
+  CHECK_EQ(asc_struct_slot_dtype(cfg, 1), ASC_DT_UINT8);
+  CHECK_EQ(asc_struct_slot_dtype(cfg, 2), ASC_DT_FLOAT32);
+  CHECK_EQ(asc_struct_slot_dtype(cfg, 3), ASC_DT_FLOAT64);
+  CHECK_EQ(asc_struct_slot_dtype(cfg, 4), ASC_DT_NONE);
+  CHECK(asc_context_find_struct(c, "Cfg") == cfg);
+  CHECK(asc_context_find_struct(c, "BinaryRepeatParams") ==
+        asc_struct_info(ASC_STRUCT_BINARY_REPEAT_PARAMS));
+  CHECK(asc_context_find_struct(c, "Nope") == NULL);
+  /* the same definition again is the same struct, declared once */
+  CHECK(asc_module_add_struct(b.m, "Tile", tile_names, tile_types, 2,
+                              loc_at(3)) == tile);
+  int defs = 0;
+  for (AscOp *op = b.m->body->first; op; op = op->next)
+    defs += op->id == ASC_OP_STRUCT_DEF;
+  CHECK_EQ(defs, 2);
+  CHECK_EQ(asc_module_verify(b.m), ASC_OK);
+
+  /* refused: other fields under a taken name, a table name, bad names, no
+   * fields, a non-number field */
+  const AscType *other_types[] = {u8, u8};
+  CHECK(asc_module_add_struct(b.m, "Tile", tile_names, other_types, 2,
+                              loc_at(4)) == NULL);
+  CHECK(strstr(asc_context_message(c), "defined twice with different fields"));
+  asc_context_clear_error(c);
+  CHECK(asc_module_add_struct(b.m, "UnaryRepeatParams", tile_names, tile_types,
+                              2, loc_at(5)) == NULL);
+  CHECK(strstr(asc_context_message(c), "the name of an Ascend C parameter"));
+  asc_context_clear_error(c);
+  const char *bad_names[] = {"x=", "y"};
+  CHECK(asc_module_add_struct(b.m, "Bad", bad_names, tile_types, 2,
+                              loc_at(6)) == NULL);
+  CHECK(strstr(asc_context_message(c), "must be named by identifiers"));
+  asc_context_clear_error(c);
+  const char *dup_names[] = {"x", "x"};
+  CHECK(asc_module_add_struct(b.m, "Dup", dup_names, tile_types, 2,
+                              loc_at(7)) == NULL);
+  CHECK(strstr(asc_context_message(c), "two fields named x"));
+  asc_context_clear_error(c);
+  CHECK(asc_module_add_struct(b.m, "Empty", NULL, NULL, 0, loc_at(8)) == NULL);
+  asc_context_clear_error(c);
+  const AscType *tensor_types[] = {b.lt_f32};
+  CHECK(asc_module_add_struct(b.m, "T", tile_names, tensor_types, 1,
+                              loc_at(9)) == NULL);
+  asc_context_clear_error(c);
+  CHECK(asc_module_add_struct(b.m, "9lives", tile_names, tile_types, 2,
+                              loc_at(10)) == NULL);
+  asc_context_clear_error(c);
+  b_free(&b);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* keep output if a test crashes */
   test_arena();
@@ -849,6 +930,7 @@ int main(void) {
   test_build_functions();
   test_edit();
   test_printer();
+  test_user_structs();
   printf("test_ir: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -534,7 +534,8 @@ static const ErrCase ERRORS[] = {
     {"module @m {\n  \"asc.addd\"() : () -> ()\n}", 2, 3,
      "unknown op 'asc.addd'"},
     {"module @m {\n  \"arith.constant\"() {value = 1} : () -> i32\n}", 2, 3,
-     "only func.func ops may appear at module level, not 'arith.constant'"},
+     "only func.func and asc.struct_def ops may appear at module level, not "
+     "'arith.constant'"},
     {"module @m {\n  %a \"func.func\"", 2, 6,
      "expected '=' after the result names, found '\"func.func\"'"},
     {"module @m {\n  %a, = ", 2, 7, "expected a result name, found '='"},

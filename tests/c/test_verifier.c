@@ -558,7 +558,9 @@ static void test_verifier_rejects(void) {
                                  &t.b.i32, 1, &a, 1, 0, NULL, NULL);
     asc_block_append(t.b.m->body, stray);
   }
-  EXPECT_REJECT_NORET(&t, 40, "only functions may appear at module level");
+  EXPECT_REJECT_NORET(
+      &t, 40,
+      "only functions and struct declarations may appear at module level");
 }
 
 /* ---- compile-time target checks ------------------------------------------ */

@@ -122,6 +122,8 @@ static void setup_free(LaunchSetup *s) {
       free(s->bufs[i].base);
     free(s->bufs[i].init);
   }
+  for (int i = 0; i < s->n; i++)
+    free((void *)s->args[i].fields); /* a struct's numbers */
   free(s->args);
   free(s->bufs);
   memset(s, 0, sizeof *s);
@@ -172,6 +174,31 @@ static void setup_args(const AscKernel *k, Rng *r, LaunchSetup *s) {
       a->ptr = g->base + GUARD;
       a->nbytes = n;
       a->readonly = g->readonly;
+    } else if (asc_type_struct_info(t)) {
+      /* one number per slot; sometimes one too few or too many, which the
+       * launch must refuse */
+      const AscStructInfo *si = asc_type_struct_info(t);
+      int n = si->n_slots;
+      if (chance(r, 20))
+        n += chance(r, 2) ? 1 : -1;
+      if (n < 0)
+        n = 0;
+      if (n != si->n_slots)
+        s->wrong_kind = 1;
+      AscLaunchArg *fs = calloc((size_t)n + 1, sizeof *fs);
+      if (!fs)
+        die_oom();
+      for (int j = 0; j < n; j++) {
+        AscDType d = asc_struct_slot_dtype(si, j);
+        fs[j].kind = asc_dtype_is_float(d) ? ASC_ARG_FLOAT : ASC_ARG_INT;
+        if (fs[j].kind == ASC_ARG_FLOAT)
+          fs[j].f = float_arg(r);
+        else
+          fs[j].i = int_arg(r, d == ASC_DT_NONE ? ASC_DT_INT32 : d);
+      }
+      a->kind = ASC_ARG_STRUCT;
+      a->fields = fs;
+      a->n_fields = n;
     } else if (asc_type_is_float(t)) {
       a->kind = ASC_ARG_FLOAT;
       a->f = float_arg(r);

@@ -328,7 +328,7 @@ SYNTAX_CASES = [
     (k_for_tuple_target, (), "i, j in", "single name"),
     (k_subscript_assign, (), "g[0] = n", "assignment to a subscript"),
     (k_subscript_augassign, (), "g[0] += n", "augmented assignment"),
-    (k_attribute_assign, (), "g.size = n", "only names and tuples"),
+    (k_attribute_assign, (), "g.size = n", "cannot assign the attribute `size` of `g`"),
     (k_undefined, (), "no_such_name", "`no_such_name` is not defined"),
     (k_walrus, (), "y := n", "walrus"),
     (k_dict, (), '{"a": n}', "dicts"),

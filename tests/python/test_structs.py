@@ -29,10 +29,16 @@ def test_class_per_table_row(info: Dict[str, Any]) -> None:
     cls = getattr(asc, info["name"])
     assert cls is STRUCTS[info["name"]] and issubclass(cls, ParamStruct)
     params = inspect.signature(cls).parameters
-    assert list(params) == [f[0] for f in info["fields"]]
-    assert [p.default for p in params.values()] == [int(f[3]) for f in info["fields"]]
+    fields = info["fields"]  # (name, C++ name, kind, type, default)
+    assert list(params) == [f[0] for f in fields]
     value = cls()
-    assert value.values() == tuple(int(f[3]) for f in info["fields"])
+    for f, p, v in zip(fields, params.values(), value.values()):
+        if f[2] == "number":
+            assert p.default == v == f[4]
+        elif f[2] == "enum":
+            assert isinstance(v, getattr(asc, f[3])) and int(v) == f[4]
+        else:  # a nested struct: a new one per object, with its defaults
+            assert f[2] == "struct" and isinstance(v, STRUCTS[f[3]])
     assert info["cpp"].startswith("AscendC::")
 
 

@@ -27,6 +27,8 @@ class IRBuilder:
         self.function_results: Dict[str, List[Any]] = {}
         self.function_names: Dict[str, int] = {}
         self.building: set = set()  # specialisations being built (recursion check)
+        # the user's Struct classes this module declares: IR struct name -> class
+        self.struct_classes: Dict[str, type] = {}
 
     # ---- types ----------------------------------------------------------
     def type(self, kind: str, dtype: Optional[str] = None, position: int = -1, depth: int = 0) -> Any:
@@ -47,6 +49,26 @@ class IRBuilder:
         if t is None:
             t = self.module.type("struct", struct=name)
             self._types[key] = t
+        return t
+
+    def user_struct_type(self, cls: Any) -> Any:
+        """The IR type of the user's Struct class `cls`, declared in the
+        module (asc.struct_def) the first time, after the structs it holds."""
+        key = ("user_struct", cls)
+        t = self._types.get(key)
+        if t is not None:
+            return t
+        # (a struct cannot hold itself: StructField takes a class defined before)
+        types = [f.ir_type(self) for f in cls.struct_fields.values()]
+        names = [attr if f.cpp_name == attr else f"{attr}={f.cpp_name}" for attr, f in cls.struct_fields.items()]
+        try:
+            t = self.module.define_struct(cls.__name__, names, types, cls._def_loc)
+        except _C.IRError as e:
+            msg, file, line, col = e.args
+            raise CompileError(msg, file, line, col,
+                               hint="hint: give each Struct class of a kernel its own name") from None
+        self._types[key] = t
+        self.struct_classes[cls.__name__] = cls
         return t
 
     # ---- ops ----------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from ..language.core import dtype as dt
 from ..language.core.checks import api_label, describe, usage_hint
+from ..language.core.struct import Struct
 from .errors import CompileError, UnsupportedError
 from .kernel_builtins import _BUILTIN_IDS
 from .visitor_support import VisitorBase, _exception_text, _unparse
@@ -81,6 +82,10 @@ class CallsMixin(VisitorBase):
             return True
         if isinstance(func, dt.DataType):
             return True
+        if isinstance(func, type) and issubclass(func, Struct):
+            return True  # the user's struct, made in the kernel
+        if isinstance(getattr(func, "__self__", None), Struct):
+            return True  # a method of the user's struct: Python run while compiling, on its fields
         module = getattr(func, "__module__", None) or ""
         self_obj = getattr(func, "__self__", None)
         if self_obj is not None and not isinstance(self_obj, type):

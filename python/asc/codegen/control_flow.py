@@ -28,12 +28,19 @@ _MAX_STATIC_WHILE = 100000
 
 
 def _assigned_names(stmts: Sequence[ast.stmt]) -> List[str]:
-    """Names stored to anywhere in stmts, in first-seen order."""
+    """Names stored to anywhere in stmts, in first-seen order (a struct
+    variable whose field is assigned among them)."""
     seen: Dict[str, None] = {}
     for s in stmts:
         for node in ast.walk(s):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 seen.setdefault(node.id, None)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                root = node.value  # `cfg.tile.n = v` rebinds cfg (a struct variable)
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                if isinstance(root, ast.Name):
+                    seen.setdefault(root.id, None)
     return list(seen)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 from ..language.core import dtype as dt
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
+from ..language.core.struct import Struct
 from ..language.core.values import IRValue, is_number, to_scalar, wrap_ir
 from .errors import CompileError
 from .visitor_support import VisitorBase
@@ -50,6 +51,8 @@ class DeviceFunctionsMixin(VisitorBase):
                 key_parts.append((name, "ir", str(s.handle.type)))
                 ir_args.append((name, s))
             elif isinstance(value, IRValue):
+                if isinstance(value, Struct):
+                    value = value.on_device()  # a host struct: its values, made here
                 if getattr(value, "handle", None) is None:
                     raise CompileError(f"{fn.name}: argument `{name}` is a GlobalTensor without a buffer",
                                        hint="hint: call set_global_buffer on it before passing it")

@@ -6,10 +6,11 @@ statements, `pass`, `return` and `with`. Control flow is control_flow.py."""
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from typing import Any, List, Sequence
 
 from ..language.core import dtype as dt
 from ..language.core.checks import describe, is_ir_handle
+from ..language.core.struct import Struct
 from ..language.core.values import IRValue, is_number, to_scalar
 from .errors import CompileError
 from .visitor_support import _OPERAND_HINT, _REJECTED_STMTS, _SUPPORTED_HINT, VisitorBase, _split_hint
@@ -89,10 +90,13 @@ class StatementsMixin(VisitorBase):
                          f"hint: the assertion `{ast.unparse(stmt.test)}` is false for these arguments")
 
     def visit_AugAssign(self, stmt: ast.AugAssign) -> None:
-        if not isinstance(stmt.target, ast.Name):
-            raise self.error(stmt.target, "only plain names can be targets of augmented assignment",
-                             "hint: for tensors use set_value(index, value)")
-        current = self.lookup(stmt.target.id, stmt.target)
+        if isinstance(stmt.target, ast.Attribute):  # a struct field: cfg.n += 1
+            current = self.eval(stmt.target)
+        elif not isinstance(stmt.target, ast.Name):
+            raise self.error(stmt.target, "only plain names and struct fields can be targets of augmented "
+                                          "assignment", "hint: for tensors use set_value(index, value)")
+        else:
+            current = self.lookup(stmt.target.id, stmt.target)
         rhs = self.eval(stmt.value)
         value = self.guarded(stmt, lambda: self.apply_binop(stmt.op, current, rhs, stmt), _OPERAND_HINT)
         self.assign(stmt.target, value)
@@ -117,11 +121,47 @@ class StatementsMixin(VisitorBase):
             for t, v in zip(target.elts, value):
                 self.assign(t, v)
             return
+        if isinstance(target, ast.Attribute):
+            self.assign_field(target, value)
+            return
         if isinstance(target, ast.Subscript):
             raise self.error(target, "assignment to a subscript is not supported",
                              "hint: write tensor.set_value(index, value)")
         raise self.error(target, "only names and tuples of names can be assigned in kernels",
                          "hint: assign to a plain variable; write tensor elements with set_value(index, value)")
+
+    def assign_field(self, target: ast.Attribute, value: Any) -> None:
+        """`cfg.tile.n = v` on a struct variable: a new struct value with the
+        field set (asc.struct.set, once per level) bound to `cfg`, as a C++
+        struct variable changes (see core/struct.py)."""
+        path: List[str] = []
+        node: ast.expr = target
+        while isinstance(node, ast.Attribute):
+            path.insert(0, node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            raise self.error(target, "only fields of struct variables can be assigned",
+                             "hint: name the struct first: c = <expression>; c.field = value")
+        root = self.lookup(node.id, node)
+        if not isinstance(root, Struct):
+            raise self.error(target, f"cannot assign the attribute `{target.attr}` of `{ast.unparse(target.value)}` "
+                                     f"(`{node.id}` is {describe(root)})",
+                             "hint: only the fields of a Struct can be assigned in kernels; tensors are written "
+                             "with set_value(index, value)")
+
+        def rebuild() -> Any:
+            chain = [root.on_device()]
+            for attr in path[:-1]:
+                chain.append(getattr(chain[-1], attr))
+                if not isinstance(chain[-1], Struct):
+                    raise CompileError(f"`{attr}` of {type(chain[-2]).__name__} is no struct: its fields cannot "
+                                       "be assigned")
+            new = value
+            for holder, attr in zip(reversed(chain), reversed(path)):
+                new = holder.with_field(attr, new)
+            return new
+
+        self.assign(node, self.guarded(target, rebuild))
 
     def visit_Return(self, stmt: ast.Return) -> None:
         raise self.error(stmt, "`return` must be the last statement of the function",

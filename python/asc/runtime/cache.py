@@ -50,6 +50,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import numpy as np
 
 from .. import _C
+from ..language.core.struct import Struct, layout_key
 from . import memory_cache
 
 # Format 2: the checksum covers the header as well as the IR. Format 1 entries have other file
@@ -156,6 +157,17 @@ def _source_hash(jit_fn: Any) -> str:
     return hashlib.sha256(src.encode()).hexdigest()
 
 
+def _class_hash(cls: type) -> str:
+    """A Struct class by its layout and source (a kernel may call its methods)."""
+    import inspect
+
+    try:
+        src = inspect.getsource(cls)
+    except (OSError, TypeError):
+        src = ""
+    return hashlib.sha256(repr((layout_key(cls), src)).encode()).hexdigest()
+
+
 def stable_key(value: Any) -> Any:
     """A JSON value that identifies `value` across processes, or None when
     there is none (then the kernel is not cached on disk)."""
@@ -176,6 +188,10 @@ def stable_key(value: Any) -> Any:
         return ["ndarray", value.dtype.str, list(value.shape), hashlib.sha256(value.tobytes()).hexdigest()]
     if isinstance(value, JITFunction):
         return ["jit", value.fn.__module__, value.fn.__qualname__, _source_hash(value)]
+    if isinstance(value, type) and issubclass(value, Struct):
+        return ["struct", value.__module__, value.__qualname__, _class_hash(value)]
+    if isinstance(value, Struct) and value.handle is None:  # a host struct read as a constant
+        return ["struct value", stable_key(type(value)), [stable_key(v) for v in value.values()]]
     if isinstance(value, type(os)):
         return ["module", value.__name__]
     if isinstance(value, enum.Enum):

@@ -17,6 +17,7 @@ from ..codegen import builder as _b
 from ..codegen.errors import CompileError
 from ..codegen.function_visitor import FunctionVisitor
 from ..language.core.constexpr import ConstExpr
+from ..language.core.struct import Struct
 from ..language.core.values import wrap_ir
 from .dump import dump_dir, write_dumps
 
@@ -28,7 +29,7 @@ PIPELINE = ("canonicalize", "dce")
 compile_listeners: List[Any] = []
 
 # A kernel parameter after specialisation: ("gm", dtype name) | ("int",) |
-# ("float",) | ("bool",) | ("const", value)
+# ("float",) | ("bool",) | ("const", value) | ("struct", Struct class, layout)
 ParamSpec = Tuple[Any, ...]
 
 
@@ -46,6 +47,8 @@ def global_key(value: Any) -> Any:
         return ("numpy", value.dtype.str, value.item())
     if isinstance(value, np.ndarray) and value.size <= 4096:  # a small lookup table, compared by contents
         return ("ndarray", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, Struct) and value.handle is None:  # a host struct: its values are baked in
+        return ("struct", id(type(value)), tuple(value.values()))
     return ("id", id(value))
 
 
@@ -70,7 +73,7 @@ class CompiledKernel:
         # dict or closure cell the name lives in
         self._watch = [(_namespace(fn, name), name, v) for (fn, name), (v, _) in self.globals_used.items()]
         # values that can change in place (a NumPy lookup table) are compared by contents every time
-        self._mutable = any(isinstance(v, (np.ndarray, list)) for v, _ in self.globals_used.values())
+        self._mutable = any(isinstance(v, (np.ndarray, list, Struct)) for v, _ in self.globals_used.values())
 
     def ir_text(self) -> str:
         """The IR after the passes, as the simulator runs it."""
@@ -173,6 +176,8 @@ def _build_module(jit_fn: Any, specs: Dict[str, ParamSpec]) -> Tuple[Any, Any, L
                 continue
             if kind == "gm":
                 types.append(builder.type("global_address", spec[1]))
+            elif kind == "struct":
+                types.append(builder.user_struct_type(spec[1]))
             else:
                 types.append(builder.type("scalar", {"int": "int32", "float": "float32", "bool": "bool"}[kind]))
             runtime.append(name)
@@ -182,7 +187,7 @@ def _build_module(jit_fn: Any, specs: Dict[str, ParamSpec]) -> Tuple[Any, Any, L
         scope: Dict[str, Any] = {}
         for name, arg in zip(runtime, block.args):
             arg.name = name
-            scope[name] = wrap_ir(arg)
+            scope[name] = specs[name][1](handle=arg) if specs[name][0] == "struct" else wrap_ir(arg)
         for name, spec in specs.items():
             if spec[0] == "const":
                 scope[name] = spec[1]

@@ -12,6 +12,7 @@ from .. import _C
 from ..codegen.errors import KernelError, SanitizerError, SanitizerWarning
 from ..language.core import dtype as dt
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
+from ..language.core.struct import Struct, layout_key
 from ..language.core.values import GlobalAddress
 from ..lib.runtime import state
 from ..profiler import session as _profiling
@@ -85,6 +86,17 @@ def _scalar_kind(name: str, x: Any, annotation: Any) -> str:
     if want is not None and want != kind:
         raise TypeError(f"argument `{name}` is annotated {annotation.__name__} but got {type(x).__name__}")
     return kind
+
+
+def _struct_spec(name: str, value: Any, annotation: Any) -> Tuple[Any, ...]:
+    """The specialisation of a Struct argument: its class, and its layout
+    (which names the compiled kernel on disk)."""
+    if not isinstance(value, Struct) or value.handle is not None:
+        raise TypeError(f"argument `{name}` is annotated {annotation.__name__} but got {type(value).__name__}")
+    if isinstance(annotation, type) and issubclass(annotation, Struct) and not isinstance(value, annotation):
+        raise TypeError(f"argument `{name}` is annotated {annotation.__name__} but got a "
+                        f"{type(value).__name__}")
+    return ("struct", type(value), layout_key(type(value)))
 
 
 _API_NAMES = {
@@ -198,6 +210,9 @@ class Launcher:
                 dname, launch = _gm_arg(name, value)
                 specs[name] = ("gm", dname)
                 launch_args.append(launch)
+            elif isinstance(value, Struct) or (isinstance(ann, type) and issubclass(ann, Struct)):
+                specs[name] = _struct_spec(name, value, ann)
+                launch_args.append(("struct", tuple(value.values())))
             else:
                 if ann is GlobalAddress:
                     raise TypeError(f"argument `{name}` is annotated asc.GlobalAddress: pass a NumPy array or a "

@@ -20,6 +20,7 @@
 
 #include "asc/emit.h"
 #include "ir/hash.h"
+#include "sim/sim.h" /* asc_constant_value */
 
 /* ---- output buffer --------------------------------------------------------
  */
@@ -1001,17 +1002,58 @@ static void emit_min_max(Emitter *e, AscOp *op) {
        1);
 }
 
-/* A parameter struct from its fields: the constructor that takes them in
- * the table's order (asc/structs.def, INIT CTOR). Inlined into its one use,
- * as DataCopy(..., DataCopyParams(1, 2, 0, 0)) is written by hand. */
+/* The C++ spelling of value v given to field f: an enum field's value as
+ * the enum (its member for a constant; a scoped enum takes no integer). */
+static char *field_value(Emitter *e, const AscFieldInfo *f, const AscValue *v) {
+  char tmp[4096];
+  const char *s = unparen(expr(e, v), tmp, sizeof tmp);
+  if (f->enum_kind < 0)
+    return fmt_str("%s", s);
+  AscEnumKind kind = (AscEnumKind)f->enum_kind;
+  const char *prefix = asc_enum_cpp_prefix(kind);
+  AscSlot c;
+  if (v->def && asc_constant_value(v->def, &c) == 0 &&
+      asc_enum_value_cpp(kind, c.i))
+    return fmt_str("%s%s", prefix, asc_enum_value_cpp(kind, c.i));
+  size_t n = strlen(prefix);
+  if (n > 2 && strcmp(prefix + n - 2, "::") == 0) /* Type:: -> Type */
+    return fmt_str("static_cast<%.*s>(%s)", (int)(n - 2), prefix, s);
+  return fmt_str("%s", s);
+}
+
+/* A struct from its fields. INIT CTOR: the constructor that takes them in
+ * order, inlined into its one use, as DataCopy(..., DataCopyParams(1, 2, 0,
+ * 0)) is written by hand. INIT FIELDS (no such constructor; the user's
+ * structs): a variable, default-initialised, then each member set. */
 static void emit_struct(Emitter *e, AscOp *op) {
   const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
+  if (!si) {
+    e->failed = 1;
+    return;
+  }
+  if (si->init == ASC_STRUCT_INIT_FIELDS) {
+    AscValue *v = &op->results[0];
+    char *name = fresh_name(e, v->name ? v->name : "s");
+    char *decl = name ? fmt_str("%s %s{}", si->cpp, name) : NULL;
+    statement(e, op, decl ? decl : "");
+    free(decl);
+    for (int i = 0; name && i < op->n_operands && i < si->n_fields; i++) {
+      char *val = field_value(e, &si->fields[i], op->operands[i]);
+      char *set = fmt_str("%s.%s = %s", name, si->fields[i].cpp, val);
+      statement(e, op, set ? set : "");
+      free(set);
+      free(val);
+    }
+    set_expr(e, v, name ? fmt_str("%s", name) : NULL);
+    return;
+  }
   Buf b = {0};
-  char tmp[4096];
-  buf_printf(&b, "%s(", si ? si->cpp : "?");
-  for (int i = 0; i < op->n_operands; i++)
-    buf_printf(&b, "%s%s", i ? ", " : "",
-               unparen(expr(e, op->operands[i]), tmp, sizeof tmp));
+  buf_printf(&b, "%s(", si->cpp);
+  for (int i = 0; i < op->n_operands && i < si->n_fields; i++) {
+    char *val = field_value(e, &si->fields[i], op->operands[i]);
+    buf_printf(&b, "%s%s", i ? ", " : "", val ? val : "");
+    free(val);
+  }
   buf_printf(&b, ")");
   if (b.failed) {
     free(b.s);
@@ -1021,7 +1063,7 @@ static void emit_struct(Emitter *e, AscOp *op) {
   bind(e, op, b.s, 1);
 }
 
-/* A field of a parameter struct: value.cppMember. */
+/* A field of a struct: value.cppMember. */
 static void emit_struct_get(Emitter *e, AscOp *op) {
   const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
   int k = asc_struct_field_index(si, asc_op_attr_str(op, "field"));
@@ -1029,6 +1071,40 @@ static void emit_struct_get(Emitter *e, AscOp *op) {
        fmt_str("%s.%s", expr(e, op->operands[0]),
                k >= 0 ? si->fields[k].cpp : "?"),
        1);
+}
+
+/* A struct with one field replaced: a copy, then the member set. */
+static void emit_struct_set(Emitter *e, AscOp *op) {
+  const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
+  int k = asc_struct_field_index(si, asc_op_attr_str(op, "field"));
+  AscValue *v = &op->results[0];
+  char *name = declare(e, op, v, "s", expr(e, op->operands[0]));
+  if (name && k >= 0) {
+    char *val = field_value(e, &si->fields[k], op->operands[1]);
+    char *set = fmt_str("%s.%s = %s", name, si->fields[k].cpp, val);
+    statement(e, op, set ? set : "");
+    free(set);
+    free(val);
+  }
+  set_expr(e, v, name ? fmt_str("%s", name) : NULL);
+}
+
+/* A user struct's declaration (asc.struct_def), before the functions. */
+static void emit_struct_def(Emitter *e, AscOp *op) {
+  const char *name = asc_op_attr_str(op, "sym_name");
+  const AscStructInfo *si = name ? asc_context_find_struct(e->ctx, name) : NULL;
+  if (!si) {
+    e->failed = 1;
+    return;
+  }
+  buf_printf(&e->out, "\nstruct %s {\n", si->cpp);
+  for (int i = 0; i < si->n_fields; i++) {
+    const AscFieldInfo *f = &si->fields[i];
+    buf_printf(&e->out, "    %s %s;\n",
+               f->nested ? f->nested->cpp : asc_dtype_cpp_name(f->dtype),
+               f->cpp);
+  }
+  buf_printf(&e->out, "};\n");
 }
 
 static void emit_compare(Emitter *e, AscOp *op) {
@@ -1135,6 +1211,8 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_struct;
   case ASC_OP_STRUCT_GET:
     return emit_struct_get;
+  case ASC_OP_STRUCT_SET:
+    return emit_struct_set;
   case ASC_OP_GM_ADDR_OFFSET:
     return emit_address_offset;
   case ASC_OP_GT_OFFSET:
@@ -1160,6 +1238,7 @@ static SpecialRule special_rule(AscOpId id) {
   case ASC_OP_FUNC:
   case ASC_OP_YIELD:
   case ASC_OP_CONDITION:
+  case ASC_OP_STRUCT_DEF: /* declared before the functions */
     return emit_nothing;
   default:
     return NULL;
@@ -1363,14 +1442,34 @@ static void emit_function(Emitter *e, AscOp *f) {
     }
     buf_printf(&e->out, "__aicore__ inline %s %s(", ret, name);
   }
+  /* a kernel's struct parameters come as pointers to their bytes in global
+   * memory (a kernel takes addresses and scalars), copied in below */
+  char **struct_params = calloc((size_t)body->n_args + 1, sizeof(char *));
+  if (!struct_params) {
+    e->failed = 1;
+    return;
+  }
   for (int i = 0; i < body->n_args; i++) {
     AscValue *a = &body->args[i];
     char hint[32];
     snprintf(hint, sizeof hint, "arg%d", i);
     char *pn = fresh_name(e, a->name ? a->name : hint);
-    if (!pn)
+    if (!pn) {
+      free(struct_params);
       return;
-    if (is_kernel && a->type->kind == ASC_TY_GLOBAL_ADDRESS) {
+    }
+    if (is_kernel && asc_type_struct_info(a->type)) {
+      char gm_hint[96];
+      snprintf(gm_hint, sizeof gm_hint, "%s_gm", pn);
+      char *gm = fresh_name(e, gm_hint);
+      if (!gm) {
+        free(struct_params);
+        return;
+      }
+      buf_printf(&e->out, "%sGM_ADDR %s", i ? ", " : "", gm);
+      struct_params[i] = gm;
+      set_expr(e, a, fmt_str("%s", pn));
+    } else if (is_kernel && a->type->kind == ASC_TY_GLOBAL_ADDRESS) {
       buf_printf(&e->out, "%sGM_ADDR %s", i ? ", " : "", pn);
       set_expr(e, a,
                fmt_str("reinterpret_cast<__gm__ %s *>(%s)",
@@ -1383,6 +1482,25 @@ static void emit_function(Emitter *e, AscOp *f) {
     }
   }
   buf_printf(&e->out, ")\n{\n");
+  for (int i = 0; i < body->n_args && !e->failed; i++) {
+    if (!struct_params[i])
+      continue;
+    const char *cpp = asc_type_struct_info(body->args[i].type)->cpp;
+    const char *pn = expr(e, &body->args[i]);
+    char *k = fresh_name(e, "byte");
+    if (!k)
+      break;
+    buf_printf(&e->out,
+               "    %s %s;\n"
+               "    for (uint32_t %s = 0; %s < sizeof(%s); %s++) {\n"
+               "        reinterpret_cast<uint8_t *>(&%s)[%s] = "
+               "reinterpret_cast<__gm__ uint8_t *>(%s)[%s];\n"
+               "    }\n",
+               cpp, pn, k, k, cpp, k, pn, k, struct_params[i], k);
+  }
+  free(struct_params);
+  if (e->failed)
+    return;
   e->depth = 1;
   emit_block(e, body);
   e->depth = 0;
@@ -1404,7 +1522,7 @@ static int order_calls(const Emitter *e, const AscBlock *b, AscOp **order,
 static int order_functions(const Emitter *e, AscOp *f, AscOp **order,
                            char *state, int k) {
   int i = function_index(e, f);
-  if (i < 0 || state[i])
+  if (i < 0 || state[i] || f->id != ASC_OP_FUNC)
     return k;
   state[i] = 1;
   k = order_calls(e, f->regions[0].block, order, state, k);
@@ -1454,6 +1572,11 @@ char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options) {
     asc_error(e.ctx, ASC_ERR_INTERNAL, (AscLoc){0}, "out of memory");
     return NULL;
   }
+  /* the user's structs first, in the order they are declared (a struct
+   * after the structs it contains) */
+  for (AscOp *f = m->body->first; f && !e.failed; f = f->next)
+    if (f->id == ASC_OP_STRUCT_DEF)
+      emit_struct_def(&e, f);
   int k = 0;
   for (AscOp *f = m->body->first; f; f = f->next)
     k = order_functions(&e, f, order, state, k);

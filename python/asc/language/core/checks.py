@@ -67,6 +67,8 @@ def describe(value: Any) -> str:
         return f"a GlobalTensor ({value._dtype.name})" if value._dtype else "a GlobalTensor without a buffer"
     if isinstance(value, LocalTensor):
         return f"a LocalTensor ({value.dtype.name}, {value.position.name})"
+    if isinstance(value, IRValue) and hasattr(type(value), "struct_fields"):  # a user's Struct
+        return f"a {type(value).__name__} struct"
     if isinstance(value, IRValue):
         return f"an asc.{type(value).__name__}"
     if isinstance(value, DataType):

@@ -145,3 +145,31 @@ def from_torch(dtype: Any) -> Optional[DataType]:
     """The DataType of a torch.dtype, or None (torch is never imported here)."""
     name = str(dtype).replace("torch.", "")
     return {"bfloat16": bfloat16, "half": float16, "float": float32, "double": float64}.get(name, _BY_NAME.get(name))
+
+
+class KnownTypes:
+    """The data types by the names upstream pyasc's `KnownTypes` gives them
+    (`from asc.language.core.dtype import KnownTypes as KT`; `KT.int32`).
+    As upstream, `int1` and `bit` are the one-bit boolean and `bool_` is
+    int8 (a byte holding 0 or 1, as a C++ bool field is laid out)."""
+
+    void = void
+    int1 = bool_
+    bit = bool_
+    int8 = int8
+    int16 = int16
+    int32 = int32
+    int64 = int64
+    uint8 = uint8
+    uint16 = uint16
+    uint32 = uint32
+    uint64 = uint64
+    float16 = float16
+    bfloat16 = bfloat16
+    float32 = float32
+    float64 = float64
+    bool_ = int8
+    int_ = int32
+    half = float16
+    float_ = float32
+    double = float64

@@ -470,6 +470,10 @@ def wrap_ir(handle: Any) -> Any:
         return GlobalTensor(handle, dtype_of_ir(t))
     if kind == "local_tensor":
         return LocalTensor(dtype_of_ir(t), TPosition(t.position), handle=handle)
+    if kind == "struct":
+        from .struct import wrap_struct
+
+        return wrap_struct(handle)
     from ..fwk.tpipe import wrap_framework
 
     return wrap_framework(handle)
