@@ -296,6 +296,9 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     return err->status;
   }
   int64_t slots = k->frame_slots > 0 ? k->frame_slots : 1;
+  /* LocalTensor.print / to_file output is kept per block and written in
+   * block order when the launch ends (output.c) */
+  asc_output_launch_begin(&control, core_num);
   for (int i = 0; i < workers; i++) {
     ws[i].kernel = k;
     ws[i].platform = platform;
@@ -315,6 +318,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     if (!ws[i].scratch) {
       for (int j = 0; j < i; j++)
         asc_scratch_give(ws[j].scratch);
+      asc_output_launch_end(&control);
       if (sync_ok)
         destroy_wait(&wait);
       if (ws != local)
@@ -348,6 +352,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     wait_workers(&wait, &control);
   for (int i = 1; i < started; i++)
     pthread_join(ws[i].thread, NULL);
+  asc_output_launch_end(&control);
   if (sync_ok)
     destroy_wait(&wait);
   for (int i = 0; i < workers; i++)

@@ -42,6 +42,14 @@ enum {
 
 enum { ASC_MAX_EVENTS = 35, ASC_MAX_EVENT_IDS = 8, ASC_MAX_QUE_BUFS = 64 };
 
+/* The state of one queue buffer (the devkit's TBufState). */
+enum {
+  ASC_BUF_FREE,
+  ASC_BUF_OCCUPIED, /* allocated */
+  ASC_BUF_ENQUE,
+  ASC_BUF_DEQUE
+};
+
 typedef struct AscSimQueue {
   int position;
   int depth;
@@ -53,18 +61,58 @@ typedef struct AscSimQueue {
   int fifo[ASC_MAX_QUE_BUFS]; /* enqueued buffer indices */
   int fifo_head, fifo_count;
   struct AscSimQueue *next;
+  /* ---- tensor and framework methods (framework.c) ----
+   * The queue's binding (TQueBind<src, dst>: a TQue(VECIN) is GM -> VECIN)
+   * and the pipes it hands buffers between. */
+  int src_pos, dst_pos;
+  AscPipe producer, consumer;
+  int enq_event, free_event; /* HardEvent of enque, of free_tensor */
+  uint8_t state[ASC_MAX_QUE_BUFS];
+  /* per buffer: the user tag (LocalTensor.set_user_tag), the event ids
+   * taken from the TPipe by enque and by free_tensor (-1: none) */
+  int32_t tag[ASC_MAX_QUE_BUFS];
+  int8_t enq_id[ASC_MAX_QUE_BUFS], free_id[ASC_MAX_QUE_BUFS];
+  /* per buffer: the HardEvent its enque signalled (enque<src, dst> may
+   * choose another than enq_event), which its deque must wait for */
+  uint8_t enq_event_of[ASC_MAX_QUE_BUFS];
+  int64_t init_seq; /* when init_buffer gave the buffers (newest wins) */
+  int generation;   /* the TPipe's generation at init_buffer */
 } AscSimQueue;
+
+/* A TBuf, or a TBufPool (kind ASC_SIM_POOL): both have the IR type
+ * !asc.tbuf<POS> until the IR has a type of the pool's own, so every
+ * framework op checks the kind of the object it is given. */
+enum { ASC_SIM_TBUF = 0, ASC_SIM_POOL = 1 };
 
 typedef struct AscSimTBuf {
   int position;
   int64_t len;
   int64_t base; /* -1 until init_buffer */
   struct AscSimTBuf *next;
+  /* ---- tensor and framework methods (framework.c) ---- */
+  int kind;
+  int32_t tag; /* TBuf: the user tag of its one buffer */
+  int64_t init_seq;
+  int generation;
+  /* TBufPool: its UB range [base, base + len) once initialised (base -1
+   * until then), the next free address, buffers taken, capacity */
+  int64_t pool_next;
+  int pool_bufs, pool_cap;
 } AscSimTBuf;
 
 typedef struct AscSimPipe {
   int64_t ub_used; /* bump allocator over UB */
   int initialised;
+  /* ---- tensor and framework methods (framework.c) ----
+   * bit i of event_ids[e]: event id i of HardEvent e is taken (by
+   * alloc_event_id, or by a queue's enque / free_tensor, as the devkit's
+   * queues take theirs from the TPipe) */
+  uint16_t event_ids[ASC_MAX_EVENTS];
+  uint16_t user_ids[ASC_MAX_EVENTS]; /* the ones alloc_event_id took */
+  int n_bufs;       /* buffers given since init / reset (at most 64) */
+  int generation;   /* counts init / reset: buffers of older ones are stale */
+  int destroyed;    /* by destroy, until init: its memory and ids are gone */
+  int64_t init_seq; /* numbers init_buffer calls */
 } AscSimPipe;
 
 /* What the workers of one launch share to stop early: the step budget, the
@@ -197,6 +245,30 @@ void asc_control_init(AscLaunchControl *c, const AscLaunchOptions *options);
 int asc_poll_interrupt(AscLaunchControl *c);
 /* Records that block b stopped because the launch was cancelled. */
 AscStatus asc_block_interrupted(AscBlockState *b);
+
+/* ---- tensor and framework methods (tensor_meta.c, framework.c, output.c)
+ * The position byte of a LocalTensor handle holds its TPosition in the low
+ * 5 bits and, in the top 3, the bytes of its data length past the last
+ * whole element (set_buffer_len can leave some): see tensor_meta.c. */
+enum { ASC_LT_POSITION_MASK = 0x1f };
+static inline int sim_lt_position(const AscTensorRef *t) {
+  return t->position & ASC_LT_POSITION_MASK;
+}
+static inline int sim_lt_tail(const AscTensorRef *t) {
+  return t->position >> 5;
+}
+/* The user tag of the queue or TBuf buffer holding UB address addr (the
+ * newest such buffer), NULL when there is none. */
+int32_t *sim_buffer_tag(AscBlockState *b, int64_t addr);
+/* Output of a block to the host (LocalTensor.print, to_file), written in
+ * block order at the end of its launch (output.c). */
+void sim_output_text(AscBlockState *b, const char *text, size_t n);
+void sim_output_file(AscBlockState *b, const char *file, const void *data,
+                     size_t n);
+/* Brackets a launch (its key: the launch's AscLaunchControl) whose blocks'
+ * output is kept and written, block by block, by the end call. */
+void asc_output_launch_begin(const void *launch, int core_num);
+void asc_output_launch_end(const void *launch);
 
 #define ASC_SLOT(x, in, k) ((x)->regs[(in)->a[(k)]])
 #define ASC_DST(x, in) ((x)->regs[(in)->dst])

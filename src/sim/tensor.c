@@ -65,7 +65,16 @@ static AscStatus view(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
-AscStatus sim_gt_offset(AscExec *x, const AscInstr *in) { return view(x, in); }
+/* A GlobalTensor view keeps the size set_global_buffer gave (the devkit's
+ * operator[] copies bufferSize_, which GetSize returns); GM accesses are
+ * bounded by the kernel argument, not by it. */
+AscStatus sim_gt_offset(AscExec *x, const AscInstr *in) {
+  int64_t size = ASC_SLOT(x, in, 0).t.len;
+  AscStatus s = view(x, in);
+  if (!s)
+    ASC_DST(x, in).t.len = size;
+  return s;
+}
 
 AscStatus sim_lt_offset(AscExec *x, const AscInstr *in) {
   const AscTensorRef *src = &ASC_SLOT(x, in, 0).t;

@@ -15,6 +15,9 @@
 
 #include <cstdint>
 #include <type_traits>
+#if defined(ASCENDC_CPU_DEBUG) && ASCENDC_CPU_DEBUG == 1
+#include <string>
+#endif
 
 // ---- compiler-provided keywords and types (Bisheng) -------------------------
 #define __aicore__
@@ -129,16 +132,32 @@ constexpr bool ArithType = IsOneOf<T, half, float, int16_t, int32_t>;
 template <typename T>
 constexpr bool FloatType = IsOneOf<T, half, float>;
 
-// ---- tensors ------------------------------------------------------------------
+// ---- tensors (kernel_tensor.h, kernel_tensor_base.h) ----------------------------
+// The device (NPU) flavour of the API. Print and ToFile exist only in the
+// devkit's CPU debug build (ASCENDC_CPU_DEBUG), where GetPhyAddr returns a
+// host pointer instead. The devkit marks LocalTensor::GetLength,
+// SetAddrWithOffset, Print and ToFile [[deprecated]]; here they are not, so
+// that the -Werror check of the suite accepts the kernels that call them (a
+// real build warns).
+using TBufHandle = uint8_t *;
+using TEventID = int8_t;
+using TTagType = int32_t;
+enum class CacheMode;           // (defined with the other enums below)
+enum class CacheRwMode;
+enum class Hardware : uint8_t;
+
 template <typename T> class GlobalTensor {
 public:
   __aicore__ GlobalTensor();
   __aicore__ void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize);
   __aicore__ void SetGlobalBuffer(__gm__ T *buffer);
+  __aicore__ const __gm__ T *GetPhyAddr() const;
+  __aicore__ __gm__ T *GetPhyAddr(const uint64_t offset) const;
   __aicore__ GlobalTensor operator[](const uint64_t offset) const;
   __aicore__ T GetValue(const uint64_t offset) const;
   __aicore__ void SetValue(const uint64_t offset, T value);
   __aicore__ uint64_t GetSize() const;
+  template <CacheRwMode rwMode = CacheRwMode(3) /* RW */> __aicore__ void SetL2CacheHint(CacheMode mode);
 };
 
 template <typename T> class LocalTensor {
@@ -149,32 +168,174 @@ public:
   __aicore__ T GetValue(const uint32_t index) const;
   template <typename S>
   __aicore__ void SetValue(const uint32_t index, const S value) const;
+  __aicore__ uint64_t GetPhyAddr() const;
+  __aicore__ uint64_t GetPhyAddr(const uint32_t offset) const;
+  template <typename U> __aicore__ LocalTensor<U> ReinterpretCast() const;
+  template <typename S> __aicore__ void SetAddrWithOffset(LocalTensor<S> &src, uint32_t offset);
+  __aicore__ int32_t GetPosition() const;
+  __aicore__ void SetSize(const uint32_t size);
   __aicore__ uint32_t GetSize() const;
+  __aicore__ uint32_t GetLength() const;
+  __aicore__ void SetBufferLen(uint32_t dataLen);
+  __aicore__ void SetUserTag(const TTagType tag);
+  __aicore__ TTagType GetUserTag() const;
+#if defined(ASCENDC_CPU_DEBUG) && ASCENDC_CPU_DEBUG == 1
+  void Print();
+  void Print(uint32_t len);
+  int32_t ToFile(const std::string &fileName) const;
+#endif
 };
 
-// ---- framework ------------------------------------------------------------------
-template <TPosition pos, int32_t depth, auto mask = 0> class TQue {
+// static tensor programming: tensors placed one after another, no TPipe
+template <Hardware hard = Hardware(1) /* UB */> class LocalMemAllocator {
 public:
-  __aicore__ TQue();
-  template <typename T> __aicore__ LocalTensor<T> AllocTensor();
+  __aicore__ LocalMemAllocator();
+  __aicore__ uint32_t GetCurAddr() const;
+  template <TPosition pos, class DataType, uint32_t tileSize> __aicore__ LocalTensor<DataType> Alloc();
+  template <TPosition pos, class DataType> __aicore__ LocalTensor<DataType> Alloc(uint32_t tileSize);
+};
+
+// ---- framework (kernel_tpipe.h, kernel_event.h) -----------------------------------
+// TQue<pos, depth> is the TQueBind of GetBufferLogicPos(pos): GM -> VECIN for
+// VECIN, VECOUT -> GM for VECOUT; TBuf<pos> is TQueBind<pos, pos, 0>. The
+// depth rules of the devkit's static_asserts are kept: the in-place forms
+// need depth 0, the others depth >= 1.
+constexpr TPosition GetBufferLogicPos(TPosition pos, bool isSrc) {
+  switch (pos) {
+  case TPosition::A1:
+  case TPosition::B1:
+  case TPosition::C1:
+  case TPosition::VECIN:
+    return isSrc ? TPosition::GM : pos;
+  case TPosition::A2:
+    return isSrc ? TPosition::A1 : pos;
+  case TPosition::B2:
+    return isSrc ? TPosition::B1 : pos;
+  case TPosition::C2:
+    return isSrc ? TPosition::C1 : pos;
+  case TPosition::CO1:
+    return isSrc ? pos : TPosition::CO2;
+  case TPosition::CO2:
+  case TPosition::VECOUT:
+    return isSrc ? pos : TPosition::GM;
+  default:
+    return TPosition::MAX;
+  }
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
+public:
+  __aicore__ TQueBind();
+  template <typename T> __aicore__ LocalTensor<T> AllocTensor() {
+    static_assert(depth != 0, "AllocTensor<T>() needs depth >= 1 (AllocTensor(tensor) for depth 0)");
+    return LocalTensor<T>();
+  }
+  template <typename T> __aicore__ void AllocTensor(LocalTensor<T> &tensor) {
+    static_assert(depth == 0, "AllocTensor(tensor) needs depth 0");
+  }
   template <typename T> __aicore__ void FreeTensor(LocalTensor<T> &tensor);
   template <typename T> __aicore__ bool EnQue(const LocalTensor<T> &tensor);
-  template <typename T> __aicore__ LocalTensor<T> DeQue();
+  __aicore__ bool EnQue(TBufHandle buf);
+  template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+  __aicore__ bool EnQue(const LocalTensor<T> &tensor) {
+    static_assert(depth != 0, "EnQue<srcUserPos, dstUserPos>() needs depth >= 1");
+    return true;
+  }
+  template <typename T> __aicore__ void DeQue(LocalTensor<T> &tensor) {
+    static_assert(depth == 0, "DeQue(tensor) needs depth 0");
+  }
+  template <typename T> __aicore__ LocalTensor<T> DeQue() {
+    static_assert(depth != 0, "DeQue<T>() needs depth >= 1 (DeQue(tensor) for depth 0)");
+    return LocalTensor<T>();
+  }
+  __aicore__ TBufHandle DeQue();
+  template <TPosition srcUserPos, TPosition dstUserPos, typename T> __aicore__ LocalTensor<T> DeQue() {
+    static_assert(depth != 0, "DeQue<srcUserPos, dstUserPos, T>() needs depth >= 1");
+    return LocalTensor<T>();
+  }
+#define PYASC_QUEUED(DECL, WHAT)                                                                     \
+  __aicore__ DECL {                                                                                 \
+    static_assert(depth != 0, WHAT " is not supported while depth is zero");                        \
+    return {};                                                                                      \
+  }
+  PYASC_QUEUED(bool VacantInQue(), "VacantInQue")
+  PYASC_QUEUED(bool HasTensorInQue(), "HasTensorInQue")
+  PYASC_QUEUED(int32_t GetTensorCountInQue(), "GetTensorCountInQue")
+  PYASC_QUEUED(bool HasIdleBuffer(), "HasIdleBuffer")
+#undef PYASC_QUEUED
+  __aicore__ void FreeAllEvent() { static_assert(depth != 0, "FreeAllEvent is not supported while depth is zero"); }
+  __aicore__ void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len);
+  template <typename T>
+  __aicore__ void InitBufHandle(T *bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                                uint32_t len);
 };
 
-template <TPosition pos = TPosition::LCM> class TBuf {
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public TQueBind<GetBufferLogicPos(pos, true), GetBufferLogicPos(pos, false), depth, mask> {
 public:
-  __aicore__ TBuf();
+  __aicore__ TQue() = default;
+};
+
+template <TPosition pos = TPosition::LCM> class TBuf : public TQueBind<pos, pos, 0, 0> {
+public:
+  __aicore__ TBuf() = default;
   template <typename T> __aicore__ LocalTensor<T> Get();
   template <typename T> __aicore__ LocalTensor<T> Get(uint32_t len);
+  template <typename T> __aicore__ LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset);
+  template <typename T> __aicore__ void EnQue(const LocalTensor<T> &tensor);
+  template <typename T> __aicore__ LocalTensor<T> DeQue();
+  template <typename T> __aicore__ LocalTensor<T> AllocTensor();
+  template <typename T> __aicore__ void FreeTensor(LocalTensor<T> &tensor);
+  __aicore__ bool EnQue(TBufHandle buf);
+  __aicore__ TBufHandle DeQue();
+  __aicore__ void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len);
+};
+
+template <TPosition pos, uint32_t bufIDSize = 4> class TBufPool {
+public:
+  static constexpr TPosition poolPos = pos;
+  __aicore__ TBufPool();
+  __aicore__ ~TBufPool();
+  template <class T> __aicore__ bool InitBuffer(T &que, uint8_t num, uint32_t len);
+  template <TPosition bufPos> __aicore__ bool InitBuffer(TBuf<bufPos> &buf, uint32_t len);
+  // (the devkit's pool reaches into the pools it is given, which only a pool of its own specialisation may)
+  template <class T, class U> __aicore__ bool InitBufPool(T &bufPool, uint32_t len, U &shareBuf) {
+    static_assert(std::is_same<T, TBufPool>::value && std::is_same<U, TBufPool>::value,
+                  "TBufPool::InitBufPool: the pools must be of this pool's own type");
+    return true;
+  }
+  template <class T> __aicore__ bool InitBufPool(T &bufPool, uint32_t len) {
+    static_assert(std::is_same<T, TBufPool>::value, "TBufPool::InitBufPool: the pool must be of this pool's own type");
+    return true;
+  }
+  __aicore__ void Reset();
 };
 
 class TPipe {
 public:
   __aicore__ TPipe();
+  __aicore__ ~TPipe();
+  __aicore__ void Init();
   template <class T> __aicore__ bool InitBuffer(T &que, uint8_t num, uint32_t len);
   template <TPosition bufPos> __aicore__ bool InitBuffer(TBuf<bufPos> &buf, uint32_t len);
+  template <class T> __aicore__ bool InitBufPool(T &bufPool, uint32_t len);
+  template <class T, class U> __aicore__ bool InitBufPool(T &bufPool, uint32_t len, U &shareBuf);
+  template <HardEvent evt> __aicore__ TEventID AllocEventID();
+  template <HardEvent evt> __aicore__ void ReleaseEventID(TEventID id);
+  template <HardEvent evt> __aicore__ TEventID FetchEventID();
+  __aicore__ TEventID FetchEventID(HardEvent evt);
+  __aicore__ void DestroyWithoutPipeAll();
+  __aicore__ void Destroy();
+  __aicore__ void Reset();
+#if defined(ASCENDC_CPU_DEBUG) && ASCENDC_CPU_DEBUG == 1
+  uint8_t *GetBaseAddr(int8_t logicPos);
+#endif
 };
+
+} // namespace AscendC
+// kernel_common.h: the TPipe the kernel constructed (global namespace)
+__aicore__ AscendC::TPipe *GetTPipePtr();
+namespace AscendC {
 
 // ---- system variables, synchronisation ------------------------------------------
 __aicore__ int64_t GetBlockIdx();
@@ -183,6 +344,10 @@ __aicore__ int64_t GetBlockNum();
 template <HardEvent event> __aicore__ void SetFlag(int32_t eventID);
 template <HardEvent event> __aicore__ void WaitFlag(int32_t eventID);
 template <pipe_t pipe> __aicore__ void PipeBarrier();
+
+// ---- debugging (kernel_operator_dump_tensor_intf.h) ----------------------------------
+template <typename T> __aicore__ void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize);
+template <typename T> __aicore__ void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize);
 
 // ---- data movement (count form) ----------------------------------------------------
 template <typename T>

@@ -439,9 +439,30 @@ def _alarm(signum: int, frame: Any) -> None:
     raise MutantTimeout()
 
 
+_MUTANT_CWD: List[str] = []
+
+
+def _mutant_cwd() -> str:
+    """The working directory mutants run in: a kernel may write files there (LocalTensor.to_file takes a
+    name relative to it), which must not land in the user's tree."""
+    if not _MUTANT_CWD:
+        _MUTANT_CWD.append(tempfile.mkdtemp(prefix="asc-fuzz-cwd-"))
+    return _MUTANT_CWD[0]
+
+
 def run_source(src: str, filename: str, env: Dict[str, Any], kernel: str, args: Sequence[Any],
                core_num: int, timeout: float) -> Result:
     """Compiles the module `src`, launches `kernel` of it; classifies the outcome."""
+    cwd = os.getcwd()
+    os.chdir(_mutant_cwd())
+    try:
+        return _run_source(src, filename, env, kernel, args, core_num, timeout)
+    finally:
+        os.chdir(cwd)
+
+
+def _run_source(src: str, filename: str, env: Dict[str, Any], kernel: str, args: Sequence[Any],
+                core_num: int, timeout: float) -> Result:
     lines = src.splitlines(True)
     linecache.cache[filename] = (len(src), None, lines, filename)
     ns: Dict[str, Any] = dict(env)

@@ -55,6 +55,7 @@ PRELUDE = """\
     q = asc.TQue(asc.TPosition.VECIN, 1)
     b = asc.TBuf(asc.TPosition.VECCALC)
     s = asc.get_block_idx()
+    am = asc.LocalMemAllocator()
 """
 
 VALUES: Dict[str, str] = {
@@ -85,7 +86,13 @@ ACCEPTS: Dict[str, set] = {
     "hardevent": {"hardevent", "int", "zero"},
     "pipeid": {"pipeid", "int", "zero"},
     "roundmode": {"roundmode", "int", "zero"},
-    "depth": {"int"},
+    "depth": {"int", "zero", "none"},  # (TQue: 0 is a queue of depth 0, None upstream's default, 1)
+    "optional_tposition": {"tposition", "int", "zero", "none"},  # (TBuf: None is the devkit's LCM)
+    "buf_id_size": {"int"},
+    "file_name": {"str"},  # (a compile-time string; 'VECIN' is a file name too)
+    "cachemode": {"zero"},  # (an int is a member's value: 0 is CACHE_MODE_DISABLE, 5 none)
+    "cacherwmode": set(),  # (READ, WRITE, RW are 1, 2, 3: neither 0 nor 5)
+    "hardware": set(),  # (an int is a member's value: GM and the cube memories are refused)
     "stride": {"int", "zero", "rint", "rint64"},
     # core helpers (test_core_helpers.py has their semantics)
     "integer": {"int", "zero", "negative", "huge", "rint", "rint64"},
@@ -146,9 +153,19 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "LocalTensor": ("asc.LocalTensor({dtype}, {pos}, {addr}, {tile_size})",
                     (("dtype", "dtype", "asc.float16"), ("pos", "tposition", "asc.TPosition.VECOUT"),
                      ("addr", "count", "512"), ("tile_size", "count", "64"))),
-    "TPipe": ("asc.TPipe()", ()),
+    # (the prelude made the kernel's one TPipe: a second is the misuse "a second TPipe" below)
+    "TPipe": ("y = asc.TPipe", ()),
+    "get_tpipe_ptr": ("asc.get_tpipe_ptr()", ()),
+    "TQueBind": ("asc.TQueBind({src}, {dst}, {depth})",
+                 (("src", "tposition", "asc.TPosition.VECIN"), ("dst", "tposition", "asc.TPosition.VECOUT"),
+                  ("depth", "depth", "2"))),
+    "TBufPool": ("asc.TBufPool({pos}, {buf_id_size})",
+                 (("pos", "tposition", "asc.TPosition.VECCALC"), ("buf_id_size", "buf_id_size", "4"))),
+    "LocalMemAllocator": ("asc.LocalMemAllocator({hard})", (("hard", "hardware", "asc.Hardware.UB"),)),
+    "MrgSortSrcList": ("asc.MrgSortSrcList({dtype}, {src1}, {src2})",
+                       (("dtype", "dtype", "asc.float32"), ("src1", "local", "t"), ("src2", "local", "u"))),
     "TQue": ("asc.TQue({pos}, {depth})", (("pos", "tposition", "asc.TPosition.VECOUT"), ("depth", "depth", "2"))),
-    "TBuf": ("asc.TBuf({pos})", (("pos", "tposition", "asc.TPosition.VECCALC"),)),
+    "TBuf": ("asc.TBuf({pos})", (("pos", "optional_tposition", "asc.TPosition.VECCALC"),)),
     "BinaryRepeatParams": ("asc.BinaryRepeatParams({a}, 1, 1, {b}, 8, 8)",
                            (("a", "stride", "1"), ("b", "stride", "8"))),
     "UnaryRepeatParams": ("asc.UnaryRepeatParams({a}, 1, {b}, 8)", (("a", "stride", "1"), ("b", "stride", "8"))),
@@ -172,6 +189,35 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "TQue.enque": ("q.enque({tensor})", (("tensor", "local", "t"),)),
     "TQue.free_tensor": ("q.free_tensor({tensor})", (("tensor", "local", "t"),)),
     "TBuf.get": ("b.get({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "TBuf.get_with_offset": ("b.get_with_offset({size}, {buf_offset}, {dtype})",
+                             (("size", "count", "8"), ("buf_offset", "count", "32"),
+                              ("dtype", "dtype", "asc.float32"))),
+    "TPipe.alloc_event_id": ("pipe.alloc_event_id({event})", (("event", "hardevent", "asc.HardEvent.MTE2_V"),)),
+    "TPipe.release_event_id": ("pipe.release_event_id({id}, {event})",
+                               (("id", "count", "0"), ("event", "hardevent", "asc.HardEvent.MTE2_V"))),
+    "TPipe.get_base_addr": ("pipe.get_base_addr({logic_pos})",
+                            (("logic_pos", "optional_tposition", "asc.TPosition.VECIN"),)),
+    "GlobalTensor.get_phy_addr": ("g.get_phy_addr({offset})", (("offset", "index", "8"),)),
+    "LocalTensor.set_size": ("t.set_size({size})", (("size", "count", "16"),)),
+    "LocalTensor.set_user_tag": ("t.set_user_tag({tag})", (("tag", "count", "7"),)),
+    "LocalTensor.set_addr_with_offset": ("t.set_addr_with_offset({src}, {offset})",
+                                         (("src", "local", "u"), ("offset", "count", "8"))),
+    "LocalTensor.reinterpret_cast": ("t.reinterpret_cast({dtype})", (("dtype", "dtype", "asc.int32"),)),
+    "LocalTensor.print": ("t.print({data_len})", (("data_len", "count", "8"),)),
+    "LocalTensor.set_buffer_len": ("t.set_buffer_len({data_len})", (("data_len", "count", "16"),)),
+    "LocalTensor.get_phy_addr": ("y = t.get_phy_addr({offset})", (("offset", "index", "8"),)),
+    # (the valid call runs: its file goes to the temporary directory)
+    "LocalTensor.to_file": ("t.to_file({file_name})",
+                            (("file_name", "file_name", repr(os.path.join(tempfile.gettempdir(), "asc-misuse.bin"))),)),
+    "GlobalTensor.set_l2_cache_hint": ("g.set_l2_cache_hint({mode}, {rw_mode})",
+                                       (("mode", "cachemode", "asc.CacheMode.CACHE_MODE_LAST"),
+                                        ("rw_mode", "cacherwmode", "asc.CacheRwMode.READ"))),
+    "TPipe.fetch_event_id": ("y = pipe.fetch_event_id({event})", (("event", "hardevent", "asc.HardEvent.V_MTE3"),)),
+    "TBuf.alloc_tensor": ("y = b.alloc_tensor({dtype})", (("dtype", "dtype", "asc.int16"),)),
+    "TBuf.deque": ("y = b.deque({dtype})", (("dtype", "dtype", "asc.int16"),)),
+    "LocalMemAllocator.alloc": ("am.alloc({pos}, {dtype}, {tile_size})",
+                                (("pos", "tposition", "asc.TPosition.VECCALC"), ("dtype", "dtype", "asc.float32"),
+                                 ("tile_size", "count", "64"))),
     "DataType.sizeof": ("asc.float32.sizeof()", ()),
     # core helpers
     "property": ("asc.property({prop})", (("prop", "property", "asc.ONE_BLK_SIZE"),)),
@@ -189,6 +235,8 @@ NOT_CALLED = {"ConstExpr", "DataType", "HardEvent", "PipeID", "RoundMode", "TPos
 # simulator) and get_shape_size (of an asc.ShapeInfo) have their cases in test_core_helpers.py
 NOT_CALLED |= set(asc.language.core.enums.__all__) | {"DEFAULT_C0_SIZE", "ONE_BLK_SIZE", "TOTAL_L0C_SIZE",
                                                      "TOTAL_L1_SIZE", "void", "inline", "get_shape_size"}
+# LocalTensorAuto is an UnsupportedError until automatic UB allocation (test_tensor_methods.py has its case)
+NOT_CALLED |= {"LocalTensorAuto"}
 
 
 def _misuse_values(kind: str) -> List[str]:
@@ -205,7 +253,10 @@ def _call(api: str, replace: Optional[Tuple[str, str]] = None) -> str:
 
 # APIs whose last parameter has a default (dropping it is no misuse)
 OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "BinaryRepeatParams", "UnaryRepeatParams",
-                 "GlobalTensor.set_global_buffer"}
+                 "GlobalTensor.set_global_buffer", "TQueBind", "TBufPool", "LocalMemAllocator",
+                 "TPipe.alloc_event_id", "TPipe.release_event_id", "TPipe.get_base_addr", "GlobalTensor.get_phy_addr",
+                 "LocalTensor.set_size", "LocalTensor.set_user_tag", "LocalTensor.get_phy_addr",
+                 "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id"}
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:
@@ -297,6 +348,15 @@ OTHER: List[Tuple[str, str]] = [
     ("device function: ConstExpr from a runtime value", "y = dev(n, n)"),
     ("device function: tensor without a buffer", "dev_tensor(e)"),
     ("device function: call the kernel", "y = dev_kernel[1](x)"),
+    # the framework's rules
+    ("a second TPipe", "y = asc.TPipe()"), ("alloc_tensor(dtype) of a depth-0 queue",
+                                            "z = asc.TQue(asc.TPosition.VECIN, 0)\n    y = z.alloc_tensor(asc.float32)  # <-"),
+    ("in-place alloc_tensor of a queue with depth", "q.alloc_tensor(t)"),
+    ("free_all_event of a TBuf", "b.free_all_event()"), ("TQueBind from GM to GM",
+                                                         "y = asc.TQueBind(asc.TPosition.GM, asc.TPosition.GM, 1)"),
+    ("get_with_offset at an unaligned offset", "y = b.get_with_offset(8, 16, asc.float32)"),
+    ("a TQue at a cube position", "y = asc.TQue(asc.TPosition.A1, 1)"),
+    ("to_file without a name", "t.to_file('')"), ("LocalTensorAuto", "y = asc.LocalTensorAuto(asc.float32, [64])"),
 ]
 
 DEVICE = '''

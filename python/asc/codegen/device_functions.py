@@ -53,6 +53,11 @@ class DeviceFunctionsMixin(VisitorBase):
             elif isinstance(value, IRValue):
                 if isinstance(value, Struct):
                     value = value.on_device()  # a host struct: its values, made here
+                # (an API object whose C++ type its IR type does not say: TQueBind, TBufPool)
+                refuse = getattr(value, "device_argument_error", None)
+                refusal = refuse(fn.name, name) if refuse is not None else None
+                if refusal is not None:
+                    raise refusal
                 if getattr(value, "handle", None) is None:
                     raise CompileError(f"{fn.name}: argument `{name}` is a GlobalTensor without a buffer",
                                        hint="hint: call set_global_buffer on it before passing it")

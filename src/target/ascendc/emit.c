@@ -919,6 +919,20 @@ static void result_struct_name(const char *fname, char *buf, size_t size) {
 
 static void emit_call(Emitter *e, AscOp *op) {
   const char *callee = asc_op_attr_str(op, "callee");
+  /* a TQueBind (other than a TQue's binding) and a TBufPool have IR types
+   * of a TQue and a TBuf: a parameter of such a type cannot take them */
+  for (int i = 0; i < op->n_operands; i++) {
+    const AscOp *d = op->operands[i]->def;
+    if (d && (d->id == ASC_OP_TQUE_BIND || d->id == ASC_OP_TBUFPOOL)) {
+      asc_error(e->ctx, ASC_ERR_COMPILE, op->loc,
+                "%s cannot be passed to the device function %s yet: the IR "
+                "has no type for it (argument %d)",
+                d->id == ASC_OP_TQUE_BIND ? "a TQueBind" : "a TBufPool",
+                callee ? callee : "?", i + 1);
+      e->failed = 1;
+      return;
+    }
+  }
   char *args = join_operands(e, op, 0, ASC_DT_NONE);
   char *call = fmt_str("%s(%s)", callee ? callee : "?", args ? args : "");
   free(args);
@@ -1170,6 +1184,164 @@ static void emit_local_tensor(Emitter *e, AscOp *op) {
   set_expr(e, &op->results[0], fmt_str("%s", name));
 }
 
+/* ---- tensor and framework methods ---------------------------------------
+ */
+
+/* TQueBind<src, dst, depth> and TBufPool<pos, bufIDSize>: declared with the
+ * template arguments of the op that makes them (their IR types, a TQue's
+ * and a TBuf's, do not carry them). */
+static void emit_framework_object(Emitter *e, AscOp *op) {
+  const AscValue *v = &op->results[0];
+  char ty[256];
+  int bind_op = op->id == ASC_OP_TQUE_BIND;
+  if (bind_op)
+    snprintf(ty, sizeof ty,
+             "AscendC::TQueBind<AscendC::TPosition::%s, "
+             "AscendC::TPosition::%s, %d>",
+             position_cpp((int)asc_op_attr_int(op, "src", -1)),
+             position_cpp((int)asc_op_attr_int(op, "dst", -1)), v->type->depth);
+  else
+    snprintf(ty, sizeof ty, "AscendC::TBufPool<AscendC::TPosition::%s, %lld>",
+             position_cpp(v->type->position),
+             (long long)asc_op_attr_int(op, "buf_id_size", 4));
+  char *name = fresh_name(e, v->name ? v->name : bind_op ? "que" : "pool");
+  if (!name)
+    return;
+  line_start(e);
+  buf_printf(&e->out, "%s %s;", ty, name);
+  line_end(e, op);
+  set_expr(e, &op->results[0], fmt_str("%s", name));
+}
+
+/* LocalTensor<T>(): a default-constructed variable. */
+static void emit_empty_tensor(Emitter *e, AscOp *op) {
+  char *name = declare(e, op, &op->results[0], "tensor", NULL);
+  set_expr(e, &op->results[0], name ? fmt_str("%s", name) : NULL);
+}
+
+/* GetTPipePtr(): a reference to the kernel's TPipe (a copy of a TPipe would
+ * be another pipe). */
+static void emit_tpipe_ptr(Emitter *e, AscOp *op) {
+  const AscValue *v = &op->results[0];
+  char *name = fresh_name(e, v->name ? v->name : "pipe");
+  if (!name)
+    return;
+  line_start(e);
+  buf_printf(&e->out, "AscendC::TPipe &%s = *GetTPipePtr();", name);
+  line_end(e, op);
+  set_expr(e, &op->results[0], fmt_str("%s", name));
+}
+
+/* Makes v a variable when it is an inlined expression (a view t[i]): the
+ * methods that take a `LocalTensor<T> &` need an lvalue. */
+static void make_lvalue(Emitter *e, AscOp *op, AscValue *v) {
+  const char *s = expr(e, v);
+  int ident = s && *s && !isdigit((unsigned char)*s);
+  for (const char *p = s; ident && *p; p++)
+    ident = is_word_char(*p);
+  if (ident)
+    return;
+  char *name = declare(e, op, v, "tensor", s);
+  set_expr(e, v, name ? fmt_str("%s", name) : NULL);
+}
+
+/* obj.Method(args) with every tensor operand an lvalue: SetAddrWithOffset,
+ * AllocTensor / DeQue in place, TBuf::FreeTensor. */
+static void emit_method_lvalues(Emitter *e, AscOp *op) {
+  for (int i = 0; i < op->n_operands; i++)
+    if (op->operands[i]->type->kind == ASC_TY_LOCAL_TENSOR)
+      make_lvalue(e, op, op->operands[i]);
+  char *args = join_operands(e, op, 1, ASC_DT_NONE);
+  char *call = fmt_str("%s.%s(%s)", expr(e, op->operands[0]),
+                       asc_op_info(op->id)->cpp, args ? args : "");
+  statement(e, op, call ? call : "");
+  free(call);
+  free(args);
+}
+
+/* EnQue<srcUserPos, dstUserPos>(tensor), DeQue<srcUserPos, dstUserPos,
+ * T>(). */
+static void emit_que_user_pos(Emitter *e, AscOp *op) {
+  char pos[160];
+  snprintf(pos, sizeof pos, "AscendC::TPosition::%s, AscendC::TPosition::%s",
+           position_cpp((int)asc_op_attr_int(op, "src_user_pos", -1)),
+           position_cpp((int)asc_op_attr_int(op, "dst_user_pos", -1)));
+  char tmp[4096];
+  if (op->id == ASC_OP_ENQUE_POS) {
+    char *call = fmt_str("%s.EnQue<%s>(%s)", expr(e, op->operands[0]), pos,
+                         unparen(expr(e, op->operands[1]), tmp, sizeof tmp));
+    statement(e, op, call ? call : "");
+    free(call);
+    return;
+  }
+  bind(e, op,
+       fmt_str("%s.DeQue<%s, %s>()", expr(e, op->operands[0]), pos,
+               asc_dtype_cpp_name(op->results[0].type->dtype)),
+       0);
+}
+
+/* SetL2CacheHint<rwMode>(mode): a no-op in the simulator, which has no L2
+ * cache. */
+static void emit_l2_cache_hint(Emitter *e, AscOp *op) {
+  const AscAttr *m = asc_op_attr(op, "mode");
+  const AscAttr *rw = asc_op_attr(op, "rw_mode");
+  char *call =
+      fmt_str("%s.SetL2CacheHint<%s%s>(%s%s)", expr(e, op->operands[0]),
+              asc_enum_cpp_prefix(ASC_ENUM_CACHERWMODE),
+              asc_enum_value_cpp(ASC_ENUM_CACHERWMODE, rw ? rw->i : 3),
+              asc_enum_cpp_prefix(ASC_ENUM_CACHEMODE),
+              asc_enum_value_cpp(ASC_ENUM_CACHEMODE, m ? m->i : 0));
+  statement(e, op, call ? call : "");
+  free(call);
+}
+
+/* A C++ string literal of s (quotes, backslashes and bytes outside
+ * printable ASCII escaped). */
+static char *c_string(const char *s) {
+  Buf b = {0};
+  buf_printf(&b, "\"");
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      buf_printf(&b, "\\%c", *p);
+    else if (*p < 0x20 || *p >= 0x7f)
+      buf_printf(&b, "\\%03o", *p);
+    else
+      buf_printf(&b, "%c", *p);
+  }
+  buf_printf(&b, "\"");
+  if (b.failed) {
+    free(b.s);
+    return NULL;
+  }
+  return b.s;
+}
+
+/* LocalTensor::Print and ToFile exist in the devkit's CPU debug build only;
+ * on the NPU a tensor is printed with DumpTensor. */
+static void emit_debug_output(Emitter *e, AscOp *op) {
+  char tmp[4096];
+  const char *t = expr(e, op->operands[0]);
+  buf_printf(&e->out,
+             "#if defined(ASCENDC_CPU_DEBUG) && ASCENDC_CPU_DEBUG == 1\n");
+  if (op->id == ASC_OP_LT_PRINT) {
+    const char *n = unparen(expr(e, op->operands[1]), tmp, sizeof tmp);
+    char *cpu = fmt_str("%s.Print(%s)", t, n);
+    char *npu = fmt_str("AscendC::DumpTensor(%s, 0, %s)", t, n);
+    statement(e, op, cpu ? cpu : "");
+    buf_printf(&e->out, "#else\n");
+    statement(e, op, npu ? npu : "");
+    free(cpu);
+    free(npu);
+  } else {
+    char *file = c_string(asc_op_attr_str(op, "file_name"));
+    char *call = fmt_str("%s.ToFile(%s)", t, file ? file : "\"\"");
+    statement(e, op, call ? call : "");
+    free(call);
+    free(file);
+  }
+  buf_printf(&e->out, "#endif\n");
+}
+
 /* func.func is spelled by emit_function; yield and condition by the op
  * that encloses them. */
 static void emit_nothing(Emitter *e, AscOp *op) {
@@ -1225,6 +1397,26 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_declaration;
   case ASC_OP_LT_CREATE:
     return emit_local_tensor;
+  case ASC_OP_TQUE_BIND:
+  case ASC_OP_TBUFPOOL:
+    return emit_framework_object;
+  case ASC_OP_LT_EMPTY:
+    return emit_empty_tensor;
+  case ASC_OP_TPIPE_GET_PTR:
+    return emit_tpipe_ptr;
+  case ASC_OP_LT_SET_ADDR_WITH_OFFSET:
+  case ASC_OP_ALLOC_TENSOR_INPLACE:
+  case ASC_OP_DEQUE_INPLACE:
+  case ASC_OP_TBUF_FREE_TENSOR:
+    return emit_method_lvalues;
+  case ASC_OP_ENQUE_POS:
+  case ASC_OP_DEQUE_POS:
+    return emit_que_user_pos;
+  case ASC_OP_LT_PRINT:
+  case ASC_OP_LT_TO_FILE:
+    return emit_debug_output;
+  case ASC_OP_GT_SET_L2_CACHE_HINT:
+    return emit_l2_cache_hint;
   case ASC_OP_FOR:
     return emit_for;
   case ASC_OP_IF:
@@ -1382,12 +1574,17 @@ static void emit_op(Emitter *e, AscOp *op) {
   } else { /* METHOD */
     char *args = join_operands(e, op, 1, el);
     const AscType *rt = op->n_results ? op->results[0].type : NULL;
-    if (rt && rt->kind == ASC_TY_LOCAL_TENSOR)
+    char *targ = template_arg(op); /* pipe.AllocEventID<HardEvent::X>() */
+    if (targ)
+      call = fmt_str("%s.%s<%s>(%s)", expr(e, op->operands[0]), oi->cpp, targ,
+                     args ? args : "");
+    else if (rt && rt->kind == ASC_TY_LOCAL_TENSOR)
       call = fmt_str("%s.%s<%s>(%s)", expr(e, op->operands[0]), oi->cpp,
                      asc_dtype_cpp_name(rt->dtype), args ? args : "");
     else
       call = fmt_str("%s.%s(%s)", expr(e, op->operands[0]), oi->cpp,
                      args ? args : "");
+    free(targ);
     free(args);
   }
   if (op->n_results) {

@@ -13,8 +13,9 @@ from typing import Any, Optional, Union
 from ...codegen import builder as _b
 from . import dtype as dt
 from .checks import describe, dtype_arg, enum_arg, error, is_ir_handle, no_arguments, usage
+from .constexpr import ConstExpr
 from .dtype import DataType
-from .enums import TPosition
+from .enums import CacheMode, CacheRwMode, TPosition
 
 Number = Union[int, float, bool]
 
@@ -327,7 +328,10 @@ class GlobalTensor(IRValue):
                         "using g")
         return self.handle
 
-    def set_global_buffer(self, buffer: GlobalAddress, buffer_size: Any = None) -> None:
+    def set_global_buffer(self, buffer: Optional[GlobalAddress] = None, buffer_size: Any = None) -> None:
+        """`SetGlobalBuffer(buffer[, bufferSize])`: the tensor views global
+        memory from `buffer` on (a kernel's GlobalAddress parameter, offset
+        or not), `buffer_size` elements long (its get_size())."""
         if not isinstance(buffer, GlobalAddress):
             raise error(f"set_global_buffer takes a GlobalAddress (a kernel's tensor argument), "
                         f"got {describe(buffer)}", "hint: write g.set_global_buffer(x) or g.set_global_buffer(x + "
@@ -368,61 +372,301 @@ class GlobalTensor(IRValue):
         b.create("asc.global_tensor.set_value",
                  [self._require(), int_operand(offset, "offset"), element_value(value, self.dtype, "GlobalTensor")])
 
+    @usage("g.get_phy_addr()", "g.get_phy_addr(offset)")
+    def get_phy_addr(self, offset: Any = 0) -> GlobalAddress:
+        """`GetPhyAddr(offset)`: the global address of element `offset` of
+        the tensor (a GlobalAddress, as a kernel's array parameter is)."""
+        b = _b.current()
+        h = b.create1("asc.global_tensor.get_phy_addr", [self._require(), int_operand(offset, "offset")],
+                      b.type("global_address", self.dtype.name))
+        return GlobalAddress(h, self.dtype)
+
+    def get_size(self) -> Scalar:
+        """`GetSize()`: the size given to set_global_buffer, in elements
+        (a uint64; views keep it; 0 when set_global_buffer had no size)."""
+        b = _b.current()
+        h = b.create1("asc.global_tensor.get_size", [self._require()], b.scalar_type(dt.uint64))
+        return Scalar(h, dt.uint64)
+
+    @usage("g.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_NORMAL, asc.CacheRwMode.RW)")
+    def set_l2_cache_hint(self, mode: Any = CacheMode.CACHE_MODE_NORMAL, rw_mode: Any = CacheRwMode.RW) -> None:
+        """`SetL2CacheHint<rwMode>(mode)`: how the L2 cache should keep this
+        tensor's data. The simulator has no L2 cache: a no-op there."""
+        m = enum_arg(ConstExpr.unwrap(mode), CacheMode, "GlobalTensor.set_l2_cache_hint", "mode")
+        rw = enum_arg(ConstExpr.unwrap(rw_mode), CacheRwMode, "GlobalTensor.set_l2_cache_hint", "rw_mode")
+        _b.current().create("asc.global_tensor.set_l2_cache_hint", [self._require()],
+                            attrs={"mode": ("CacheMode", int(m)), "rw_mode": ("CacheRwMode", int(rw))})
+
+    def get_shape_info(self) -> Any:
+        """`GetShapeInfo()`: not yet (it needs the ShapeInfo struct)."""
+        raise _shape_info_missing("GlobalTensor.get_shape_info")
+
+    def set_shape_info(self, shape_info: Any) -> None:
+        """`SetShapeInfo(shapeInfo)`: not yet (it needs the ShapeInfo struct)."""
+        raise _shape_info_missing("GlobalTensor.set_shape_info")
+
+
+def _shape_info_missing(api: str) -> NotImplementedError:
+    return NotImplementedError(f"{api} is not supported yet: it needs the parameter struct asc.ShapeInfo "
+                               "(AscendC::ShapeInfo), which the struct table does not have yet")
+
 
 class LocalTensor(IRValue):
     """A tensor in the core's local memory (`AscendC::LocalTensor<T>`).
 
     `asc.LocalTensor(dtype, pos, addr, tile_size)` places `tile_size`
-    elements at byte address `addr` of the Unified Buffer.
+    elements at byte address `addr` of the Unified Buffer;
+    `asc.LocalTensor(dtype)` is an empty tensor (no memory yet) that a TQue
+    of depth 0 allocates into (`que.alloc_tensor(t)`).
     """
 
-    @usage("asc.LocalTensor(dtype, pos, addr, tile_size)")
-    def __init__(self, dtype: Any = None, pos: TPosition = TPosition.VECIN, addr: Any = 0, tile_size: Any = 0,
-                 *, handle: Any = None):
+    @usage("asc.LocalTensor(dtype)", "asc.LocalTensor(dtype, pos, addr, tile_size)")
+    def __init__(self, *args: Any, **kwargs: Any):
+        handle = kwargs.pop("handle", None)
         if handle is not None:
             if not is_ir_handle(handle):
                 raise error(f"asc.LocalTensor: `handle` is internal, got {describe(handle)}",
                             "hint: write asc.LocalTensor(dtype, pos, addr, tile_size), or allocate from a TQue "
                             "or TBuf")
+            dtype, pos = (list(args) + [None, TPosition.VECIN])[:2]
             self.handle = handle
             self.dtype = dtype
-            self.position = TPosition(pos)
+            self.position = TPosition(kwargs.pop("pos", pos))
             return
-        if dtype is None:
-            raise NotImplementedError("asc.LocalTensor() without (dtype, pos, addr, tile_size) is not "
-                                      "supported yet; allocate from a TQue or TBuf, or give all four")
-        dtype = dtype_arg(dtype, "asc.LocalTensor")
-        pos = enum_arg(pos, TPosition, "asc.LocalTensor", "pos")
+        names = ("dtype", "pos", "addr", "tile_size")
+        if len(args) > len(names):
+            raise error(f"asc.LocalTensor takes at most 4 arguments, got {len(args)}",
+                        "hint: write asc.LocalTensor(dtype) or asc.LocalTensor(dtype, pos, addr, tile_size)")
+        given = dict(zip(names, args))
+        for k, v in kwargs.items():
+            if k not in names or k in given:
+                raise error(f"asc.LocalTensor: unexpected argument `{k}`",
+                            "hint: write asc.LocalTensor(dtype) or asc.LocalTensor(dtype, pos, addr, tile_size)")
+            given[k] = v
+        if "dtype" not in given:
+            raise error("asc.LocalTensor() needs an element type",
+                        "hint: write asc.LocalTensor(dtype) (an empty tensor) or asc.LocalTensor(dtype, pos, addr, "
+                        "tile_size)")
+        dtype = dtype_arg(given["dtype"], "asc.LocalTensor")
+        b = _b.current()
+        if len(given) == 1:  # LocalTensor<T>(): memory comes later
+            self.handle = b.create1("asc.local_tensor.empty", [],
+                                    b.type("local_tensor", dtype.name, int(TPosition.VECCALC)))
+            self.dtype = dtype
+            self.position = TPosition.VECCALC
+            return
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise error(f"asc.LocalTensor: `{missing[0]}` is missing",
+                        "hint: write asc.LocalTensor(dtype, pos, addr, tile_size) with all four (or only dtype, "
+                        "for an empty tensor)")
+        pos = enum_arg(given["pos"], TPosition, "asc.LocalTensor", "pos")
         if pos not in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
             raise NotImplementedError(f"asc.LocalTensor at TPosition.{pos.name}: only the vector positions "
-                                      "(VECIN, VECOUT, VECCALC) are supported yet")
-        b = _b.current()
+                                      "(VECIN, VECOUT, VECCALC) are supported yet (the cube memories come with "
+                                      "the cube issue)")
         t = b.type("local_tensor", dtype.name, int(pos))
-        self.handle = b.create1("asc.local_tensor", [int_operand(addr, "addr"), int_operand(tile_size, "tile_size")],
-                                t)
+        self.handle = b.create1("asc.local_tensor", [int_operand(given["addr"], "addr"),
+                                                     int_operand(given["tile_size"], "tile_size")], t)
         self.dtype = dtype
         self.position = pos
 
     def __repr__(self) -> str:
         return f"LocalTensor({self.dtype.name}, {self.position.name})"
 
+    def _same(self, handle: Any) -> "LocalTensor":
+        return LocalTensor(self.dtype, self.position, handle=handle)
+
     def __getitem__(self, index: Any) -> "LocalTensor":
         off = _offset_of(index, "LocalTensor")
         b = _b.current()
         h = b.create1("asc.local_tensor.offset", [self, off], self.handle.type)
-        return LocalTensor(self.dtype, self.position, handle=h)
+        return self._same(h)
 
     __call__ = __getitem__
 
     def get_value(self, index: Any) -> Scalar:
+        """`GetValue(index)`: element `index`, read by the scalar unit."""
         b = _b.current()
         h = b.create1("asc.local_tensor.get_value", [self, int_operand(index, "index")], b.scalar_type(self.dtype))
         return Scalar(h, self.dtype)
 
     def set_value(self, index: Any, value: Any) -> None:
+        """`SetValue(index, value)`: writes element `index` from the scalar
+        unit (the value converted to the element type)."""
         b = _b.current()
         b.create("asc.local_tensor.set_value",
                  [self, int_operand(index, "index"), element_value(value, self.dtype, "LocalTensor")])
+
+    def _query(self, op: str, dtype: DataType, *operands: Any) -> Scalar:
+        b = _b.current()
+        return Scalar(b.create1(op, [self, *operands], b.scalar_type(dtype)), dtype)
+
+    def get_length(self) -> Scalar:
+        """`GetLength()`: the tensor's data length in bytes (a uint32)."""
+        return self._query("asc.local_tensor.get_length", dt.uint32)
+
+    def get_size(self) -> Scalar:
+        """`GetSize()`: the tensor's length in elements (a uint32)."""
+        return self._query("asc.local_tensor.get_size", dt.uint32)
+
+    @usage("t.get_phy_addr()", "t.get_phy_addr(offset)")
+    def get_phy_addr(self, offset: Any = 0) -> Scalar:
+        """`GetPhyAddr(offset)`: the local-memory byte address of element
+        `offset` (a uint64)."""
+        return self._query("asc.local_tensor.get_phy_addr", dt.uint64, int_operand(offset, "offset"))
+
+    def get_position(self) -> "EnumScalar":
+        """`GetPosition()`: the tensor's TPosition, as a runtime int32 that
+        compares with the members of asc.TPosition (`t.get_position() ==
+        asc.TPosition.VECIN`)."""
+        b = _b.current()
+        h = b.create1("asc.local_tensor.get_position", [self], b.scalar_type(dt.int32))
+        return EnumScalar(h, dt.int32, TPosition)
+
+    def get_user_tag(self) -> Scalar:
+        """`GetUserTag()`: the tag of the tensor's buffer (an int32; -1
+        until set_user_tag)."""
+        return self._query("asc.local_tensor.get_user_tag", dt.int32)
+
+    @usage("t.set_user_tag(tag)")
+    def set_user_tag(self, tag: Any = 0) -> None:
+        """`SetUserTag(tag)`: tags the tensor's buffer (a TQue or TBuf
+        buffer: every view of it shares the tag)."""
+        _b.current().create("asc.local_tensor.set_user_tag", [self, int_operand(tag, "tag")])
+
+    @usage("t.set_size(size)")
+    def set_size(self, size: Any = 0) -> None:
+        """`SetSize(size)`: the tensor is `size` elements long from now on."""
+        _b.current().create("asc.local_tensor.set_size", [self, int_operand(size, "size")])
+
+    @usage("t.set_buffer_len(data_len)")
+    def set_buffer_len(self, data_len: Any) -> None:
+        """`SetBufferLen(dataLen)`: the tensor is `data_len` bytes long from
+        now on."""
+        _b.current().create("asc.local_tensor.set_buffer_len", [self, int_operand(data_len, "data_len")])
+
+    @usage("t.set_addr_with_offset(src, offset)")
+    def set_addr_with_offset(self, src: "LocalTensor", offset: Any) -> None:
+        """`SetAddrWithOffset(src, offset)`: the tensor takes over `src`'s
+        buffer, position and data length (in bytes), starting `offset`
+        elements of src's type further; it keeps its own element type."""
+        if not isinstance(src, LocalTensor):
+            raise error(f"LocalTensor.set_addr_with_offset takes a LocalTensor, got {describe(src)}",
+                        "hint: write t.set_addr_with_offset(src, offset) with src a LocalTensor")
+        _b.current().create("asc.local_tensor.set_addr_with_offset", [self, src, int_operand(offset, "offset")])
+
+    @usage("t.reinterpret_cast(dtype)")
+    def reinterpret_cast(self, dtype: DataType) -> "LocalTensor":
+        """`ReinterpretCast<U>()`: the same bytes seen as elements of
+        `dtype` (no conversion)."""
+        dtype = dtype_arg(dtype, "LocalTensor.reinterpret_cast")
+        # (to its own type too: a copy, as in C++, that set_addr_with_offset may move without moving this one)
+        b = _b.current()
+        h = b.create1("asc.local_tensor.reinterpret_cast", [self],
+                      b.type("local_tensor", dtype.name, int(self.position)))
+        return LocalTensor(dtype, self.position, handle=h)
+
+    @usage("t.print(data_len)")
+    def print(self, data_len: Any) -> None:
+        """`Print(dataLen)`: prints the first `data_len` elements (at most
+        get_size()), 32 bytes a line, as the devkit's CPU debug build does;
+        each block's lines come out at the end of the launch, in block
+        order."""
+        _b.current().create("asc.local_tensor.print", [self, int_operand(data_len, "data_len")])
+
+    @usage('t.to_file("name.bin")')
+    def to_file(self, file_name: str) -> None:
+        """`ToFile(fileName)`: writes the tensor's get_size() elements, as
+        raw bytes, to the file (relative to the current directory), as the
+        devkit's CPU debug build does; with several blocks, the highest
+        block's write is the one that stays."""
+        if not isinstance(file_name, str) or not file_name or "\0" in file_name:
+            raise error(f"LocalTensor.to_file takes a file name (a non-empty compile-time string), got "
+                        f"{describe(file_name)}", 'hint: write t.to_file("x_local.bin")')
+        _b.current().create("asc.local_tensor.to_file", [self], attrs={"file_name": file_name})
+
+    def get_shape_info(self) -> Any:
+        """`GetShapeInfo()`: not yet (it needs the ShapeInfo struct)."""
+        raise _shape_info_missing("LocalTensor.get_shape_info")
+
+    def set_shape_info(self, shape_info: Any) -> None:
+        """`SetShapeInfo(shapeInfo)`: not yet (it needs the ShapeInfo struct)."""
+        raise _shape_info_missing("LocalTensor.set_shape_info")
+
+
+class EnumScalar(Scalar):
+    """A runtime int32 that holds a member of an enum (what
+    LocalTensor.get_position() returns): == and != compare it with the
+    members of that enum."""
+
+    def __init__(self, handle: Any, dtype: DataType, enum_cls: type):
+        super().__init__(handle, dtype)
+        self.enum_cls = enum_cls
+
+    def _operand(self, other: Any) -> Any:
+        if isinstance(other, self.enum_cls):
+            return int(other)
+        if isinstance(other, enum.Enum):
+            raise TypeError(f"cannot compare a runtime asc.{self.enum_cls.__name__} with {describe(other)}")
+        return other
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return Scalar.__eq__(self, self._operand(other))
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return Scalar.__ne__(self, self._operand(other))
+
+    __hash__ = Scalar.__hash__
+
+
+class LocalTensorAuto(LocalTensor):
+    """`asc.LocalTensorAuto(dtype, shape)`: a LocalTensor whose UB address
+    and synchronisation the compiler chooses. Not yet: it comes with the
+    issue "automatic synchronisation and UB allocation"."""
+
+    @usage("asc.LocalTensorAuto(dtype, shape)")
+    def __init__(self, *args: Any, **kwargs: Any):
+        if "handle" in kwargs:
+            super().__init__(*args, **kwargs)
+            return
+        raise NotImplementedError("asc.LocalTensorAuto is not supported yet: its automatic UB allocation and "
+                                  "synchronisation come with the issue \"automatic synchronisation and UB "
+                                  "allocation\"; allocate from a TQue or TBuf meanwhile")
+
+
+class MrgSortSrcList(IRValue):
+    """`asc.MrgSortSrcList(dtype, src1, src2[, src3, src4])`: the 2 to 4
+    sorted lists (LocalTensors) a merge sort (asc.mrg_sort) merges. A plain
+    container: the sort APIs read its tensors."""
+
+    @usage("asc.MrgSortSrcList(dtype, src1, src2, src3=None, src4=None)")
+    def __init__(self, dtype: Any = None, src1: Any = None, src2: Any = None, src3: Any = None, src4: Any = None,
+                 handle: Any = None):
+        if handle is not None:
+            raise error("asc.MrgSortSrcList: `handle` is internal",
+                        "hint: write asc.MrgSortSrcList(dtype, src1, src2[, src3, src4])")
+        self.dtype = dtype_arg(dtype, "asc.MrgSortSrcList")
+        srcs = [src1, src2] + [t for t in (src3, src4) if t is not None]
+        for i, t in enumerate(srcs, 1):
+            if not isinstance(t, LocalTensor):
+                raise error(f"asc.MrgSortSrcList: src{i} must be a LocalTensor, got {describe(t)}",
+                            "hint: pass 2 to 4 LocalTensors of the list's element type")
+            if t.dtype != self.dtype:
+                raise error(f"asc.MrgSortSrcList: src{i} holds {t.dtype.name}, the list is of {self.dtype.name}",
+                            "hint: pass tensors of the element type given first")
+        if src3 is None and src4 is not None:
+            raise error("asc.MrgSortSrcList: src4 given without src3",
+                        "hint: pass the lists in order: src1, src2, src3, src4")
+        self.srcs = tuple(srcs)
+        self.handle = None
+
+    def __repr__(self) -> str:
+        return f"MrgSortSrcList({self.dtype.name}, {len(self.srcs)} lists)"
+
+    def to_ir(self) -> Any:
+        raise error("an asc.MrgSortSrcList is no IR value: pass it to a sort API (asc.mrg_sort)",
+                    "hint: asc.mrg_sort(dst, src_list, ...)")
 
 
 def element_value(value: Any, dtype: DataType, cls: str) -> Scalar:

@@ -1,0 +1,111 @@
+"""`asc.LocalMemAllocator`: places LocalTensors one after another in local
+memory, without a TPipe (the devkit's static-tensor programming).
+
+The allocator is the address of its next tensor, nothing more
+(`AscendC::LocalMemAllocator<hard>` holds `head_`, 0 at first, and each
+`Alloc<pos, T>(tileSize)` is `LocalTensor<T>(pos, head_, tileSize)` followed
+by `head_ += tileSize * sizeof(T)`). So it lives in the front end: the head
+is a compile-time integer while the tile sizes are, else a runtime value
+computed in the IR, and each alloc is an `asc.LocalTensor(dtype, pos, addr,
+tile_size)` (the generated Ascend C constructs the same tensors). As in the
+devkit nothing rounds the head up: a tile size that is not a whole number of
+32-byte blocks leaves the next tensor misaligned, which the simulator
+reports.
+
+The devkit forbids mixing the two ways of placing tensors in one kernel: a
+TPipe gives its buffers from UB address 0 too, so a LocalMemAllocator's
+tensors would overlap them. `claim_ub` makes that a CompileError at the
+second kind's first placement (a TPipe that only manages event ids, and an
+allocator that allocates nothing, mix harmlessly).
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from typing import Any, Tuple, Union
+
+from ...codegen import builder as _b
+from .checks import describe, dtype_arg, enum_arg, error, usage
+from .constexpr import ConstExpr
+from .enums import Hardware, TPosition
+from .values import LocalTensor, Scalar, int_operand
+
+_UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
+
+# per compilation: who placed tensors in the UB first ("TPipe" or "LocalMemAllocator") and at which line
+_UB_OWNER: "weakref.WeakKeyDictionary[Any, Tuple[str, str, int]]" = weakref.WeakKeyDictionary()
+
+
+def claim_ub(kind: str, api: str) -> None:
+    """Records that the kernel places tensors in the UB through `kind`
+    ("TPipe": init_buffer / init_buf_pool; "LocalMemAllocator": alloc); a
+    kernel that already did so through the other kind gets a CompileError."""
+    b = _b.current()
+    file, line, _ = b.loc
+    first = _UB_OWNER.setdefault(b, (kind, file, line))
+    if first[0] == kind:
+        return
+    where = f"line {first[2]}" if first[1] == file else f"{os.path.basename(first[1])}:{first[2]}"
+    raise error(f"{api}: this kernel already places tensors in the UB with a {first[0]} ({where}); the devkit "
+                "forbids mixing LocalMemAllocator with TPipe buffers (both place tensors from UB address 0, so "
+                "they would overlap)",
+                "hint: use either the TPipe (init_buffer, init_buf_pool) or a LocalMemAllocator in one kernel, "
+                "not both")
+
+
+class LocalMemAllocator:
+    """`LocalMemAllocator(hard=Hardware.UB)`; `alloc(pos, data_type,
+    tile_size)` and `get_cur_addr()`. Not to be mixed with a TPipe (the
+    devkit forbids it: both would place tensors from address 0)."""
+
+    @usage("allocator = asc.LocalMemAllocator()", "asc.LocalMemAllocator(asc.Hardware.UB)")
+    def __init__(self, hard: Any = Hardware.UB):
+        hard = enum_arg(ConstExpr.unwrap(hard), Hardware, "asc.LocalMemAllocator", "hard")
+        if hard in (Hardware.GM, Hardware.MAX):
+            raise error(f"asc.LocalMemAllocator: Hardware.{hard.name} is no local memory",
+                        "hint: write asc.LocalMemAllocator() (the Unified Buffer)")
+        if hard != Hardware.UB:
+            raise NotImplementedError(f"asc.LocalMemAllocator(Hardware.{hard.name}): only the Unified Buffer is "
+                                      "supported yet (the cube memories come with the cube issue)")
+        self.hard = hard
+        self.head: Union[int, Scalar] = 0
+        # the block it is made in: a runtime head computed in a runtime `if` or loop would exist only there
+        self._block = _b.current().block
+
+    def __repr__(self) -> str:
+        return f"LocalMemAllocator({self.hard.name})"
+
+    def get_cur_addr(self) -> Union[int, Scalar]:
+        """`GetCurAddr()`: the address of the next tensor (bytes)."""
+        return self.head
+
+    @usage("allocator.alloc(pos, dtype, tile_size)")
+    def alloc(self, pos: Any, data_type: Any, tile_size: Any) -> LocalTensor:
+        """`Alloc<pos, T>(tileSize)`: `tile_size` elements of `data_type`
+        at the current address, which moves on past them."""
+        pos = enum_arg(ConstExpr.unwrap(pos), TPosition, "LocalMemAllocator.alloc", "pos")
+        if pos not in _UB_POSITIONS:
+            raise error(f"LocalMemAllocator.alloc: TPosition.{pos.name} is not in the Unified Buffer",
+                        "hint: use asc.TPosition.VECIN, VECOUT or VECCALC")
+        dtype = dtype_arg(data_type, "LocalMemAllocator.alloc", "data_type")
+        size = ConstExpr.unwrap(tile_size)
+        if isinstance(size, bool) or not (isinstance(size, int) or isinstance(size, Scalar)):
+            raise error(f"LocalMemAllocator.alloc: `tile_size` must be an integer, got {describe(size)}",
+                        "hint: write allocator.alloc(asc.TPosition.VECIN, asc.float32, 256)")
+        if isinstance(size, int) and not 0 <= size < 2**32:
+            raise error(f"LocalMemAllocator.alloc: `tile_size` {size} is not a uint32_t",
+                        "hint: the tile size is a number of elements, at least 0")
+        runtime = isinstance(size, Scalar) or isinstance(self.head, Scalar)
+        if runtime and _b.current().block is not self._block:
+            raise error("LocalMemAllocator.alloc with a runtime address inside a runtime `if` or loop is not "
+                        "supported (the address would exist only there)",
+                        "hint: allocate the tensors before the loop, or use compile-time tile sizes")
+        claim_ub("LocalMemAllocator", "LocalMemAllocator.alloc")
+        tensor = LocalTensor(dtype, pos, self.head, size)
+        if isinstance(size, int) and isinstance(self.head, int):
+            self.head = self.head + size * dtype.sizeof()
+        else:
+            nbytes = int_operand(size, "tile_size") * dtype.sizeof()
+            self.head = nbytes + self.head
+        return tensor
