@@ -128,36 +128,60 @@ typedef struct AscStructInfo AscStructInfo;
 typedef struct AscFieldInfo {
   const char *name; /* Python name: dst_blk_stride */
   const char *cpp;  /* Ascend C member: dstBlkStride */
-  /* a number field: its C type; an enum field: the type its values are
-   * held in (int32); a struct field: ASC_DT_NONE */
+  /* a number field: its C type (an array field: its elements'); an enum
+   * field: the type its values are held in (int32); a struct field:
+   * ASC_DT_NONE; a field of type T in a template (not an instance): NONE */
   AscDType dtype;
   double def;                  /* the default of a Python argument left out */
   int enum_kind;               /* an enum field: its AscEnumKind; else -1 */
   const AscStructInfo *nested; /* a struct field: its struct; else NULL */
   int slot, width; /* where the field lies in a value's register slots */
+  int len;         /* an array field: its length; else 0 */
+  int is_t;        /* 1: its type is the template argument T */
+  int operand;     /* its first operand of asc.struct (one per element) */
 } AscFieldInfo;
 
 struct AscStructInfo {
   AscStructId id;   /* ASC_STRUCT_USER for the user's structs */
-  const char *name; /* BinaryRepeatParams */
-  const char *cpp;  /* AscendC::BinaryRepeatParams */
+  const char *name; /* BinaryRepeatParams; an instance: X<f16> */
+  const char *cpp;  /* AscendC::BinaryRepeatParams; AscendC::X<half> */
   AscStructInit init;
   const AscFieldInfo *fields;
   int n_fields;
-  int n_slots; /* the register slots of a value: one per number field */
+  int n_slots;    /* the register slots of a value: one per number */
+  int n_operands; /* the operands of asc.struct: one per field, an array
+                     field one per element */
+  /* templates (ASC_TEMPLATE): the template itself has is_template 1 and
+   * no values; each instance (asc_struct_instance) has its targ and the
+   * template in tmpl. Neither: is_template 0, targ NONE, tmpl NULL. */
+  int is_template;
+  AscDType targ;        /* an instance's T */
+  AscDType tdefault;    /* a template's default T */
+  const char *tallowed; /* a template's allowed T (IR names, "" for any) */
+  const AscStructInfo *tmpl;
 };
 
 /* The table's structs. NULL for an unknown id. */
 const AscStructInfo *asc_struct_info(AscStructId id);
 /* ASC_STRUCT_COUNT when the table has no struct of that name. */
 AscStructId asc_struct_from_name(const char *name);
-/* A struct of the table or one ctx defines (asc_module_add_struct); NULL. */
+/* The instance of template `tmpl` for element type t (made on first use,
+ * it lives as long as the process); NULL when tmpl is no template or t is
+ * not one of its allowed types (out of memory too). */
+const AscStructInfo *asc_struct_instance(const AscStructInfo *tmpl, AscDType t);
+/* 1 when t may be the template argument of tmpl. */
+int asc_struct_template_allows(const AscStructInfo *tmpl, AscDType t);
+/* A struct of the table (an instance by its name "Name<f16>") or one ctx
+ * defines (asc_module_add_struct); NULL. */
 const AscStructInfo *asc_context_find_struct(const AscContext *ctx,
                                              const char *name);
 /* The index of field `name` of s, or -1. */
 int asc_struct_field_index(const AscStructInfo *s, const char *name);
 /* The number type of register slot k of a value of s (a leaf field). */
 AscDType asc_struct_slot_dtype(const AscStructInfo *s, int k);
+/* The field operand k of asc.struct gives a value to (its element in *elem,
+ * 0 for a scalar field); -1 for no such operand. */
+int asc_struct_operand_field(const AscStructInfo *s, int k, int *elem);
 
 /* ---- types -------------------------------------------------------------- */
 
@@ -186,6 +210,7 @@ struct AscType {
 const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
                             int position, int depth);
 const AscType *asc_type_scalar(AscContext *ctx, AscDType dtype);
+/* The type of struct s (its dtype: an instance's T); NULL for a template. */
 const AscType *asc_type_struct(AscContext *ctx, const AscStructInfo *s);
 /* The struct of a struct type, NULL for any other type. */
 const AscStructInfo *asc_type_struct_info(const AscType *t);

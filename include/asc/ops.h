@@ -100,6 +100,8 @@ typedef struct AscOpInfo {
   int n_required; /* operands that must be present */
   int variadic;   /* a variadic tail follows the fixed operands */
   char results[ASC_MAX_SIG];
+  int result_struct_ids[ASC_MAX_SIG]; /* S{NAME} results: the AscStructId
+                                         they must have; else -1 */
   int n_results;
   int variadic_results;
   AscAttrSpec attrs[ASC_MAX_SIG];

@@ -39,7 +39,13 @@ typedef union AscSlot {
  * function; the rest are the interpreter's own control instructions.
  *
  * Every SSA value has a slot; a parameter struct (asc/structs.def) has one
- * slot per field, consecutive, and is copied with MOVN. */
+ * slot per number, consecutive, and is copied with MOVN. A LocalTensor or
+ * GlobalTensor value is its handle (AscTensorRef) followed by the ShapeInfo
+ * the devkit's tensors hold as a member: at ASC_TENSOR_SHAPE_SLOT a stamp
+ * that says set_shape_info wrote it, then the struct's slots
+ * (src/sim/shape_info.c). Instructions see slot 0; copies (MOVN) carry the
+ * whole value, as a C++ copy of the tensor carries its shape info. */
+enum { ASC_TENSOR_SHAPE_SLOT = 1 };
 enum {
   ASC_BC_MOV = ASC_OP_COUNT, /* regs[dst] = regs[a[0]] */
   ASC_BC_MOVN,               /* regs[dst .. dst+imm) = regs[a[0] ..) */
@@ -91,7 +97,8 @@ struct AscKernel {
   int64_t frame_slots; /* register slots of the deepest call chain, or -1 */
 };
 
-/* The slots a value of type t occupies (a struct: one per field). */
+/* The slots a value of type t occupies (a struct: one per number; a
+ * tensor: its handle and its shape info). */
 int asc_slot_width(const AscType *t);
 
 #endif

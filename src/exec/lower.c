@@ -25,7 +25,12 @@ int asc_exec_sub(int op) { return exec_subs[op]; }
 
 int asc_slot_width(const AscType *t) {
   const AscStructInfo *si = asc_type_struct_info(t);
-  return si && si->n_slots > 0 ? si->n_slots : 1;
+  if (si)
+    return si->n_slots > 0 ? si->n_slots : 1;
+  if (t->kind == ASC_TY_LOCAL_TENSOR || t->kind == ASC_TY_GLOBAL_TENSOR)
+    return ASC_TENSOR_SHAPE_SLOT + 1 +
+           asc_struct_info(ASC_STRUCT_SHAPE_INFO)->n_slots;
+  return 1;
 }
 
 typedef struct Lower {

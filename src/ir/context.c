@@ -185,7 +185,9 @@ const AscType *asc_type_get(AscContext *ctx, AscTypeKind kind, AscDType dtype,
 }
 
 const AscType *asc_type_struct(AscContext *ctx, const AscStructInfo *s) {
-  return s ? intern(ctx, ASC_TY_STRUCT, ASC_DT_NONE, -1, 0, s) : NULL;
+  /* a template is no type, its instances are (their dtype is T) */
+  return s && !s->is_template ? intern(ctx, ASC_TY_STRUCT, s->targ, -1, 0, s)
+                              : NULL;
 }
 
 const AscStructInfo *asc_type_struct_info(const AscType *t) {

@@ -65,17 +65,34 @@ AscStatus asc_check_cpp_constants(AscContext *ctx, const AscOp *op) {
   const AscOpInfo *info = asc_op_info(op->id);
   if (op->id == ASC_OP_STRUCT) {
     const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
-    for (int i = 0; si && i < si->n_fields && i < op->n_operands; i++) {
-      const AscFieldInfo *f = &si->fields[i];
+    for (int i = 0; si && i < si->n_operands && i < op->n_operands; i++) {
+      int elem = 0, k = asc_struct_operand_field(si, i, &elem);
+      const AscFieldInfo *f = &si->fields[k];
       if (f->nested || asc_dtype_is_float(f->dtype))
         continue;
       if (f->enum_kind >= 0 && check_enum(ctx, op, op->operands[i], f, si))
         return ASC_ERR_COMPILE;
-      if (f->enum_kind < 0 && check_fits(ctx, op, op->operands[i], f->name,
+      char name[96];
+      if (f->len > 0)
+        snprintf(name, sizeof name, "%s[%d]", f->name, elem);
+      else
+        snprintf(name, sizeof name, "%s", f->name);
+      if (f->enum_kind < 0 && check_fits(ctx, op, op->operands[i], name,
                                          f->dtype, "field", si->cpp))
         return ASC_ERR_COMPILE;
     }
     return ASC_OK;
+  }
+  if (op->id == ASC_OP_STRUCT_SET && op->n_operands >= 2) {
+    const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
+    int k = asc_struct_field_index(si, asc_op_attr_str(op, "field"));
+    const AscFieldInfo *f = k >= 0 ? &si->fields[k] : NULL;
+    if (!f || f->nested || asc_dtype_is_float(f->dtype))
+      return ASC_OK;
+    if (f->enum_kind >= 0)
+      return check_enum(ctx, op, op->operands[1], f, si);
+    return check_fits(ctx, op, op->operands[1], f->name, f->dtype, "field",
+                      si->cpp);
   }
   for (int i = 0; i < op->n_operands && i < info->n_operands; i++) {
     const AscOperandSpec *s = &info->operands[i];

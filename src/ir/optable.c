@@ -127,6 +127,14 @@ static void parse_results(AscOpInfo *info, const char *spec) {
       info->variadic_results = 1;
       continue;
     }
+    info->result_struct_ids[info->n_results] = -1;
+    if (items[i][0] == ASC_OK_STRUCT && lens[i] > 2 && items[i][1] == '{') {
+      const char *close = memchr(items[i], '}', lens[i]);
+      info->result_struct_ids[info->n_results] =
+          close
+              ? (int)struct_named(items[i] + 2, (size_t)(close - items[i] - 2))
+              : (int)ASC_STRUCT_COUNT;
+    }
     info->results[info->n_results++] = items[i][0];
   }
 }

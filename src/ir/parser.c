@@ -619,7 +619,8 @@ static const AscType *make_type(Parser *p, AscTypeKind kind, AscDType dt,
   return ty;
 }
 
-/* NAME '>' of !asc.struct<NAME> (after the '<'). */
+/* NAME '>' of !asc.struct<NAME> (after the '<'); a template's instance is
+ * NAME<dtype>: !asc.struct<DataCopyPadExtParams<f16>>. */
 static const AscType *parse_struct_type(Parser *p) {
   Tok t = p->tok;
   char buf[64];
@@ -637,6 +638,28 @@ static const AscType *parse_struct_type(Parser *p) {
                     buf),
            NULL;
   next(p);
+  if (si->is_template) {
+    if (expect(p, T_LESS, "and the template argument of the struct"))
+      return NULL;
+    Tok a = p->tok;
+    char d[64];
+    AscDType dt = a.kind == T_IDENT ? ir_dtype(&a) : ASC_DT_NONE;
+    if (dt == ASC_DT_NONE || !asc_struct_template_allows(si, dt))
+      return FAIL_TOK(p, &a, "%s is not a template argument of %s%s%s%s",
+                      describe(&a, d, sizeof d), si->name,
+                      *si->tallowed ? " (it takes " : " (a number type)",
+                      si->tallowed, *si->tallowed ? ")" : ""),
+             NULL;
+    next(p);
+    if (expect(p, T_GREATER, "to close the template argument"))
+      return NULL;
+    si = asc_struct_instance(si, dt);
+    if (!si) {
+      p->failed = 1;
+      asc_error(p->ctx, ASC_ERR_INTERNAL, (AscLoc){0}, "out of memory");
+      return NULL;
+    }
+  }
   if (expect(p, T_GREATER, "to close the type"))
     return NULL;
   const AscType *ty = asc_type_struct(p->ctx, si);

@@ -1,10 +1,17 @@
 /* Parameter structs: the table (asc/structs.def) expanded into
- * AscStructInfo rows, and the user's structs a module defines.
+ * AscStructInfo rows, the instances of its templates, and the user's
+ * structs a module defines.
  *
- * A value of a struct occupies one register slot per number field, nested
- * structs laid out in place (AscFieldInfo.slot / width), so the lowering
- * and the simulator see a struct as `n_slots` consecutive slots. */
+ * A value of a struct occupies one register slot per number (an array
+ * field one per element), nested structs laid out in place
+ * (AscFieldInfo.slot / width), so the lowering and the simulator see a
+ * struct as `n_slots` consecutive slots. asc.struct takes one operand per
+ * field, an array field one per element (AscFieldInfo.operand). A template
+ * (DataCopyPadExtParams<T>) has no values; its instances are structs like
+ * any other, with T's type in the fields of type T. */
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "asc/ir.h"
@@ -18,21 +25,35 @@ typedef struct FieldRow {
   int nested; /* a struct field: the AscStructId of its struct; else -1 */
 } FieldRow;
 
+/* AscFieldInfo: name, cpp, dtype, def, enum_kind, nested, slot, width, len,
+ * is_t, operand (slot, width and operand are laid out by lay_out) */
 static FieldRow field_rows[] = {
 #define ASC_STRUCT(ID, name, cpp, init)
+#define ASC_TEMPLATE(ID, def, allowed)
 #define ASC_FIELD(ID, name, cpp, dtype, def)                                   \
-  {ASC_STRUCT_##ID, {name, cpp, ASC_DT_##dtype, def, -1, NULL, 0, 1}, -1},
+  {ASC_STRUCT_##ID,                                                            \
+   {name, cpp, ASC_DT_##dtype, def, -1, NULL, 0, 1, 0, 0, 0},                  \
+   -1},
+#define ASC_T_FIELD(ID, name, cpp, def)                                        \
+  {ASC_STRUCT_##ID, {name, cpp, ASC_DT_NONE, def, -1, NULL, 0, 1, 0, 1, 0}, -1},
+#define ASC_ARRAY_FIELD(ID, name, cpp, dtype, len, def)                        \
+  {ASC_STRUCT_##ID,                                                            \
+   {name, cpp, ASC_DT_##dtype, def, -1, NULL, 0, len, len, 0, 0},              \
+   -1},
 #define ASC_ENUM_FIELD(ID, name, cpp, kind, def)                               \
   {ASC_STRUCT_##ID,                                                            \
-   {name, cpp, ASC_DT_INT32, def, ASC_ENUM_##kind, NULL, 0, 1},                \
+   {name, cpp, ASC_DT_INT32, def, ASC_ENUM_##kind, NULL, 0, 1, 0, 0, 0},       \
    -1},
 #define ASC_STRUCT_FIELD(ID, name, cpp, nested)                                \
   {ASC_STRUCT_##ID,                                                            \
-   {name, cpp, ASC_DT_NONE, 0, -1, NULL, 0, 0},                                \
+   {name, cpp, ASC_DT_NONE, 0, -1, NULL, 0, 0, 0, 0, 0},                       \
    ASC_STRUCT_##nested},
 #include "asc/structs.def"
 #undef ASC_STRUCT
+#undef ASC_TEMPLATE
 #undef ASC_FIELD
+#undef ASC_T_FIELD
+#undef ASC_ARRAY_FIELD
 #undef ASC_ENUM_FIELD
 #undef ASC_STRUCT_FIELD
 };
@@ -44,35 +65,82 @@ static AscFieldInfo fields[N_FIELD_ROWS + 1];
 
 static AscStructInfo structs[ASC_STRUCT_COUNT + 1] = {
 #define ASC_STRUCT(ID, name, cpp, init)                                        \
-  [ASC_STRUCT_##ID] = {                                                        \
-      ASC_STRUCT_##ID, name, cpp, ASC_STRUCT_INIT_##init, NULL, 0, 0},
+  [ASC_STRUCT_##ID] = {ASC_STRUCT_##ID,                                        \
+                       name,                                                   \
+                       cpp,                                                    \
+                       ASC_STRUCT_INIT_##init,                                 \
+                       NULL,                                                   \
+                       0,                                                      \
+                       0,                                                      \
+                       0,                                                      \
+                       0,                                                      \
+                       ASC_DT_NONE,                                            \
+                       ASC_DT_NONE,                                            \
+                       "",                                                     \
+                       NULL},
+#define ASC_TEMPLATE(ID, def, allowed)
 #define ASC_FIELD(ID, name, cpp, dtype, def)
+#define ASC_T_FIELD(ID, name, cpp, def)
+#define ASC_ARRAY_FIELD(ID, name, cpp, dtype, len, def)
 #define ASC_ENUM_FIELD(ID, name, cpp, kind, def)
 #define ASC_STRUCT_FIELD(ID, name, cpp, nested)
 #include "asc/structs.def"
 #undef ASC_STRUCT
+#undef ASC_TEMPLATE
 #undef ASC_FIELD
+#undef ASC_T_FIELD
+#undef ASC_ARRAY_FIELD
 #undef ASC_ENUM_FIELD
 #undef ASC_STRUCT_FIELD
 };
 
+/* the templates: which structs are, their default and allowed T */
+typedef struct TemplateRow {
+  AscStructId id;
+  AscDType def;
+  const char *allowed;
+} TemplateRow;
+
+static const TemplateRow template_rows[] = {
+#define ASC_STRUCT(ID, name, cpp, init)
+#define ASC_TEMPLATE(ID, def, allowed) {ASC_STRUCT_##ID, ASC_DT_##def, allowed},
+#define ASC_FIELD(ID, name, cpp, dtype, def)
+#define ASC_T_FIELD(ID, name, cpp, def)
+#define ASC_ARRAY_FIELD(ID, name, cpp, dtype, len, def)
+#define ASC_ENUM_FIELD(ID, name, cpp, kind, def)
+#define ASC_STRUCT_FIELD(ID, name, cpp, nested)
+#include "asc/structs.def"
+#undef ASC_STRUCT
+#undef ASC_TEMPLATE
+#undef ASC_FIELD
+#undef ASC_T_FIELD
+#undef ASC_ARRAY_FIELD
+#undef ASC_ENUM_FIELD
+#undef ASC_STRUCT_FIELD
+    {ASC_STRUCT_COUNT, ASC_DT_NONE, NULL} /* keeps the array non-empty */
+};
+
 static pthread_once_t link_once = PTHREAD_ONCE_INIT;
 
-/* Slots of s, its nested structs first (the table declares a nested
- * struct before the structs that contain it). */
+/* Slots and operands of s, its nested structs first (the table declares a
+ * nested struct before the structs that contain it). A template has no
+ * values: its instances are laid out when they are made. */
 static void lay_out(AscStructInfo *s) {
-  if (s->n_slots || !s->fields)
+  if (s->n_slots || !s->fields || s->is_template)
     return;
-  int slot = 0;
+  int slot = 0, operand = 0;
   for (int i = 0; i < s->n_fields; i++) {
     AscFieldInfo *f = (AscFieldInfo *)&s->fields[i];
     if (f->nested)
       lay_out((AscStructInfo *)f->nested);
     f->slot = slot;
-    f->width = f->nested ? f->nested->n_slots : 1;
+    f->width = f->nested ? f->nested->n_slots : f->len > 0 ? f->len : 1;
+    f->operand = operand;
     slot += f->width;
+    operand += f->len > 0 ? f->len : 1;
   }
   s->n_slots = slot;
+  s->n_operands = operand;
 }
 
 static void link_table(void) {
@@ -84,6 +152,12 @@ static void link_table(void) {
     if (!s->fields)
       s->fields = &fields[i];
     s->n_fields = (int)(&fields[i] - s->fields) + 1;
+  }
+  for (size_t i = 0; template_rows[i].id != ASC_STRUCT_COUNT; i++) {
+    AscStructInfo *s = &structs[template_rows[i].id];
+    s->is_template = 1;
+    s->tdefault = template_rows[i].def;
+    s->tallowed = template_rows[i].allowed;
   }
   for (int i = 0; i < ASC_STRUCT_COUNT; i++)
     lay_out(&structs[i]);
@@ -97,7 +171,7 @@ const AscStructInfo *asc_struct_info(AscStructId id) {
 }
 
 AscStructId asc_struct_from_name(const char *name) {
-  for (int i = 0; i < ASC_STRUCT_COUNT; i++)
+  for (int i = 0; name && i < ASC_STRUCT_COUNT; i++)
     if (strcmp(structs[i].name, name) == 0)
       return (AscStructId)i;
   return ASC_STRUCT_COUNT;
@@ -120,6 +194,124 @@ AscDType asc_struct_slot_dtype(const AscStructInfo *s, int k) {
   return ASC_DT_NONE;
 }
 
+int asc_struct_operand_field(const AscStructInfo *s, int k, int *elem) {
+  for (int i = 0; s && i < s->n_fields; i++) {
+    const AscFieldInfo *f = &s->fields[i];
+    int n = f->len > 0 ? f->len : 1;
+    if (k >= f->operand && k < f->operand + n) {
+      if (elem)
+        *elem = k - f->operand;
+      return i;
+    }
+  }
+  return -1;
+}
+
+/* ---- template instances ------------------------------------------------ */
+
+int asc_struct_template_allows(const AscStructInfo *tmpl, AscDType t) {
+  if (!tmpl || !tmpl->is_template || t == ASC_DT_NONE || t == ASC_DT_INDEX ||
+      t == ASC_DT_BOOL || (int)t < 0 || t >= ASC_DT_COUNT)
+    return 0;
+  const char *allowed = tmpl->tallowed ? tmpl->tallowed : "";
+  if (!*allowed)
+    return 1;
+  const char *want = asc_dtype_ir_name(t);
+  size_t n = strlen(want);
+  for (const char *p = allowed; *p;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == n && strncmp(p, want, n) == 0)
+      return 1;
+    p += len + (end ? 1 : 0);
+  }
+  return 0;
+}
+
+/* Instances are made once per (template, T) and never freed: like the
+ * table they outlive every context (types in many contexts point at them).
+ * The lock guards making them; a made instance is never changed. */
+static pthread_mutex_t instance_lock = PTHREAD_MUTEX_INITIALIZER;
+static AscStructInfo *instances[ASC_STRUCT_COUNT][ASC_DT_COUNT];
+
+static char *fmt_name(const char *a, const char *b) {
+  size_t n = strlen(a) + strlen(b) + 3;
+  char *s = malloc(n);
+  if (s)
+    snprintf(s, n, "%s<%s>", a, b);
+  return s;
+}
+
+/* Makes the instance (called with the lock held). */
+static AscStructInfo *instantiate(const AscStructInfo *tmpl, AscDType t) {
+  AscStructInfo *s = calloc(1, sizeof *s);
+  AscFieldInfo *fs = calloc((size_t)tmpl->n_fields, sizeof *fs);
+  char *name = fmt_name(tmpl->name, asc_dtype_ir_name(t));
+  char *cpp = fmt_name(tmpl->cpp, asc_dtype_cpp_name(t));
+  int ok = s && fs && name && cpp;
+  for (int i = 0; ok && i < tmpl->n_fields; i++) {
+    fs[i] = tmpl->fields[i];
+    if (fs[i].is_t)
+      fs[i].dtype = t;
+    if (fs[i].nested && fs[i].nested->is_template) {
+      AscStructInfo **slot = &instances[fs[i].nested->id][t];
+      if (!*slot)
+        *slot = instantiate(fs[i].nested, t);
+      fs[i].nested = *slot;
+      ok = *slot != NULL;
+    }
+  }
+  if (!ok) {
+    free(s);
+    free(fs);
+    free(name);
+    free(cpp);
+    return NULL;
+  }
+  *s = *tmpl;
+  s->name = name;
+  s->cpp = cpp;
+  s->fields = fs;
+  s->is_template = 0;
+  s->targ = t;
+  s->tmpl = tmpl;
+  s->n_slots = s->n_operands = 0;
+  lay_out(s);
+  return s;
+}
+
+const AscStructInfo *asc_struct_instance(const AscStructInfo *tmpl,
+                                         AscDType t) {
+  if (!asc_struct_template_allows(tmpl, t) || tmpl->id == ASC_STRUCT_USER)
+    return NULL;
+  pthread_mutex_lock(&instance_lock);
+  AscStructInfo **slot = &instances[tmpl->id][t];
+  if (!*slot)
+    *slot = instantiate(tmpl, t);
+  const AscStructInfo *s = *slot;
+  pthread_mutex_unlock(&instance_lock);
+  return s;
+}
+
+/* The instance a name "Template<dtype>" spells; NULL if it spells none. */
+static const AscStructInfo *instance_by_name(const char *name) {
+  const char *lt = strchr(name, '<');
+  size_t n = strlen(name);
+  char base[96], arg[32];
+  if (!lt || n < 2 || name[n - 1] != '>' ||
+      (size_t)(lt - name) >= sizeof base ||
+      n - (size_t)(lt - name) - 2 >= sizeof arg)
+    return NULL;
+  memcpy(base, name, (size_t)(lt - name));
+  base[lt - name] = 0;
+  memcpy(arg, lt + 1, n - (size_t)(lt - name) - 2);
+  arg[n - (size_t)(lt - name) - 2] = 0;
+  AscStructId id = asc_struct_from_name(base);
+  return id == ASC_STRUCT_COUNT ? NULL
+                                : asc_struct_instance(asc_struct_info(id),
+                                                      asc_dtype_from_name(arg));
+}
+
 /* ---- the user's structs -------------------------------------------------- */
 
 typedef struct UserStruct {
@@ -132,6 +324,8 @@ const AscStructInfo *asc_context_find_struct(const AscContext *ctx,
   AscStructId id = asc_struct_from_name(name);
   if (id != ASC_STRUCT_COUNT)
     return asc_struct_info(id);
+  if (name && strchr(name, '<'))
+    return instance_by_name(name);
   for (const UserStruct *u = ctx ? asc_context_user_structs(ctx) : NULL; u;
        u = u->next)
     if (strcmp(u->info.name, name) == 0)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "asc/ir.h"
+#include "sim/sim.h" /* asc_constant_value: a constant index */
 
 typedef struct Verifier {
   AscContext *ctx;
@@ -108,28 +109,74 @@ static const AscFieldInfo *named_field(Verifier *v, const AscOp *op) {
   return &si->fields[k];
 }
 
-/* asc.struct: one operand per field, of the field's kind (a number for a
- * number field, a value of the nested struct for a struct field);
- * asc.struct.get: a field the struct has, read as its type; asc.struct.set:
- * a value of the field's kind, the result the struct's type. (That the
- * constants fit the fields' C types is asc_check_cpp_constants'.) */
+/* The index operand of an asc.struct.get / .set (operand k): an array
+ * field needs one, an integer (in range when it is a constant); any other
+ * field has none. */
+static AscStatus check_index(Verifier *v, const AscOp *op,
+                             const AscFieldInfo *f, int k) {
+  char buf[160];
+  if (f->len <= 0) {
+    if (op->n_operands > k) {
+      snprintf(buf, sizeof buf, "field %s is no array: it takes no index",
+               f->name);
+      return fail(v, op, buf, NULL);
+    }
+    return ASC_OK;
+  }
+  if (op->n_operands <= k || !asc_type_is_int(op->operands[k]->type)) {
+    snprintf(buf, sizeof buf,
+             "field %s is an array of %d: give the element's index as an "
+             "integer operand",
+             f->name, f->len);
+    return fail(v, op, buf, NULL);
+  }
+  AscSlot c;
+  const AscValue *ix = op->operands[k];
+  if (ix->def && asc_constant_value(ix->def, &c) == 0 &&
+      (c.i < 0 || c.i >= f->len)) {
+    snprintf(buf, sizeof buf, "index %lld is out of the bounds of %s[%d]",
+             (long long)c.i, f->name, f->len);
+    return fail(v, op, buf, NULL);
+  }
+  return ASC_OK;
+}
+
+/* asc.struct: one operand per field (an array field: one per element), of
+ * the field's kind (a number for a number field, a value of the nested
+ * struct for a struct field); asc.struct.get: a field the struct has (an
+ * element of an array field, by an index operand), read as its type;
+ * asc.struct.set: a value of the field's kind, the result the struct's
+ * type. (That the constants fit the fields' C types is
+ * asc_check_cpp_constants'.) */
 static AscStatus check_struct(Verifier *v, const AscOp *op) {
   char buf[256], want[96];
   if (op->id == ASC_OP_STRUCT) {
     const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
     if (!si)
       return fail(v, op, "the result must be a struct", NULL);
-    if (op->n_operands != si->n_fields) {
-      snprintf(buf, sizeof buf, "%s has %d fields, got %d values", si->name,
-               si->n_fields, op->n_operands);
+    if (op->n_operands != si->n_operands) {
+      if (si->n_operands == si->n_fields)
+        snprintf(buf, sizeof buf, "%s has %d fields, got %d values", si->name,
+                 si->n_fields, op->n_operands);
+      else
+        snprintf(buf, sizeof buf,
+                 "%s takes %d values (one per field, an array field one per "
+                 "element), got %d",
+                 si->name, si->n_operands, op->n_operands);
       return fail(v, op, buf, NULL);
     }
-    for (int i = 0; i < si->n_fields; i++) {
-      const AscFieldInfo *f = &si->fields[i];
-      if (!field_type_matches(f, op->operands[i]->type, 0)) {
+    for (int k = 0; k < op->n_operands; k++) {
+      int elem = 0;
+      const AscFieldInfo *f =
+          &si->fields[asc_struct_operand_field(si, k, &elem)];
+      if (!field_type_matches(f, op->operands[k]->type, 0)) {
         describe_field(f, want, sizeof want);
-        snprintf(buf, sizeof buf, "field %s of %s must be %s", f->name,
-                 si->name, want);
+        if (f->len > 0)
+          snprintf(buf, sizeof buf, "element %d of field %s of %s must be %s",
+                   elem, f->name, si->name, want);
+        else
+          snprintf(buf, sizeof buf, "field %s of %s must be %s", f->name,
+                   si->name, want);
         return fail(v, op, buf, NULL);
       }
     }
@@ -139,10 +186,12 @@ static AscStatus check_struct(Verifier *v, const AscOp *op) {
   if (!f)
     return ASC_ERR_COMPILE;
   describe_field(f, want, sizeof want);
-  if (op->id == ASC_OP_STRUCT_GET &&
-      !field_type_matches(f, op->results[0].type, 1)) {
-    snprintf(buf, sizeof buf, "field %s is %s", f->name, want);
-    return fail(v, op, "the result must have the field's type: ", buf);
+  if (op->id == ASC_OP_STRUCT_GET) {
+    if (!field_type_matches(f, op->results[0].type, 1)) {
+      snprintf(buf, sizeof buf, "field %s is %s", f->name, want);
+      return fail(v, op, "the result must have the field's type: ", buf);
+    }
+    return check_index(v, op, f, 1);
   }
   if (op->id == ASC_OP_STRUCT_SET &&
       (!field_type_matches(f, op->operands[1]->type, 0) ||
@@ -151,7 +200,7 @@ static AscStatus check_struct(Verifier *v, const AscOp *op) {
              f->name, want);
     return fail(v, op, "wrong types: ", buf);
   }
-  return ASC_OK;
+  return check_index(v, op, f, 2);
 }
 
 /* asc.struct_def (module level): the struct it declares was defined in the
@@ -208,13 +257,21 @@ static AscStatus check_signature(Verifier *v, const AscOp *op) {
   if (op->n_results < info->n_results ||
       (!info->variadic_results && op->n_results != info->n_results))
     return fail(v, op, "wrong number of results", NULL);
-  for (int i = 0; i < info->n_results; i++)
+  for (int i = 0; i < info->n_results; i++) {
     if (!op->results[i].type ||
         !kind_matches(info->results[i], op->results[i].type)) {
       snprintf(buf, sizeof buf, "result %d must be %s", i,
                kind_name(info->results[i]));
       return fail(v, op, buf, NULL);
     }
+    const AscStructInfo *got = asc_type_struct_info(op->results[i].type);
+    int want = info->result_struct_ids[i];
+    if (want >= 0 && (!got || (int)got->id != want)) {
+      const AscStructInfo *w = asc_struct_info((AscStructId)want);
+      snprintf(buf, sizeof buf, "result %d must be a %s", i, w ? w->name : "?");
+      return fail(v, op, buf, NULL);
+    }
+  }
   for (int i = 0; i < info->n_attrs; i++) {
     const AscAttrSpec *s = &info->attrs[i];
     const AscAttr *a = asc_op_attr(op, s->name);

@@ -66,6 +66,11 @@ static PyObject *module_type(ModuleObject *self, PyObject *args, PyObject *kw) {
     if (!si)
       return PyErr_Format(PyExc_ValueError, "unknown struct '%s'",
                           struct_name ? struct_name : "");
+    if (si->is_template)
+      return PyErr_Format(PyExc_ValueError,
+                          "struct %s is a template: name its instance, "
+                          "%s<dtype>",
+                          si->name, si->name);
     const AscType *t = asc_type_struct(self->ctx, si);
     if (!t)
       return PyErr_NoMemory();
@@ -509,10 +514,27 @@ PyObject *py_op_names(PyObject *mod, PyObject *unused) {
   return l;
 }
 
-/* struct_infos() -> [{"name", "cpp", "fields": [(name, cpp, kind, type,
- * default)]}]: the parameter-struct table, for the Python classes. kind is
- * "number" (type: the dtype name), "enum" (type: the enum's Python name) or
- * "struct" (type: the nested struct's name). */
+/* struct_infos() -> [{"name", "cpp", "init", "template", "fields": [(name,
+ * cpp, kind, type, default, length)]}]: the parameter-struct table, for the
+ * Python classes. kind is "number" (type: the dtype name, or "T" for the
+ * template argument), "enum" (type: the enum's Python name) or "struct"
+ * (type: the nested struct's name); length is an array field's length, else
+ * 0. init is "ctor" or "fields"; template is None, or (the default T's
+ * dtype name, [the allowed dtype names], empty for any number type). */
+static PyObject *template_info(const AscStructInfo *si) {
+  if (!si->is_template)
+    Py_RETURN_NONE;
+  PyObject *allowed = PyList_New(0);
+  for (int d = 1; allowed && d < ASC_DT_COUNT && *si->tallowed; d++)
+    if (asc_struct_template_allows(si, (AscDType)d) &&
+        list_append_new(allowed,
+                        PyUnicode_FromString(asc_dtype_name((AscDType)d)))) {
+      Py_CLEAR(allowed);
+    }
+  return allowed ? Py_BuildValue("(sN)", asc_dtype_name(si->tdefault), allowed)
+                 : NULL;
+}
+
 PyObject *py_struct_infos(PyObject *mod, PyObject *unused) {
   PyObject *l = PyList_New(0);
   for (int i = 0; l && i < ASC_STRUCT_COUNT; i++) {
@@ -526,18 +548,25 @@ PyObject *py_struct_infos(PyObject *mod, PyObject *unused) {
       const char *type = fi->nested ? fi->nested->name
                          : fi->enum_kind >= 0
                              ? asc_enum_kind_name((AscEnumKind)fi->enum_kind)
-                             : asc_dtype_name(fi->dtype);
-      PyObject *t =
-          Py_BuildValue("(ssssd)", fi->name, fi->cpp, kind, type, fi->def);
+                         : fi->is_t ? "T"
+                                    : asc_dtype_name(fi->dtype);
+      PyObject *t = Py_BuildValue("(ssssdi)", fi->name, fi->cpp, kind, type,
+                                  fi->def, fi->len);
       if (!t) {
         Py_CLEAR(fields);
         break;
       }
       PyList_SET_ITEM(fields, f, t);
     }
-    PyObject *d = fields ? Py_BuildValue("{s:s,s:s,s:N}", "name", si->name,
-                                         "cpp", si->cpp, "fields", fields)
-                         : NULL;
+    PyObject *tmpl = fields ? template_info(si) : NULL;
+    PyObject *d =
+        tmpl ? Py_BuildValue(
+                   "{s:s,s:s,s:s,s:N,s:N}", "name", si->name, "cpp", si->cpp,
+                   "init", si->init == ASC_STRUCT_INIT_CTOR ? "ctor" : "fields",
+                   "template", tmpl, "fields", fields)
+             : NULL;
+    if (!tmpl)
+      Py_XDECREF(fields);
     if (list_append_new(l, d)) {
       Py_DECREF(l);
       return NULL;

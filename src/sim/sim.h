@@ -270,6 +270,10 @@ void sim_output_file(AscBlockState *b, const char *file, const void *data,
 void asc_output_launch_begin(const void *launch, int core_num);
 void asc_output_launch_end(const void *launch);
 
+/* Copies the shape info a tensor value carries after its handle from src
+ * to dst (shape_info.c; bytecode.h: ASC_TENSOR_SHAPE_SLOT). */
+void sim_copy_shape_info(AscSlot *dst, const AscSlot *src);
+
 #define ASC_SLOT(x, in, k) ((x)->regs[(in)->a[(k)]])
 #define ASC_DST(x, in) ((x)->regs[(in)->dst])
 

@@ -61,6 +61,7 @@ static AscStatus view(AscExec *x, const AscInstr *in) {
     return s;
   if (t.len >= 0)
     t.len = off > t.len ? 0 : t.len - off;
+  sim_copy_shape_info(&ASC_DST(x, in), &ASC_SLOT(x, in, 0));
   ASC_DST(x, in).t = t;
   return ASC_OK;
 }

@@ -145,6 +145,7 @@ using TTagType = int32_t;
 enum class CacheMode;           // (defined with the other enums below)
 enum class CacheRwMode;
 enum class Hardware : uint8_t;
+struct ShapeInfo; // (with the parameter structs below)
 
 template <typename T> class GlobalTensor {
 public:
@@ -158,6 +159,8 @@ public:
   __aicore__ void SetValue(const uint64_t offset, T value);
   __aicore__ uint64_t GetSize() const;
   template <CacheRwMode rwMode = CacheRwMode(3) /* RW */> __aicore__ void SetL2CacheHint(CacheMode mode);
+  __aicore__ void SetShapeInfo(const ShapeInfo &shapeInfo);
+  __aicore__ ShapeInfo GetShapeInfo() const;
 };
 
 template <typename T> class LocalTensor {
@@ -179,6 +182,8 @@ public:
   __aicore__ void SetBufferLen(uint32_t dataLen);
   __aicore__ void SetUserTag(const TTagType tag);
   __aicore__ TTagType GetUserTag() const;
+  __aicore__ void SetShapeInfo(const ShapeInfo &shapeInfo);
+  __aicore__ ShapeInfo GetShapeInfo() const;
 #if defined(ASCENDC_CPU_DEBUG) && ASCENDC_CPU_DEBUG == 1
   void Print();
   void Print(uint32_t len);
@@ -588,6 +593,571 @@ template <const auto &MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, t
 struct TrianLowerMatmulPolicy;
 } // namespace Detail
 } // namespace Impl
+} // namespace AscendC
+
+// ---- parameter structs (include/asc/structs.def) ------------------------------------
+// As the devkit declares them for the Ascend910B (arch 2201): every member
+// with its type and default, every constructor, the template parameters;
+// members pyasc does not set are declared too, so that a misspelt member
+// fails here. Headers: include/basic_api/kernel_struct_*.h, kernel_tensor.h
+// (ShapeInfo); the array lengths are the devkit's constants.
+namespace AscendC {
+constexpr uint8_t K_MAX_SHAPE_DIM = 8;
+constexpr uint8_t PAD_SIZE = 4;
+constexpr uint8_t MRG_SORT_ELEMENT_LEN = 4;
+constexpr uint8_t VDEQ_TENSOR_SIZE = 16;
+
+struct BrcbRepeatParams {
+  __aicore__ BrcbRepeatParams() {}
+  __aicore__ BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn);
+  uint32_t blockNumber = 8;
+  uint16_t dstRepStride = 8;
+  uint16_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1;
+  uint8_t src1BlkStride = 1;
+  uint8_t src0RepStride = 8;
+  uint8_t src1RepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+};
+
+struct GatherRepeatParams {
+  __aicore__ GatherRepeatParams() {}
+  __aicore__ GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn);
+  uint32_t blockNumber = 8;
+  uint16_t dstRepStride = 8;
+  uint8_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1;
+  uint8_t src1BlkStride = 1;
+  uint8_t src0RepStride = 8;
+  uint8_t src1RepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+};
+
+struct GatherMaskParams {
+  __aicore__ GatherMaskParams() {}
+  __aicore__ GatherMaskParams(const uint8_t src0BlockStrideIn, const uint16_t repeatTimesIn,
+                              const uint16_t src0RepeatStrideIn, const uint8_t src1RepeatStrideIn);
+  uint8_t src0BlockStride = 1;
+  uint16_t repeatTimes = 0;
+  uint16_t src0RepeatStride = 8;
+  uint8_t src1RepeatStride = 8;
+};
+
+struct TransDataTo5HDParams {
+  constexpr __aicore__ TransDataTo5HDParams() = default;
+  constexpr __aicore__ TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn,
+                                            const uint8_t repeatTimesIn, const uint16_t dstRepStrideIn,
+                                            const uint16_t srcRepStrideIn)
+      : dstHighHalf(dstHighHalfIn), srcHighHalf(srcHighHalfIn), repeatTimes(repeatTimesIn),
+        dstRepStride(dstRepStrideIn), srcRepStride(srcRepStrideIn) {}
+  bool dstHighHalf = false;
+  bool srcHighHalf = false;
+  uint8_t repeatTimes = 1;
+  uint16_t dstRepStride = 0;
+  uint16_t srcRepStride = 0;
+};
+
+struct TransposeParamsExt {
+  constexpr __aicore__ TransposeParamsExt() = default;
+  constexpr __aicore__ TransposeParamsExt(const uint16_t nSizeIn, const uint16_t cSizeIn, const uint16_t hSizeIn,
+                                          const uint16_t wSizeIn, const TransposeType transposeTypeIn)
+      : nSize(nSizeIn), cSize(cSizeIn), hSize(hSizeIn), wSize(wSizeIn), transposeType(transposeTypeIn) {}
+  uint16_t nSize = 0;
+  uint16_t cSize = 0;
+  uint16_t hSize = 0;
+  uint16_t wSize = 0;
+  TransposeType transposeType = TransposeType::TRANSPOSE_ND2ND_B16;
+};
+
+struct MrgSort4Info {
+  __aicore__ MrgSort4Info() {}
+  __aicore__ MrgSort4Info(const uint16_t elementLengthsIn[MRG_SORT_ELEMENT_LEN], const bool ifExhaustedSuspensionIn,
+                          const uint16_t validBitIn, const uint16_t repeatTimesIn);
+  uint16_t elementLengths[MRG_SORT_ELEMENT_LEN] = {0};
+  bool ifExhaustedSuspension = false;
+  uint16_t validBit = 0;
+  uint8_t repeatTimes = 1;
+};
+
+struct VdeqInfo {
+  __aicore__ VdeqInfo() {}
+  __aicore__ VdeqInfo(const float vdeqScaleIn[VDEQ_TENSOR_SIZE], const int16_t vdeqOffsetIn[VDEQ_TENSOR_SIZE],
+                      const bool vdeqSignModeIn[VDEQ_TENSOR_SIZE]);
+  float vdeqScale[VDEQ_TENSOR_SIZE] = {0};
+  int16_t vdeqOffset[VDEQ_TENSOR_SIZE] = {0};
+  bool vdeqSignMode[VDEQ_TENSOR_SIZE] = {0};
+};
+
+// DataCopyParams: srcGap/dstGap share their storage with the deprecated srcStride/dstStride
+struct DataCopyParams {
+  __aicore__ DataCopyParams() {}
+  __aicore__ DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn,
+                            const uint16_t dstStrideIn);
+  uint16_t blockCount = 1;
+  uint16_t blockLen = 0;
+  union {
+    uint16_t srcGap = 0;
+    uint16_t srcStride;
+  };
+  union {
+    uint16_t dstGap = 0;
+    uint16_t dstStride;
+  };
+};
+
+struct DataCopyEnhancedParams {
+  __aicore__ DataCopyEnhancedParams() {}
+  __aicore__ DataCopyEnhancedParams(const BlockMode blockModeIn, const DeqScale deqScaleIn, const uint64_t deqValueIn,
+                                    const uint8_t sidStoreModeIn, const bool isReluIn, const pad_t padModeIn,
+                                    const uint64_t padValueIn);
+  BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
+  DeqScale deqScale = DeqScale::DEQ_NONE;
+  uint64_t deqValue = 0;
+  uint8_t sidStoreMode = 0;
+  bool isRelu = false;
+  pad_t padMode = pad_t::PAD_NONE;
+  uint64_t padValue = 0;
+  uint64_t deqTensorAddr = 0;
+};
+
+struct DataCopyCO12DstParams {
+  __aicore__ DataCopyCO12DstParams() {}
+  __aicore__ DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint32_t dstStrideIn,
+                                   const uint16_t srcStrideIn, const QuantMode_t quantPreIn, const uint8_t reluPreIn,
+                                   const bool channelSplitIn, const bool nz2ndEnIn);
+  uint8_t sid = 0;
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint32_t dstStride = 0;
+  uint16_t srcStride = 0;
+  uint8_t unitFlag = 0;
+  uint8_t clipReluPre = 0;
+  uint8_t eltWiseOp = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint8_t reluPre = 0;
+  bool channelSplit = false;
+  bool nz2ndEn = false;
+};
+
+struct DataCopyPadParams {
+  __aicore__ DataCopyPadParams() {}
+  __aicore__ DataCopyPadParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
+                               const uint64_t padValue);
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  uint64_t paddingValue = 0;
+};
+
+struct DataCopyExtParams {
+  __aicore__ DataCopyExtParams() {}
+  __aicore__ DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn,
+                               const uint32_t dstStrideIn, const uint32_t rsvIn);
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;
+  uint32_t srcStride = 0;
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+};
+
+template <typename T> struct DataCopyPadExtParams {
+  __aicore__ DataCopyPadExtParams() {}
+  __aicore__ DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
+                                  T padValue);
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  T paddingValue = 0;
+};
+
+struct Nd2NzParams {
+  __aicore__ Nd2NzParams() {}
+  __aicore__ Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
+                         const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn, const uint16_t dstNzC0StrideIn,
+                         const uint16_t dstNzNStrideIn, const uint16_t dstNzMatrixStrideIn);
+  uint16_t ndNum = 0;
+  uint16_t nValue = 0;
+  uint16_t dValue = 0;
+  uint16_t srcNdMatrixStride = 0;
+  uint16_t srcDValue = 0;
+  uint16_t dstNzC0Stride = 0;
+  uint16_t dstNzNStride = 0;
+  uint16_t dstNzMatrixStride = 0;
+};
+
+struct Nz2NdParamsFull {
+  __aicore__ Nz2NdParamsFull() {}
+  __aicore__ Nz2NdParamsFull(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
+                             const uint16_t srcNdMatrixStrideIn, const uint16_t srcNStrideIn,
+                             const uint16_t dstDStrideIn, const uint16_t dstNdMatrixStrideIn);
+  uint16_t ndNum = 1;
+  uint16_t nValue = 0;
+  uint16_t dValue = 0;
+  uint16_t srcNdMatrixStride = 1;
+  uint16_t srcNStride = 0;
+  uint16_t dstDStride = 0;
+  uint16_t dstNdMatrixStride = 1;
+};
+
+struct SliceInfo {
+  __aicore__ SliceInfo() {}
+  __aicore__ SliceInfo(const uint32_t startIndexIn, const uint32_t endIndexIn, const uint32_t strideIn,
+                       const uint32_t burstLenIn, const uint32_t shapeValueIn = 0);
+  uint32_t startIndex = 0;
+  uint32_t endIndex = 32 - 1; // ONE_BLK_SIZE - 1
+  uint32_t stride = 0;
+  uint32_t burstLen = 32; // ONE_BLK_SIZE
+  uint32_t shapeValue = 0;
+};
+
+struct CopyRepeatParams {
+  __aicore__ CopyRepeatParams() {}
+  __aicore__ CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn, uint16_t dstRepeatSizeIn,
+                              uint16_t srcRepeatSizeIn);
+  uint16_t dstStride = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstRepeatSize = 8;
+  uint16_t srcRepeatSize = 8;
+};
+
+// kernel_tensor.h
+struct ShapeInfo {
+public:
+  __aicore__ ShapeInfo() {}
+  __aicore__ ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const uint8_t inputOriginalShapeDim,
+                       const uint32_t inputOriginalShape[], const DataFormat inputFormat);
+  __aicore__ ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const DataFormat inputFormat);
+  __aicore__ ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[]);
+  uint8_t shapeDim;
+  uint8_t originalShapeDim;
+  uint32_t shape[K_MAX_SHAPE_DIM];
+  uint32_t originalShape[K_MAX_SHAPE_DIM];
+  DataFormat dataFormat;
+};
+__aicore__ uint64_t GetShapeSize(const ShapeInfo &shapeInfo);
+
+struct MmadParams {
+  __aicore__ MmadParams() {}
+  __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn,
+                        const int32_t fmOffsetIn, const bool enSsparseIn, const bool enWinogradAIn,
+                        const bool enWinogradBIn);
+  __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
+                        const bool cmatrixSourceIn, const bool cmatrixInitValIn);
+  uint16_t m = 0;
+  uint16_t n = 0;
+  uint16_t k = 0;
+  bool isBias = false;
+  int32_t fmOffset = 0;
+  bool enSsparse = false;
+  bool enWinogradA = false;
+  bool enWinogradB = false;
+  uint8_t unitFlag = 0;
+  bool kDirectionAlign = false;
+  bool cmatrixSource = false;
+  bool cmatrixInitVal = true;
+};
+
+struct LoadData2DParams {
+  __aicore__ LoadData2DParams() {}
+  __aicore__ LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                              const uint8_t sidIn, const uint16_t dstGapIn, const bool ifTransposeIn,
+                              const uint8_t addrModeIn);
+  uint16_t startIndex = 0;
+  uint16_t dstGap = 0;
+  uint16_t srcStride = 0;
+  bool ifTranspose = 0;
+  uint8_t repeatTimes = 0;
+  uint8_t sid = 0;
+  uint8_t addrMode = 0;
+};
+
+struct LoadData2DParamsV2 {
+  __aicore__ LoadData2DParamsV2() {}
+  __aicore__ LoadData2DParamsV2(const uint32_t mStartPositionIn, const uint32_t kStartPositionIn,
+                                const uint16_t mStepIn, const uint16_t kStepIn, const int32_t srcStrideIn,
+                                const uint16_t dstStrideIn, const bool ifTransposeIn, const uint8_t sidIn);
+  uint32_t mStartPosition = 0;
+  uint32_t kStartPosition = 0;
+  uint16_t mStep = 0;
+  uint16_t kStep = 0;
+  int32_t srcStride = 0;
+  uint16_t dstStride = 0;
+  bool ifTranspose = false;
+  uint8_t sid = 0;
+};
+
+struct LoadData2dTransposeParams {
+  __aicore__ LoadData2dTransposeParams() {}
+  __aicore__ LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                                       const uint16_t srcStrideIn, const uint16_t dstGapIn,
+                                       const uint16_t dstfracGapIn, const uint8_t addrModeIn);
+  __aicore__ LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                                       const uint16_t srcStrideIn, const uint16_t dstGapIn,
+                                       const uint16_t dstfracGapIn);
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstGap = 0;
+  uint16_t dstFracGap = 0;
+  uint8_t addrMode = 0;
+};
+
+struct LoadData2dTransposeParamsV2 {
+  __aicore__ LoadData2dTransposeParamsV2() {}
+  __aicore__ LoadData2dTransposeParamsV2(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                                         const uint16_t srcStrideIn, const uint16_t dstGapIn,
+                                         const uint16_t dstFracGapIn, const uint16_t srcFracGapIn);
+  __aicore__ LoadData2dTransposeParamsV2(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                                         const uint16_t srcStrideIn, const uint16_t dstGapIn,
+                                         const uint16_t dstFracGapIn, const uint16_t srcFracGapIn,
+                                         const uint8_t addrModeIn);
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstGap = 0;
+  uint16_t dstFracGap = 0;
+  uint16_t srcFracGap = 0;
+  uint8_t addrMode = 0;
+};
+
+template <typename T> struct LoadData3DParamsV1 {
+  __aicore__ LoadData3DParamsV1();
+  __aicore__ LoadData3DParamsV1(const uint8_t padListIn[PAD_SIZE], const uint16_t l1HIn, const uint16_t l1WIn,
+                                const uint16_t c1IndexIn, const uint8_t fetchFilterWIn, const uint8_t fetchFilterHIn,
+                                const int16_t leftTopWIn, const int16_t leftTopHIn, const uint8_t strideWIn,
+                                const uint8_t strideHIn, const uint8_t filterWIn, const uint8_t filterHIn,
+                                const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn,
+                                const uint8_t jumpStrideIn, const uint8_t repeatModeIn, const uint8_t repeatTimeIn,
+                                const uint8_t cSizeIn, const T padValueIn);
+  uint8_t padList[PAD_SIZE] = {0};
+  uint8_t strideW = 0;
+  uint8_t strideH = 0;
+  uint8_t filterW = 0;
+  uint8_t filterH = 0;
+  uint8_t dilationFilterW = 0;
+  uint8_t dilationFilterH = 0;
+  uint8_t jumpStride = 0;
+  uint8_t repeatMode = 0;
+  uint8_t repeatTime = 0;
+  uint8_t cSize = 0;
+  T padValue = 0;
+  uint8_t fetchFilterW = 0;
+  uint8_t fetchFilterH = 0;
+  uint16_t l1H = 0;
+  uint16_t l1W = 0;
+  uint16_t c1Index = 0;
+  int16_t leftTopW = 0;
+  int16_t leftTopH = 0;
+};
+
+template <typename T> struct LoadData3DParamsV2 {
+  __aicore__ LoadData3DParamsV2();
+  __aicore__ LoadData3DParamsV2(const uint8_t padListIn[PAD_SIZE], const uint16_t l1HIn, const uint16_t l1WIn,
+                                const uint16_t channelSizeIn, const uint16_t kExtensionIn, const uint16_t mExtensionIn,
+                                const uint16_t kStartPtIn, const uint16_t mStartPtIn, const uint8_t strideWIn,
+                                const uint8_t strideHIn, const uint8_t filterWIn, const uint8_t filterHIn,
+                                const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn,
+                                const bool enTransposeIn, const bool enSmallKIn, const T padValueIn);
+  __aicore__ LoadData3DParamsV2(const uint8_t padListIn[PAD_SIZE], const uint16_t l1HIn, const uint16_t l1WIn,
+                                const uint16_t channelSizeIn, const uint16_t kExtensionIn, const uint16_t mExtensionIn,
+                                const uint16_t kStartPtIn, const uint16_t mStartPtIn, const uint8_t strideWIn,
+                                const uint8_t strideHIn, const uint8_t filterWIn, const uint8_t filterHIn,
+                                const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn,
+                                const bool enTransposeIn, const bool enSmallKIn, const T padValueIn,
+                                const bool filterSizeWIn, const bool filterSizeHIn, const bool fMatrixCtrlIn);
+  uint8_t padList[PAD_SIZE] = {0};
+  uint16_t l1H = 0;
+  uint16_t l1W = 0;
+  uint16_t channelSize = 0;
+  uint16_t kExtension = 0;
+  uint16_t mExtension = 0;
+  uint16_t kStartPt = 0;
+  uint16_t mStartPt = 0;
+  uint8_t strideW = 1;
+  uint8_t strideH = 1;
+  uint8_t filterW = 1;
+  uint8_t filterH = 1;
+  uint8_t dilationFilterW = 1;
+  uint8_t dilationFilterH = 1;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  T padValue = 0;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+};
+
+struct LoadData3DParamsV2Pro {
+  __aicore__ LoadData3DParamsV2Pro();
+  __aicore__ LoadData3DParamsV2Pro(const uint16_t channelSizeIn, const bool enTransposeIn, const bool enSmallKIn,
+                                   const bool filterSizeWIn, const bool filterSizeHIn, const bool fMatrixCtrlIn,
+                                   const uint64_t extConfigIn, const uint64_t filterConfigIn);
+  uint16_t channelSize = 0;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+  uint64_t extConfig = 0;
+  uint64_t filterConfig = 0X10101010101;
+};
+
+struct LoadDataRepeatParam {
+  __aicore__ LoadDataRepeatParam() {}
+  __aicore__ LoadDataRepeatParam(const uint16_t repeatStrideIn, const uint8_t repeatTimeIn,
+                                 const uint8_t repeatModeIn);
+  uint16_t repeatStride = 0;
+  uint8_t repeatTime = 1;
+  uint8_t repeatMode = 0;
+  uint8_t reserved = 0;
+};
+
+struct LoadImageToLocalParams {
+  __aicore__ LoadImageToLocalParams() {}
+  __aicore__ LoadImageToLocalParams(const uint16_t horizSizeIn, const uint16_t vertSizeIn,
+                                    const uint16_t horizStartPosIn, const uint16_t vertStartPosIn,
+                                    const uint16_t srcHorizSizeIn, const uint8_t topPadSizeIn,
+                                    const uint8_t botPadSizeIn, const uint16_t leftPadSizeIn,
+                                    const uint16_t rightPadSizeIn);
+  uint16_t horizSize = 0;
+  uint16_t vertSize = 0;
+  uint16_t horizStartPos = 0;
+  uint16_t vertStartPos = 0;
+  uint16_t srcHorizSize = 0;
+  uint8_t topPadSize = 0;
+  uint8_t botPadSize = 0;
+  uint16_t leftPadSize = 0;
+  uint16_t rightPadSize = 0;
+  uint8_t sid = 0;
+};
+
+struct CheckLocalMemoryIAParam {
+  __aicore__ CheckLocalMemoryIAParam() {}
+  __aicore__ CheckLocalMemoryIAParam(const uint8_t enableBitIn, const uint32_t startAddrIn, const uint32_t endAddrIn,
+                                     const bool isScalarReadIn, const bool isScalarWriteIn,
+                                     const bool isVectorReadIn, const bool isVectorWriteIn, const bool isMteReadIn,
+                                     const bool isMteWriteIn, const bool isEnableIn);
+  uint8_t enableBit = 0;
+  uint32_t startAddr = 0;
+  uint32_t endAddr = 0;
+  bool isScalarRead = false;
+  bool isScalarWrite = false;
+  bool isVectorRead = false;
+  bool isVectorWrite = false;
+  bool isMteRead = false;
+  bool isMteWrite = false;
+  bool isEnable = false;
+  uint32_t reserved = 0;
+};
+
+template <typename T> struct InitConstValueParams {
+  __aicore__ InitConstValueParams() {}
+  __aicore__ InitConstValueParams(const uint16_t repeatTimesIn, const uint16_t blockNumIn, const uint16_t dstGapIn,
+                                  const T initValueIn);
+  __aicore__ InitConstValueParams(const uint16_t repeatTimesIn, const T initValueIn);
+  uint16_t repeatTimes = 0;
+  uint16_t blockNum = 0;
+  uint16_t dstGap = 0;
+  T initValue = 0;
+};
+
+// kernel_struct_fixpipe.h (the arch-2201 members)
+struct FixpipeConfig {
+  CO2Layout format;
+  __aicore__ constexpr FixpipeConfig(CO2Layout format_) : format(format_) {}
+  __aicore__ constexpr FixpipeConfig(CO2Layout format_, bool isToUB_) : format(format_) {}
+  __aicore__ constexpr FixpipeConfig(CO2Layout format_, bool isToUB_, bool enableFixVal_) : format(format_) {}
+};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
+struct FixpipeParamsV220 {
+  __aicore__ FixpipeParamsV220() {}
+  __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                               const uint32_t dstStrideIn, const bool reluEnIn);
+  __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                               const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                               const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                               const uint16_t dstNdStrideIn, const uint8_t unitFlagIn);
+  __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                               const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                               const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                               const uint16_t dstNdStrideIn, const uint8_t unitFlagIn, const bool isChannelSplitIn);
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint16_t srcStride = 0;
+  uint32_t dstStride = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint64_t deqScalar;
+  uint16_t ndNum = 1;
+  uint16_t srcNdStride = 0;
+  uint16_t dstNdStride = 0;
+  bool reluEn = false;
+  uint8_t unitFlag = 0;
+  bool isChannelSplit = false;
+};
+
+// kernel_struct_aipp.h: aggregates
+template <typename T> struct AippPaddingParams {
+  uint32_t paddingMode{0};
+  T paddingValueCh0{0};
+  T paddingValueCh1{0};
+  T paddingValueCh2{0};
+  T paddingValueCh3{0};
+};
+struct AippSwapParams {
+  bool isSwapRB{false};
+  bool isSwapUV{false};
+  bool isSwapAX{false};
+};
+struct AippSingleLineParams {
+  bool isSingleLineCopy{false};
+};
+struct AippDataTypeConvParams {
+  uint8_t dtcMeanCh0{0};
+  uint8_t dtcMeanCh1{0};
+  uint8_t dtcMeanCh2{0};
+  half dtcMinCh0{0};
+  half dtcMinCh1{0};
+  half dtcMinCh2{0};
+  half dtcVarCh0{1.0};
+  half dtcVarCh1{1.0};
+  half dtcVarCh2{1.0};
+  uint32_t dtcRoundMode{0};
+};
+template <typename T> struct AippChannelPaddingParams {
+  uint32_t cPaddingMode;
+  T cPaddingValue;
+};
+struct AippColorSpaceConvParams {
+  bool isEnableCsc{false};
+  int16_t cscMatrixR0C0{0};
+  int16_t cscMatrixR0C1{0};
+  int16_t cscMatrixR0C2{0};
+  int16_t cscMatrixR1C0{0};
+  int16_t cscMatrixR1C1{0};
+  int16_t cscMatrixR1C2{0};
+  int16_t cscMatrixR2C0{0};
+  int16_t cscMatrixR2C1{0};
+  int16_t cscMatrixR2C2{0};
+  uint8_t cscBiasIn0{0};
+  uint8_t cscBiasIn1{0};
+  uint8_t cscBiasIn2{0};
+  uint8_t cscBiasOut0{0};
+  uint8_t cscBiasOut1{0};
+  uint8_t cscBiasOut2{0};
+};
+template <typename T> struct AippParams {
+  AippPaddingParams<T> paddingParams;
+  AippSwapParams swapParams;
+  AippSingleLineParams singleLineParams;
+  AippDataTypeConvParams dtcParams;
+  AippChannelPaddingParams<T> cPaddingParams;
+  AippColorSpaceConvParams cscParams;
+};
 } // namespace AscendC
 
 #endif

@@ -11,6 +11,7 @@
 #include "asc/exec.h"
 #include "asc/ir.h"
 #include "asc/passes.h"
+#include "exec/bytecode.h" /* asc_slot_width */
 
 #include "check.h"
 #include "ir_builder.h"
@@ -285,7 +286,9 @@ static void test_op_table(void) {
     if (info->n_required > info->n_operands || info->n_required < 0)
       optional_last = 0;
     for (int k = 0; k < info->n_results; k++)
-      if (!valid_kind(info->results[k]))
+      if (!valid_kind(info->results[k]) ||
+          (info->results[k] == 'S' && info->result_struct_ids[k] != -1 &&
+           !asc_struct_info((AscStructId)info->result_struct_ids[k])))
         kinds_ok = 0;
     for (int k = 0; k < info->n_attrs; k++) {
       const char *ak = info->attrs[k].kind;
@@ -919,6 +922,159 @@ static void test_user_structs(void) {
   b_free(&b);
 }
 
+/* ---- array fields and template structs of the table --------------------- */
+
+static void test_array_and_template_structs(void) {
+  /* every row: slots and operands add up, one per element of an array; a
+   * template has no values of its own, and a struct holding one is one */
+  int layout_ok = 1, nesting_ok = 1;
+  for (int i = 0; i < ASC_STRUCT_COUNT; i++) {
+    const AscStructInfo *si = asc_struct_info((AscStructId)i);
+    int slots = 0, operands = 0;
+    for (int f = 0; f < si->n_fields; f++) {
+      const AscFieldInfo *fi = &si->fields[f];
+      if (fi->nested && fi->nested->is_template && !si->is_template)
+        nesting_ok = 0;
+      if (si->is_template)
+        continue;
+      if (fi->operand != operands || fi->slot != slots ||
+          (fi->len > 0 && fi->width != fi->len))
+        layout_ok = 0;
+      slots += fi->width;
+      operands += fi->len > 0 ? fi->len : 1;
+    }
+    if (!si->is_template &&
+        (si->n_slots != slots || si->n_operands != operands))
+      layout_ok = 0;
+    if (si->is_template && (si->n_slots != 0 || si->targ != ASC_DT_NONE))
+      layout_ok = 0;
+  }
+  CHECK(layout_ok);
+  CHECK(nesting_ok);
+
+  /* ShapeInfo: shapeDim | shape[8] | originalShapeDim | originalShape[8] |
+   * dataFormat */
+  const AscStructInfo *si = asc_struct_info(ASC_STRUCT_SHAPE_INFO);
+  CHECK_EQ(si->n_fields, 5);
+  CHECK_EQ(si->n_slots, 19);
+  CHECK_EQ(si->n_operands, 19);
+  CHECK_EQ(si->fields[1].len, 8);
+  CHECK_EQ(si->fields[3].slot, 10);
+  CHECK_EQ(asc_struct_slot_dtype(si, 0), ASC_DT_UINT8);
+  CHECK_EQ(asc_struct_slot_dtype(si, 8), ASC_DT_UINT32);
+  CHECK_EQ(asc_struct_slot_dtype(si, 9), ASC_DT_UINT8);
+  CHECK_EQ(asc_struct_slot_dtype(si, 18), ASC_DT_INT32); /* the enum */
+  int elem = -1;
+  CHECK_EQ(asc_struct_operand_field(si, 3, &elem), 1);
+  CHECK_EQ(elem, 2);
+  CHECK_EQ(asc_struct_operand_field(si, 9, &elem), 2);
+  CHECK_EQ(elem, 0);
+  CHECK_EQ(asc_struct_operand_field(si, 18, &elem), 4);
+  CHECK_EQ(asc_struct_operand_field(si, 19, &elem), -1);
+  CHECK_EQ(asc_struct_operand_field(si, -1, &elem), -1);
+  /* VdeqInfo: three arrays of 16 */
+  const AscStructInfo *vdeq = asc_struct_info(ASC_STRUCT_VDEQ_INFO);
+  CHECK_EQ(vdeq->n_slots, 48);
+  CHECK_EQ(asc_struct_slot_dtype(vdeq, 15), ASC_DT_FLOAT32);
+  CHECK_EQ(asc_struct_slot_dtype(vdeq, 16), ASC_DT_INT16);
+  CHECK_EQ(asc_struct_slot_dtype(vdeq, 47), ASC_DT_BOOL);
+
+  /* templates: an instance per T, made once, found by its name too */
+  const AscStructInfo *pad =
+      asc_struct_info(ASC_STRUCT_DATA_COPY_PAD_EXT_PARAMS);
+  CHECK(pad->is_template);
+  CHECK_EQ(pad->tdefault, ASC_DT_FLOAT16);
+  const AscStructInfo *pad16 = asc_struct_instance(pad, ASC_DT_FLOAT16);
+  CHECK(pad16 != NULL && pad16 == asc_struct_instance(pad, ASC_DT_FLOAT16));
+  CHECK(pad16 != asc_struct_instance(pad, ASC_DT_INT32));
+  CHECK_STREQ(pad16->name, "DataCopyPadExtParams<f16>");
+  CHECK_STREQ(pad16->cpp, "AscendC::DataCopyPadExtParams<half>");
+  CHECK_EQ(pad16->id, ASC_STRUCT_DATA_COPY_PAD_EXT_PARAMS);
+  CHECK(pad16->tmpl == pad && !pad16->is_template);
+  CHECK_EQ(pad16->targ, ASC_DT_FLOAT16);
+  CHECK_EQ(pad16->fields[3].dtype, ASC_DT_FLOAT16);
+  CHECK_EQ(pad16->fields[0].dtype, ASC_DT_BOOL);
+  CHECK_EQ(pad16->n_slots, 4);
+  CHECK(asc_struct_instance(pad, ASC_DT_BOOL) == NULL);
+  CHECK(asc_struct_instance(pad, ASC_DT_INDEX) == NULL);
+  CHECK(asc_struct_instance(pad, ASC_DT_NONE) == NULL);
+  CHECK(asc_struct_instance(si, ASC_DT_FLOAT16) == NULL); /* no template */
+  CHECK(asc_struct_instance(NULL, ASC_DT_FLOAT16) == NULL);
+  const AscStructInfo *aipp = asc_struct_info(ASC_STRUCT_AIPP_PARAMS);
+  CHECK(asc_struct_instance(aipp, ASC_DT_FLOAT32) == NULL); /* i8, f16 only */
+  const AscStructInfo *aipp8 = asc_struct_instance(aipp, ASC_DT_INT8);
+  CHECK(aipp8 != NULL);
+  CHECK(aipp8->fields[0].nested ==
+        asc_struct_instance(asc_struct_info(ASC_STRUCT_AIPP_PADDING_PARAMS),
+                            ASC_DT_INT8));
+  CHECK(aipp8->fields[1].nested ==
+        asc_struct_info(ASC_STRUCT_AIPP_SWAP_PARAMS));
+  CHECK_EQ(aipp8->n_slots, 5 + 3 + 1 + 10 + 2 + 16);
+  CHECK_EQ(asc_struct_slot_dtype(aipp8, 1), ASC_DT_INT8);
+
+  B b;
+  b_init(&b, "arrays");
+  AscContext *c = b.ctx;
+  CHECK(asc_context_find_struct(c, "DataCopyPadExtParams<f16>") == pad16);
+  CHECK(asc_context_find_struct(c, "DataCopyPadExtParams<float16>") == pad16);
+  CHECK(asc_context_find_struct(c, "DataCopyPadExtParams<nope>") == NULL);
+  CHECK(asc_context_find_struct(c, "ShapeInfo<f16>") == NULL);
+  CHECK(asc_context_find_struct(c, "DataCopyPadExtParams<f16") == NULL);
+  CHECK(asc_type_struct(c, pad) == NULL); /* a template is no type */
+  const AscType *pad16_t = asc_type_struct(c, pad16);
+  CHECK(pad16_t != NULL && pad16_t->dtype == ASC_DT_FLOAT16);
+  char buf[96];
+  asc_type_format(pad16_t, buf, sizeof buf);
+  CHECK_STREQ(buf, "!asc.struct<DataCopyPadExtParams<f16>>");
+  /* a tensor value carries its shape info: handle, stamp, ShapeInfo */
+  CHECK_EQ(asc_slot_width(b.lt_f32), 2 + si->n_slots);
+  CHECK_EQ(asc_slot_width(b.gt_f32), 2 + si->n_slots);
+  CHECK_EQ(asc_slot_width(pad16_t), 4);
+
+  /* asc.struct of ShapeInfo: 19 operands; elements by index */
+  const AscType *shape_t = asc_type_struct(c, si);
+  const AscType *ui32 = asc_type_scalar(c, ASC_DT_UINT32);
+  const AscType *args[] = {b.i32};
+  b_func(&b, "k", 1, args, 1, NULL, 0, 1);
+  AscValue *n = &b.func->regions[0].block->args[0];
+  AscValue *one = cst_i(&b, 2, b.i32, 1);
+  AscValue *ops[19];
+  for (int i = 0; i < 19; i++)
+    ops[i] = one;
+  AscOp *mk = b_op(&b, ASC_OP_STRUCT, 3, ops, 19, &shape_t, 1, NULL, 0);
+  AscValue *s = &mk->results[0];
+  AscAttr field = attr_str("field", "shape");
+  AscValue *get_ops[] = {s, n};
+  b_op(&b, ASC_OP_STRUCT_GET, 4, get_ops, 2, &ui32, 1, &field, 1);
+  AscValue *set_ops[] = {s, one, n};
+  b_op(&b, ASC_OP_STRUCT_SET, 5, set_ops, 3, &shape_t, 1, &field, 1);
+  b_return(&b, 6, NULL, 0);
+  CHECK_EQ(asc_module_verify(b.m), ASC_OK);
+  CHECK_ROUND_TRIP(b.m);
+  /* one operand short: the verifier says how many it takes */
+  mk->n_operands = 18;
+  CHECK_EQ(asc_module_verify(b.m), ASC_ERR_COMPILE);
+  CHECK(strstr(asc_context_message(c), "ShapeInfo takes 19 values"));
+  asc_context_clear_error(c);
+  mk->n_operands = 19;
+  b_free(&b);
+  /* an element read without its index */
+  b_init(&b, "no_index");
+  b_func(&b, "k", 1, NULL, 0, NULL, 0, 1);
+  one = cst_i(&b, 2, b.i32, 1);
+  shape_t = asc_type_struct(b.ctx, si);
+  ui32 = asc_type_scalar(b.ctx, ASC_DT_UINT32);
+  for (int i = 0; i < 19; i++)
+    ops[i] = one;
+  s = &b_op(&b, ASC_OP_STRUCT, 3, ops, 19, &shape_t, 1, NULL, 0)->results[0];
+  b_op(&b, ASC_OP_STRUCT_GET, 4, &s, 1, &ui32, 1, &field, 1);
+  b_return(&b, 5, NULL, 0);
+  CHECK_EQ(asc_module_verify(b.m), ASC_ERR_COMPILE);
+  CHECK(strstr(asc_context_message(b.ctx),
+               "is an array of 8: give the element's index"));
+  b_free(&b);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* keep output if a test crashes */
   test_arena();
@@ -931,6 +1087,7 @@ int main(void) {
   test_edit();
   test_printer();
   test_user_structs();
+  test_array_and_template_structs();
   printf("test_ir: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

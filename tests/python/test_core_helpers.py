@@ -13,7 +13,6 @@ import pytest
 
 import asc
 import asc._C as C
-import asc.language.core as core
 
 
 def _out(kernel: Any, n: int = 8, dtype: Any = np.int32, *args: Any) -> List[Any]:
@@ -372,25 +371,13 @@ def test_inline_is_not_supported_on_the_simulator() -> None:
     assert "`args` must be a tuple" in _compile_error(_inline_bad_args, 1).message
 
 
-class _Shape:
-    """A stand-in ShapeInfo with the API get_shape_size reads (shape_dim, shape(i))."""
-
-    def __init__(self, dims: List[Any]):
-        self.dims = dims
-        self.shape_dim = len(dims)
-
-    def shape(self, i: int) -> Any:
-        return self.dims[i]
-
-
 @asc.jit(always_compile=True)
 def _shape_size(x: asc.GlobalAddress, n: int):
     g = asc.GlobalTensor()
     g.set_global_buffer(x)
-    g.set_value(0, asc.get_shape_size(SHAPE))
-
-
-SHAPE: Any = None
+    g.set_value(0, asc.get_shape_size(asc.ShapeInfo([2, 3, 4])))  # compile-time dimensions: folded
+    g.set_value(1, asc.get_shape_size(asc.ShapeInfo([2, n, 4])))  # a runtime one: AscendC::GetShapeSize
+    g.set_value(2, asc.get_shape_size(asc.ShapeInfo()))  # no dimensions: 1, as the devkit's loop gives
 
 
 @asc.jit(always_compile=True)
@@ -398,14 +385,12 @@ def _shape_size_of_a_number(x: asc.GlobalAddress, n: int):
     asc.get_shape_size(4)
 
 
-def test_get_shape_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    if not hasattr(core, "ShapeInfo"):
-        err = _compile_error(_shape_size_of_a_number, 1, cls=asc.UnsupportedError)
-        assert "asc.ShapeInfo" in err.message
-        monkeypatch.setattr(core, "ShapeInfo", _Shape, raising=False)
-    monkeypatch.setitem(globals(), "SHAPE", _Shape([2, 3, 4]))
-    assert asc.get_shape_size(SHAPE) == 24  # compile-time dimensions: a compile-time product
-    assert _out(_shape_size, 1, np.int32, 1) == [24]
+def test_get_shape_size() -> None:
+    assert asc.get_shape_size(asc.ShapeInfo([2, 3, 4])) == 24  # in host code too
+    assert _out(_shape_size, 3, np.int32, 5) == [24, 40, 1]
+    compiled = next(iter(_shape_size.cache.values()))
+    assert compiled.ir_text().count('"asc.get_shape_size"') == 1  # (the others are folded)
+    assert "AscendC::GetShapeSize(" in compiled.ascendc()
     assert "takes an asc.ShapeInfo, got the int 4" in _compile_error(_shape_size_of_a_number, 1).message
 
 

@@ -101,6 +101,7 @@ ACCEPTS: Dict[str, set] = {
     "condition": {"bool"},
     "array_values": {"int", "tuple", "list"},
     "buffer": {"tque", "tbuf"},
+    "shape_info": set(),  # (an asc.ShapeInfo, which no value of VALUES is)
 }
 
 # The API's valid calls: the call with `{name}` placeholders, and each parameter's (name, kind, valid value).
@@ -199,6 +200,12 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
                             (("logic_pos", "optional_tposition", "asc.TPosition.VECIN"),)),
     "GlobalTensor.get_phy_addr": ("g.get_phy_addr({offset})", (("offset", "index", "8"),)),
     "LocalTensor.set_size": ("t.set_size({size})", (("size", "count", "16"),)),
+    "LocalTensor.set_shape_info": ("t.set_shape_info({shape_info})",
+                                   (("shape_info", "shape_info", "asc.ShapeInfo([16])"),)),
+    "LocalTensor.get_shape_info": ("t.get_shape_info()", ()),
+    "GlobalTensor.set_shape_info": ("g.set_shape_info({shape_info})",
+                                    (("shape_info", "shape_info", "asc.ShapeInfo([64])"),)),
+    "GlobalTensor.get_shape_info": ("g.get_shape_info()", ()),
     "LocalTensor.set_user_tag": ("t.set_user_tag({tag})", (("tag", "count", "7"),)),
     "LocalTensor.set_addr_with_offset": ("t.set_addr_with_offset({src}, {offset})",
                                          (("src", "local", "u"), ("offset", "count", "8"))),
@@ -237,6 +244,8 @@ NOT_CALLED |= set(asc.language.core.enums.__all__) | {"DEFAULT_C0_SIZE", "ONE_BL
                                                      "TOTAL_L1_SIZE", "void", "inline", "get_shape_size"}
 # LocalTensorAuto is an UnsupportedError until automatic UB allocation (test_tensor_methods.py has its case)
 NOT_CALLED |= {"LocalTensorAuto"}
+# the parameter structs of the table: test_param_structs.py generates their misuse cases from the table
+NOT_CALLED |= set(asc.language.core.types.STRUCTS) - {"BinaryRepeatParams", "UnaryRepeatParams"}
 
 
 def _misuse_values(kind: str) -> List[str]:
@@ -288,7 +297,7 @@ OTHER: List[Tuple[str, str]] = [
     ("attribute of a runtime int", "y = n.foo"), ("attribute of an address", "y = x.foo"),
     ("attribute of a GlobalTensor", "g.no_such_method(n)"), ("attribute of a LocalTensor", "y = t.shape"),
     ("attribute of a TPipe", "pipe.init_buffers(q, 1, 64)"), ("attribute of a TQue", "q.alloc(asc.float32)"),
-    ("attribute of the module", "asc.DataCopyParams()"), ("misspelt API", "asc.ad(t, t, u, 64)"),
+    ("attribute of the module", "asc.DataCopyParamz()"), ("misspelt API", "asc.ad(t, t, u, 64)"),
     ("attribute of a dtype", "y = asc.float32.bits"), ("attribute of an enum", "y = asc.TPosition.VECINN"),
     ("attribute of an enum member", "y = asc.HardEvent.MTE2_V.foo"), ("attribute of a number", "y = (5).foo"),
     # subscripts

@@ -26,20 +26,25 @@ TABLE: List[Dict[str, Any]] = _C.struct_infos()
 
 @pytest.mark.parametrize("info", TABLE, ids=[i["name"] for i in TABLE])
 def test_class_per_table_row(info: Dict[str, Any]) -> None:
+    # (test_param_structs.py has the constructors' signatures, upstream's where they differ from the table)
     cls = getattr(asc, info["name"])
     assert cls is STRUCTS[info["name"]] and issubclass(cls, ParamStruct)
-    params = inspect.signature(cls).parameters
-    fields = info["fields"]  # (name, C++ name, kind, type, default)
-    assert list(params) == [f[0] for f in fields]
+    fields = info["fields"]  # (name, C++ name, kind, type, default, array length)
+    assert info["cpp"].startswith("AscendC::")
+    required = [p for p in inspect.signature(cls).parameters.values() if p.default is inspect.Parameter.empty]
+    if required:
+        return  # (no default object: test_param_structs.py makes one of each)
     value = cls()
-    for f, p, v in zip(fields, params.values(), value.values()):
-        if f[2] == "number":
-            assert p.default == v == f[4]
+    assert len(value.values()) == len(fields)
+    for f, v in zip(fields, value.values()):
+        if f[2] == "number" and f[5]:
+            assert v == [f[4]] * f[5]  # an array field: every element its default
+        elif f[2] == "number":
+            assert v == f[4]
         elif f[2] == "enum":
-            assert isinstance(v, getattr(asc, f[3])) and int(v) == f[4]
+            assert isinstance(v, getattr(asc.language.core.enums, f[3])) and int(v) == f[4]
         else:  # a nested struct: a new one per object, with its defaults
             assert f[2] == "struct" and isinstance(v, STRUCTS[f[3]])
-    assert info["cpp"].startswith("AscendC::")
 
 
 def test_upstream_signatures_and_defaults() -> None:

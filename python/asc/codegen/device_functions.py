@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 from ..language.core import dtype as dt
 from ..language.core.constexpr import ConstExpr, is_constexpr_annotation
 from ..language.core.struct import Struct
+from ..language.core.types import ParamStruct
 from ..language.core.values import IRValue, is_number, to_scalar, wrap_ir
 from .errors import CompileError
 from .visitor_support import VisitorBase
@@ -50,6 +51,10 @@ class DeviceFunctionsMixin(VisitorBase):
                 s = to_scalar(value)
                 key_parts.append((name, "ir", str(s.handle.type)))
                 ir_args.append((name, s))
+            elif isinstance(value, ParamStruct):
+                value = value.on_device()  # a parameter struct is passed by value, as in C++
+                key_parts.append((name, "ir", str(value.handle.type)))
+                ir_args.append((name, value))
             elif isinstance(value, IRValue):
                 if isinstance(value, Struct):
                     value = value.on_device()  # a host struct: its values, made here

@@ -11,6 +11,7 @@ from typing import Any, List, Sequence
 from ..language.core import dtype as dt
 from ..language.core.checks import describe, is_ir_handle
 from ..language.core.struct import Struct
+from ..language.core.types import ParamStruct
 from ..language.core.values import IRValue, is_number, to_scalar
 from .errors import CompileError
 from .visitor_support import _OPERAND_HINT, _REJECTED_STMTS, _SUPPORTED_HINT, VisitorBase, _split_hint
@@ -103,7 +104,7 @@ class StatementsMixin(VisitorBase):
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
-            if isinstance(value, IRValue):
+            if isinstance(value, (IRValue, ParamStruct)):
                 handle = getattr(value, "handle", None)
                 if handle is None:
                     value.name_hint = target.id  # named when its IR value is created
@@ -180,6 +181,10 @@ class StatementsMixin(VisitorBase):
         for v in values:
             if is_number(v):
                 v = self.guarded(stmt, lambda v=v: to_scalar(v))
+            if isinstance(v, ParamStruct):  # returned by value
+                v = self.guarded(stmt, v.on_device)
+                out.append(v)
+                continue
             if not isinstance(v, IRValue) or v.handle is None:
                 raise self.error(stmt, f"a device function can return runtime values and numbers, "
                                        f"not {type(v).__name__}",

@@ -1035,13 +1035,52 @@ static char *field_value(Emitter *e, const AscFieldInfo *f, const AscValue *v) {
   return fmt_str("%s", s);
 }
 
+/* The spelling of operand v as an element of an array field f: a constant
+ * as it is (a braced list may not narrow a run-time value), else cast. */
+static char *element_value(Emitter *e, const AscFieldInfo *f,
+                           const AscValue *v) {
+  AscSlot c;
+  char *s = field_value(e, f, v);
+  if (!s || (v->def && asc_constant_value(v->def, &c) == 0))
+    return s;
+  char *cast = fmt_str("static_cast<%s>(%s)", asc_dtype_cpp_name(f->dtype), s);
+  free(s);
+  return cast;
+}
+
+/* Array field f of a CTOR struct: a C array of its operands (from operand
+ * first), declared before the constructor that takes it. */
+static char *declare_array(Emitter *e, AscOp *op, const AscFieldInfo *f,
+                           int first) {
+  char *name = fresh_name(e, f->cpp);
+  Buf b = {0};
+  buf_printf(&b, "%s %s[%d] = {", asc_dtype_cpp_name(f->dtype),
+             name ? name : "?", f->len);
+  for (int j = 0; j < f->len && first + j < op->n_operands; j++) {
+    char *val = element_value(e, f, op->operands[first + j]);
+    buf_printf(&b, "%s%s", j ? ", " : "", val ? val : "");
+    free(val);
+  }
+  buf_printf(&b, "}");
+  if (!name || b.failed) { /* (the emitter owns the names it hands out) */
+    free(b.s);
+    e->failed = 1;
+    return NULL;
+  }
+  statement(e, op, b.s);
+  free(b.s);
+  return fmt_str("%s", name);
+}
+
 /* A struct from its fields. INIT CTOR: the constructor that takes them in
  * order, inlined into its one use, as DataCopy(..., DataCopyParams(1, 2, 0,
- * 0)) is written by hand. INIT FIELDS (no such constructor; the user's
- * structs): a variable, default-initialised, then each member set. */
+ * 0)) is written by hand (an array field: a C array declared just before,
+ * uint32_t shape[8] = {...}, passed by name). INIT FIELDS (no such
+ * constructor; the user's structs): a variable, default-initialised, then
+ * each member set (an array field element by element: v.shape[0] = ...). */
 static void emit_struct(Emitter *e, AscOp *op) {
   const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
-  if (!si) {
+  if (!si || op->n_operands != si->n_operands) {
     e->failed = 1;
     return;
   }
@@ -1051,9 +1090,14 @@ static void emit_struct(Emitter *e, AscOp *op) {
     char *decl = name ? fmt_str("%s %s{}", si->cpp, name) : NULL;
     statement(e, op, decl ? decl : "");
     free(decl);
-    for (int i = 0; name && i < op->n_operands && i < si->n_fields; i++) {
-      char *val = field_value(e, &si->fields[i], op->operands[i]);
-      char *set = fmt_str("%s.%s = %s", name, si->fields[i].cpp, val);
+    for (int k = 0; name && k < op->n_operands; k++) {
+      int elem = 0;
+      const AscFieldInfo *f =
+          &si->fields[asc_struct_operand_field(si, k, &elem)];
+      char *val = field_value(e, f, op->operands[k]);
+      char *set = f->len > 0
+                      ? fmt_str("%s.%s[%d] = %s", name, f->cpp, elem, val)
+                      : fmt_str("%s.%s = %s", name, f->cpp, val);
       statement(e, op, set ? set : "");
       free(set);
       free(val);
@@ -1063,8 +1107,10 @@ static void emit_struct(Emitter *e, AscOp *op) {
   }
   Buf b = {0};
   buf_printf(&b, "%s(", si->cpp);
-  for (int i = 0; i < op->n_operands && i < si->n_fields; i++) {
-    char *val = field_value(e, &si->fields[i], op->operands[i]);
+  for (int i = 0; i < si->n_fields; i++) {
+    const AscFieldInfo *f = &si->fields[i];
+    char *val = f->len > 0 ? declare_array(e, op, f, f->operand)
+                           : field_value(e, f, op->operands[f->operand]);
     buf_printf(&b, "%s%s", i ? ", " : "", val ? val : "");
     free(val);
   }
@@ -1077,25 +1123,50 @@ static void emit_struct(Emitter *e, AscOp *op) {
   bind(e, op, b.s, 1);
 }
 
-/* A field of a struct: value.cppMember. */
+/* A field of a struct: value.cppMember; an array element value.cpp[i]; an
+ * enum field as the int32 the IR holds it in (a scoped enum converts to no
+ * integer by itself). */
 static void emit_struct_get(Emitter *e, AscOp *op) {
   const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
   int k = asc_struct_field_index(si, asc_op_attr_str(op, "field"));
-  bind(e, op,
-       fmt_str("%s.%s", expr(e, op->operands[0]),
-               k >= 0 ? si->fields[k].cpp : "?"),
-       1);
+  if (k < 0) {
+    e->failed = 1;
+    return;
+  }
+  const AscFieldInfo *f = &si->fields[k];
+  if (f->len > 0 && op->n_operands > 1) {
+    char tmp[4096];
+    bind(e, op,
+         fmt_str("%s.%s[%s]", expr(e, op->operands[0]), f->cpp,
+                 unparen(expr(e, op->operands[1]), tmp, sizeof tmp)),
+         1);
+    return;
+  }
+  if (f->enum_kind >= 0) {
+    bind(e, op,
+         fmt_str("static_cast<int32_t>(%s.%s)", expr(e, op->operands[0]),
+                 f->cpp),
+         1);
+    return;
+  }
+  bind(e, op, fmt_str("%s.%s", expr(e, op->operands[0]), f->cpp), 1);
 }
 
-/* A struct with one field replaced: a copy, then the member set. */
+/* A struct with one field (element) replaced: a copy, then the member set. */
 static void emit_struct_set(Emitter *e, AscOp *op) {
   const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
   int k = asc_struct_field_index(si, asc_op_attr_str(op, "field"));
   AscValue *v = &op->results[0];
   char *name = declare(e, op, v, "s", expr(e, op->operands[0]));
   if (name && k >= 0) {
-    char *val = field_value(e, &si->fields[k], op->operands[1]);
-    char *set = fmt_str("%s.%s = %s", name, si->fields[k].cpp, val);
+    const AscFieldInfo *f = &si->fields[k];
+    char *val = field_value(e, f, op->operands[1]);
+    char tmp[4096];
+    char *set =
+        f->len > 0 && op->n_operands > 2
+            ? fmt_str("%s.%s[%s] = %s", name, f->cpp,
+                      unparen(expr(e, op->operands[2]), tmp, sizeof tmp), val)
+            : fmt_str("%s.%s = %s", name, f->cpp, val);
     statement(e, op, set ? set : "");
     free(set);
     free(val);

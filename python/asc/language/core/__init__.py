@@ -28,7 +28,8 @@ from .enums import __all__ as _enums_all
 from .memory_allocator import LocalMemAllocator
 from .ops import inline, number
 from .properties import DEFAULT_C0_SIZE, ONE_BLK_SIZE, TOTAL_L0C_SIZE, TOTAL_L1_SIZE, property  # noqa: A004
-from .types import BinaryRepeatParams, UnaryRepeatParams
+from .types import *  # noqa: F403  (every parameter struct of the C core's struct table)
+from .types import STRUCTS as _STRUCTS
 from .utils import ceildiv, get_shape_size, static_assert
 from .values import RANGE as range  # noqa: A004  `for i in asc.range(n)`, as upstream
 from .values import STATIC_RANGE as static_range
@@ -37,9 +38,9 @@ from .values import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto, M
 __all__ = [
     "ConstExpr", "DataType", "bfloat16", "bool_", "double", "float16", "float32", "float64", "float_", "half",
     "int8", "int16", "int32", "int64", "int_", "uint8", "uint16", "uint32", "uint64",
-    "BinaryRepeatParams", "UnaryRepeatParams", "GlobalAddress", "GlobalTensor", "LocalTensor", "range", "static_range",
+    "GlobalAddress", "GlobalTensor", "LocalTensor", "range", "static_range",
     "LocalMemAllocator", "LocalTensorAuto", "MrgSortSrcList",
-] + list(_enums_all) + [
+] + list(_enums_all) + list(_STRUCTS) + [
     "void", "array", "inline", "number", "property", "DEFAULT_C0_SIZE", "ONE_BLK_SIZE", "TOTAL_L0C_SIZE",
     "TOTAL_L1_SIZE", "ceildiv", "get_shape_size", "static_assert",
 ]

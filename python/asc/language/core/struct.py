@@ -392,7 +392,7 @@ def wrap_struct(handle: Any) -> Any:
         return cls(handle=handle)
     from .types import STRUCTS
 
-    return STRUCTS[name].from_ir(handle)
+    return STRUCTS[name.split("<")[0]].from_ir(handle)  # (a template's instance: Name<f16>)
 
 
 _RESERVED = frozenset(n for n in dir(Struct) if not n.startswith("__")) | {"handle", "_host", "name_hint"}

@@ -15,7 +15,6 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ...codegen.errors import UnsupportedError
 from .checks import describe, error, usage
 from .constexpr import ConstExpr
 from .values import Scalar
@@ -64,28 +63,32 @@ def static_assert(test: Any, message: Optional[str] = None) -> None:
 
 @usage("asc.get_shape_size(shape_info)")
 def get_shape_size(shape_info: Any) -> Any:
-    """The product of the dimensions of an asc.ShapeInfo (`GetShapeSize`):
-    an integer when they are known at compile time, else a runtime value.
-    It reads them through the ShapeInfo's own API: `shape_info.shape_dim`
-    (the number of dimensions, a compile-time integer) and
-    `shape_info.shape(i)`."""
-    from .. import core  # (asc.ShapeInfo is exported beside this function, once it exists)
+    """The product of the first shape_dim dimensions of an asc.ShapeInfo
+    (`GetShapeSize`): an integer when they are known at compile time (in
+    host code too), else a runtime int32 (`asc.get_shape_size` in the IR,
+    AscendC::GetShapeSize in Ascend C; upstream's result type)."""
+    from .types import ShapeInfo
 
-    shape_info_cls = getattr(core, "ShapeInfo", None)
-    if shape_info_cls is None:
-        raise UnsupportedError("asc.get_shape_size takes an asc.ShapeInfo, which is not implemented yet",
-                               hint="hint: multiply the dimensions yourself, e.g. m * n")
-    if not isinstance(shape_info, shape_info_cls):
+    shape_info = ConstExpr.unwrap(shape_info)
+    if not isinstance(shape_info, ShapeInfo):
         raise error(f"asc.get_shape_size takes an asc.ShapeInfo, got {describe(shape_info)}",
                     "hint: write asc.get_shape_size(t.get_shape_info()) or asc.get_shape_size(asc.ShapeInfo(...))")
-    dims = ConstExpr.unwrap(shape_info.shape_dim)
-    if not (isinstance(dims, int) and not isinstance(dims, bool)):
-        raise UnsupportedError("asc.get_shape_size of a ShapeInfo whose number of dimensions is a runtime value",
-                               hint="hint: give the ShapeInfo a compile-time number of dimensions")
-    size: Any = 1
-    for i in range(dims):
-        size = size * shape_info.shape(i)
-    return size
+    if shape_info.handle is None:
+        dims = shape_info.shape_dim
+        shape = shape_info.field("shape")
+        known = _integer(dims) and not isinstance(dims, Scalar) and all(
+            not isinstance(shape[i], Scalar) for i in range(min(int(dims), len(shape))))
+        if known:
+            size = 1
+            for i in range(int(dims)):
+                size *= int(shape[i])
+            return size
+    from ...codegen import builder as _b
+    from . import dtype as dt
+
+    b = _b.current()
+    h = b.create1("asc.get_shape_size", [shape_info.to_ir()], b.scalar_type(dt.int32))
+    return Scalar(h, dt.int32)
 
 
 __all__ = ["ceildiv", "static_assert", "get_shape_size"]

@@ -398,17 +398,33 @@ class GlobalTensor(IRValue):
                             attrs={"mode": ("CacheMode", int(m)), "rw_mode": ("CacheRwMode", int(rw))})
 
     def get_shape_info(self) -> Any:
-        """`GetShapeInfo()`: not yet (it needs the ShapeInfo struct)."""
-        raise _shape_info_missing("GlobalTensor.get_shape_info")
+        """`GetShapeInfo()`: the asc.ShapeInfo set_shape_info gave this
+        tensor (a KernelError on the simulator when none was)."""
+        return _get_shape_info(self._require(), "asc.global_tensor.get_shape_info")
 
+    @usage("g.set_shape_info(asc.ShapeInfo(shape))")
     def set_shape_info(self, shape_info: Any) -> None:
-        """`SetShapeInfo(shapeInfo)`: not yet (it needs the ShapeInfo struct)."""
-        raise _shape_info_missing("GlobalTensor.set_shape_info")
+        """`SetShapeInfo(shapeInfo)`: the tensor holds a copy of shape_info
+        (an asc.ShapeInfo), which copies of the tensor carry along."""
+        _set_shape_info(self._require(), shape_info, "GlobalTensor.set_shape_info",
+                        "asc.global_tensor.set_shape_info")
 
 
-def _shape_info_missing(api: str) -> NotImplementedError:
-    return NotImplementedError(f"{api} is not supported yet: it needs the parameter struct asc.ShapeInfo "
-                               "(AscendC::ShapeInfo), which the struct table does not have yet")
+def _set_shape_info(tensor: Any, shape_info: Any, api: str, op: str) -> None:
+    from .types import ShapeInfo  # (types.py builds on this module)
+
+    shape_info = ConstExpr.unwrap(shape_info)
+    if not isinstance(shape_info, ShapeInfo):
+        raise error(f"{api} takes an asc.ShapeInfo, got {describe(shape_info)}",
+                    "hint: write t.set_shape_info(asc.ShapeInfo([rows, cols]))")
+    _b.current().create(op, [tensor, shape_info.to_ir()])
+
+
+def _get_shape_info(tensor: Any, op: str) -> Any:
+    from .types import ShapeInfo
+
+    b = _b.current()
+    return ShapeInfo.from_ir(b.create1(op, [tensor], b.struct_type("ShapeInfo")))
 
 
 class LocalTensor(IRValue):
@@ -587,12 +603,15 @@ class LocalTensor(IRValue):
         _b.current().create("asc.local_tensor.to_file", [self], attrs={"file_name": file_name})
 
     def get_shape_info(self) -> Any:
-        """`GetShapeInfo()`: not yet (it needs the ShapeInfo struct)."""
-        raise _shape_info_missing("LocalTensor.get_shape_info")
+        """`GetShapeInfo()`: the asc.ShapeInfo set_shape_info gave this
+        tensor (a KernelError on the simulator when none was)."""
+        return _get_shape_info(self, "asc.local_tensor.get_shape_info")
 
+    @usage("t.set_shape_info(asc.ShapeInfo(shape))")
     def set_shape_info(self, shape_info: Any) -> None:
-        """`SetShapeInfo(shapeInfo)`: not yet (it needs the ShapeInfo struct)."""
-        raise _shape_info_missing("LocalTensor.set_shape_info")
+        """`SetShapeInfo(shapeInfo)`: the tensor holds a copy of shape_info
+        (an asc.ShapeInfo), which copies of the tensor carry along."""
+        _set_shape_info(self, shape_info, "LocalTensor.set_shape_info", "asc.local_tensor.set_shape_info")
 
 
 class EnumScalar(Scalar):
