@@ -19,17 +19,11 @@
 #include <string.h>
 
 #include "asc/emit.h"
+#include "emitter.h"
 #include "ir/hash.h"
-#include "sim/sim.h" /* asc_constant_value */
 
 /* ---- output buffer --------------------------------------------------------
  */
-
-typedef struct Buf {
-  char *s;
-  size_t len, cap;
-  int failed;
-} Buf;
 
 static void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
   if (b->failed)
@@ -59,13 +53,7 @@ static void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
   }
 }
 
-static void buf_printf(Buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void buf_printf(Buf *b, const char *fmt, ...) {
+void em_buf_printf(Buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   buf_vprintf(b, fmt, ap);
@@ -73,13 +61,8 @@ static void buf_printf(Buf *b, const char *fmt, ...) {
 }
 
 /* A malloc'ed formatted string (NULL on failure). */
-static char *fmt_str(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
 
-static char *fmt_str(const char *fmt, ...) {
+char *em_fmt_str(const char *fmt, ...) {
   Buf b = {0};
   va_list ap;
   va_start(ap, fmt);
@@ -94,37 +77,6 @@ static char *fmt_str(const char *fmt, ...) {
 
 /* ---- per-function value table
  * ------------------------------------------------ */
-
-typedef struct ValueInfo {
-  char *expr; /* the C++ expression that stands for the value */
-  size_t len; /* strlen(expr) */
-  char *mem;  /* NULL, or the allocation expr lies in, with free room on
-               * both sides for splice() to grow it in place */
-  size_t cap; /* the size of mem */
-  int uses;
-  const AscOp *user; /* the last op that uses it */
-} ValueInfo;
-
-typedef struct Emitter {
-  AscModule *m;
-  AscContext *ctx;
-  const AscEmitOptions *opt;
-  Buf out;
-  int depth;
-  ValueInfo *vals; /* indexed by AscValue.id */
-  int n_vals, cap_vals;
-  char **taken; /* C++ names used in the current function */
-  int n_taken, cap_taken;
-  /* the same names as a set, and for each base name the next `_N` suffix
-   * to try (names are only added within a function, so every smaller
-   * suffix is taken): scanning `taken` per name made emitting quadratic,
-   * cubic for a Python name assigned many times */
-  AscStrMap taken_set, next_suffix;
-  /* function op → its position in the module body + 1 (ordering the
-   * functions scanned the body per call site) */
-  AscPtrMap func_index;
-  int failed;
-} Emitter;
 
 static const char *const cpp_keywords[] = {
     "alignas",  "alignof",   "asm",       "auto",      "bool",     "break",
@@ -181,7 +133,7 @@ static int take_name(Emitter *e, char *s) {
 }
 
 /* A fresh C++ identifier based on hint (the Python name, or a role). */
-static char *fresh_name(Emitter *e, const char *hint) {
+char *em_fresh_name(Emitter *e, const char *hint) {
   char base[96];
   size_t n = 0;
   for (const char *p = hint; *p && n < sizeof base - 8; p++)
@@ -207,7 +159,7 @@ static char *fresh_name(Emitter *e, const char *hint) {
       return NULL;
     }
   }
-  char *s = fmt_str("%s", cand);
+  char *s = em_fmt_str("%s", cand);
   return take_name(e, s) ? NULL : s;
 }
 
@@ -218,12 +170,12 @@ static ValueInfo *info(Emitter *e, const AscValue *v) {
   return &e->vals[v->id];
 }
 
-static const char *expr(Emitter *e, const AscValue *v) {
+const char *em_expr(Emitter *e, const AscValue *v) {
   const char *s = info(e, v)->expr;
   return s ? s : "/*?*/";
 }
 
-static void set_expr(Emitter *e, AscValue *v, char *s) {
+void em_set_expr(Emitter *e, AscValue *v, char *s) {
   if (!s) {
     e->failed = 1;
     return;
@@ -300,7 +252,7 @@ static void function_end(Emitter *e, AscOp *f) {
 /* ---- types ------------------------------------------------------------------
  */
 
-static const char *position_cpp(int pos) {
+const char *em_position_cpp(int pos) {
   const char *s = asc_enum_value_cpp(ASC_ENUM_TPOSITION, pos);
   return s ? s : "VECCALC";
 }
@@ -326,11 +278,11 @@ static const char *type_cpp(const AscType *t, char *buf, size_t size) {
     break;
   case ASC_TY_TQUE:
     snprintf(buf, size, "AscendC::TQue<AscendC::TPosition::%s, %d>",
-             position_cpp(t->position), t->depth);
+             em_position_cpp(t->position), t->depth);
     break;
   case ASC_TY_TBUF:
     snprintf(buf, size, "AscendC::TBuf<AscendC::TPosition::%s>",
-             position_cpp(t->position));
+             em_position_cpp(t->position));
     break;
   case ASC_TY_STRUCT: {
     const AscStructInfo *si = asc_type_struct_info(t);
@@ -352,8 +304,8 @@ static int by_reference(const AscType *t) {
 /* ---- statements
  * ---------------------------------------------------------------- */
 
-static void line_start(Emitter *e) {
-  buf_printf(&e->out, "%*s", e->depth * 4, "");
+void em_line_start(Emitter *e) {
+  em_buf_printf(&e->out, "%*s", e->depth * 4, "");
 }
 
 static const char *base_name(const char *path) {
@@ -361,21 +313,21 @@ static const char *base_name(const char *path) {
   return s ? s + 1 : path;
 }
 
-static void line_end(Emitter *e, const AscOp *op) {
+void em_line_end(Emitter *e, const AscOp *op) {
   if (e->opt->line_comments && op && op->loc.file && op->loc.line > 0)
-    buf_printf(&e->out, "  // %s:%d", base_name(op->loc.file), op->loc.line);
-  buf_printf(&e->out, "\n");
+    em_buf_printf(&e->out, "  // %s:%d", base_name(op->loc.file), op->loc.line);
+  em_buf_printf(&e->out, "\n");
 }
 
 /* Emits `stmt` (already formatted) as a full statement line. */
-static void statement(Emitter *e, const AscOp *op, const char *stmt) {
-  line_start(e);
-  buf_printf(&e->out, "%s;", stmt);
-  line_end(e, op);
+void em_statement(Emitter *e, const AscOp *op, const char *stmt) {
+  em_line_start(e);
+  em_buf_printf(&e->out, "%s;", stmt);
+  em_line_end(e, op);
 }
 
 /* Strips one pair of enclosing parentheses for use at statement level. */
-static const char *unparen(const char *s, char *buf, size_t size) {
+const char *em_unparen(const char *s, char *buf, size_t size) {
   size_t n = strlen(s);
   if (n < 2 || s[0] != '(' || s[n - 1] != ')' || n - 1 > size)
     return s;
@@ -400,12 +352,6 @@ static const char *unparen(const char *s, char *buf, size_t size) {
  * sides, instead of being copied: a chain of N inlined single-use
  * temporaries (unnamed values, as IR text or a lowering writes them) then
  * costs O(N), not O(N^2). */
-
-/* Text at mem + start: len bytes and a NUL. */
-typedef struct Expr {
-  char *mem;
-  size_t start, len, cap;
-} Expr;
 
 /* Makes room for `before` bytes before the text and `after` after it;
  * mem becomes NULL when out of memory. */
@@ -488,7 +434,7 @@ static Expr splice(Emitter *e, const AscOp *op, const char *const *pieces,
   if (k < 0) {
     x = expr_of(pieces[0], strlen(pieces[0]));
     for (int i = 0; i < n; i++) {
-      const char *s = expr(e, vals[i]);
+      const char *s = em_expr(e, vals[i]);
       expr_append(&x, s, strlen(s));
       expr_append(&x, pieces[i + 1], strlen(pieces[i + 1]));
     }
@@ -499,14 +445,14 @@ static Expr splice(Emitter *e, const AscOp *op, const char *const *pieces,
     expr_prepend(&x, pieces[i], strlen(pieces[i]));
     if (i > 0) {
       const ValueInfo *vi = info(e, vals[i - 1]);
-      const char *s = expr(e, vals[i - 1]);
+      const char *s = em_expr(e, vals[i - 1]);
       expr_prepend(&x, s, vi->expr ? vi->len : strlen(s));
     }
   }
   for (int i = k + 1; i <= n; i++) {
     if (i > k + 1) {
       const ValueInfo *vi = info(e, vals[i - 1]);
-      const char *s = expr(e, vals[i - 1]);
+      const char *s = em_expr(e, vals[i - 1]);
       expr_append(&x, s, vi->expr ? vi->len : strlen(s));
     }
     expr_append(&x, pieces[i], strlen(pieces[i]));
@@ -518,7 +464,7 @@ static void bind_expr(Emitter *e, AscOp *op, Expr rhs, int pure);
 
 /* Binds result 0 of op to the expression rhs: inlined when the value is a
  * pure single-use temporary without a Python name, else declared. */
-static void bind(Emitter *e, AscOp *op, char *rhs, int pure) {
+void em_bind(Emitter *e, AscOp *op, char *rhs, int pure) {
   if (!rhs) {
     e->failed = 1;
     return;
@@ -556,34 +502,34 @@ static void bind_expr(Emitter *e, AscOp *op, Expr x, int pure) {
     return;
   }
   char ty[160], tmp[4096];
-  char *name = fresh_name(e, v->name ? v->name : "tmp");
+  char *name = em_fresh_name(e, v->name ? v->name : "tmp");
   if (!name) {
     free(x.mem);
     return;
   }
-  line_start(e);
-  buf_printf(&e->out, "%s %s = %s;", type_cpp(v->type, ty, sizeof ty), name,
-             unparen(rhs, tmp, sizeof tmp));
-  line_end(e, op);
+  em_line_start(e);
+  em_buf_printf(&e->out, "%s %s = %s;", type_cpp(v->type, ty, sizeof ty), name,
+                em_unparen(rhs, tmp, sizeof tmp));
+  em_line_end(e, op);
   free(x.mem);
-  set_expr(e, v, fmt_str("%s", name));
+  em_set_expr(e, v, em_fmt_str("%s", name));
 }
 
 /* Declares a variable for value v (a loop-carried or if result) named
  * after v or hint, optionally initialised. */
-static char *declare(Emitter *e, const AscOp *op, const AscValue *v,
-                     const char *hint, const char *init) {
+char *em_declare(Emitter *e, const AscOp *op, const AscValue *v,
+                 const char *hint, const char *init) {
   char ty[160], tmp[4096];
-  char *name = fresh_name(e, v->name ? v->name : hint);
+  char *name = em_fresh_name(e, v->name ? v->name : hint);
   if (!name)
     return NULL;
-  line_start(e);
+  em_line_start(e);
   if (init)
-    buf_printf(&e->out, "%s %s = %s;", type_cpp(v->type, ty, sizeof ty), name,
-               unparen(init, tmp, sizeof tmp));
+    em_buf_printf(&e->out, "%s %s = %s;", type_cpp(v->type, ty, sizeof ty),
+                  name, em_unparen(init, tmp, sizeof tmp));
   else
-    buf_printf(&e->out, "%s %s;", type_cpp(v->type, ty, sizeof ty), name);
-  line_end(e, op);
+    em_buf_printf(&e->out, "%s %s;", type_cpp(v->type, ty, sizeof ty), name);
+  em_line_end(e, op);
   return name;
 }
 
@@ -591,7 +537,7 @@ static char *literal(const AscOp *op) {
   const AscAttr *a = asc_op_attr(op, "value");
   const AscType *t = op->results[0].type;
   if (!a)
-    return fmt_str("0");
+    return em_fmt_str("0");
   if (asc_type_is_float(t)) {
     double f = a->kind == ASC_ATTR_FLOAT ? a->f : (double)a->i;
     char num[64];
@@ -606,33 +552,33 @@ static char *literal(const AscOp *op) {
       strcat(num, "f");
     }
     if (t->dtype == ASC_DT_FLOAT32)
-      return fmt_str("%s", num);
+      return em_fmt_str("%s", num);
     if (t->dtype == ASC_DT_FLOAT64)
-      return fmt_str("%.17g", f);
-    return fmt_str("%s(%s)", asc_dtype_cpp_name(t->dtype), num);
+      return em_fmt_str("%.17g", f);
+    return em_fmt_str("%s(%s)", asc_dtype_cpp_name(t->dtype), num);
   }
   int64_t i = a->kind == ASC_ATTR_FLOAT ? (int64_t)a->f : a->i;
   switch (t->dtype) {
   case ASC_DT_BOOL:
-    return fmt_str("%s", i ? "true" : "false");
+    return em_fmt_str("%s", i ? "true" : "false");
   case ASC_DT_INT64:
   case ASC_DT_INDEX:
     /* 9223372036854775808LL does not fit long long: negating it is no
      * int64_t constant (as INT32_MIN below) */
     if (i == INT64_MIN)
-      return fmt_str("(-9223372036854775807LL - 1)");
-    return fmt_str(i < 0 ? "(%lldLL)" : "%lldLL", (long long)i);
+      return em_fmt_str("(-9223372036854775807LL - 1)");
+    return em_fmt_str(i < 0 ? "(%lldLL)" : "%lldLL", (long long)i);
   case ASC_DT_UINT32:
-    return fmt_str("%lluU", (unsigned long long)(uint32_t)i);
+    return em_fmt_str("%lluU", (unsigned long long)(uint32_t)i);
   case ASC_DT_UINT64:
-    return fmt_str("%lluULL", (unsigned long long)i);
+    return em_fmt_str("%lluULL", (unsigned long long)i);
   case ASC_DT_INT32:
     if (i == INT32_MIN)
-      return fmt_str("(-2147483647 - 1)");
-    return fmt_str(i < 0 ? "(%lld)" : "%lld", (long long)i);
+      return em_fmt_str("(-2147483647 - 1)");
+    return em_fmt_str(i < 0 ? "(%lld)" : "%lld", (long long)i);
   default:
-    return fmt_str("static_cast<%s>(%lld)", asc_dtype_cpp_name(t->dtype),
-                   (long long)i);
+    return em_fmt_str("static_cast<%s>(%lld)", asc_dtype_cpp_name(t->dtype),
+                      (long long)i);
   }
 }
 
@@ -646,22 +592,24 @@ static const char *cmp_op(int64_t pred) {
 static char *typed_scalar(Emitter *e, const AscValue *v, AscDType el) {
   char tmp[4096];
   if (v->type->dtype == el)
-    return fmt_str("%s", unparen(expr(e, v), tmp, sizeof tmp));
-  return fmt_str("static_cast<%s>(%s)", asc_dtype_cpp_name(el), expr(e, v));
+    return em_fmt_str("%s", em_unparen(em_expr(e, v), tmp, sizeof tmp));
+  return em_fmt_str("static_cast<%s>(%s)", asc_dtype_cpp_name(el),
+                    em_expr(e, v));
 }
 
-static char *join_operands(Emitter *e, AscOp *op, int from, AscDType el) {
+char *em_join_operands(Emitter *e, AscOp *op, int from, AscDType el) {
   Buf b = {0};
-  buf_printf(&b, "%s", "");
+  em_buf_printf(&b, "%s", "");
   for (int i = from; i < op->n_operands; i++) {
     const AscValue *v = op->operands[i];
     int scalar_to_el = el != ASC_DT_NONE && v->type->kind == ASC_TY_SCALAR &&
                        asc_op_info(op->id)->operands[i].kind == ASC_OK_NUM;
     char tmp[4096];
-    char *s = scalar_to_el
-                  ? typed_scalar(e, v, el)
-                  : fmt_str("%s", unparen(expr(e, v), tmp, sizeof tmp));
-    buf_printf(&b, "%s%s", i > from ? ", " : "", s ? s : "");
+    char *s =
+        scalar_to_el
+            ? typed_scalar(e, v, el)
+            : em_fmt_str("%s", em_unparen(em_expr(e, v), tmp, sizeof tmp));
+    em_buf_printf(&b, "%s%s", i > from ? ", " : "", s ? s : "");
     free(s);
   }
   if (b.failed) {
@@ -683,8 +631,8 @@ static char *template_arg(const AscOp *op) {
   for (int i = 0; i < op->n_attrs; i++)
     if (op->attrs[i].kind == ASC_ATTR_ENUM) {
       const AscAttr *a = &op->attrs[i];
-      return fmt_str("%s%s", asc_enum_cpp_prefix(a->enum_kind),
-                     asc_enum_value_cpp(a->enum_kind, a->i));
+      return em_fmt_str("%s%s", asc_enum_cpp_prefix(a->enum_kind),
+                        asc_enum_value_cpp(a->enum_kind, a->i));
     }
   return NULL;
 }
@@ -694,14 +642,12 @@ static void emit_block(Emitter *e, AscBlock *b);
 static void assign(Emitter *e, const AscOp *op, const char *name,
                    const char *value) {
   char tmp[4096];
-  char *s = fmt_str("%s = %s", name, unparen(value, tmp, sizeof tmp));
-  statement(e, op, s ? s : "");
+  char *s = em_fmt_str("%s = %s", name, em_unparen(value, tmp, sizeof tmp));
+  em_statement(e, op, s ? s : "");
   free(s);
 }
 
-static int is_word_char(char c) {
-  return isalnum((unsigned char)c) || c == '_';
-}
+int em_is_word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* Does any value read a variable assigned before it? That is, for some
  * i < j, names[i] is really assigned (its value is not itself) and occurs
@@ -716,14 +662,14 @@ static int assignments_clash(Emitter *e, char **names, AscValue **values,
   AscStrMap assigned = {0};
   int clash = 0;
   for (int j = 0; j < n && !clash; j++) {
-    const char *v = expr(e, values[j]);
+    const char *v = em_expr(e, values[j]);
     for (const char *p = v; *p && j > 0 && !clash;) {
-      if (!is_word_char(*p)) {
+      if (!em_is_word_char(*p)) {
         p++;
         continue;
       }
       const char *w = p;
-      while (is_word_char(*p))
+      while (em_is_word_char(*p))
         p++;
       clash = asc_strmap_getn(&assigned, w, (size_t)(p - w), NULL);
     }
@@ -747,8 +693,8 @@ static void assign_all(Emitter *e, const AscOp *op, char **names,
   }
   if (!clash) {
     for (int i = 0; i < n; i++)
-      if (strcmp(names[i], expr(e, values[i])) != 0)
-        assign(e, op, names[i], expr(e, values[i]));
+      if (strcmp(names[i], em_expr(e, values[i])) != 0)
+        assign(e, op, names[i], em_expr(e, values[i]));
     return;
   }
   char **tmps = calloc((size_t)n, sizeof(char *));
@@ -757,13 +703,13 @@ static void assign_all(Emitter *e, const AscOp *op, char **names,
     return;
   }
   for (int i = 0; i < n; i++) {
-    if (strcmp(names[i], expr(e, values[i])) == 0)
+    if (strcmp(names[i], em_expr(e, values[i])) == 0)
       continue;
     char hint[128];
     snprintf(hint, sizeof hint, "%s_next", names[i]);
     AscValue next = *values[i];
     next.name = hint;
-    tmps[i] = declare(e, op, &next, hint, expr(e, values[i]));
+    tmps[i] = em_declare(e, op, &next, hint, em_expr(e, values[i]));
   }
   for (int i = 0; i < n; i++)
     if (tmps[i])
@@ -787,7 +733,8 @@ static char **carried_names(Emitter *e, AscOp *op, AscValue *const *inits,
                                                 : "carried";
     AscValue named = *r;
     named.name = hint;
-    names[i] = declare(e, op, &named, hint, inits ? expr(e, inits[i]) : NULL);
+    names[i] =
+        em_declare(e, op, &named, hint, inits ? em_expr(e, inits[i]) : NULL);
   }
   return names;
 }
@@ -799,45 +746,46 @@ static void emit_for(Emitter *e, AscOp *op) {
   if (!names)
     return;
   for (int i = 0; i < n; i++) {
-    set_expr(e, &body->args[i + 1], fmt_str("%s", names[i]));
-    set_expr(e, &op->results[i], fmt_str("%s", names[i]));
+    em_set_expr(e, &body->args[i + 1], em_fmt_str("%s", names[i]));
+    em_set_expr(e, &op->results[i], em_fmt_str("%s", names[i]));
   }
   AscValue *iv = &body->args[0];
   char ty[160];
-  char *ivn = fresh_name(e, iv->name ? iv->name : "i");
+  char *ivn = em_fresh_name(e, iv->name ? iv->name : "i");
   if (!ivn)
     return;
-  set_expr(e, iv, fmt_str("%s", ivn));
+  em_set_expr(e, iv, em_fmt_str("%s", ivn));
   const AscValue *step = op->operands[2];
   const AscOp *sdef = step->def;
   char cond[512];
   if (sdef && sdef->id == ASC_OP_CONSTANT) {
     int64_t s = asc_op_attr_int(sdef, "value", 1);
     snprintf(cond, sizeof cond, "%s %s %s", ivn, s > 0 ? "<" : ">",
-             expr(e, op->operands[1]));
+             em_expr(e, op->operands[1]));
   } else {
-    snprintf(cond, sizeof cond, "(%s > 0 ? %s < %s : %s > %s)", expr(e, step),
-             ivn, expr(e, op->operands[1]), ivn, expr(e, op->operands[1]));
+    snprintf(cond, sizeof cond, "(%s > 0 ? %s < %s : %s > %s)",
+             em_expr(e, step), ivn, em_expr(e, op->operands[1]), ivn,
+             em_expr(e, op->operands[1]));
   }
-  line_start(e);
+  em_line_start(e);
   if (sdef && sdef->id == ASC_OP_CONSTANT &&
       asc_op_attr_int(sdef, "value", 0) == 1)
-    buf_printf(&e->out, "for (%s %s = %s; %s; ++%s) {",
-               type_cpp(iv->type, ty, sizeof ty), ivn, expr(e, op->operands[0]),
-               cond, ivn);
+    em_buf_printf(&e->out, "for (%s %s = %s; %s; ++%s) {",
+                  type_cpp(iv->type, ty, sizeof ty), ivn,
+                  em_expr(e, op->operands[0]), cond, ivn);
   else
-    buf_printf(&e->out, "for (%s %s = %s; %s; %s += %s) {",
-               type_cpp(iv->type, ty, sizeof ty), ivn, expr(e, op->operands[0]),
-               cond, ivn, expr(e, step));
-  line_end(e, op);
+    em_buf_printf(&e->out, "for (%s %s = %s; %s; %s += %s) {",
+                  type_cpp(iv->type, ty, sizeof ty), ivn,
+                  em_expr(e, op->operands[0]), cond, ivn, em_expr(e, step));
+  em_line_end(e, op);
   e->depth++;
   emit_block(e, body);
   AscOp *y = body->last;
   if (y && y->id == ASC_OP_YIELD && n)
     assign_all(e, y, names, y->operands, n);
   e->depth--;
-  line_start(e);
-  buf_printf(&e->out, "}\n");
+  em_line_start(e);
+  em_buf_printf(&e->out, "}\n");
   free(names);
 }
 
@@ -847,19 +795,19 @@ static void emit_if(Emitter *e, AscOp *op) {
   if (!names)
     return;
   for (int i = 0; i < n; i++)
-    set_expr(e, &op->results[i], fmt_str("%s", names[i]));
+    em_set_expr(e, &op->results[i], em_fmt_str("%s", names[i]));
   char tmp[4096];
-  line_start(e);
-  buf_printf(&e->out, "if (%s) {",
-             unparen(expr(e, op->operands[0]), tmp, sizeof tmp));
-  line_end(e, op);
+  em_line_start(e);
+  em_buf_printf(&e->out, "if (%s) {",
+                em_unparen(em_expr(e, op->operands[0]), tmp, sizeof tmp));
+  em_line_end(e, op);
   for (int r = 0; r < 2; r++) {
     AscBlock *b = op->regions[r].block;
     if (r == 1) {
       if (b->first == b->last && n == 0)
         break; /* empty else */
-      line_start(e);
-      buf_printf(&e->out, "} else {\n");
+      em_line_start(e);
+      em_buf_printf(&e->out, "} else {\n");
     }
     e->depth++;
     emit_block(e, b);
@@ -867,8 +815,8 @@ static void emit_if(Emitter *e, AscOp *op) {
       assign_all(e, b->last, names, b->last->operands, n);
     e->depth--;
   }
-  line_start(e);
-  buf_printf(&e->out, "}\n");
+  em_line_start(e);
+  em_buf_printf(&e->out, "}\n");
   free(names);
 }
 
@@ -879,36 +827,36 @@ static void emit_while(Emitter *e, AscOp *op) {
   if (!names)
     return;
   for (int i = 0; i < n; i++) {
-    set_expr(e, &before->args[i], fmt_str("%s", names[i]));
+    em_set_expr(e, &before->args[i], em_fmt_str("%s", names[i]));
     if (i < after->n_args)
-      set_expr(e, &after->args[i], fmt_str("%s", names[i]));
+      em_set_expr(e, &after->args[i], em_fmt_str("%s", names[i]));
     if (i < op->n_results)
-      set_expr(e, &op->results[i], fmt_str("%s", names[i]));
+      em_set_expr(e, &op->results[i], em_fmt_str("%s", names[i]));
   }
-  line_start(e);
-  buf_printf(&e->out, "while (true) {");
-  line_end(e, op);
+  em_line_start(e);
+  em_buf_printf(&e->out, "while (true) {");
+  em_line_end(e, op);
   e->depth++;
   emit_block(e, before);
   AscOp *c = before->last;
   if (c && c->id == ASC_OP_CONDITION) {
     if (c->n_operands - 1 == n && n)
       assign_all(e, c, names, c->operands + 1, n);
-    line_start(e);
-    buf_printf(&e->out, "if (!%s) {", expr(e, c->operands[0]));
-    line_end(e, c);
-    line_start(e);
-    buf_printf(&e->out, "    break;\n");
-    line_start(e);
-    buf_printf(&e->out, "}\n");
+    em_line_start(e);
+    em_buf_printf(&e->out, "if (!%s) {", em_expr(e, c->operands[0]));
+    em_line_end(e, c);
+    em_line_start(e);
+    em_buf_printf(&e->out, "    break;\n");
+    em_line_start(e);
+    em_buf_printf(&e->out, "}\n");
   }
   emit_block(e, after);
   AscOp *y = after->last;
   if (y && y->id == ASC_OP_YIELD && n)
     assign_all(e, y, names, y->operands, n);
   e->depth--;
-  line_start(e);
-  buf_printf(&e->out, "}\n");
+  em_line_start(e);
+  em_buf_printf(&e->out, "}\n");
   free(names);
 }
 
@@ -933,24 +881,24 @@ static void emit_call(Emitter *e, AscOp *op) {
       return;
     }
   }
-  char *args = join_operands(e, op, 0, ASC_DT_NONE);
-  char *call = fmt_str("%s(%s)", callee ? callee : "?", args ? args : "");
+  char *args = em_join_operands(e, op, 0, ASC_DT_NONE);
+  char *call = em_fmt_str("%s(%s)", callee ? callee : "?", args ? args : "");
   free(args);
   if (op->n_results == 0) {
-    statement(e, op, call ? call : "");
+    em_statement(e, op, call ? call : "");
     free(call);
   } else if (op->n_results == 1) {
-    bind(e, op, call, 0);
+    em_bind(e, op, call, 0);
   } else {
     char sname[160];
     result_struct_name(callee ? callee : "?", sname, sizeof sname);
-    char *r = fresh_name(e, "result");
+    char *r = em_fresh_name(e, "result");
     if (r) {
-      line_start(e);
-      buf_printf(&e->out, "%s %s = %s;", sname, r, call ? call : "");
-      line_end(e, op);
+      em_line_start(e);
+      em_buf_printf(&e->out, "%s %s = %s;", sname, r, call ? call : "");
+      em_line_end(e, op);
       for (int i = 0; i < op->n_results; i++)
-        set_expr(e, &op->results[i], fmt_str("%s.value%d", r, i));
+        em_set_expr(e, &op->results[i], em_fmt_str("%s.value%d", r, i));
     }
     free(call);
   }
@@ -960,14 +908,14 @@ static void emit_return(Emitter *e, AscOp *op) {
   if (op->n_operands == 0)
     return; /* falls off the end of a void function */
   if (op->n_operands == 1) {
-    char *s = fmt_str("return %s", expr(e, op->operands[0]));
-    statement(e, op, s ? s : "");
+    char *s = em_fmt_str("return %s", em_expr(e, op->operands[0]));
+    em_statement(e, op, s ? s : "");
     free(s);
     return;
   }
-  char *args = join_operands(e, op, 0, ASC_DT_NONE);
-  char *s = fmt_str("return {%s}", args ? args : "");
-  statement(e, op, s ? s : "");
+  char *args = em_join_operands(e, op, 0, ASC_DT_NONE);
+  char *s = em_fmt_str("return {%s}", args ? args : "");
+  em_statement(e, op, s ? s : "");
   free(s);
   free(args);
 }
@@ -978,7 +926,7 @@ static void emit_return(Emitter *e, AscOp *op) {
 typedef void (*SpecialRule)(Emitter *e, AscOp *op);
 
 static void emit_constant(Emitter *e, AscOp *op) {
-  set_expr(e, &op->results[0], literal(op)); /* literals are inlined */
+  em_set_expr(e, &op->results[0], literal(op)); /* literals are inlined */
 }
 
 /* "(a OP b)" */
@@ -999,197 +947,21 @@ static void emit_infix(Emitter *e, AscOp *op) {
 enum { MIN_MAX_INLINE_MAX = 256 };
 
 static const char *once_spellable(Emitter *e, AscOp *op, AscValue *v) {
-  const char *s = expr(e, v);
+  const char *s = em_expr(e, v);
   if (!info(e, v)->expr || info(e, v)->len <= MIN_MAX_INLINE_MAX)
     return s;
-  char *name = declare(e, op, v, "tmp", s);
-  set_expr(e, v, name ? fmt_str("%s", name) : NULL);
-  return expr(e, v);
+  char *name = em_declare(e, op, v, "tmp", s);
+  em_set_expr(e, v, name ? em_fmt_str("%s", name) : NULL);
+  return em_expr(e, v);
 }
 
 static void emit_min_max(Emitter *e, AscOp *op) {
   const char *a = once_spellable(e, op, op->operands[0]);
   const char *b = once_spellable(e, op, op->operands[1]);
-  bind(e, op,
-       fmt_str("(%s %s %s ? %s : %s)", a, op->id == ASC_OP_MIN_S ? "<" : ">", b,
-               a, b),
-       1);
-}
-
-/* The C++ spelling of value v given to field f: an enum field's value as
- * the enum (its member for a constant; a scoped enum takes no integer). */
-static char *field_value(Emitter *e, const AscFieldInfo *f, const AscValue *v) {
-  char tmp[4096];
-  const char *s = unparen(expr(e, v), tmp, sizeof tmp);
-  if (f->enum_kind < 0)
-    return fmt_str("%s", s);
-  AscEnumKind kind = (AscEnumKind)f->enum_kind;
-  const char *prefix = asc_enum_cpp_prefix(kind);
-  AscSlot c;
-  if (v->def && asc_constant_value(v->def, &c) == 0 &&
-      asc_enum_value_cpp(kind, c.i))
-    return fmt_str("%s%s", prefix, asc_enum_value_cpp(kind, c.i));
-  size_t n = strlen(prefix);
-  if (n > 2 && strcmp(prefix + n - 2, "::") == 0) /* Type:: -> Type */
-    return fmt_str("static_cast<%.*s>(%s)", (int)(n - 2), prefix, s);
-  return fmt_str("%s", s);
-}
-
-/* The spelling of operand v as an element of an array field f: a constant
- * as it is (a braced list may not narrow a run-time value), else cast. */
-static char *element_value(Emitter *e, const AscFieldInfo *f,
-                           const AscValue *v) {
-  AscSlot c;
-  char *s = field_value(e, f, v);
-  if (!s || (v->def && asc_constant_value(v->def, &c) == 0))
-    return s;
-  char *cast = fmt_str("static_cast<%s>(%s)", asc_dtype_cpp_name(f->dtype), s);
-  free(s);
-  return cast;
-}
-
-/* Array field f of a CTOR struct: a C array of its operands (from operand
- * first), declared before the constructor that takes it. */
-static char *declare_array(Emitter *e, AscOp *op, const AscFieldInfo *f,
-                           int first) {
-  char *name = fresh_name(e, f->cpp);
-  Buf b = {0};
-  buf_printf(&b, "%s %s[%d] = {", asc_dtype_cpp_name(f->dtype),
-             name ? name : "?", f->len);
-  for (int j = 0; j < f->len && first + j < op->n_operands; j++) {
-    char *val = element_value(e, f, op->operands[first + j]);
-    buf_printf(&b, "%s%s", j ? ", " : "", val ? val : "");
-    free(val);
-  }
-  buf_printf(&b, "}");
-  if (!name || b.failed) { /* (the emitter owns the names it hands out) */
-    free(b.s);
-    e->failed = 1;
-    return NULL;
-  }
-  statement(e, op, b.s);
-  free(b.s);
-  return fmt_str("%s", name);
-}
-
-/* A struct from its fields. INIT CTOR: the constructor that takes them in
- * order, inlined into its one use, as DataCopy(..., DataCopyParams(1, 2, 0,
- * 0)) is written by hand (an array field: a C array declared just before,
- * uint32_t shape[8] = {...}, passed by name). INIT FIELDS (no such
- * constructor; the user's structs): a variable, default-initialised, then
- * each member set (an array field element by element: v.shape[0] = ...). */
-static void emit_struct(Emitter *e, AscOp *op) {
-  const AscStructInfo *si = asc_type_struct_info(op->results[0].type);
-  if (!si || op->n_operands != si->n_operands) {
-    e->failed = 1;
-    return;
-  }
-  if (si->init == ASC_STRUCT_INIT_FIELDS) {
-    AscValue *v = &op->results[0];
-    char *name = fresh_name(e, v->name ? v->name : "s");
-    char *decl = name ? fmt_str("%s %s{}", si->cpp, name) : NULL;
-    statement(e, op, decl ? decl : "");
-    free(decl);
-    for (int k = 0; name && k < op->n_operands; k++) {
-      int elem = 0;
-      const AscFieldInfo *f =
-          &si->fields[asc_struct_operand_field(si, k, &elem)];
-      char *val = field_value(e, f, op->operands[k]);
-      char *set = f->len > 0
-                      ? fmt_str("%s.%s[%d] = %s", name, f->cpp, elem, val)
-                      : fmt_str("%s.%s = %s", name, f->cpp, val);
-      statement(e, op, set ? set : "");
-      free(set);
-      free(val);
-    }
-    set_expr(e, v, name ? fmt_str("%s", name) : NULL);
-    return;
-  }
-  Buf b = {0};
-  buf_printf(&b, "%s(", si->cpp);
-  for (int i = 0; i < si->n_fields; i++) {
-    const AscFieldInfo *f = &si->fields[i];
-    char *val = f->len > 0 ? declare_array(e, op, f, f->operand)
-                           : field_value(e, f, op->operands[f->operand]);
-    buf_printf(&b, "%s%s", i ? ", " : "", val ? val : "");
-    free(val);
-  }
-  buf_printf(&b, ")");
-  if (b.failed) {
-    free(b.s);
-    e->failed = 1;
-    return;
-  }
-  bind(e, op, b.s, 1);
-}
-
-/* A field of a struct: value.cppMember; an array element value.cpp[i]; an
- * enum field as the int32 the IR holds it in (a scoped enum converts to no
- * integer by itself). */
-static void emit_struct_get(Emitter *e, AscOp *op) {
-  const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
-  int k = asc_struct_field_index(si, asc_op_attr_str(op, "field"));
-  if (k < 0) {
-    e->failed = 1;
-    return;
-  }
-  const AscFieldInfo *f = &si->fields[k];
-  if (f->len > 0 && op->n_operands > 1) {
-    char tmp[4096];
-    bind(e, op,
-         fmt_str("%s.%s[%s]", expr(e, op->operands[0]), f->cpp,
-                 unparen(expr(e, op->operands[1]), tmp, sizeof tmp)),
-         1);
-    return;
-  }
-  if (f->enum_kind >= 0) {
-    bind(e, op,
-         fmt_str("static_cast<int32_t>(%s.%s)", expr(e, op->operands[0]),
-                 f->cpp),
-         1);
-    return;
-  }
-  bind(e, op, fmt_str("%s.%s", expr(e, op->operands[0]), f->cpp), 1);
-}
-
-/* A struct with one field (element) replaced: a copy, then the member set. */
-static void emit_struct_set(Emitter *e, AscOp *op) {
-  const AscStructInfo *si = asc_type_struct_info(op->operands[0]->type);
-  int k = asc_struct_field_index(si, asc_op_attr_str(op, "field"));
-  AscValue *v = &op->results[0];
-  char *name = declare(e, op, v, "s", expr(e, op->operands[0]));
-  if (name && k >= 0) {
-    const AscFieldInfo *f = &si->fields[k];
-    char *val = field_value(e, f, op->operands[1]);
-    char tmp[4096];
-    char *set =
-        f->len > 0 && op->n_operands > 2
-            ? fmt_str("%s.%s[%s] = %s", name, f->cpp,
-                      unparen(expr(e, op->operands[2]), tmp, sizeof tmp), val)
-            : fmt_str("%s.%s = %s", name, f->cpp, val);
-    statement(e, op, set ? set : "");
-    free(set);
-    free(val);
-  }
-  set_expr(e, v, name ? fmt_str("%s", name) : NULL);
-}
-
-/* A user struct's declaration (asc.struct_def), before the functions. */
-static void emit_struct_def(Emitter *e, AscOp *op) {
-  const char *name = asc_op_attr_str(op, "sym_name");
-  const AscStructInfo *si = name ? asc_context_find_struct(e->ctx, name) : NULL;
-  if (!si) {
-    e->failed = 1;
-    return;
-  }
-  buf_printf(&e->out, "\nstruct %s {\n", si->cpp);
-  for (int i = 0; i < si->n_fields; i++) {
-    const AscFieldInfo *f = &si->fields[i];
-    buf_printf(&e->out, "    %s %s;\n",
-               f->nested ? f->nested->cpp : asc_dtype_cpp_name(f->dtype),
-               f->cpp);
-  }
-  buf_printf(&e->out, "};\n");
+  em_bind(e, op,
+          em_fmt_str("(%s %s %s ? %s : %s)", a,
+                     op->id == ASC_OP_MIN_S ? "<" : ">", b, a, b),
+          1);
 }
 
 static void emit_compare(Emitter *e, AscOp *op) {
@@ -1223,10 +995,10 @@ static void emit_address_offset(Emitter *e, AscOp *op) {
 
 static void emit_view(Emitter *e, AscOp *op) {
   char tmp[4096];
-  bind(e, op,
-       fmt_str("%s[%s]", expr(e, op->operands[0]),
-               unparen(expr(e, op->operands[1]), tmp, sizeof tmp)),
-       1);
+  em_bind(e, op,
+          em_fmt_str("%s[%s]", em_expr(e, op->operands[0]),
+                     em_unparen(em_expr(e, op->operands[1]), tmp, sizeof tmp)),
+          1);
 }
 
 /* GlobalTensor, TPipe, TQue, TBuf: a default-constructed variable. */
@@ -1235,182 +1007,24 @@ static void emit_declaration(Emitter *e, AscOp *op) {
                      : op->id == ASC_OP_TPIPE   ? "pipe"
                      : op->id == ASC_OP_TQUE    ? "que"
                                                 : "buf";
-  char *name = declare(e, op, &op->results[0], hint, NULL);
-  set_expr(e, &op->results[0], name ? fmt_str("%s", name) : NULL);
+  char *name = em_declare(e, op, &op->results[0], hint, NULL);
+  em_set_expr(e, &op->results[0], name ? em_fmt_str("%s", name) : NULL);
 }
 
 static void emit_local_tensor(Emitter *e, AscOp *op) {
   const AscValue *v = &op->results[0];
   char ty[160], t0[4096], t1[4096];
-  char *name = fresh_name(e, v->name ? v->name : "local_tensor");
+  char *name = em_fresh_name(e, v->name ? v->name : "local_tensor");
   if (!name)
     return;
-  line_start(e);
-  buf_printf(&e->out, "%s %s(AscendC::TPosition::%s, %s, %s);",
-             type_cpp(v->type, ty, sizeof ty), name,
-             position_cpp(v->type->position),
-             unparen(expr(e, op->operands[0]), t0, sizeof t0),
-             unparen(expr(e, op->operands[1]), t1, sizeof t1));
-  line_end(e, op);
-  set_expr(e, &op->results[0], fmt_str("%s", name));
-}
-
-/* ---- tensor and framework methods ---------------------------------------
- */
-
-/* TQueBind<src, dst, depth> and TBufPool<pos, bufIDSize>: declared with the
- * template arguments of the op that makes them (their IR types, a TQue's
- * and a TBuf's, do not carry them). */
-static void emit_framework_object(Emitter *e, AscOp *op) {
-  const AscValue *v = &op->results[0];
-  char ty[256];
-  int bind_op = op->id == ASC_OP_TQUE_BIND;
-  if (bind_op)
-    snprintf(ty, sizeof ty,
-             "AscendC::TQueBind<AscendC::TPosition::%s, "
-             "AscendC::TPosition::%s, %d>",
-             position_cpp((int)asc_op_attr_int(op, "src", -1)),
-             position_cpp((int)asc_op_attr_int(op, "dst", -1)), v->type->depth);
-  else
-    snprintf(ty, sizeof ty, "AscendC::TBufPool<AscendC::TPosition::%s, %lld>",
-             position_cpp(v->type->position),
-             (long long)asc_op_attr_int(op, "buf_id_size", 4));
-  char *name = fresh_name(e, v->name ? v->name : bind_op ? "que" : "pool");
-  if (!name)
-    return;
-  line_start(e);
-  buf_printf(&e->out, "%s %s;", ty, name);
-  line_end(e, op);
-  set_expr(e, &op->results[0], fmt_str("%s", name));
-}
-
-/* LocalTensor<T>(): a default-constructed variable. */
-static void emit_empty_tensor(Emitter *e, AscOp *op) {
-  char *name = declare(e, op, &op->results[0], "tensor", NULL);
-  set_expr(e, &op->results[0], name ? fmt_str("%s", name) : NULL);
-}
-
-/* GetTPipePtr(): a reference to the kernel's TPipe (a copy of a TPipe would
- * be another pipe). */
-static void emit_tpipe_ptr(Emitter *e, AscOp *op) {
-  const AscValue *v = &op->results[0];
-  char *name = fresh_name(e, v->name ? v->name : "pipe");
-  if (!name)
-    return;
-  line_start(e);
-  buf_printf(&e->out, "AscendC::TPipe &%s = *GetTPipePtr();", name);
-  line_end(e, op);
-  set_expr(e, &op->results[0], fmt_str("%s", name));
-}
-
-/* Makes v a variable when it is an inlined expression (a view t[i]): the
- * methods that take a `LocalTensor<T> &` need an lvalue. */
-static void make_lvalue(Emitter *e, AscOp *op, AscValue *v) {
-  const char *s = expr(e, v);
-  int ident = s && *s && !isdigit((unsigned char)*s);
-  for (const char *p = s; ident && *p; p++)
-    ident = is_word_char(*p);
-  if (ident)
-    return;
-  char *name = declare(e, op, v, "tensor", s);
-  set_expr(e, v, name ? fmt_str("%s", name) : NULL);
-}
-
-/* obj.Method(args) with every tensor operand an lvalue: SetAddrWithOffset,
- * AllocTensor / DeQue in place, TBuf::FreeTensor. */
-static void emit_method_lvalues(Emitter *e, AscOp *op) {
-  for (int i = 0; i < op->n_operands; i++)
-    if (op->operands[i]->type->kind == ASC_TY_LOCAL_TENSOR)
-      make_lvalue(e, op, op->operands[i]);
-  char *args = join_operands(e, op, 1, ASC_DT_NONE);
-  char *call = fmt_str("%s.%s(%s)", expr(e, op->operands[0]),
-                       asc_op_info(op->id)->cpp, args ? args : "");
-  statement(e, op, call ? call : "");
-  free(call);
-  free(args);
-}
-
-/* EnQue<srcUserPos, dstUserPos>(tensor), DeQue<srcUserPos, dstUserPos,
- * T>(). */
-static void emit_que_user_pos(Emitter *e, AscOp *op) {
-  char pos[160];
-  snprintf(pos, sizeof pos, "AscendC::TPosition::%s, AscendC::TPosition::%s",
-           position_cpp((int)asc_op_attr_int(op, "src_user_pos", -1)),
-           position_cpp((int)asc_op_attr_int(op, "dst_user_pos", -1)));
-  char tmp[4096];
-  if (op->id == ASC_OP_ENQUE_POS) {
-    char *call = fmt_str("%s.EnQue<%s>(%s)", expr(e, op->operands[0]), pos,
-                         unparen(expr(e, op->operands[1]), tmp, sizeof tmp));
-    statement(e, op, call ? call : "");
-    free(call);
-    return;
-  }
-  bind(e, op,
-       fmt_str("%s.DeQue<%s, %s>()", expr(e, op->operands[0]), pos,
-               asc_dtype_cpp_name(op->results[0].type->dtype)),
-       0);
-}
-
-/* SetL2CacheHint<rwMode>(mode): a no-op in the simulator, which has no L2
- * cache. */
-static void emit_l2_cache_hint(Emitter *e, AscOp *op) {
-  const AscAttr *m = asc_op_attr(op, "mode");
-  const AscAttr *rw = asc_op_attr(op, "rw_mode");
-  char *call =
-      fmt_str("%s.SetL2CacheHint<%s%s>(%s%s)", expr(e, op->operands[0]),
-              asc_enum_cpp_prefix(ASC_ENUM_CACHERWMODE),
-              asc_enum_value_cpp(ASC_ENUM_CACHERWMODE, rw ? rw->i : 3),
-              asc_enum_cpp_prefix(ASC_ENUM_CACHEMODE),
-              asc_enum_value_cpp(ASC_ENUM_CACHEMODE, m ? m->i : 0));
-  statement(e, op, call ? call : "");
-  free(call);
-}
-
-/* A C++ string literal of s (quotes, backslashes and bytes outside
- * printable ASCII escaped). */
-static char *c_string(const char *s) {
-  Buf b = {0};
-  buf_printf(&b, "\"");
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      buf_printf(&b, "\\%c", *p);
-    else if (*p < 0x20 || *p >= 0x7f)
-      buf_printf(&b, "\\%03o", *p);
-    else
-      buf_printf(&b, "%c", *p);
-  }
-  buf_printf(&b, "\"");
-  if (b.failed) {
-    free(b.s);
-    return NULL;
-  }
-  return b.s;
-}
-
-/* LocalTensor::Print and ToFile exist in the devkit's CPU debug build only;
- * on the NPU a tensor is printed with DumpTensor. */
-static void emit_debug_output(Emitter *e, AscOp *op) {
-  char tmp[4096];
-  const char *t = expr(e, op->operands[0]);
-  buf_printf(&e->out,
-             "#if defined(ASCENDC_CPU_DEBUG) && ASCENDC_CPU_DEBUG == 1\n");
-  if (op->id == ASC_OP_LT_PRINT) {
-    const char *n = unparen(expr(e, op->operands[1]), tmp, sizeof tmp);
-    char *cpu = fmt_str("%s.Print(%s)", t, n);
-    char *npu = fmt_str("AscendC::DumpTensor(%s, 0, %s)", t, n);
-    statement(e, op, cpu ? cpu : "");
-    buf_printf(&e->out, "#else\n");
-    statement(e, op, npu ? npu : "");
-    free(cpu);
-    free(npu);
-  } else {
-    char *file = c_string(asc_op_attr_str(op, "file_name"));
-    char *call = fmt_str("%s.ToFile(%s)", t, file ? file : "\"\"");
-    statement(e, op, call ? call : "");
-    free(call);
-    free(file);
-  }
-  buf_printf(&e->out, "#endif\n");
+  em_line_start(e);
+  em_buf_printf(&e->out, "%s %s(AscendC::TPosition::%s, %s, %s);",
+                type_cpp(v->type, ty, sizeof ty), name,
+                em_position_cpp(v->type->position),
+                em_unparen(em_expr(e, op->operands[0]), t0, sizeof t0),
+                em_unparen(em_expr(e, op->operands[1]), t1, sizeof t1));
+  em_line_end(e, op);
+  em_set_expr(e, &op->results[0], em_fmt_str("%s", name));
 }
 
 /* func.func is spelled by emit_function; yield and condition by the op
@@ -1521,10 +1135,11 @@ int asc_emit_has_rule(AscOpId id) {
  * else converted (a literal 0 would also convert to the mask[] pointer). */
 static char *u64_arg(Emitter *e, const AscValue *v) {
   char tmp[4096];
-  const char *s = expr(e, v);
+  const char *s = em_expr(e, v);
   if (v->type->dtype == ASC_DT_UINT64 && strcmp(s, "0ULL") != 0)
-    return fmt_str("%s", unparen(s, tmp, sizeof tmp));
-  return fmt_str("static_cast<uint64_t>(%s)", unparen(s, tmp, sizeof tmp));
+    return em_fmt_str("%s", em_unparen(s, tmp, sizeof tmp));
+  return em_fmt_str("static_cast<uint64_t>(%s)",
+                    em_unparen(s, tmp, sizeof tmp));
 }
 
 /* The level-0 form of a vector instruction:
@@ -1547,48 +1162,49 @@ static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
   }
   Buf b = {0};
   char tmp[4096];
-  buf_printf(&b, "%s(", oi->cpp);
+  em_buf_printf(&b, "%s(", oi->cpp);
   for (int i = 0; i < k; i++) {
     const AscValue *v = op->operands[i];
-    char *s = oi->operands[i].kind == ASC_OK_NUM
-                  ? typed_scalar(e, v, el)
-                  : fmt_str("%s", unparen(expr(e, v), tmp, sizeof tmp));
-    buf_printf(&b, "%s%s", s ? s : "", ", ");
+    char *s =
+        oi->operands[i].kind == ASC_OK_NUM
+            ? typed_scalar(e, v, el)
+            : em_fmt_str("%s", em_unparen(em_expr(e, v), tmp, sizeof tmp));
+    em_buf_printf(&b, "%s%s", s ? s : "", ", ");
     free(s);
   }
   if (op->id == ASC_OP_CAST_L0) { /* Cast: the round mode after the tensors */
     const AscAttr *a = asc_op_attr(op, "round_mode");
-    buf_printf(&b, "%s%s, ", asc_enum_cpp_prefix(ASC_ENUM_ROUNDMODE),
-               asc_enum_value_cpp(ASC_ENUM_ROUNDMODE, a ? a->i : 0));
+    em_buf_printf(&b, "%s%s, ", asc_enum_cpp_prefix(ASC_ENUM_ROUNDMODE),
+                  asc_enum_value_cpp(ASC_ENUM_ROUNDMODE, a ? a->i : 0));
   }
   if (asc_op_attr_int(op, "mask_mode", 0)) {
-    char *name = fresh_name(e, "mask");
+    char *name = em_fresh_name(e, "mask");
     char *m0 = u64_arg(e, op->operands[k]);
     char *m1 = u64_arg(e, op->operands[k + 1]);
-    char *decl = fmt_str("uint64_t %s[2] = {%s, %s}", name ? name : "mask",
-                         m0 ? m0 : "", m1 ? m1 : "");
-    statement(e, op, decl ? decl : "");
-    buf_printf(&b, "%s", name ? name : "mask");
+    char *decl = em_fmt_str("uint64_t %s[2] = {%s, %s}", name ? name : "mask",
+                            m0 ? m0 : "", m1 ? m1 : "");
+    em_statement(e, op, decl ? decl : "");
+    em_buf_printf(&b, "%s", name ? name : "mask");
     free(decl);
     free(m0);
     free(m1);
   } else {
     char *m = u64_arg(e, op->operands[k]);
-    buf_printf(&b, "%s", m ? m : "");
+    em_buf_printf(&b, "%s", m ? m : "");
     free(m);
   }
-  buf_printf(&b, ", %s, ",
-             unparen(expr(e, op->operands[k + 2]), tmp, sizeof tmp));
+  em_buf_printf(&b, ", %s, ",
+                em_unparen(em_expr(e, op->operands[k + 2]), tmp, sizeof tmp));
   for (int i = k + 3; i < op->n_operands; i++)
-    buf_printf(&b, "%s%s", i > k + 3 ? ", " : "",
-               unparen(expr(e, op->operands[i]), tmp, sizeof tmp));
-  buf_printf(&b, ")");
+    em_buf_printf(&b, "%s%s", i > k + 3 ? ", " : "",
+                  em_unparen(em_expr(e, op->operands[i]), tmp, sizeof tmp));
+  em_buf_printf(&b, ")");
   if (b.failed) {
     e->failed = 1;
     free(b.s);
     return;
   }
-  statement(e, op, b.s);
+  em_statement(e, op, b.s);
   free(b.s);
 }
 
@@ -1616,7 +1232,7 @@ static void emit_op(Emitter *e, AscOp *op) {
   }
   char *call = NULL;
   if (oi->emit == ASC_EMIT_CALL || oi->emit == ASC_EMIT_TEMPLATE) {
-    char *args = join_operands(e, op, 0, el);
+    char *args = em_join_operands(e, op, 0, el);
     char *targ = oi->emit == ASC_EMIT_TEMPLATE ? template_arg(op) : NULL;
     if (oi->emit == ASC_EMIT_TEMPLATE && !targ) {
       asc_error(e->ctx, ASC_ERR_COMPILE, op->loc,
@@ -1630,39 +1246,39 @@ static void emit_op(Emitter *e, AscOp *op) {
       free(args);
       args = NULL;
       const AscAttr *a = asc_op_attr(op, "round_mode");
-      call = fmt_str("%s(%s, %s, %s%s, %s)", oi->cpp, expr(e, op->operands[0]),
-                     expr(e, op->operands[1]),
-                     asc_enum_cpp_prefix(ASC_ENUM_ROUNDMODE),
-                     asc_enum_value_cpp(ASC_ENUM_ROUNDMODE, a ? a->i : 0),
-                     expr(e, op->operands[2]));
+      call = em_fmt_str(
+          "%s(%s, %s, %s%s, %s)", oi->cpp, em_expr(e, op->operands[0]),
+          em_expr(e, op->operands[1]), asc_enum_cpp_prefix(ASC_ENUM_ROUNDMODE),
+          asc_enum_value_cpp(ASC_ENUM_ROUNDMODE, a ? a->i : 0),
+          em_expr(e, op->operands[2]));
     } else if (targ) {
-      call = fmt_str("%s<%s>(%s)", oi->cpp, targ, args ? args : "");
+      call = em_fmt_str("%s<%s>(%s)", oi->cpp, targ, args ? args : "");
     } else {
-      call = fmt_str("%s(%s)", oi->cpp, args ? args : "");
+      call = em_fmt_str("%s(%s)", oi->cpp, args ? args : "");
     }
     free(targ);
     free(args);
   } else { /* METHOD */
-    char *args = join_operands(e, op, 1, el);
+    char *args = em_join_operands(e, op, 1, el);
     const AscType *rt = op->n_results ? op->results[0].type : NULL;
     char *targ = template_arg(op); /* pipe.AllocEventID<HardEvent::X>() */
     if (targ)
-      call = fmt_str("%s.%s<%s>(%s)", expr(e, op->operands[0]), oi->cpp, targ,
-                     args ? args : "");
+      call = em_fmt_str("%s.%s<%s>(%s)", em_expr(e, op->operands[0]), oi->cpp,
+                        targ, args ? args : "");
     else if (rt && rt->kind == ASC_TY_LOCAL_TENSOR)
-      call = fmt_str("%s.%s<%s>(%s)", expr(e, op->operands[0]), oi->cpp,
-                     asc_dtype_cpp_name(rt->dtype), args ? args : "");
+      call = em_fmt_str("%s.%s<%s>(%s)", em_expr(e, op->operands[0]), oi->cpp,
+                        asc_dtype_cpp_name(rt->dtype), args ? args : "");
     else
-      call = fmt_str("%s.%s(%s)", expr(e, op->operands[0]), oi->cpp,
-                     args ? args : "");
+      call = em_fmt_str("%s.%s(%s)", em_expr(e, op->operands[0]), oi->cpp,
+                        args ? args : "");
     free(targ);
     free(args);
   }
   if (op->n_results) {
     int pure = op->id == ASC_OP_GET_BLOCK_IDX || op->id == ASC_OP_GET_BLOCK_NUM;
-    bind(e, op, call, pure);
+    em_bind(e, op, call, pure);
   } else {
-    statement(e, op, call ? call : "");
+    em_statement(e, op, call ? call : "");
     free(call);
   }
 }
@@ -1685,20 +1301,20 @@ static void emit_function(Emitter *e, AscOp *f) {
   function_begin(e, f);
   if (e->failed)
     return;
-  take_name(e, fmt_str("%s", name)); /* params must not shadow it */
+  take_name(e, em_fmt_str("%s", name)); /* params must not shadow it */
   if (n_res > 1) {
     char sname[160];
     result_struct_name(name, sname, sizeof sname);
-    buf_printf(&e->out, "struct %s {\n", sname);
+    em_buf_printf(&e->out, "struct %s {\n", sname);
     for (int i = 0; i < n_res; i++)
-      buf_printf(&e->out, "    %s value%d;\n",
-                 type_cpp(rt->types[i], ty, sizeof ty), i);
-    buf_printf(&e->out, "};\n\n");
+      em_buf_printf(&e->out, "    %s value%d;\n",
+                    type_cpp(rt->types[i], ty, sizeof ty), i);
+    em_buf_printf(&e->out, "};\n\n");
   }
   if (e->opt->line_comments && f->loc.file)
-    buf_printf(&e->out, "// %s:%d\n", base_name(f->loc.file), f->loc.line);
+    em_buf_printf(&e->out, "// %s:%d\n", base_name(f->loc.file), f->loc.line);
   if (is_kernel) {
-    buf_printf(&e->out, "extern \"C\" __global__ __aicore__ void %s(", name);
+    em_buf_printf(&e->out, "extern \"C\" __global__ __aicore__ void %s(", name);
   } else {
     const char *ret = "void";
     char sname[160];
@@ -1708,7 +1324,7 @@ static void emit_function(Emitter *e, AscOp *f) {
       result_struct_name(name, sname, sizeof sname);
       ret = sname;
     }
-    buf_printf(&e->out, "__aicore__ inline %s %s(", ret, name);
+    em_buf_printf(&e->out, "__aicore__ inline %s %s(", ret, name);
   }
   /* a kernel's struct parameters come as pointers to their bytes in global
    * memory (a kernel takes addresses and scalars), copied in below */
@@ -1721,7 +1337,7 @@ static void emit_function(Emitter *e, AscOp *f) {
     AscValue *a = &body->args[i];
     char hint[32];
     snprintf(hint, sizeof hint, "arg%d", i);
-    char *pn = fresh_name(e, a->name ? a->name : hint);
+    char *pn = em_fresh_name(e, a->name ? a->name : hint);
     if (!pn) {
       free(struct_params);
       return;
@@ -1729,42 +1345,42 @@ static void emit_function(Emitter *e, AscOp *f) {
     if (is_kernel && asc_type_struct_info(a->type)) {
       char gm_hint[96];
       snprintf(gm_hint, sizeof gm_hint, "%s_gm", pn);
-      char *gm = fresh_name(e, gm_hint);
+      char *gm = em_fresh_name(e, gm_hint);
       if (!gm) {
         free(struct_params);
         return;
       }
-      buf_printf(&e->out, "%sGM_ADDR %s", i ? ", " : "", gm);
+      em_buf_printf(&e->out, "%sGM_ADDR %s", i ? ", " : "", gm);
       struct_params[i] = gm;
-      set_expr(e, a, fmt_str("%s", pn));
+      em_set_expr(e, a, em_fmt_str("%s", pn));
     } else if (is_kernel && a->type->kind == ASC_TY_GLOBAL_ADDRESS) {
-      buf_printf(&e->out, "%sGM_ADDR %s", i ? ", " : "", pn);
-      set_expr(e, a,
-               fmt_str("reinterpret_cast<__gm__ %s *>(%s)",
-                       asc_dtype_cpp_name(a->type->dtype), pn));
+      em_buf_printf(&e->out, "%sGM_ADDR %s", i ? ", " : "", pn);
+      em_set_expr(e, a,
+                  em_fmt_str("reinterpret_cast<__gm__ %s *>(%s)",
+                             asc_dtype_cpp_name(a->type->dtype), pn));
     } else {
-      buf_printf(&e->out, "%s%s %s%s", i ? ", " : "",
-                 type_cpp(a->type, ty, sizeof ty),
-                 by_reference(a->type) ? "&" : "", pn);
-      set_expr(e, a, fmt_str("%s", pn));
+      em_buf_printf(&e->out, "%s%s %s%s", i ? ", " : "",
+                    type_cpp(a->type, ty, sizeof ty),
+                    by_reference(a->type) ? "&" : "", pn);
+      em_set_expr(e, a, em_fmt_str("%s", pn));
     }
   }
-  buf_printf(&e->out, ")\n{\n");
+  em_buf_printf(&e->out, ")\n{\n");
   for (int i = 0; i < body->n_args && !e->failed; i++) {
     if (!struct_params[i])
       continue;
     const char *cpp = asc_type_struct_info(body->args[i].type)->cpp;
-    const char *pn = expr(e, &body->args[i]);
-    char *k = fresh_name(e, "byte");
+    const char *pn = em_expr(e, &body->args[i]);
+    char *k = em_fresh_name(e, "byte");
     if (!k)
       break;
-    buf_printf(&e->out,
-               "    %s %s;\n"
-               "    for (uint32_t %s = 0; %s < sizeof(%s); %s++) {\n"
-               "        reinterpret_cast<uint8_t *>(&%s)[%s] = "
-               "reinterpret_cast<__gm__ uint8_t *>(%s)[%s];\n"
-               "    }\n",
-               cpp, pn, k, k, cpp, k, pn, k, struct_params[i], k);
+    em_buf_printf(&e->out,
+                  "    %s %s;\n"
+                  "    for (uint32_t %s = 0; %s < sizeof(%s); %s++) {\n"
+                  "        reinterpret_cast<uint8_t *>(&%s)[%s] = "
+                  "reinterpret_cast<__gm__ uint8_t *>(%s)[%s];\n"
+                  "    }\n",
+                  cpp, pn, k, k, cpp, k, pn, k, struct_params[i], k);
   }
   free(struct_params);
   if (e->failed)
@@ -1772,7 +1388,7 @@ static void emit_function(Emitter *e, AscOp *f) {
   e->depth = 1;
   emit_block(e, body);
   e->depth = 0;
-  buf_printf(&e->out, "}\n");
+  em_buf_printf(&e->out, "}\n");
   function_end(e, f);
 }
 
@@ -1822,10 +1438,10 @@ char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options) {
   e.opt = options ? options : &dflt;
   if (asc_module_verify(m))
     return NULL;
-  buf_printf(&e.out,
-             "// Ascend C generated by pyasc from module %s.\n"
-             "#include \"kernel_operator.h\"\n",
-             m->name);
+  em_buf_printf(&e.out,
+                "// Ascend C generated by pyasc from module %s.\n"
+                "#include \"kernel_operator.h\"\n",
+                m->name);
   /* every function after the functions it calls (C++ declares before use) */
   int n = 0;
   for (AscOp *f = m->body->first; f; f = f->next)
@@ -1849,7 +1465,7 @@ char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options) {
   for (AscOp *f = m->body->first; f; f = f->next)
     k = order_functions(&e, f, order, state, k);
   for (int i = 0; i < k && !e.failed; i++) {
-    buf_printf(&e.out, "\n");
+    em_buf_printf(&e.out, "\n");
     emit_function(&e, order[i]);
   }
   free(order);

@@ -1,0 +1,127 @@
+/* Private to src/target/ascendc/: the emitter's state and the helpers its
+ * files share. emit.c holds the driver (value table, statements,
+ * expressions, control flow, the rule table, functions and the module);
+ * emit_structs.c spells struct values and declarations, emit_framework.c
+ * the tensor and framework objects and methods. */
+#ifndef ASC_TARGET_ASCENDC_EMITTER_H
+#define ASC_TARGET_ASCENDC_EMITTER_H
+
+#include <stddef.h>
+
+#include "asc/emit.h"
+#include "ir/hash.h"
+
+typedef struct Buf {
+  char *s;
+  size_t len, cap;
+  int failed;
+} Buf;
+
+typedef struct ValueInfo {
+  char *expr; /* the C++ expression that stands for the value */
+  size_t len; /* strlen(expr) */
+  char *mem;  /* NULL, or the allocation expr lies in, with free room on
+               * both sides for splice() to grow it in place */
+  size_t cap; /* the size of mem */
+  int uses;
+  const AscOp *user; /* the last op that uses it */
+} ValueInfo;
+
+typedef struct Emitter {
+  AscModule *m;
+  AscContext *ctx;
+  const AscEmitOptions *opt;
+  Buf out;
+  int depth;
+  ValueInfo *vals; /* indexed by AscValue.id */
+  int n_vals, cap_vals;
+  char **taken; /* C++ names used in the current function */
+  int n_taken, cap_taken;
+  /* the same names as a set, and for each base name the next `_N` suffix
+   * to try (names are only added within a function, so every smaller
+   * suffix is taken): scanning `taken` per name made emitting quadratic,
+   * cubic for a Python name assigned many times */
+  AscStrMap taken_set, next_suffix;
+  /* function op → its position in the module body + 1 (ordering the
+   * functions scanned the body per call site) */
+  AscPtrMap func_index;
+  int failed;
+} Emitter;
+
+/* Text at mem + start: len bytes and a NUL. */
+typedef struct Expr {
+  char *mem;
+  size_t start, len, cap;
+} Expr;
+
+/* ---- helpers (emit.c) ---- */
+
+/* A malloc'ed formatted string (NULL on failure). */
+char *em_fmt_str(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Appends to b (b->failed on failure). */
+void em_buf_printf(Buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The C++ expression that stands for v. */
+const char *em_expr(Emitter *e, const AscValue *v);
+
+/* One statement of the current function, with its line comment. */
+void em_statement(Emitter *e, const AscOp *op, const char *stmt);
+
+/* Gives op's result the expression rhs (taken): inlined into its one use
+ * when pure and used once, else declared in a variable. */
+void em_bind(Emitter *e, AscOp *op, char *rhs, int pure);
+
+/* s without one pair of enclosing parentheses (copied into buf). */
+const char *em_unparen(const char *s, char *buf, size_t size);
+
+/* Sets v's expression to s (taken). */
+void em_set_expr(Emitter *e, AscValue *v, char *s);
+
+/* A C++ name like hint, unused in the current function (malloc'ed). */
+char *em_fresh_name(Emitter *e, const char *hint);
+
+/* Declares a variable for v (named after hint) initialised with init:
+ * its name (malloc'ed), NULL on failure. */
+char *em_declare(Emitter *e, const AscOp *op, const AscValue *v,
+                 const char *hint, const char *init);
+
+/* The Ascend C spelling of a TPosition value. */
+const char *em_position_cpp(int pos);
+
+/* Indentation at the start of a statement. */
+void em_line_start(Emitter *e);
+
+/* The end of a statement: op's line comment and the newline. */
+void em_line_end(Emitter *e, const AscOp *op);
+
+/* Operands from `from` on, comma-separated (scalars as el). */
+char *em_join_operands(Emitter *e, AscOp *op, int from, AscDType el);
+
+/* A character of a C identifier. */
+int em_is_word_char(char c);
+
+/* ---- SPECIAL rules spelled in the other files ---- */
+/* emit_structs.c */
+void emit_struct(Emitter *e, AscOp *op);
+void emit_struct_get(Emitter *e, AscOp *op);
+void emit_struct_set(Emitter *e, AscOp *op);
+void emit_struct_def(Emitter *e, AscOp *op);
+/* emit_framework.c */
+void emit_framework_object(Emitter *e, AscOp *op);
+void emit_empty_tensor(Emitter *e, AscOp *op);
+void emit_tpipe_ptr(Emitter *e, AscOp *op);
+void emit_method_lvalues(Emitter *e, AscOp *op);
+void emit_que_user_pos(Emitter *e, AscOp *op);
+void emit_l2_cache_hint(Emitter *e, AscOp *op);
+void emit_debug_output(Emitter *e, AscOp *op);
+
+#endif
