@@ -33,7 +33,8 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 
 # Tests whose kernels cover the op table: vector ops (both levels), casts,
 # copies, the framework classes, control flow, tensor access, sanitizer
-# cases (races, uninitialised reads) and launch edge cases.
+# cases (races, uninitialised reads), launch edge cases, the user's and the
+# table's structs, the tensor and framework methods and the core helpers.
 TESTS = [
     "test_vector_ops.py",
     "test_vector_level0.py",
@@ -47,6 +48,11 @@ TESTS = [
     "test_launch.py",
     "test_frontend.py",
     "test_timing.py",
+    "test_user_structs.py",
+    "test_param_structs.py",
+    "test_framework_methods.py",
+    "test_tensor_methods.py",
+    "test_core_helpers.py",
 ]
 
 MAX_FILES = 80
