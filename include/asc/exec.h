@@ -109,4 +109,9 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
                             const AscLaunchOptions *options,
                             AscLaunchError *err);
 
+/* LocalTensor.to_file writes the host file its IR names (as the devkit's
+ * CPU debug build does). A process that runs untrusted IR (the fuzzer)
+ * turns that off for the whole process: to_file then writes nothing. */
+void asc_output_set_files(int enabled);
+
 #endif

@@ -11,6 +11,7 @@
  * at most OUTPUT_CAP bytes; past that its output is cut, and says so. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,16 @@ typedef struct Log {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Log *logs;
+/* atomic, not under lock: output() writes entries with the lock held */
+static atomic_int files_enabled = 1;
+
+void asc_output_set_files(int enabled) {
+  atomic_store(&files_enabled, enabled);
+}
 
 static void write_file(const char *file, const void *data, size_t n) {
+  if (!atomic_load(&files_enabled))
+    return;
   FILE *f = fopen(file, "wb");
   if (!f || fwrite(data, 1, n, f) != n) {
     fprintf(stderr, "pyasc: LocalTensor.to_file: cannot write %s: %s\n", file,

@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "asc/exec.h" /* asc_output_set_files */
 #include "fuzz_ir.h"
 
 /* ---- sanitizer runtime hooks ----------------------------------------------
@@ -90,7 +91,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   init_dictionaries();
-  g_timeout = 0; /* libFuzzer's -timeout watches instead */
+  asc_output_set_files(0); /* mutated IR must not write host files */
+  g_timeout = 0;           /* libFuzzer's -timeout watches instead */
   return 0;
 }
 
@@ -596,6 +598,7 @@ static int parse_long(const char *s, long long *out) {
 }
 
 int main(int argc, char **argv) {
+  asc_output_set_files(0); /* mutated IR must not write host files */
   long long seed = 1, iterations = 1000;
   int keep_going = 0;
   const char *replay = NULL, *minimize_path = NULL, *out_path = NULL,
