@@ -12,10 +12,13 @@ kernel looks at the same UB bytes through a bfloat16 LocalTensor.
 """
 
 import functools
+import inspect
 import math
+import os
 from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
+import pytest
 
 import asc
 
@@ -542,3 +545,33 @@ def ref_float(fn: Callable[..., np.ndarray], dtype: np.dtype, *args: np.ndarray)
     +, -, *, /, sqrt (float64 has more than 2p+2 bits for half and float)."""
     with np.errstate(all="ignore"):
         return fn(*(np.asarray(a).astype(np.float64) for a in args)).astype(dtype)
+
+
+def line_of(kernel: Any, marker: str) -> int:
+    """The line of kernel's source that ends with `marker` (once)."""
+    lines, first = inspect.getsourcelines(kernel.fn)
+    hits = [first + i for i, text in enumerate(lines) if text.rstrip().endswith(marker)]
+    assert len(hits) == 1, f"{marker!r} found {len(hits)} times"
+    return hits[0]
+
+
+def fails_at(kernel: Any, args: Sequence[Any], marker: str, *fragments: str, cls: Any = asc.KernelError,
+             core_num: int = 1) -> Any:
+    """kernel[core_num](*args) raises cls at the line of the kernel's file holding marker, its message
+    (with its hint) holding each fragment; a CompileError has a hint."""
+    with pytest.raises(cls) as info:
+        kernel[core_num](*args)
+    err = info.value
+    assert os.path.samefile(err.filename, inspect.getsourcefile(kernel.fn)), err
+    assert err.line == line_of(kernel, marker), f"expected line {line_of(kernel, marker)}:\n{err}"
+    text = str(err) + (getattr(err, "hint", None) or "")
+    for f in fragments:
+        assert f in text, f"{f!r} not in:\n{text}"
+    if issubclass(cls, asc.CompileError):
+        assert err.hint and err.hint.startswith("hint: "), err
+    return err
+
+
+def ascendc(kernel: Any) -> str:
+    """The Ascend C of the kernel's most recent compilation."""
+    return list(kernel.cache.values())[-1].ascendc(line_comments=False)

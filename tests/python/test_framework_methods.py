@@ -21,46 +21,18 @@ kernel_tquebind_impl.h, kernel_tbuf_impl.h, kernel_tbufpool_impl.h):
 
 from __future__ import annotations
 
-import inspect
 import os
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 import pytest
+from kernels_util import ascendc, fails_at, line_of
 
 import asc
 
 HERE = os.path.abspath(__file__)
 VECIN, VECOUT, VECCALC, GM = asc.TPosition.VECIN, asc.TPosition.VECOUT, asc.TPosition.VECCALC, asc.TPosition.GM
 UB_BYTES = 192 * 1024  # the Ascend910B's Unified Buffer
-
-
-def line_of(kernel: Any, marker: str) -> int:
-    """The line of kernel's source that ends with `marker` (once)."""
-    lines, first = inspect.getsourcelines(kernel.fn)
-    hits = [first + i for i, text in enumerate(lines) if text.rstrip().endswith(marker)]
-    assert len(hits) == 1, f"{marker!r} found {len(hits)} times"
-    return hits[0]
-
-
-def fails_at(kernel: Any, args: Sequence[Any], marker: str, *fragments: str, cls: Any = asc.KernelError,
-             core_num: int = 1) -> Any:
-    """kernel[core_num](*args) raises cls at the line holding marker, its message holding each fragment."""
-    with pytest.raises(cls) as info:
-        kernel[core_num](*args)
-    err = info.value
-    assert os.path.samefile(err.filename, HERE), err
-    assert err.line == line_of(kernel, marker), f"expected line {line_of(kernel, marker)}:\n{err}"
-    text = str(err) + (getattr(err, "hint", None) or "")
-    for f in fragments:
-        assert f in text, f"{f!r} not in:\n{text}"
-    if cls is asc.CompileError or issubclass(cls, asc.CompileError):
-        assert err.hint and err.hint.startswith("hint: "), err
-    return err
-
-
-def ascendc(kernel: Any) -> str:
-    return list(kernel.cache.values())[-1].ascendc(line_comments=False)
 
 
 def out64(n: int = 64) -> np.ndarray:

@@ -17,7 +17,6 @@ allocates into; test_framework_methods.py has that.)
 
 from __future__ import annotations
 
-import inspect
 import math
 import os
 from pathlib import Path
@@ -25,37 +24,13 @@ from typing import Any, Sequence
 
 import numpy as np
 import pytest
+from kernels_util import ascendc, fails_at
 
 import asc
 
 HERE = os.path.abspath(__file__)
 VECIN, VECOUT, VECCALC = asc.TPosition.VECIN, asc.TPosition.VECOUT, asc.TPosition.VECCALC
 UB_BYTES = 192 * 1024
-
-
-def line_of(kernel: Any, marker: str) -> int:
-    lines, first = inspect.getsourcelines(kernel.fn)
-    hits = [first + i for i, text in enumerate(lines) if text.rstrip().endswith(marker)]
-    assert len(hits) == 1, f"{marker!r} found {len(hits)} times"
-    return hits[0]
-
-
-def fails_at(kernel: Any, args: Sequence[Any], marker: str, *fragments: str, cls: Any = asc.KernelError) -> Any:
-    with pytest.raises(cls) as info:
-        kernel[1](*args)
-    err = info.value
-    assert os.path.samefile(err.filename, HERE), err
-    assert err.line == line_of(kernel, marker), f"expected line {line_of(kernel, marker)}:\n{err}"
-    text = str(err) + (getattr(err, "hint", None) or "")
-    for f in fragments:
-        assert f in text, f"{f!r} not in:\n{text}"
-    if issubclass(cls, asc.CompileError):
-        assert err.hint and err.hint.startswith("hint: "), err
-    return err
-
-
-def ascendc(kernel: Any) -> str:
-    return list(kernel.cache.values())[-1].ascendc(line_comments=False)
 
 
 def out64(n: int = 32) -> np.ndarray:
