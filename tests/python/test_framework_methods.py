@@ -21,7 +21,6 @@ kernel_tquebind_impl.h, kernel_tbuf_impl.h, kernel_tbufpool_impl.h):
 
 from __future__ import annotations
 
-import os
 from typing import Sequence
 
 import numpy as np
@@ -30,7 +29,6 @@ from kernels_util import ascendc, fails_at, line_of
 
 import asc
 
-HERE = os.path.abspath(__file__)
 VECIN, VECOUT, VECCALC, GM = asc.TPosition.VECIN, asc.TPosition.VECOUT, asc.TPosition.VECCALC, asc.TPosition.GM
 UB_BYTES = 192 * 1024  # the Ascend910B's Unified Buffer
 

@@ -18,7 +18,6 @@ allocates into; test_framework_methods.py has that.)
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -28,7 +27,6 @@ from kernels_util import ascendc, fails_at
 
 import asc
 
-HERE = os.path.abspath(__file__)
 VECIN, VECOUT, VECCALC = asc.TPosition.VECIN, asc.TPosition.VECOUT, asc.TPosition.VECCALC
 UB_BYTES = 192 * 1024
 
