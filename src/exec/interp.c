@@ -117,7 +117,7 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   AscPipe p = asc_op_info((AscOpId)in->op)->pipe;
   e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
   e->n_acc = 0;
-  e->has_ov = 0;
+  e->has_ov = e->has_lov = 0;
   e->elems = e->bytes = e->dropped = 0;
   AscStatus s = exec_fns[in->op](x, in);
   for (int i = 0; i < b->n_observers && !s; i++)

@@ -159,6 +159,14 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_DIV_L0:
   case ASC_OP_MAX_L0:
   case ASC_OP_MIN_L0:
+  case ASC_OP_ADD_RELU:
+  case ASC_OP_SUB_RELU:
+  case ASC_OP_BITWISE_AND:
+  case ASC_OP_BITWISE_OR:
+  case ASC_OP_ADD_RELU_L0:
+  case ASC_OP_SUB_RELU_L0:
+  case ASC_OP_BITWISE_AND_L0:
+  case ASC_OP_BITWISE_OR_L0:
     return asc_vec_binary_supported((AscVecBinOp)sub, dt)
                ? ASC_OK
                : unsupported_dtype(l, op, dt);
@@ -170,6 +178,12 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_MULS_L0:
   case ASC_OP_MAXS_L0:
   case ASC_OP_MINS_L0:
+  case ASC_OP_LEAKY_RELU:
+  case ASC_OP_SHIFT_LEFT:
+  case ASC_OP_SHIFT_RIGHT:
+  case ASC_OP_LEAKY_RELU_L0:
+  case ASC_OP_SHIFT_LEFT_L0:
+  case ASC_OP_SHIFT_RIGHT_L0:
     return asc_vec_scalar_supported((AscVecScalarOp)sub, dt)
                ? ASC_OK
                : unsupported_dtype(l, op, dt);
@@ -187,9 +201,37 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_SQRT_L0:
   case ASC_OP_RSQRT_L0:
   case ASC_OP_RECIPROCAL_L0:
+  case ASC_OP_BITWISE_NOT:
+  case ASC_OP_BITWISE_NOT_L0:
     return asc_vec_unary_supported((AscVecUnOp)sub, dt)
                ? ASC_OK
                : unsupported_dtype(l, op, dt);
+  case ASC_OP_FUSED_MUL_ADD:
+  case ASC_OP_FUSED_MUL_ADD_RELU:
+  case ASC_OP_MUL_ADD_DST:
+  case ASC_OP_AXPY:
+  case ASC_OP_FUSED_MUL_ADD_L0:
+  case ASC_OP_FUSED_MUL_ADD_RELU_L0:
+  case ASC_OP_MUL_ADD_DST_L0:
+  case ASC_OP_AXPY_L0: {
+    AscDType s = op->operands[1]->type->dtype;
+    if (asc_type_is_tensor(op->operands[2]->type) &&
+        op->operands[2]->type->dtype != s)
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: src0 and src1 must have one element type, got "
+                       "%s and %s",
+                       asc_op_info(op->id)->name, asc_dtype_name(s),
+                       asc_dtype_name(op->operands[2]->type->dtype));
+    if (asc_vec_ternary_supported((AscVecTernOp)sub, dt, s))
+      return ASC_OK;
+    if (dt == s)
+      return unsupported_dtype(l, op, dt);
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s does not support a %s dst with %s sources on the "
+                     "Ascend910B vector unit",
+                     asc_op_info(op->id)->name, asc_dtype_name(dt),
+                     asc_dtype_name(s));
+  }
   case ASC_OP_DUPLICATE:
   case ASC_OP_DUPLICATE_L0:
     return asc_vec_dup_supported(dt) ? ASC_OK : unsupported_dtype(l, op, dt);
@@ -400,8 +442,15 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
   for (int i = 0; i < op->n_attrs; i++)
     if (op->attrs[i].kind == ASC_ATTR_ENUM)
       in->imm2 = op->attrs[i].i;
-  if (asc_op_info(op->id)->emit == ASC_EMIT_LEVEL0)
-    in->imm2 = asc_op_attr_int(op, "mask_mode", 0);
+  if (asc_op_info(op->id)->emit == ASC_EMIT_LEVEL0) /* bit 1: isSetMask off */
+    in->imm2 = asc_op_attr_int(op, "mask_mode", 0) |
+               (asc_op_attr_int(op, "is_set_mask", 1) ? 0 : 2);
+  if (op->id == ASC_OP_SET_VECTOR_MASK ||
+      op->id == ASC_OP_SET_VECTOR_MASK_LEN) { /* dtype: the template's T */
+    const AscAttr *a = asc_op_attr(op, "dtype");
+    if (a && a->kind == ASC_ATTR_TYPES && a->n_types == 1)
+      in->dtype = (uint8_t)a->types[0]->dtype;
+  }
   if (op->id == ASC_OP_STRUCT_GET || op->id == ASC_OP_STRUCT_SET)
     in->imm =
         asc_struct_field_index(asc_type_struct_info(op->operands[0]->type),

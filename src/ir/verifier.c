@@ -334,7 +334,11 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
     return fail(v, op, "a struct is declared at module level", NULL);
   if (info->pipe == ASC_PIPE_V || info->pipe == ASC_PIPE_MTE2 ||
       info->pipe == ASC_PIPE_MTE3) {
-    if (op->id == ASC_OP_CAST || op->id == ASC_OP_CAST_L0)
+    /* Cast converts; MulAddDst and Axpy may accumulate half sources into a
+     * float dst (the lowering checks their pairs) */
+    if (op->id == ASC_OP_CAST || op->id == ASC_OP_CAST_L0 ||
+        op->id == ASC_OP_MUL_ADD_DST || op->id == ASC_OP_MUL_ADD_DST_L0 ||
+        op->id == ASC_OP_AXPY || op->id == ASC_OP_AXPY_L0)
       return ASC_OK;
     AscDType dt = ASC_DT_NONE;
     for (int i = 0; i < op->n_operands; i++) {

@@ -79,6 +79,12 @@ typedef struct AscEvent {
   uint8_t ov_write;
   int32_t ov_buf;
   int64_t ov_lo, ov_hi;
+  /* OP: a UB access past the end of its LocalTensor (inside the UB), made
+   * in the sanitizer's warn mode: UB bytes [lov_lo, lov_hi) of a tensor of
+   * lov_len elements */
+  int has_lov;
+  uint8_t lov_write;
+  int64_t lov_lo, lov_hi, lov_len;
 } AscEvent;
 
 typedef struct AscObserver {

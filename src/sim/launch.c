@@ -100,6 +100,9 @@ static void *worker_main(void *arg) {
   b.gm_overruns_reported = w->gm_overruns_reported;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
+    b.mask_high = UINT64_MAX; /* the mask register as a kernel starts: */
+    b.mask_low = UINT64_MAX;  /* all bits set, normal mode */
+    b.mask_counter = 0;
     /* every block starts from a zeroed UB: only what was touched needs it */
     memset(b.ub, 0, (size_t)sc->dirty);
     sc->dirty = 0;

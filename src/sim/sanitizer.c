@@ -1200,6 +1200,35 @@ static void on_block_begin(void *self, AscBlockState *b) {
   shadow_reset(tl.sh);
 }
 
+/* A UB access past the end of its LocalTensor, made in warn mode (events.h:
+ * has_lov): a warning. */
+static AscStatus report_local_overrun(AscSanitizer *s, AscBlockState *b,
+                                      const AscEvent *e) {
+  Rep rep;
+  Rep *r = rep_new(&rep, ASC_SAN_OVERRUN, b, e->in, e->pipe);
+  int64_t es = (int64_t)asc_dtype_size((AscDType)e->in->dtype);
+  if (es <= 0)
+    es = 1;
+  r->r.space = ASC_SPACE_UB;
+  r->r.buf = -1;
+  r->r.lo = e->lov_lo;
+  r->r.hi = e->lov_hi;
+  char api1[64], w1[128];
+  msg(r,
+      "LocalTensor access out of bounds: %s at %s %s UB bytes [%lld, %lld), "
+      "%lld elements, but the LocalTensor has only %lld. On an NPU this %s; "
+      "here it is made (inside the UB)",
+      api_of(e->in, api1, sizeof api1), where(r->r.loc, w1, sizeof w1),
+      e->lov_write ? "writes" : "reads", (long long)e->lov_lo,
+      (long long)e->lov_hi, (long long)((e->lov_hi - e->lov_lo) / es),
+      (long long)e->lov_len,
+      e->lov_write ? "overwrites whatever follows the tensor in the UB"
+                   : "reads whatever follows the tensor in the UB");
+  fix(r, "allocate the tensor to whole repeats (256 bytes), or use a mask "
+         "and repeat_times that stay inside it");
+  return emit(s, b, r);
+}
+
 static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
   AscSanitizer *s = self;
   Shadow *sh = tl.sh;
@@ -1211,6 +1240,11 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
       report_dropped(s, b, e, e->dropped);
     if (e->has_ov) {
       AscStatus st = report_overrun(s, b, e);
+      if (st)
+        return st;
+    }
+    if (e->has_lov) {
+      AscStatus st = report_local_overrun(s, b, e);
       if (st)
         return st;
     }

@@ -144,6 +144,9 @@ typedef struct AscBlockState {
   AscSimTBuf *tbufs;
   int n_objects; /* queues + tbufs */
   AscSimPipe pipe;
+  /* the vector mask register: its two words and the mode (1: counter) */
+  uint64_t mask_high, mask_low;
+  int mask_counter;
   /* register frames, a stack grown on demand */
   AscSlot *stack;
   int64_t stack_size, stack_used;

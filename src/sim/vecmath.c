@@ -470,18 +470,26 @@ void asc_store_scalar(AscDType dt, void *base, int64_t idx, AscScalar v) {
 #define DT(x) (1u << ASC_DT_##x)
 #define DT_ARITH (DT(FLOAT16) | DT(FLOAT32) | DT(INT16) | DT(INT32))
 #define DT_FLT (DT(FLOAT16) | DT(FLOAT32))
+/* AddRelu/SubRelu; And/Or/Not (16-bit lanes); ShiftLeft/ShiftRight: the
+ * "数据类型" sections of 复合计算/{AddRelu,SubRelu}.md and
+ * 逻辑计算/{And,Or,Not,ShiftLeft,ShiftRight}.md (LeakyRelu: 基础算术). */
+#define DT_RELU2 (DT_FLT | DT(INT16))
+#define DT_BITS (DT(INT16) | DT(UINT16))
+#define DT_SHIFT (DT_BITS | DT(INT32) | DT(UINT32))
 
 static const unsigned bin_types[ASC_VBIN_COUNT] = {
-    [ASC_VBIN_ADD] = DT_ARITH, [ASC_VBIN_SUB] = DT_ARITH,
-    [ASC_VBIN_MUL] = DT_ARITH, [ASC_VBIN_DIV] = DT_FLT,
-    [ASC_VBIN_MAX] = DT_ARITH, [ASC_VBIN_MIN] = DT_ARITH,
+    [ASC_VBIN_ADD] = DT_ARITH,      [ASC_VBIN_SUB] = DT_ARITH,
+    [ASC_VBIN_MUL] = DT_ARITH,      [ASC_VBIN_DIV] = DT_FLT,
+    [ASC_VBIN_MAX] = DT_ARITH,      [ASC_VBIN_MIN] = DT_ARITH,
+    [ASC_VBIN_ADD_RELU] = DT_RELU2, [ASC_VBIN_SUB_RELU] = DT_RELU2,
+    [ASC_VBIN_AND] = DT_BITS,       [ASC_VBIN_OR] = DT_BITS,
 };
 
 static const unsigned sca_types[ASC_VSCA_COUNT] = {
-    [ASC_VSCA_ADDS] = DT_ARITH,
-    [ASC_VSCA_MULS] = DT_ARITH,
-    [ASC_VSCA_MAXS] = DT_ARITH,
-    [ASC_VSCA_MINS] = DT_ARITH,
+    [ASC_VSCA_ADDS] = DT_ARITH,        [ASC_VSCA_MULS] = DT_ARITH,
+    [ASC_VSCA_MAXS] = DT_ARITH,        [ASC_VSCA_MINS] = DT_ARITH,
+    [ASC_VSCA_LEAKY_RELU] = DT_FLT,    [ASC_VSCA_SHIFT_LEFT] = DT_SHIFT,
+    [ASC_VSCA_SHIFT_RIGHT] = DT_SHIFT,
 };
 
 static const unsigned un_types[ASC_VUN_COUNT] = {
@@ -492,6 +500,7 @@ static const unsigned un_types[ASC_VUN_COUNT] = {
     [ASC_VUN_SQRT] = DT_FLT,
     [ASC_VUN_RSQRT] = DT_FLT,
     [ASC_VUN_RECIPROCAL] = DT_FLT,
+    [ASC_VUN_NOT] = DT_BITS,
 };
 
 static const unsigned dup_types = DT(INT16) | DT(UINT16) | DT(FLOAT16) |
@@ -550,6 +559,28 @@ int asc_vec_unary_supported(AscVecUnOp op, AscDType dt) {
 
 int asc_vec_dup_supported(AscDType dt) { return in_set(dup_types, dt); }
 
+/* 复合计算/{FusedMulAdd,MulAddRelu}.md: half, float; MulAddDst.md and
+ * Axpy.md (A2 tables): (dst, src) = (half, half), (float, float) and
+ * (float, half). */
+int asc_vec_ternary_supported(AscVecTernOp op, AscDType dst, AscDType src) {
+  if ((unsigned)op >= ASC_VTER_COUNT || !in_set(DT_FLT, dst) ||
+      !in_set(DT_FLT, src))
+    return 0;
+  if (op == ASC_VTER_MLA || op == ASC_VTER_AXPY)
+    return dst == src || (dst == ASC_DT_FLOAT32 && src == ASC_DT_FLOAT16);
+  return dst == src;
+}
+
+/* ShiftLeft.md / ShiftRight.md, A2: the amount lies in [0, bits of T]. */
+int asc_vec_scalar_range(AscVecScalarOp op, AscDType dt, int64_t *lo,
+                         int64_t *hi) {
+  if (op != ASC_VSCA_SHIFT_LEFT && op != ASC_VSCA_SHIFT_RIGHT)
+    return 0;
+  *lo = 0;
+  *hi = (int64_t)asc_dtype_size(dt) * 8;
+  return 1;
+}
+
 int asc_vec_cast_supported(AscDType dst, AscDType src, AscRoundMode mode) {
   size_t k;
   if ((unsigned)mode >= ASC_ROUND_COUNT)
@@ -570,7 +601,7 @@ int asc_vec_cast_supported(AscDType dst, AscDType src, AscRoundMode mode) {
  * and Rsqrt go through double and are rounded once to float.
  * ------------------------------------------------------------------- */
 
-enum { FAM_H, FAM_B, FAM_F, FAM_I16, FAM_I32, FAM_COUNT };
+enum { FAM_H, FAM_B, FAM_F, FAM_I16, FAM_I32, FAM_U16, FAM_U32, FAM_COUNT };
 
 static int family(AscDType dt) {
   switch (dt) {
@@ -584,6 +615,10 @@ static int family(AscDType dt) {
     return FAM_I16;
   case ASC_DT_INT32:
     return FAM_I32;
+  case ASC_DT_UINT16:
+    return FAM_U16;
+  case ASC_DT_UINT32:
+    return FAM_U32;
   default:
     return -1;
   }
@@ -660,6 +695,9 @@ static inline float exp_to_f(float a) {
   return r >= 0x1.ffffffp127 ? INFINITY : (float)r;
 }
 
+/* Relu of a float result: -0.0 to +0.0, NaN through (as the Relu loops). */
+#define RELU_F(x) ((x) > 0.0f || (x) != (x) ? (x) : 0.0f)
+
 /* Float families: half, bfloat16, float. */
 #define FLOAT_OPS(sfx, LD, ST, SC)                                             \
   BIN_FN(add_##sfx, float, LD, ST, a + b)                                      \
@@ -676,7 +714,10 @@ static inline float exp_to_f(float a) {
   UN_FN(ln_##sfx, float, LD, ST, (float)log((double)a))                        \
   UN_FN(sqrt_##sfx, float, LD, ST, sqrtf(a))                                   \
   UN_FN(rsqrt_##sfx, float, LD, ST, (float)(1.0 / sqrt((double)a)))            \
-  UN_FN(recip_##sfx, float, LD, ST, 1.0f / a)
+  UN_FN(recip_##sfx, float, LD, ST, 1.0f / a)                                  \
+  BIN_FN(addrelu_##sfx, float, LD, ST, RELU_F(a + b))                          \
+  BIN_FN(subrelu_##sfx, float, LD, ST, RELU_F(a - b))                          \
+  SCA_FN(lrelu_##sfx, float, SC, LD, ST, a >= 0.0f ? a : a * b)
 
 FLOAT_OPS(h, ld_h, st_h, sc_h)
 FLOAT_OPS(b, ld_b, st_b, sc_b)
@@ -712,6 +753,46 @@ UN_FN(relu_f, uint32_t, ld_u32, st_u32,
 INT_OPS(i16, uint16_t, int16_t, 16)
 INT_OPS(i32, uint32_t, int32_t, 32)
 
+/* AddRelu/SubRelu on int16: the wrapped sum (as Add), then relu. */
+static inline uint16_t relu_u16(uint16_t v) { return v & 0x8000u ? 0 : v; }
+BIN_FN(addrelu_i16, uint16_t, ld_u16, st_u16, relu_u16((uint16_t)(a + b)))
+BIN_FN(subrelu_i16, uint16_t, ld_u16, st_u16, relu_u16((uint16_t)(a - b)))
+
+/* And/Or/Not work on the bits: one loop for int16 and uint16. */
+BIN_FN(and_16, uint16_t, ld_u16, st_u16, (uint16_t)(a & b))
+BIN_FN(or_16, uint16_t, ld_u16, st_u16, (uint16_t)(a | b))
+UN_FN(not_16, uint16_t, ld_u16, st_u16, (uint16_t)~a)
+
+/* Shifts by an amount in [0, W] (the caller checked it; clamped here so
+ * the loops stay defined): unsigned types shift logically; signed left
+ * shifts keep the sign bit and drop the bit below it (ShiftLeft.md), signed
+ * right shifts are arithmetic.  Computed in twice the width, so a shift by
+ * W is defined and gives 0 (or all sign bits). */
+static inline uint32_t shift_amount(AscScalar s, uint32_t w) {
+  return s.i<0 ? 0 : s.i>(int64_t) w ? w : (uint32_t)s.i;
+}
+
+#define SHIFT_FN(name, T, W, LD, ST, EXPR)                                     \
+  ASC_HOT_LOOP static void name(uchar *d, const uchar *x, AscScalar sc,        \
+                                int64_t n) {                                   \
+    const uint32_t b = shift_amount(sc, W);                                    \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      T a = LD(x, i);                                                          \
+      ST(d, i, EXPR);                                                          \
+    }                                                                          \
+  }
+
+SHIFT_FN(shl_u16, uint16_t, 16, ld_u16, st_u16, (uint16_t)((uint32_t)a << b))
+SHIFT_FN(shl_i16, uint16_t, 16, ld_u16, st_u16,
+         (uint16_t)((a & 0x8000u) | (((uint32_t)a << b) & 0x7FFFu)))
+SHIFT_FN(shl_u32, uint32_t, 32, ld_u32, st_u32, (uint32_t)((uint64_t)a << b))
+SHIFT_FN(shl_i32, uint32_t, 32, ld_u32, st_u32,
+         (a & 0x80000000u) | (uint32_t)(((uint64_t)a << b) & 0x7FFFFFFFu))
+SHIFT_FN(shr_u16, uint16_t, 16, ld_u16, st_u16, (uint16_t)((uint32_t)a >> b))
+SHIFT_FN(shr_i16, int16_t, 16, ld_i16, st_i16, (int16_t)((int32_t)a >> b))
+SHIFT_FN(shr_u32, uint32_t, 32, ld_u32, st_u32, (uint32_t)((uint64_t)a >> b))
+SHIFT_FN(shr_i32, int32_t, 32, ld_i32, st_i32, (int32_t)((int64_t)a >> b))
+
 /* Indexed [op][family]; NULL falls back to the generic loop. */
 static const BinFn bin_tab[ASC_VBIN_COUNT][FAM_COUNT] = {
     [ASC_VBIN_ADD] = {add_h, add_b, add_f, add_i16, add_i32},
@@ -720,6 +801,10 @@ static const BinFn bin_tab[ASC_VBIN_COUNT][FAM_COUNT] = {
     [ASC_VBIN_DIV] = {div_h, div_b, div_f, NULL, NULL},
     [ASC_VBIN_MAX] = {max_h, max_b, max_f, max_i16, max_i32},
     [ASC_VBIN_MIN] = {min_h, min_b, min_f, min_i16, min_i32},
+    [ASC_VBIN_ADD_RELU] = {addrelu_h, addrelu_b, addrelu_f, addrelu_i16, NULL},
+    [ASC_VBIN_SUB_RELU] = {subrelu_h, subrelu_b, subrelu_f, subrelu_i16, NULL},
+    [ASC_VBIN_AND] = {[FAM_I16] = and_16, [FAM_U16] = and_16},
+    [ASC_VBIN_OR] = {[FAM_I16] = or_16, [FAM_U16] = or_16},
 };
 
 static const ScaFn sca_tab[ASC_VSCA_COUNT][FAM_COUNT] = {
@@ -727,6 +812,15 @@ static const ScaFn sca_tab[ASC_VSCA_COUNT][FAM_COUNT] = {
     [ASC_VSCA_MULS] = {muls_h, muls_b, muls_f, muls_i16, muls_i32},
     [ASC_VSCA_MAXS] = {maxs_h, maxs_b, maxs_f, maxs_i16, maxs_i32},
     [ASC_VSCA_MINS] = {mins_h, mins_b, mins_f, mins_i16, mins_i32},
+    [ASC_VSCA_LEAKY_RELU] = {lrelu_h, lrelu_b, lrelu_f, NULL, NULL},
+    [ASC_VSCA_SHIFT_LEFT] = {[FAM_I16] = shl_i16,
+                             [FAM_I32] = shl_i32,
+                             [FAM_U16] = shl_u16,
+                             [FAM_U32] = shl_u32},
+    [ASC_VSCA_SHIFT_RIGHT] = {[FAM_I16] = shr_i16,
+                              [FAM_I32] = shr_i32,
+                              [FAM_U16] = shr_u16,
+                              [FAM_U32] = shr_u32},
 };
 
 static const UnFn un_tab[ASC_VUN_COUNT][FAM_COUNT] = {
@@ -737,6 +831,7 @@ static const UnFn un_tab[ASC_VUN_COUNT][FAM_COUNT] = {
     [ASC_VUN_SQRT] = {sqrt_h, sqrt_b, sqrt_f, NULL, NULL},
     [ASC_VUN_RSQRT] = {rsqrt_h, rsqrt_b, rsqrt_f, NULL, NULL},
     [ASC_VUN_RECIPROCAL] = {recip_h, recip_b, recip_f, NULL, NULL},
+    [ASC_VUN_NOT] = {[FAM_I16] = not_16, [FAM_U16] = not_16},
 };
 
 /* Generic fallbacks: any other element type (float64, 8/64-bit and
@@ -757,6 +852,13 @@ static double fop(AscVecBinOp op, double a, double b) {
     return a / b;
   case ASC_VBIN_MAX:
     return FMAX(a, b);
+  case ASC_VBIN_ADD_RELU:
+    return RELU_F(a + b);
+  case ASC_VBIN_SUB_RELU:
+    return RELU_F(a - b);
+  case ASC_VBIN_AND: /* no float form: keep a defined */
+  case ASC_VBIN_OR:
+    return a;
   default:
     return FMIN(a, b);
   }
@@ -781,6 +883,14 @@ static uint64_t iop(AscVecBinOp op, uint64_t a, uint64_t b, int sgn) {
     return sb == -1 ? 0 - a : (uint64_t)(sa / sb);
   case ASC_VBIN_MAX:
     return lt ? b : a;
+  case ASC_VBIN_ADD_RELU:
+    return sgn && u2s64(a + b) < 0 ? 0 : a + b;
+  case ASC_VBIN_SUB_RELU:
+    return sgn && u2s64(a - b) < 0 ? 0 : a - b;
+  case ASC_VBIN_AND:
+    return a & b;
+  case ASC_VBIN_OR:
+    return a | b;
   default:
     return lt ? a : b;
   }
@@ -808,16 +918,40 @@ static const AscVecBinOp sca_as_bin[ASC_VSCA_COUNT] = {
     [ASC_VSCA_MINS] = ASC_VBIN_MIN,
 };
 
+/* The tensor-scalar ops with no binary counterpart, one element. */
+static double fsop(AscVecScalarOp op, double a, double b) {
+  return op == ASC_VSCA_LEAKY_RELU ? (a >= 0 ? a : a * b) : a;
+}
+
+static uint64_t isop(AscVecScalarOp op, uint64_t a, uint64_t b, int sgn) {
+  int64_t sb = u2s64(b);
+  unsigned amt = sb < 0 ? 0 : sb > 63 ? 63 : (unsigned)sb;
+  switch (op) {
+  case ASC_VSCA_SHIFT_LEFT:
+    return a << amt;
+  case ASC_VSCA_SHIFT_RIGHT:
+    return sgn && u2s64(a) < 0 ? ~(~a >> amt) : a >> amt;
+  default: /* leaky relu */
+    return sgn && u2s64(a) < 0 ? a * b : a;
+  }
+}
+
 static void sca_generic(AscVecScalarOp op, AscDType dt, uchar *d,
                         const uchar *x, AscScalar sc, int64_t n) {
   uchar s[8]; /* the scalar as one element of type dt */
   AscVecBinOp bop = sca_as_bin[op];
   int sgn = asc_dtype_is_signed_int(dt);
+  int own = op >= ASC_VSCA_LEAKY_RELU; /* no binary counterpart */
   if (asc_dtype_size(dt) == 0)
     return;
   asc_store_scalar(dt, s, 0, sc);
   for (int64_t i = 0; i < n; i++) {
-    if (asc_dtype_is_float(dt)) {
+    if (own && asc_dtype_is_float(dt)) {
+      double r = fsop(op, asc_load_f(dt, x, i), asc_load_f(dt, s, 0));
+      st_float(dt, d, i, r, ASC_ROUND_RINT);
+    } else if (own) {
+      st_bits(dt, d, i, isop(op, ld_bits(dt, x, i), ld_bits(dt, s, 0), sgn));
+    } else if (asc_dtype_is_float(dt)) {
       double r = fop(bop, asc_load_f(dt, x, i), asc_load_f(dt, s, 0));
       st_float(dt, d, i, r, ASC_ROUND_RINT);
     } else {
@@ -840,6 +974,8 @@ static double uop(AscVecUnOp op, double a) {
     return sqrt(a);
   case ASC_VUN_RSQRT:
     return 1.0 / sqrt(a);
+  case ASC_VUN_NOT: /* no float form: keep a defined */
+    return a;
   default:
     return 1.0 / a;
   }
@@ -855,6 +991,8 @@ static void un_generic(AscVecUnOp op, AscDType dt, uchar *d, const uchar *x,
   for (int64_t i = 0; i < n; i++) {
     if (asc_dtype_is_float(dt)) {
       st_float(dt, d, i, uop(op, asc_load_f(dt, x, i)), ASC_ROUND_RINT);
+    } else if (op == ASC_VUN_NOT) {
+      st_bits(dt, d, i, ~ld_bits(dt, x, i));
     } else if (op == ASC_VUN_RELU || op == ASC_VUN_ABS) {
       uint64_t a = ld_bits(dt, x, i);
       int neg = sgn && u2s64(a) < 0;
@@ -899,6 +1037,110 @@ void asc_vec_unary(AscVecUnOp op, AscDType dt, void *dst, const void *src,
     un_tab[op][f](dst, src, n);
   else
     un_generic(op, dt, dst, src, n);
+}
+
+/* ---------------------------------------------------------------------
+ * Multiply-add (FusedMulAdd, MulAddRelu, MulAddDst, Axpy)
+ *
+ * One rounding, from the exact a * b + c to the destination type: fmaf
+ * for a float dst; for a half dst the product of two halves is exact in
+ * double and so is its sum with a half whenever the result is finite in
+ * half, so double rounded once to half is the exact result rounded.
+ * Loops are indexed by the (dst, src) pair: TER_HH, TER_FF, TER_FH.
+ * ------------------------------------------------------------------- */
+
+enum { TER_HH, TER_FF, TER_FH, TER_PAIRS };
+
+typedef void (*TerFn)(uchar *, const uchar *, const uchar *, AscScalar,
+                      int64_t);
+
+static inline void st_hd(uchar *p, int64_t i, double v) {
+  st_u16(p, i, dbl_to_h(v));
+}
+
+/* c is dst's element, a src0's, b src1's (or the scalar for Axpy). */
+#define TER_FN(name, LDD, LDS, ST, EXPR)                                       \
+  ASC_HOT_LOOP static void name(uchar *d, const uchar *x, const uchar *y,      \
+                                AscScalar sc, int64_t n) {                     \
+    (void)sc;                                                                  \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      float c = LDD(d, i), a = LDS(x, i), b = LDS(y, i);                       \
+      ST(d, i, EXPR);                                                          \
+    }                                                                          \
+  }
+
+#define AXPY_FN(name, LDD, LDS, SC, ST, EXPR)                                  \
+  ASC_HOT_LOOP static void name(uchar *d, const uchar *x, const uchar *y,      \
+                                AscScalar sc, int64_t n) {                     \
+    (void)y;                                                                   \
+    const float b = SC(sc);                                                    \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      float c = LDD(d, i), a = LDS(x, i);                                      \
+      ST(d, i, EXPR);                                                          \
+    }                                                                          \
+  }
+
+TER_FN(fma_hh, ld_h, ld_h, st_hd, (double)a *c + b)
+TER_FN(fma_ff, ld_f32, ld_f32, st_f32, fmaf(a, c, b))
+TER_FN(fmarelu_hh, ld_h, ld_h, st_hd, RELU_F((double)a *c + b))
+TER_FN(fmarelu_ff, ld_f32, ld_f32, st_f32, RELU_F(fmaf(a, c, b)))
+TER_FN(mla_hh, ld_h, ld_h, st_hd, (double)a *b + c)
+TER_FN(mla_ff, ld_f32, ld_f32, st_f32, fmaf(a, b, c))
+TER_FN(mla_fh, ld_f32, ld_h, st_f32, fmaf(a, b, c))
+AXPY_FN(axpy_hh, ld_h, ld_h, sc_h, st_hd, (double)a *b + c)
+AXPY_FN(axpy_ff, ld_f32, ld_f32, sc_f, st_f32, fmaf(a, b, c))
+AXPY_FN(axpy_fh, ld_f32, ld_h, sc_h, st_f32, fmaf(a, b, c))
+
+static const TerFn ter_tab[ASC_VTER_COUNT][TER_PAIRS] = {
+    [ASC_VTER_FMA] = {fma_hh, fma_ff, NULL},
+    [ASC_VTER_FMA_RELU] = {fmarelu_hh, fmarelu_ff, NULL},
+    [ASC_VTER_MLA] = {mla_hh, mla_ff, mla_fh},
+    [ASC_VTER_AXPY] = {axpy_hh, axpy_ff, axpy_fh},
+};
+
+static int ter_pair(AscDType d, AscDType s) {
+  if (d == ASC_DT_FLOAT16 && s == ASC_DT_FLOAT16)
+    return TER_HH;
+  if (d == ASC_DT_FLOAT32 && s == ASC_DT_FLOAT32)
+    return TER_FF;
+  if (d == ASC_DT_FLOAT32 && s == ASC_DT_FLOAT16)
+    return TER_FH;
+  return -1;
+}
+
+/* Any other pair (no hardware has them): in double, rounded once. */
+static void ter_generic(AscVecTernOp op, AscDType dd, AscDType sd, uchar *d,
+                        const uchar *x, const uchar *y, AscScalar sc,
+                        int64_t n) {
+  uchar s[8];
+  if (asc_dtype_size(dd) == 0 || asc_dtype_size(sd) == 0)
+    return;
+  asc_store_scalar(sd, s, 0, sc);
+  for (int64_t i = 0; i < n; i++) {
+    double c = asc_load_f(dd, d, i), a = asc_load_f(sd, x, i);
+    double b =
+        op == ASC_VTER_AXPY ? asc_load_f(sd, s, 0) : asc_load_f(sd, y, i);
+    double r =
+        op == ASC_VTER_FMA || op == ASC_VTER_FMA_RELU ? a * c + b : a * b + c;
+    if (op == ASC_VTER_FMA_RELU)
+      r = RELU_F(r);
+    if (asc_dtype_is_float(dd))
+      st_float(dd, d, i, r, ASC_ROUND_RINT);
+    else
+      st_bits(dd, d, i, (uint64_t)asc_load_i(ASC_DT_FLOAT64, &r, 0));
+  }
+}
+
+void asc_vec_ternary(AscVecTernOp op, AscDType dst_dt, AscDType src_dt,
+                     void *dst, const void *src0, const void *src1,
+                     AscScalar scalar, int64_t n) {
+  int p = ter_pair(dst_dt, src_dt);
+  if ((unsigned)op >= ASC_VTER_COUNT || n <= 0)
+    return;
+  if (p >= 0 && ter_tab[op][p])
+    ter_tab[op][p](dst, src0, src1, scalar, n);
+  else
+    ter_generic(op, dst_dt, src_dt, dst, src0, src1, scalar, n);
 }
 
 void asc_vec_dup(AscDType dt, void *dst, AscScalar scalar, int64_t n) {

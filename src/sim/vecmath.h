@@ -22,6 +22,10 @@ typedef enum AscVecBinOp {
   ASC_VBIN_DIV,
   ASC_VBIN_MAX,
   ASC_VBIN_MIN,
+  ASC_VBIN_ADD_RELU, /* relu(a + b) */
+  ASC_VBIN_SUB_RELU, /* relu(a - b) */
+  ASC_VBIN_AND,      /* a & b */
+  ASC_VBIN_OR,       /* a | b */
   ASC_VBIN_COUNT
 } AscVecBinOp;
 
@@ -31,6 +35,9 @@ typedef enum AscVecScalarOp {
   ASC_VSCA_MULS,
   ASC_VSCA_MAXS,
   ASC_VSCA_MINS,
+  ASC_VSCA_LEAKY_RELU,  /* a >= 0 ? a : a * scalar */
+  ASC_VSCA_SHIFT_LEFT,  /* a << scalar (signed: the sign bit is kept) */
+  ASC_VSCA_SHIFT_RIGHT, /* a >> scalar (signed: arithmetic) */
   ASC_VSCA_COUNT
 } AscVecScalarOp;
 
@@ -42,8 +49,20 @@ typedef enum AscVecUnOp {
   ASC_VUN_SQRT,
   ASC_VUN_RSQRT,
   ASC_VUN_RECIPROCAL,
+  ASC_VUN_NOT, /* ~a */
   ASC_VUN_COUNT
 } AscVecUnOp;
+
+/* Multiply-add forms, which read dst: dst[i] = op(dst[i], src0[i], src1[i])
+ * (AXPY: the scalar instead of src1).  MLA and AXPY also take a float dst
+ * with half sources. */
+typedef enum AscVecTernOp {
+  ASC_VTER_FMA,      /* src0 * dst + src1 (FusedMulAdd) */
+  ASC_VTER_FMA_RELU, /* relu(src0 * dst + src1) (MulAddRelu) */
+  ASC_VTER_MLA,      /* src0 * src1 + dst (MulAddDst) */
+  ASC_VTER_AXPY,     /* src0 * scalar + dst (Axpy) */
+  ASC_VTER_COUNT
+} AscVecTernOp;
 
 /* Values of AscendC::RoundMode (enum class RoundMode : uint8_t). */
 typedef enum AscRoundMode {
@@ -70,6 +89,11 @@ int asc_vec_binary_supported(AscVecBinOp op, AscDType dt);
 int asc_vec_scalar_supported(AscVecScalarOp op, AscDType dt);
 int asc_vec_unary_supported(AscVecUnOp op, AscDType dt);
 int asc_vec_dup_supported(AscDType dt);
+int asc_vec_ternary_supported(AscVecTernOp op, AscDType dst, AscDType src);
+/* The range [*lo, *hi] the scalar of `op` must lie in for element type dt
+ * (the shift amounts); 0 when any value is accepted. */
+int asc_vec_scalar_range(AscVecScalarOp op, AscDType dt, int64_t *lo,
+                         int64_t *hi);
 int asc_vec_cast_supported(AscDType dst, AscDType src, AscRoundMode mode);
 
 void asc_vec_binary(AscVecBinOp op, AscDType dt, void *dst, const void *src0,
@@ -79,6 +103,11 @@ void asc_vec_scalar(AscVecScalarOp op, AscDType dt, void *dst, const void *src,
 void asc_vec_unary(AscVecUnOp op, AscDType dt, void *dst, const void *src,
                    int64_t n);
 void asc_vec_dup(AscDType dt, void *dst, AscScalar scalar, int64_t n);
+/* src1 is unused (may be NULL) for AXPY, scalar for the others.  Each
+ * result is rounded once, from the exact a * b + c, to dst's type. */
+void asc_vec_ternary(AscVecTernOp op, AscDType dst_dt, AscDType src_dt,
+                     void *dst, const void *src0, const void *src1,
+                     AscScalar scalar, int64_t n);
 /* Precondition: asc_vec_cast_supported(dst_dt, src_dt, mode). */
 void asc_vec_cast(AscDType dst_dt, AscDType src_dt, AscRoundMode mode,
                   void *dst, const void *src, int64_t n);

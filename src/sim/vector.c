@@ -20,10 +20,16 @@ static uint8_t *vec_ptr(AscExec *x, const AscInstr *in, int k, int64_t n,
   return sim_local_ptr(x, in, t, n, write, what);
 }
 
-/* The size of the work for the timing model. */
+/* The size of the work for the timing model. A count (level-2) form runs
+ * in counter mode and leaves the mask register as ResetMask and
+ * SetMaskNorm do (set_mask_norm, set_vector_mask(-1, -1) after the
+ * instruction: the devkit's level-2 implementations). */
 static void vec_work(AscExec *x, const AscTensorRef *dst, int64_t n) {
   x->b->ev.elems = n;
   x->b->ev.bytes = n * (int64_t)asc_dtype_size((AscDType)dst->dtype);
+  x->b->mask_counter = 0;
+  x->b->mask_high = UINT64_MAX;
+  x->b->mask_low = UINT64_MAX;
 }
 
 static AscScalar scalar_operand(AscExec *x, const AscInstr *in, int k) {
@@ -38,6 +44,19 @@ static AscScalar scalar_operand(AscExec *x, const AscInstr *in, int k) {
     s.f = (double)v.i;
   }
   return s;
+}
+
+/* The scalar of a tensor-scalar op inside the range its op allows (the
+ * shift amounts; asc_vec_scalar_range). */
+static int scalar_in_range(AscExec *x, const AscInstr *in, AscScalar s) {
+  int64_t lo, hi;
+  AscDType dt = (AscDType)in->dtype;
+  if (!asc_vec_scalar_range((AscVecScalarOp)in->imm, dt, &lo, &hi) ||
+      (s.i >= lo && s.i <= hi))
+    return 1;
+  sim_fail(x, in, "the scalar %lld is out of range [%lld, %lld] for %s",
+           (long long)s.i, (long long)lo, (long long)hi, asc_dtype_name(dt));
+  return 0;
 }
 
 AscStatus sim_vec_binary(AscExec *x, const AscInstr *in) {
@@ -56,10 +75,10 @@ AscStatus sim_vec_scalar(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 3).i;
   uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
   uint8_t *s = d ? vec_ptr(x, in, 1, n, 0, "src") : NULL;
-  if (!s)
+  AscScalar sc = scalar_operand(x, in, 2);
+  if (!s || !scalar_in_range(x, in, sc))
     return ASC_ERR_KERNEL;
-  asc_vec_scalar((AscVecScalarOp)in->imm, (AscDType)in->dtype, d, s,
-                 scalar_operand(x, in, 2), n);
+  asc_vec_scalar((AscVecScalarOp)in->imm, (AscDType)in->dtype, d, s, sc, n);
   vec_work(x, &ASC_SLOT(x, in, 0).t, n);
   return ASC_OK;
 }
@@ -115,6 +134,13 @@ typedef struct L0Run {
   int block, first, n; /* elements [first, first + n) of the repeat */
 } L0Run;
 
+typedef struct L0Mask {
+  L0Run runs[L0_REPEAT / 2]; /* enabled elements, split at block edges */
+  int n_runs;
+  int used[L0_BLOCKS]; /* block has enabled elements */
+  int enabled;
+} L0Mask;
+
 typedef struct L0 {
   int n_ops;                 /* operand 0 is dst, then the sources */
   uint8_t *base[L0_MAX_OPS]; /* host pointer of each operand's address */
@@ -123,11 +149,15 @@ typedef struct L0 {
   int64_t repeat;            /* repeat_times */
   int64_t es[L0_MAX_OPS];    /* each operand's element size */
   int64_t esize, per_block;  /* mask element size (the widest), per block */
-  L0Run runs[L0_REPEAT / 2]; /* enabled elements, split at block edges */
-  int n_runs;
-  int used[L0_BLOCKS]; /* block has enabled elements */
-  int dense;           /* the touched bytes are the bounding range */
+  L0Mask m[2]; /* the repeats' mask; the last repeat's in counter mode */
+  int tail;    /* the last repeat uses m[1] */
+  int dense;   /* the touched bytes are the bounding range */
 } L0;
+
+/* The mask of repeat r. */
+static const L0Mask *l0_mask(const L0 *l, int64_t r) {
+  return l->tail && r == l->repeat - 1 ? &l->m[1] : &l->m[0];
+}
 
 /* Byte offset of element i of repeat r of operand op from its address:
  * operand op holds element i at byte i * es[op] of the repeat, in 32-byte
@@ -141,6 +171,51 @@ static int64_t l0_offset(const L0 *l, int op, int64_t r, int64_t i) {
 static int l0_bit(uint64_t lo, uint64_t hi, int i) {
   return i < 64 ? (int)((lo >> i) & 1) : (int)((hi >> (i - 64)) & 1);
 }
+
+/* The runs of the elements of a repeat (per_block * 8 of them) whose mask
+ * bit is set. */
+static void l0_runs(L0Mask *m, int64_t per_block, uint64_t lo, uint64_t hi) {
+  m->n_runs = 0;
+  m->enabled = 0;
+  for (int b = 0; b < L0_BLOCKS; b++) {
+    m->used[b] = 0;
+    for (int e = 0; e < per_block; e++) {
+      int i = b * (int)per_block + e;
+      if (!l0_bit(lo, hi, i))
+        continue;
+      m->enabled++;
+      m->used[b] = 1;
+      L0Run *r = m->n_runs ? &m->runs[m->n_runs - 1] : NULL;
+      if (r && r->block == b && r->first + r->n == i)
+        r->n++;
+      else
+        m->runs[m->n_runs++] = (L0Run){b, i, 1};
+    }
+  }
+}
+
+/* The mask register as AscendCUtils::SetMask<T>(len) sets it for a
+ * continuous mask of len elements (kernel_utils_base.h): 64 sets the low
+ * word, the repeat's maximum or 128 and more set both words, otherwise the
+ * len lowest bits of the two words. A 32-bit type reads only the low word,
+ * so a len above its maximum acts as the maximum. */
+static void l0_continuous(int64_t per_repeat, uint64_t len, uint64_t *hi,
+                          uint64_t *lo) {
+  if (len == 64) {
+    *hi = 0;
+    *lo = UINT64_MAX;
+  } else if (len == (uint64_t)per_repeat || len >= 128) {
+    *hi = UINT64_MAX;
+    *lo = UINT64_MAX;
+  } else {
+    *hi = len > 64 ? (((uint64_t)1 << (len - 64)) - 1) : 0;
+    *lo = len > 64 ? UINT64_MAX : (((uint64_t)1 << len) - 1);
+  }
+}
+
+/* The counter mode's limit on the repeats of one instruction (the model's,
+ * not the hardware's: no UB holds more elements). */
+enum { L0_MAX_COUNTER_REPEATS = 65535 };
 
 /* Decodes and checks mask, repeat_times and strides (operands k.. of in:
  * mask0, mask1, repeat_times, then the repeat params, a struct of n_ops
@@ -157,7 +232,6 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
   for (int j = 0; j < 2 * n_ops; j++)
     strides[j] =
         in_struct ? x->regs[in->a[k + 3] + j].i : ASC_SLOT(x, in, k + 3 + j).i;
-  AscDType dt = (AscDType)in->dtype;
   l->n_ops = n_ops;
   l->esize = 0;
   for (int i = 0; i < n_ops; i++) {
@@ -165,17 +239,53 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
       return 0;
     AscDType t = (AscDType)ASC_SLOT(x, in, i).t.dtype;
     l->es[i] = (int64_t)asc_dtype_size(t);
-    if (l->es[i] > l->esize) {
+    if (l->es[i] > l->esize)
       l->esize = l->es[i];
-      dt = t;
-    }
   }
   l->per_block = L0_BLOCK / l->esize;
   int per_repeat = (int)(L0_REPEAT / l->esize);
   uint64_t m0 = (uint64_t)ASC_SLOT(x, in, k).i;
   uint64_t m1 = (uint64_t)ASC_SLOT(x, in, k + 1).i;
   l->repeat = ASC_SLOT(x, in, k + 2).i;
-  if (l->repeat < 0 || l->repeat > 255) {
+  if (!(in->imm2 & 2)) { /* isSetMask: the instruction sets the register */
+    if (in->imm2 & 1) {  /* bit mode: mask[0] low 64 bits, mask[1] high */
+      x->b->mask_low = m0;
+      x->b->mask_high = m1;
+    } else {
+      l0_continuous(per_repeat, m0, &x->b->mask_high, &x->b->mask_low);
+    }
+  }
+  uint64_t lo = x->b->mask_low, hi = x->b->mask_high;
+  if (per_repeat <= 64)
+    hi = 0; /* a repeat of 64 elements or fewer reads the low word */
+  if (per_repeat < 64)
+    lo &= ((uint64_t)1 << per_repeat) - 1;
+  l->tail = 0;
+  if (x->b->mask_counter) {
+    /* counter mode: the low word counts the elements of the instruction,
+     * repeat_times is not used (SIMD计算说明/掩码.md) */
+    uint64_t count = x->b->mask_low;
+    uint64_t reps = count / (uint64_t)per_repeat;
+    uint64_t rest = count % (uint64_t)per_repeat;
+    if (reps + (rest != 0) > L0_MAX_COUNTER_REPEATS) {
+      sim_fail(x, in,
+               "counter mode: the mask counts %llu elements, more than %d "
+               "repeats of %d",
+               (unsigned long long)count, L0_MAX_COUNTER_REPEATS, per_repeat);
+      return 0;
+    }
+    l->repeat = (int64_t)(reps + (rest != 0));
+    lo = UINT64_MAX;
+    hi = per_repeat > 64 ? UINT64_MAX : 0;
+    if (per_repeat < 64)
+      lo &= ((uint64_t)1 << per_repeat) - 1;
+    if (rest) {
+      uint64_t th, tl;
+      l0_continuous(per_repeat, rest, &th, &tl);
+      l0_runs(&l->m[1], l->per_block, tl, th);
+      l->tail = 1;
+    }
+  } else if (l->repeat < 0 || l->repeat > 255) {
     sim_fail(x, in, "repeat_times %lld is out of range [0, 255]",
              (long long)l->repeat);
     return 0;
@@ -200,51 +310,12 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
              "(all 8 blocks of a repeat would write one block)");
     return 0;
   }
-  uint64_t lo, hi;
-  if (in->imm2 == 0) { /* continuous mode */
-    if (m0 > (uint64_t)per_repeat) {
-      sim_fail(x, in,
-               "mask %llu is out of range [0, %d] for %s (%d elements per "
-               "repeat)",
-               (unsigned long long)m0, per_repeat, asc_dtype_name(dt),
-               per_repeat);
-      return 0;
-    }
-    lo = m0 >= 64 ? UINT64_MAX : (((uint64_t)1 << m0) - 1);
-    hi = m0 <= 64    ? 0
-         : m0 >= 128 ? UINT64_MAX
-                     : (((uint64_t)1 << (m0 - 64)) - 1);
-  } else { /* bit mode: mask[0] low 64 bits, mask[1] high 64 bits */
-    lo = m0;
-    hi = m1;
-    if (per_repeat <= 64 && hi != 0) {
-      sim_fail(x, in,
-               "mask[1] is 0x%llx but must be 0 for %s: a repeat has only "
-               "%d elements, set by mask[0]",
-               (unsigned long long)hi, asc_dtype_name(dt), per_repeat);
-      return 0;
-    }
-  }
-  l->n_runs = 0;
-  int enabled = 0;
-  for (int b = 0; b < L0_BLOCKS; b++) {
-    l->used[b] = 0;
-    for (int e = 0; e < l->per_block; e++) {
-      int i = b * (int)l->per_block + e;
-      if (!l0_bit(lo, hi, i))
-        continue;
-      enabled++;
-      l->used[b] = 1;
-      L0Run *r = l->n_runs ? &l->runs[l->n_runs - 1] : NULL;
-      if (r && r->block == b && r->first + r->n == i)
-        r->n++;
-      else
-        l->runs[l->n_runs++] = (L0Run){b, i, 1};
-    }
-  }
-  if (l->repeat == 0 || enabled == 0)
+  l0_runs(&l->m[0], l->per_block, lo, hi);
+  if (l->repeat == 0 || l0_mask(l, 0)->enabled == 0)
     return 2; /* documented as a NOP: nothing is read or written */
-  const L0Run *first = &l->runs[0], *last = &l->runs[l->n_runs - 1];
+  const L0Mask *lm = l0_mask(l, l->repeat - 1);
+  const L0Run *first = &l0_mask(l, 0)->runs[0];
+  const L0Run *last = &lm->runs[lm->n_runs - 1];
   for (int i = 0; i < n_ops; i++) {
     const AscTensorRef *t = &ASC_SLOT(x, in, i).t;
     if (t->addr % 32) {
@@ -268,7 +339,7 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
       return 0;
     l->base[i] = p - b0;
   }
-  int full = enabled == per_repeat;
+  int full = l->m[0].enabled == per_repeat;
   l->dense = full;
   for (int i = 0; i < n_ops; i++)
     if (l->blk[i] != 1 ||
@@ -290,17 +361,19 @@ static uint8_t *l0_block(const L0 *l, int op, int64_t r, int b) {
 /* Copies the used source blocks of repeat r into tmp (each source's
  * elements of the repeat contiguous, element i at byte i * es). */
 static void l0_gather(const L0 *l, int64_t r, uint8_t tmp[][L0_REPEAT]) {
+  const L0Mask *m = l0_mask(l, r);
   for (int op = 1; op < l->n_ops; op++)
     for (int b = 0; b < L0_BLOCKS; b++)
-      if (l->used[b])
+      if (m->used[b])
         memcpy(tmp[op] + b * l->per_block * l->es[op], l0_block(l, op, r, b),
                (size_t)(l->per_block * l->es[op]));
 }
 
 /* Writes the enabled elements of tmp[0] to dst's blocks of repeat r. */
 static void l0_scatter(const L0 *l, int64_t r, uint8_t tmp[][L0_REPEAT]) {
-  for (int k = 0; k < l->n_runs; k++) {
-    const L0Run *u = &l->runs[k];
+  const L0Mask *m = l0_mask(l, r);
+  for (int k = 0; k < m->n_runs; k++) {
+    const L0Run *u = &m->runs[k];
     int64_t in_block = (u->first - u->block * l->per_block) * l->es[0];
     memcpy(l0_block(l, 0, r, u->block) + in_block, tmp[0] + u->first * l->es[0],
            (size_t)(u->n * l->es[0]));
@@ -324,10 +397,11 @@ AscStatus sim_vec_binary_l0(AscExec *x, const AscInstr *in) {
   _Alignas(32) uint8_t tmp[3][L0_REPEAT];
   for (int64_t r = 0; st == 1 && r < l.repeat; r++) {
     l0_gather(&l, r, tmp);
-    for (int k = 0; k < l.n_runs; k++) {
-      int64_t off = l.runs[k].first * l.esize;
+    const L0Mask *m = l0_mask(&l, r);
+    for (int k = 0; k < m->n_runs; k++) {
+      int64_t off = m->runs[k].first * l.esize;
       asc_vec_binary((AscVecBinOp)in->imm, (AscDType)in->dtype, tmp[0] + off,
-                     tmp[1] + off, tmp[2] + off, l.runs[k].n);
+                     tmp[1] + off, tmp[2] + off, m->runs[k].n);
     }
     l0_scatter(&l, r, tmp);
   }
@@ -341,13 +415,16 @@ AscStatus sim_vec_scalar_l0(AscExec *x, const AscInstr *in) {
   if (!st)
     return ASC_ERR_KERNEL;
   AscScalar s = scalar_operand(x, in, 2);
+  if (!scalar_in_range(x, in, s))
+    return ASC_ERR_KERNEL;
   _Alignas(32) uint8_t tmp[2][L0_REPEAT];
   for (int64_t r = 0; st == 1 && r < l.repeat; r++) {
     l0_gather(&l, r, tmp);
-    for (int k = 0; k < l.n_runs; k++) {
-      int64_t off = l.runs[k].first * l.esize;
+    const L0Mask *m = l0_mask(&l, r);
+    for (int k = 0; k < m->n_runs; k++) {
+      int64_t off = m->runs[k].first * l.esize;
       asc_vec_scalar((AscVecScalarOp)in->imm, (AscDType)in->dtype, tmp[0] + off,
-                     tmp[1] + off, s, l.runs[k].n);
+                     tmp[1] + off, s, m->runs[k].n);
     }
     l0_scatter(&l, r, tmp);
   }
@@ -363,10 +440,11 @@ AscStatus sim_vec_unary_l0(AscExec *x, const AscInstr *in) {
   _Alignas(32) uint8_t tmp[2][L0_REPEAT];
   for (int64_t r = 0; st == 1 && r < l.repeat; r++) {
     l0_gather(&l, r, tmp);
-    for (int k = 0; k < l.n_runs; k++) {
-      int64_t off = l.runs[k].first * l.esize;
+    const L0Mask *m = l0_mask(&l, r);
+    for (int k = 0; k < m->n_runs; k++) {
+      int64_t off = m->runs[k].first * l.esize;
       asc_vec_unary((AscVecUnOp)in->imm, (AscDType)in->dtype, tmp[0] + off,
-                    tmp[1] + off, l.runs[k].n);
+                    tmp[1] + off, m->runs[k].n);
     }
     l0_scatter(&l, r, tmp);
   }
@@ -388,6 +466,73 @@ AscStatus sim_vec_duplicate_l0(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
+/* The multiply-add forms read dst too: its range is recorded as read
+ * (after the write l0_prepare recorded), and each repeat gathers dst's
+ * used blocks with the sources. Operand 2 is src1, or Axpy's scalar. */
+static void l0_read_dst(AscExec *x) {
+  AscEvent *e = &x->b->ev;
+  for (int i = 0, n = e->n_acc; i < n; i++)
+    if (e->acc[i].write) {
+      AscAccess w = e->acc[i];
+      sim_record_access(x->b, (AscSpace)w.space, 0, w.buf, w.lo, w.hi);
+      if (e->n_acc > n)
+        e->acc[e->n_acc - 1].bounding = w.bounding;
+      return;
+    }
+}
+
+AscStatus sim_vec_ternary(AscExec *x, const AscInstr *in) {
+  int has_src1 = asc_type_is_tensor(in->src->operands[2]->type);
+  int64_t n = ASC_SLOT(x, in, 3).i;
+  uint8_t *c = vec_ptr(x, in, 0, n, 0, "dst");
+  uint8_t *d = c ? vec_ptr(x, in, 0, n, 1, "dst") : NULL;
+  uint8_t *a = d ? vec_ptr(x, in, 1, n, 0, has_src1 ? "src0" : "src") : NULL;
+  uint8_t *b = a && has_src1 ? vec_ptr(x, in, 2, n, 0, "src1") : NULL;
+  if (!a || (has_src1 && !b))
+    return ASC_ERR_KERNEL;
+  AscScalar s = {0, 0};
+  if (!has_src1)
+    s = scalar_operand(x, in, 2);
+  asc_vec_ternary((AscVecTernOp)in->imm, (AscDType)in->dtype,
+                  (AscDType)ASC_SLOT(x, in, 1).t.dtype, d, a, b, s, n);
+  vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  return ASC_OK;
+}
+
+AscStatus sim_vec_ternary_l0(AscExec *x, const AscInstr *in) {
+  int has_src1 = asc_type_is_tensor(in->src->operands[2]->type);
+  L0 l;
+  int st = has_src1 ? l0_prepare(x, in, &l, 3, 3, 255, l0_binary_names)
+                    : l0_prepare(x, in, &l, 3, 2, 65535, l0_unary_names);
+  if (!st)
+    return ASC_ERR_KERNEL;
+  if (st == 1 && x->b->n_observers)
+    l0_read_dst(x);
+  AscScalar s = {0, 0};
+  if (!has_src1)
+    s = scalar_operand(x, in, 2);
+  AscDType dd = (AscDType)ASC_SLOT(x, in, 0).t.dtype;
+  AscDType sd = (AscDType)ASC_SLOT(x, in, 1).t.dtype;
+  _Alignas(32) uint8_t tmp[3][L0_REPEAT];
+  for (int64_t r = 0; st == 1 && r < l.repeat; r++) {
+    l0_gather(&l, r, tmp);
+    const L0Mask *m = l0_mask(&l, r);
+    for (int b = 0; b < L0_BLOCKS; b++)
+      if (m->used[b])
+        memcpy(tmp[0] + b * l.per_block * l.es[0], l0_block(&l, 0, r, b),
+               (size_t)(l.per_block * l.es[0]));
+    for (int k = 0; k < m->n_runs; k++) {
+      int64_t i = m->runs[k].first;
+      asc_vec_ternary((AscVecTernOp)in->imm, dd, sd, tmp[0] + i * l.es[0],
+                      tmp[1] + i * l.es[1],
+                      has_src1 ? tmp[2] + i * l.es[2] : NULL, s, m->runs[k].n);
+    }
+    l0_scatter(&l, r, tmp);
+  }
+  l0_work(x, &l, st == 2);
+  return ASC_OK;
+}
+
 AscStatus sim_vec_cast_l0(AscExec *x, const AscInstr *in) {
   L0 l;
   int st = l0_prepare(x, in, &l, 2, 2, 65535, l0_unary_names);
@@ -398,13 +543,55 @@ AscStatus sim_vec_cast_l0(AscExec *x, const AscInstr *in) {
   _Alignas(32) uint8_t tmp[2][L0_REPEAT];
   for (int64_t r = 0; st == 1 && r < l.repeat; r++) {
     l0_gather(&l, r, tmp);
-    for (int k = 0; k < l.n_runs; k++) {
-      int64_t i = l.runs[k].first;
+    const L0Mask *m = l0_mask(&l, r);
+    for (int k = 0; k < m->n_runs; k++) {
+      int64_t i = m->runs[k].first;
       asc_vec_cast(d, s, (AscRoundMode)in->imm3, tmp[0] + i * l.es[0],
-                   tmp[1] + i * l.es[1], l.runs[k].n);
+                   tmp[1] + i * l.es[1], m->runs[k].n);
     }
     l0_scatter(&l, r, tmp);
   }
   l0_work(x, &l, st == 2);
+  return ASC_OK;
+}
+
+/* ---- the mask register ----------------------------------------------------
+ * SetVectorMask<T, mode>(maskHigh, maskLow) writes the two words;
+ * SetVectorMask<T, mode>(len) writes (0, len) for MaskMode::COUNTER and
+ * what a continuous mask of len elements of T sets for NORMAL
+ * (kernel_reg.h). The mode argument does not switch the register's mode:
+ * SetMaskCount / SetMaskNorm do. */
+AscStatus sim_set_vector_mask(AscExec *x, const AscInstr *in) {
+  if (in->imm == 0) {
+    x->b->mask_high = (uint64_t)ASC_SLOT(x, in, 0).i;
+    x->b->mask_low = (uint64_t)ASC_SLOT(x, in, 1).i;
+    return ASC_OK;
+  }
+  int64_t len = ASC_SLOT(x, in, 0).i;
+  if (len < 0)
+    return sim_fail(x, in, "set_vector_mask: len %lld is negative",
+                    (long long)len);
+  if (in->imm2 == ASC_MASKMODE_COUNTER) {
+    x->b->mask_high = 0;
+    x->b->mask_low = (uint64_t)len;
+    return ASC_OK;
+  }
+  size_t es = asc_dtype_size((AscDType)in->dtype);
+  int64_t per_repeat = L0_REPEAT / (int64_t)(es ? es : 1);
+  l0_continuous(per_repeat, (uint64_t)len, &x->b->mask_high, &x->b->mask_low);
+  return ASC_OK;
+}
+
+/* SetMaskCount (sub 1) / SetMaskNorm (sub 0). */
+AscStatus sim_set_mask_mode(AscExec *x, const AscInstr *in) {
+  x->b->mask_counter = in->imm;
+  return ASC_OK;
+}
+
+/* ResetMask: both words all ones. */
+AscStatus sim_reset_mask(AscExec *x, const AscInstr *in) {
+  (void)in;
+  x->b->mask_high = UINT64_MAX;
+  x->b->mask_low = UINT64_MAX;
   return ASC_OK;
 }

@@ -131,6 +131,12 @@ template <typename T>
 constexpr bool ArithType = IsOneOf<T, half, float, int16_t, int32_t>;
 template <typename T>
 constexpr bool FloatType = IsOneOf<T, half, float>;
+template <typename T>
+constexpr bool AddReluType = IsOneOf<T, half, float, int16_t>;
+template <typename T>
+constexpr bool BitsType = IsOneOf<T, int16_t, uint16_t>;
+template <typename T>
+constexpr bool ShiftType = IsOneOf<T, int16_t, uint16_t, int32_t, uint32_t>;
 
 // ---- tensors (kernel_tensor.h, kernel_tensor_base.h) ----------------------------
 // The device (NPU) flavour of the API. Print and ToFile exist only in the
@@ -420,7 +426,48 @@ PYASC_BINARY(Mul, ArithType)
 PYASC_BINARY(Max, ArithType)
 PYASC_BINARY(Min, ArithType)
 PYASC_BINARY(Div, FloatType)
+PYASC_BINARY(AddRelu, AddReluType)
+PYASC_BINARY(SubRelu, AddReluType)
+PYASC_BINARY(And, BitsType)
+PYASC_BINARY(Or, BitsType)
+PYASC_BINARY(FusedMulAdd, FloatType)
+PYASC_BINARY(MulAddRelu, FloatType)
 #undef PYASC_BINARY
+
+// MulAddDst and Axpy: dst of T, sources of U: (half, half), (float, float), (float, half)
+template <typename T, typename U>
+constexpr bool MulAddPair = (std::is_same<T, U>::value && FloatType<T>) ||
+                            (std::is_same<T, float>::value && std::is_same<U, half>::value);
+template <typename T, typename U>
+__aicore__ void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                          const int32_t &count) {
+  static_assert(MulAddPair<T, U>, "MulAddDst: element types not supported on the Ascend910B");
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                          const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams &repeatParams) {
+  static_assert(MulAddPair<T, U>, "MulAddDst: element types not supported on the Ascend910B");
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                          uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &repeatParams) {
+  static_assert(MulAddPair<T, U>, "MulAddDst: element types not supported on the Ascend910B");
+}
+template <typename T, typename U>
+__aicore__ void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U &scalarValue,
+                     const int32_t &count) {
+  static_assert(MulAddPair<T, U>, "Axpy: element types not supported on the Ascend910B");
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U &scalarValue, uint64_t mask[],
+                     const uint8_t repeatTime, const UnaryRepeatParams &repeatParams) {
+  static_assert(MulAddPair<T, U>, "Axpy: element types not supported on the Ascend910B");
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U &scalarValue, uint64_t mask,
+                     const uint8_t repeatTime, const UnaryRepeatParams &repeatParams) {
+  static_assert(MulAddPair<T, U>, "Axpy: element types not supported on the Ascend910B");
+}
 
 #define PYASC_SCALAR(NAME)                                                                           \
   template <typename T, bool isSetMask = true>                                                      \
@@ -468,7 +515,37 @@ PYASC_UNARY(Sqrt, FloatType<T>)
 PYASC_UNARY(Rsqrt, FloatType<T>)
 PYASC_UNARY(Reciprocal, FloatType<T>)
 PYASC_UNARY(Relu, (IsOneOf<T, half, float, int32_t>))
+PYASC_UNARY(Not, BitsType<T>)
 #undef PYASC_UNARY
+
+// LeakyRelu, ShiftLeft, ShiftRight (kernel_operator_vec_binary_scalar_intf.h); ShiftRight's level-0 forms
+// take roundEn (default false) after the repeat params
+#define PYASC_SCALAR2(NAME, RULE, EXTRA)                                                            \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
+                       const int32_t &count) {                                                     \
+    static_assert(RULE<T>, #NAME ": element type not supported on the Ascend910B");                \
+  }                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
+                       uint64_t mask[], const uint8_t repeatTime,                                  \
+                       const UnaryRepeatParams &repeatParams EXTRA) {                              \
+    static_assert(RULE<T>, #NAME ": element type not supported on the Ascend910B");                \
+  }                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                      \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
+                       uint64_t mask, const uint8_t repeatTime,                                    \
+                       const UnaryRepeatParams &repeatParams EXTRA) {                              \
+    static_assert(RULE<T>, #NAME ": element type not supported on the Ascend910B");                \
+  }
+#define PYASC_NO_EXTRA
+#define PYASC_ROUND_EN , bool roundEn = false
+PYASC_SCALAR2(LeakyRelu, FloatType, PYASC_NO_EXTRA)
+PYASC_SCALAR2(ShiftLeft, ShiftType, PYASC_NO_EXTRA)
+PYASC_SCALAR2(ShiftRight, ShiftType, PYASC_ROUND_EN)
+#undef PYASC_ROUND_EN
+#undef PYASC_NO_EXTRA
+#undef PYASC_SCALAR2
 
 template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count) {
@@ -540,6 +617,15 @@ enum class BlockMode : uint8_t {
 };
 // impl/basic_api/kernel_reg.h
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+
+// ---- the vector mask register (basic_api/kernel_common.h) ---------------------------------
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ static inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ static inline void SetVectorMask(int32_t len) {}
+__aicore__ inline void ResetMask() {}
+__aicore__ inline void SetMaskCount() {}
+__aicore__ inline void SetMaskNorm() {}
 enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 // impl/basic_api/utils/kernel_utils_macros.h

@@ -285,13 +285,17 @@ static const Probe PROBES[] = {
      ": "
      "i64} : (" LT ", f32, ui64, ui64, i64, i64, i64) -> ()" AT(7),
      -1, 0},
-    {"level-0 adds mask",
+    /* counter mode: the mask counts v elements (a float32 repeat ignores
+     * the high word in normal mode, so no mask value faults there) */
+    {"level-0 adds mask (counter mode)",
      "    %rp = \"asc.struct\"(%one, %one, %r8, %r8) : (i64, i64, i64, i64) -> "
      "!asc.struct<UnaryRepeatParams>" AT(
-         7) "    \"asc.adds.l0\"(%t, %t, %f, "
-            "%vm, %vm, %one, %rp) {mask_mode = 1 : i64} : (" LT ", " LT
-            ", f32, ui64, "
-            "ui64, i64, !asc.struct<UnaryRepeatParams>) -> ()" AT(7),
+         7) "    \"asc.set_mask_count\"() : "
+            "() -> ()" AT(
+                7) "    \"asc.adds.l0\"(%t, %t, %f, "
+                   "%vm, %vm, %one, %rp) {mask_mode = 1 : i64} : (" LT ", " LT
+                   ", f32, ui64, "
+                   "ui64, i64, !asc.struct<UnaryRepeatParams>) -> ()" AT(7),
      -1, 0},
     {"level-0 adds strides",
      "    %rp = \"asc.struct\"(%v, %one, %v, %r8) : (i64, i64, i64, i64) -> "

@@ -421,10 +421,14 @@ static const AscDType all_types[] = {
     ASC_DT_FLOAT64};
 #define NTYPES (int)(sizeof all_types / sizeof all_types[0])
 
-static const char *bin_name[] = {"add", "sub", "mul", "div", "max", "min"};
-static const char *sca_name[] = {"adds", "muls", "maxs", "mins"};
-static const char *un_name[] = {"relu", "exp",   "ln",        "abs",
-                                "sqrt", "rsqrt", "reciprocal"};
+static const char *bin_name[] = {"add", "sub",      "mul",      "div", "max",
+                                 "min", "add_relu", "sub_relu", "and", "or"};
+static const char *sca_name[] = {
+    "adds", "muls", "maxs", "mins", "leaky_relu", "shift_left", "shift_right"};
+static const char *un_name[] = {"relu", "exp",   "ln",         "abs",
+                                "sqrt", "rsqrt", "reciprocal", "not"};
+
+static double relu_d(double r) { return isnan(r) ? r : r > 0 ? r : 0.0; }
 
 static double fmaxnp(double a, double b) {
   return isnan(a) ? a : isnan(b) ? b : a >= b ? a : b;
@@ -446,6 +450,13 @@ static double ref_bin(AscVecBinOp op, double a, double b) {
     return a / b;
   case ASC_VBIN_MAX:
     return fmaxnp(a, b);
+  case ASC_VBIN_ADD_RELU:
+    return relu_d(a + b);
+  case ASC_VBIN_SUB_RELU:
+    return relu_d(a - b);
+  case ASC_VBIN_AND: /* no float form: the loops keep a */
+  case ASC_VBIN_OR:
+    return a;
   default:
     return fminnp(a, b);
   }
@@ -468,12 +479,27 @@ static int64_t ref_ibin(AscVecBinOp op, int64_t a, int64_t b, int bits) {
   case ASC_VBIN_MAX:
     r = a > b ? a : b;
     break;
+  case ASC_VBIN_ADD_RELU:
+    r = a + b;
+    break;
+  case ASC_VBIN_SUB_RELU:
+    r = a - b;
+    break;
+  case ASC_VBIN_AND:
+    r = (int64_t)((uint64_t)a & (uint64_t)b);
+    break;
+  case ASC_VBIN_OR:
+    r = (int64_t)((uint64_t)a | (uint64_t)b);
+    break;
   default:
     r = a < b ? a : b;
     break;
   }
   u = (uint64_t)r & m;
-  return u > (m >> 1) ? (int64_t)u - (int64_t)m - 1 : (int64_t)u;
+  r = u > (m >> 1) ? (int64_t)u - (int64_t)m - 1 : (int64_t)u;
+  if ((op == ASC_VBIN_ADD_RELU || op == ASC_VBIN_SUB_RELU) && r < 0)
+    r = 0; /* relu of the wrapped result */
+  return r;
 }
 
 /* Inputs: a few specials, then random values. */
@@ -639,6 +665,8 @@ static double ref_un(AscVecUnOp op, double a) {
     return sqrt(a);
   case ASC_VUN_RSQRT:
     return 1.0 / sqrt(a);
+  case ASC_VUN_NOT: /* no float form: the loops keep a */
+    return a;
   default:
     return 1.0 / a;
   }
@@ -732,6 +760,27 @@ static void test_unary(void) {
   }
 }
 
+/* leaky_relu, shift_left, shift_right: s is the scalar in the element type,
+ * sc the raw one (a shift amount is clamped to [0, bits]; a float has no
+ * shifts: the loops keep a). */
+static double ref_sca_own(AscVecScalarOp op, AscDType dt, double a, double s,
+                          AscScalar sc) {
+  int bits = dt == ASC_DT_INT16 ? 16 : 32;
+  int64_t k = sc.i < 0 ? 0 : sc.i > bits ? bits : sc.i, x = (int64_t)a;
+  if (op == ASC_VSCA_LEAKY_RELU)
+    return is_flt(dt) ? rne(a >= 0 ? a : a * s, dt) : a;
+  if (is_flt(dt))
+    return a;
+  if (op == ASC_VSCA_SHIFT_RIGHT)
+    return (double)(x < 0 ? -((-x - 1) >> k) - 1 : x >> k);
+  {
+    uint64_t m = bits == 16 ? 0xFFFF : 0xFFFFFFFF, sign = (m >> 1) + 1;
+    uint64_t u = (uint64_t)x & m;
+    uint64_t r = (u & sign) | ((u << k) & (m >> 1));
+    return r & sign ? (double)r - (double)m - 1 : (double)r;
+  }
+}
+
 static void test_scalar(void) {
   const AscDType types[] = {ASC_DT_FLOAT16, ASC_DT_FLOAT32, ASC_DT_INT16,
                             ASC_DT_INT32, ASC_DT_BFLOAT16};
@@ -765,7 +814,9 @@ static void test_scalar(void) {
         asc_vec_scalar((AscVecScalarOp)op, dt, d, x, sc, N);
         for (int i = 0; i < N; i++) {
           double a = tget(dt, x, i), got = tget(dt, d, i), want;
-          if (flt)
+          if (op >= ASC_VSCA_LEAKY_RELU)
+            want = ref_sca_own((AscVecScalarOp)op, dt, a, s, sc);
+          else if (flt)
             want = rne(ref_bin(as_bin[op], a, s), dt);
           else
             want = (double)ref_ibin(as_bin[op], (int64_t)a, (int64_t)s,

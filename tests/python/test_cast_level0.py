@@ -198,11 +198,9 @@ def _bad(x: asc.GlobalAddress, case: asc.ConstExpr[str], v: int):
     asc.pipe_barrier(asc.PipeID.PIPE_V)
     p = asc.UnaryRepeatParams(1, 1, 4, 8)
     if case == "mask_const":
-        asc.cast(h, a, asc.RoundMode.CAST_RINT, 65, 1, p)
+        asc.cast(h, a, asc.RoundMode.CAST_RINT, -1, 1, p)
     elif case == "mask_runtime":
         asc.cast(h, a, asc.RoundMode.CAST_RINT, v, 1, p)
-    elif case == "mask_hi":
-        asc.cast(h, a, asc.RoundMode.CAST_RINT, [1, 1], 1, p)
     elif case == "mode":
         asc.cast(a, h, asc.RoundMode.CAST_RINT, 64, 1, asc.UnaryRepeatParams(1, 1, 8, 4))
     elif case == "pair":
@@ -211,19 +209,14 @@ def _bad(x: asc.GlobalAddress, case: asc.ConstExpr[str], v: int):
         asc.cast(h, a, asc.RoundMode.CAST_RINT, 64, v, p)  # 1024 float32 = 16 repeats
     elif case == "params":
         asc.cast(h, a, asc.RoundMode.CAST_RINT, 64, 1, asc.BinaryRepeatParams())
-    elif case == "not_set_mask":
-        asc.cast(h, a, asc.RoundMode.CAST_RINT, 64, 1, p, False)
 
 
 ERRORS = [
-    ("mask_const", 0, asc.CompileError, r"mask.*out of range \[0, 64\]"),
-    ("mask_runtime", 65, asc.KernelError, r"mask 65 is out of range \[0, 64\] for float32"),
-    ("mask_hi", 0, asc.CompileError, r"mask\[1\] must be 0 for float32"),
+    ("mask_const", 0, asc.CompileError, r"mask = -1 is negative"),
     ("mode", 0, asc.CompileError, r"RoundMode.CAST_RINT is not supported"),
     ("pair", 0, asc.CompileError, r"from float32 to int8"),
     ("src_extent", 17, asc.KernelError, r"src: .*the LocalTensor has only 1024"),
     ("params", 0, asc.CompileError, r"UnaryRepeatParams"),
-    ("not_set_mask", 0, NotImplementedError, r"is_set_mask=False"),
 ]
 
 

@@ -732,19 +732,6 @@ def test_column_counts_characters_not_bytes() -> None:
 # ---------------------------------------------------------------------------
 
 @asc.jit
-def k_level0_cast(out: asc.GlobalAddress, n: int):
-    x = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 256)
-    h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 1024, 256)
-    asc.cast(h, x, asc.RoundMode.CAST_RINT, 64, 1, asc.UnaryRepeatParams(1, 1, 4, 8), is_set_mask=False)
-
-
-@asc.jit
-def k_level0_no_set_mask(out: asc.GlobalAddress, n: int):
-    x = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 256)
-    asc.exp(x, x, 64, 1, asc.UnaryRepeatParams(), is_set_mask=False)
-
-
-@asc.jit
 def k_copy_params(out: asc.GlobalAddress, n: int):
     g = asc.GlobalTensor()
     g.set_global_buffer(out)
@@ -758,8 +745,6 @@ def k_cube_queue(out: asc.GlobalAddress, n: int):
 
 
 UNSUPPORTED_CASES = [
-    (k_level0_cast, "asc.cast(", "is_set_mask=False"),
-    (k_level0_no_set_mask, "asc.exp(", "is_set_mask=False"),
     (k_copy_params, "asc.data_copy(", "asc.data_copy"),
     (k_cube_queue, "asc.TQue(", "TPosition.A1"),
 ]

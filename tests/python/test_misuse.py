@@ -79,6 +79,8 @@ ACCEPTS: Dict[str, set] = {
     "count": {"int", "zero", "negative", "rint", "rint64"},
     "optional_count": {"int", "zero", "negative", "rint", "rint64", "none"},
     "scalar": _NUMBERS,
+    # (shift amounts: constants out of [0, bits] are misuses too; a runtime value is checked when it runs)
+    "shift": {"int", "zero", "rint", "rint64", "rfloat", "bool"},
     "value": _NUMBERS,
     "index": {"int", "zero", "negative", "rint", "rint64"},
     "dtype": {"dtype"},
@@ -94,6 +96,8 @@ ACCEPTS: Dict[str, set] = {
     "cacherwmode": set(),  # (READ, WRITE, RW are 1, 2, 3: neither 0 nor 5)
     "hardware": set(),  # (an int is a member's value: GM and the cube memories are refused)
     "stride": {"int", "zero", "rint", "rint64"},
+    "mask_word": {"int", "zero", "rint", "rint64"},  # (a uint64: -1 and 2**70 do not fit)
+    "maskmode": {"zero"},  # (0 is MaskMode.NORMAL, 5 no member)
     # core helpers (test_core_helpers.py has their semantics)
     "integer": {"int", "zero", "negative", "huge", "rint", "rint64"},
     "divisor": {"int", "negative", "rint", "rint64"},
@@ -103,6 +107,9 @@ ACCEPTS: Dict[str, set] = {
     "buffer": {"tque", "tbuf"},
     "shape_info": set(),  # (an asc.ShapeInfo, which no value of VALUES is)
 }
+
+# an int16 view of t (the bitwise and shift instructions take 16- or 32-bit integers)
+I16 = "t.reinterpret_cast(asc.int16)"
 
 # The API's valid calls: the call with `{name}` placeholders, and each parameter's (name, kind, valid value).
 Param = Tuple[str, str, str]
@@ -138,6 +145,34 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
                    (("dst", "local", "t"), ("src", "local", "u"), ("count", "count", "64"))),
     "duplicate": ("asc.duplicate({dst}, {scalar}, {count})",
                   (("dst", "local", "t"), ("scalar", "scalar", "1.5"), ("count", "count", "64"))),
+    "add_relu": ("asc.add_relu({dst}, {src0}, {src1}, {count})",
+                (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "sub_relu": ("asc.sub_relu({dst}, {src0}, {src1}, {count})",
+                (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "fused_mul_add": ("asc.fused_mul_add({dst}, {src0}, {src1}, {count})",
+                     (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "fused_mul_add_relu": ("asc.fused_mul_add_relu({dst}, {src0}, {src1}, {count})",
+                          (("dst", "local", "t"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "mul_add_dst": ("asc.mul_add_dst({dst}, {src0}, {src1}, {count})",
+                    (("dst", "local", "t"), ("src0", "local", "h"), ("src1", "local", "h"), ("count", "count", "64"))),
+    "bitwise_and": ("asc.bitwise_and({dst}, {src0}, {src1}, {count})",
+                   (("dst", "local", I16), ("src0", "local", I16), ("src1", "local", I16),
+                    ("count", "count", "64"))),
+    "bitwise_or": ("asc.bitwise_or({dst}, {src0}, {src1}, {count})",
+                  (("dst", "local", I16), ("src0", "local", I16), ("src1", "local", I16),
+                   ("count", "count", "64"))),
+    "bitwise_not": ("asc.bitwise_not({dst}, {src}, {count})",
+                    (("dst", "local", I16), ("src", "local", I16), ("count", "count", "64"))),
+    "leaky_relu": ("asc.leaky_relu({dst}, {src}, {scalar}, {count})",
+                   (("dst", "local", "t"), ("src", "local", "u"), ("scalar", "scalar", "0.5"), ("count", "count", "64"))),
+    "shift_left": ("asc.shift_left({dst}, {src}, {scalar}, {count})",
+                  (("dst", "local", I16), ("src", "local", I16), ("scalar", "shift", "3"),
+                   ("count", "count", "64"))),
+    "shift_right": ("asc.shift_right({dst}, {src}, {scalar}, {count})",
+                   (("dst", "local", I16), ("src", "local", I16), ("scalar", "shift", "3"),
+                    ("count", "count", "64"))),
+    "axpy": ("asc.axpy({dst}, {src}, {scalar}, {count})",
+             (("dst", "local", "t"), ("src", "local", "h"), ("scalar", "scalar", "1.5"), ("count", "count", "64"))),
     "cast": ("asc.cast({dst}, {src}, {round_mode}, {count})",
              (("dst", "local", "t"), ("src", "local", "h"), ("round_mode", "roundmode", "asc.RoundMode.CAST_NONE"),
               ("count", "count", "64"))),
@@ -148,6 +183,12 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "wait_flag": ("asc.wait_flag({event}, {event_id})",
                   (("event", "hardevent", "asc.HardEvent.S_V"), ("event_id", "count", "0"))),
     "pipe_barrier": ("asc.pipe_barrier({pipe})", (("pipe", "pipeid", "asc.PipeID.PIPE_V"),)),
+    "set_vector_mask": ("asc.set_vector_mask({mask_high}, {mask_low}, dtype={dtype}, mode={mode})",
+                        (("mask_high", "mask_word", "0"), ("mask_low", "mask_word", "255"),
+                         ("dtype", "dtype", "asc.float32"), ("mode", "maskmode", "asc.MaskMode.NORMAL"))),
+    "set_mask_count": ("asc.set_mask_count()", ()),
+    "set_mask_norm": ("asc.set_mask_norm()", ()),
+    "reset_mask": ("asc.reset_mask()", ()),
     "get_block_idx": ("asc.get_block_idx()", ()),
     "get_block_num": ("asc.get_block_num()", ()),
     "GlobalTensor": ("asc.GlobalTensor()", ()),
@@ -265,7 +306,7 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "GlobalTensor.set_global_buffer", "TQueBind", "TBufPool", "LocalMemAllocator",
                  "TPipe.alloc_event_id", "TPipe.release_event_id", "TPipe.get_base_addr", "GlobalTensor.get_phy_addr",
                  "LocalTensor.set_size", "LocalTensor.set_user_tag", "LocalTensor.get_phy_addr",
-                 "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id"}
+                 "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id", "set_vector_mask"}
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:
@@ -275,8 +316,11 @@ def _arity_cases(api: str) -> List[Tuple[str, str]]:
         return []  # (subscripts)
     head, args = call[:call.index("(") + 1], call[call.index("(") + 1:-1]
     sep = ", " if args else ""
+    items = args.split(", ") if args else []
+    kw = next((i for i, a in enumerate(items) if "=" in a), len(items))  # (extra positionals go before keywords)
+    many = ", ".join(items[:kw] + ["1, 2, 3, 4, 5, 6, 7"] + items[kw:])
     out = [(f"{api}: unknown keyword", f"{head}{args}{sep}foo=1)"),
-           (f"{api}: too many arguments", f"{head}{args}{sep}1, 2, 3, 4, 5, 6, 7)")]
+           (f"{api}: too many arguments", f"{head}{many})")]
     if args and api not in OPTIONAL_LAST:
         out.append((f"{api}: too few arguments", head + ", ".join(args.split(", ")[:-1]) + ")"))
     return out

@@ -407,15 +407,9 @@ def _bad(x: asc.GlobalAddress, case: asc.ConstExpr[str], v: int):
     asc.pipe_barrier(asc.PipeID.PIPE_V)
     p = asc.UnaryRepeatParams()
     if case == "mask_const":
-        asc.relu(h, h, 129, 1, p)
-    elif case == "mask_const_f32":
-        asc.relu(a, a, 65, 1, p)
+        asc.relu(h, h, -1, 1, p)
     elif case == "mask_runtime":
         asc.relu(a, a, v, 1, p)
-    elif case == "mask_hi_f32":
-        asc.relu(a, a, [1, 1], 1, p)
-    elif case == "mask_hi_f32_runtime":
-        asc.relu(a, a, [1, v], 1, p)
     elif case == "mask_len":
         asc.relu(h, h, [1], 1, p)
     elif case == "repeat_const":
@@ -435,17 +429,10 @@ def _bad(x: asc.GlobalAddress, case: asc.ConstExpr[str], v: int):
         asc.duplicate(far, 1.0, 64, v, 1, 8)
     elif case == "misaligned":
         asc.relu(a[v:], a, 64, 1, p)
-    elif case == "not_set_mask":
-        asc.relu(a, a, 64, 1, p, False)
 
 
 ERRORS = [
-    ("mask_const", 0, asc.CompileError, r"mask.*out of range \[0, 128\]"),
-    ("mask_const_f32", 0, asc.CompileError, r"mask.*out of range \[0, 64\]"),
-    ("mask_runtime", 65, asc.KernelError, r"mask 65 is out of range \[0, 64\] for float32"),
-    ("mask_runtime", -1, asc.KernelError, r"mask .* is out of range"),
-    ("mask_hi_f32", 0, asc.CompileError, r"mask\[1\] must be 0 for float32"),
-    ("mask_hi_f32_runtime", 3, asc.KernelError, r"mask\[1\] is 0x3 but must be 0 for float32"),
+    ("mask_const", 0, asc.CompileError, r"mask = -1 is negative"),
     ("mask_len", 0, asc.CompileError, r"two uint64"),
     ("repeat_const", 0, asc.CompileError, r"repeat_times = 256 is out of range \[0, 255\]"),
     ("repeat_runtime", 256, asc.KernelError, r"repeat_times 256 is out of range \[0, 255\]"),
@@ -456,7 +443,6 @@ ERRORS = [
     ("tensor_extent", 17, asc.KernelError, r"the LocalTensor has only 1024"),
     ("ub_extent", 10, asc.KernelError, r"dst: 640 elements requested but the LocalTensor has only 512"),
     ("misaligned", 3, asc.KernelError, r"not 32-byte aligned"),
-    ("not_set_mask", 0, NotImplementedError, r"is_set_mask=False"),
 ]
 
 

@@ -597,6 +597,16 @@ static char *typed_scalar(Emitter *e, const AscValue *v, AscDType el) {
                     em_expr(e, v));
 }
 
+/* The type a number operand is passed as: the element type of the tensor
+ * operand before it (Axpy's scalar is a `const U&` of its src, whose type
+ * may differ from dst's), else el. */
+static AscDType scalar_el(const AscOp *op, int i, AscDType el) {
+  for (int k = i - 1; k >= 0; k--)
+    if (asc_type_is_tensor(op->operands[k]->type))
+      return op->operands[k]->type->dtype;
+  return el;
+}
+
 char *em_join_operands(Emitter *e, AscOp *op, int from, AscDType el) {
   Buf b = {0};
   em_buf_printf(&b, "%s", "");
@@ -607,7 +617,7 @@ char *em_join_operands(Emitter *e, AscOp *op, int from, AscDType el) {
     char tmp[4096];
     char *s =
         scalar_to_el
-            ? typed_scalar(e, v, el)
+            ? typed_scalar(e, v, scalar_el(op, i, el))
             : em_fmt_str("%s", em_unparen(em_expr(e, v), tmp, sizeof tmp));
     em_buf_printf(&b, "%s%s", i > from ? ", " : "", s ? s : "");
     free(s);
@@ -1036,10 +1046,51 @@ static void emit_nothing(Emitter *e, AscOp *op) {
 
 /* The rule for a SPECIAL row, NULL if there is none (then the op cannot be
  * emitted, and asc_emit_has_rule says so). */
+static char *u64_arg(Emitter *e, const AscValue *v);
+
+/* AscendC::SetVectorMask<T, AscendC::MaskMode::M>(maskHigh, maskLow) or
+ * (len): T from the dtype attribute. */
+static void emit_set_vector_mask(Emitter *e, AscOp *op) {
+  const AscOpInfo *oi = asc_op_info(op->id);
+  const AscAttr *t = asc_op_attr(op, "dtype");
+  const AscAttr *m = asc_op_attr(op, "mode");
+  char tmp[4096];
+  if (!t || t->kind != ASC_ATTR_TYPES || t->n_types != 1 || !m) {
+    asc_error(e->ctx, ASC_ERR_COMPILE, op->loc, "%s: malformed op", oi->name);
+    e->failed = 1;
+    return;
+  }
+  Buf b = {0};
+  em_buf_printf(&b, "%s<%s, %s%s>(", oi->cpp,
+                asc_dtype_cpp_name(t->types[0]->dtype),
+                asc_enum_cpp_prefix(ASC_ENUM_MASKMODE),
+                asc_enum_value_cpp(ASC_ENUM_MASKMODE, m->i));
+  if (op->id == ASC_OP_SET_VECTOR_MASK) {
+    char *hi = u64_arg(e, op->operands[0]);
+    char *lo = u64_arg(e, op->operands[1]);
+    em_buf_printf(&b, "%s, %s)", hi ? hi : "", lo ? lo : "");
+    free(hi);
+    free(lo);
+  } else {
+    em_buf_printf(&b, "%s)",
+                  em_unparen(em_expr(e, op->operands[0]), tmp, sizeof tmp));
+  }
+  if (b.failed) {
+    e->failed = 1;
+    free(b.s);
+    return;
+  }
+  em_statement(e, op, b.s);
+  free(b.s);
+}
+
 static SpecialRule special_rule(AscOpId id) {
   switch (id) {
   case ASC_OP_CONSTANT:
     return emit_constant;
+  case ASC_OP_SET_VECTOR_MASK:
+  case ASC_OP_SET_VECTOR_MASK_LEN:
+    return emit_set_vector_mask;
   case ASC_OP_ADD_S:
   case ASC_OP_SUB_S:
   case ASC_OP_MUL_S:
@@ -1162,12 +1213,22 @@ static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
   }
   Buf b = {0};
   char tmp[4096];
-  em_buf_printf(&b, "%s(", oi->cpp);
+  if (!asc_op_attr_int(op, "is_set_mask", 1)) { /* Add<T, false>(...) */
+    const char *t = asc_dtype_cpp_name(op->operands[0]->type->dtype);
+    if (op->id == ASC_OP_CAST_L0 || op->id == ASC_OP_MUL_ADD_DST_L0 ||
+        op->id == ASC_OP_AXPY_L0) /* template <typename T, typename U, ...> */
+      em_buf_printf(&b, "%s<%s, %s, false>(", oi->cpp, t,
+                    asc_dtype_cpp_name(op->operands[1]->type->dtype));
+    else
+      em_buf_printf(&b, "%s<%s, false>(", oi->cpp, t);
+  } else {
+    em_buf_printf(&b, "%s(", oi->cpp);
+  }
   for (int i = 0; i < k; i++) {
     const AscValue *v = op->operands[i];
     char *s =
         oi->operands[i].kind == ASC_OK_NUM
-            ? typed_scalar(e, v, el)
+            ? typed_scalar(e, v, scalar_el(op, i, el))
             : em_fmt_str("%s", em_unparen(em_expr(e, v), tmp, sizeof tmp));
     em_buf_printf(&b, "%s%s", s ? s : "", ", ");
     free(s);
@@ -1177,7 +1238,7 @@ static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
     em_buf_printf(&b, "%s%s, ", asc_enum_cpp_prefix(ASC_ENUM_ROUNDMODE),
                   asc_enum_value_cpp(ASC_ENUM_ROUNDMODE, a ? a->i : 0));
   }
-  if (asc_op_attr_int(op, "mask_mode", 0)) {
+  if (asc_op_attr_int(op, "mask_mode", 0) & 1) {
     char *name = em_fresh_name(e, "mask");
     char *m0 = u64_arg(e, op->operands[k]);
     char *m1 = u64_arg(e, op->operands[k + 1]);

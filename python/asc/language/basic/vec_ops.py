@@ -68,32 +68,30 @@ def _check_const(x: Any, lo: int, hi: int, what: str) -> None:
 
 
 def level0_operands(api: str, kind: str, dtype: dt.DataType, args: tuple,
-                    kwargs: Dict[str, Any]) -> Tuple[List[Any], int]:
-    """The operands mask0, mask1, repeat_times, strides... and the mask mode
-    (0 continuous, 1 bit) of a level-0 call."""
+                    kwargs: Dict[str, Any]) -> Tuple[List[Any], int, bool]:
+    """The operands mask0, mask1, repeat_times, strides..., the mask mode
+    (0 continuous, 1 bit) and is_set_mask of a level-0 call."""
     p = _bind(api, _L0_PARAMS[kind], args, kwargs)
     if type(p["is_set_mask"]) is not bool:
         raise TypeError(f"{api}: is_set_mask must be a bool")
-    if not p["is_set_mask"]:
-        raise NotImplementedError(f"{api} with is_set_mask=False (the mask set by set_vector_mask) is not "
-                                  "supported yet; pass the mask to the instruction")
     per_repeat = 256 // dtype.sizeof()
     mask = p["mask"]
     if isinstance(mask, (list, tuple)):
+        # bit mode: mask[0] holds elements 0-63, mask[1] elements 64-127 (a
+        # 32-bit type has 64 elements a repeat and ignores mask[1])
         mode = 1
-        n = 2 if per_repeat > 64 else 1
-        if not (len(mask) == 2 or (n == 1 and len(mask) == 1)):
-            raise ValueError(f"{api}: a bit mask for {dtype.name} is a list [mask0, mask1] of two uint64 "
+        if not (len(mask) == 2 or (per_repeat <= 64 and len(mask) == 1)):
+            raise ValueError(f"{api}: a bit mask is a list [mask0, mask1] of two uint64 "
                              f"(mask0: elements 0-63, mask1: elements 64-127), got {len(mask)} values")
         m0 = _u64(mask[0], f"{api}: mask[0]")
-        m1_value = mask[1] if len(mask) == 2 else 0
-        if n == 1 and isinstance(m1_value, int) and m1_value != 0:
-            raise ValueError(f"{api}: mask[1] must be 0 for {dtype.name} (a repeat has {per_repeat} elements, "
-                             "all set by mask[0])")
-        m1 = _u64(m1_value, f"{api}: mask[1]")
+        m1 = _u64(mask[1] if len(mask) == 2 else 0, f"{api}: mask[1]")
     else:
+        # continuous mode: the leading `mask` elements of each repeat; more
+        # than a repeat holds (per_repeat for dtype) acts as all of them
         mode = 0
-        _check_const(mask, 0, per_repeat, f"{api}: mask (continuous mode, {dtype.name})")
+        if isinstance(mask, int) and not isinstance(mask, bool) and mask < 0:
+            raise ValueError(f"{api}: mask = {mask} is negative (continuous mode: the number of elements of "
+                             f"each repeat, 0 to {per_repeat} for {dtype.name})")
         m0 = _u64(mask, f"{api}: mask")
         m1 = const(0, dt.uint64)
     _check_const(p["repeat_times"], 0, 255, f"{api}: repeat_times")
@@ -108,7 +106,7 @@ def level0_operands(api: str, kind: str, dtype: dt.DataType, args: tuple,
         if not isinstance(rp, cls):
             raise TypeError(f"{api}: repeat_params must be an asc.{cls.__name__}, got {type(rp).__name__}")
         ops.append(rp.to_ir())
-    return ops, mode
+    return ops, mode, p["is_set_mask"]
 
 
 # the `scalar` of emit for instructions without one (None is a value a user may pass by mistake)
@@ -128,10 +126,13 @@ def emit(op: str, tensors: Sequence[Any], names: Sequence[str], scalar: Any,
     if scalar is not NO_SCALAR:
         if not (is_number(scalar) or isinstance(scalar, Scalar)):
             raise TypeError(f"{api}: the scalar must be a number or a runtime scalar, got {describe(scalar)}")
-        operands.append(to_scalar(scalar, ts[0].dtype))
+        operands.append(to_scalar(scalar, ts[-1].dtype))  # the tensor before it (Axpy: src, a `const U&`)
     if level0 is not None and is_level0(args, kwargs):
-        l0, mode = level0_operands(api, level0, ts[0].dtype, args, kwargs)
-        _b.current().create(op + ".l0", operands + l0, attrs=dict(attrs or {}, mask_mode=mode))
+        l0, mode, set_mask = level0_operands(api, level0, ts[0].dtype, args, kwargs)
+        l0_attrs = dict(attrs or {}, mask_mode=mode)
+        if not set_mask:  # the instruction uses the mask register as set_vector_mask left it
+            l0_attrs["is_set_mask"] = 0
+        _b.current().create(op + ".l0", operands + l0, attrs=l0_attrs)
         return
     operands.append(int_operand(count_form(api, args, kwargs), "count"))
     _b.current().create(op, operands, attrs=attrs)

@@ -60,3 +60,11 @@ def rsqrt(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None
 def reciprocal(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """1 / x. `reciprocal(dst, src, count)`."""
     emit("asc.reciprocal", (dst, src), ("dst", "src"), NO_SCALAR, args, kwargs, level0="unary")
+
+
+@usage("asc.bitwise_not(dst, src, count)",
+       "asc.bitwise_not(dst, src, mask, repeat_times, asc.UnaryRepeatParams(...))")
+def bitwise_not(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> None:
+    """~src elementwise on int16/uint16 (AscendC::Not; named so as not to clash with Python's `not`).
+    `bitwise_not(dst, src, count)`."""
+    emit("asc.bitwise_not", (dst, src), ("dst", "src"), NO_SCALAR, args, kwargs, level0="unary")

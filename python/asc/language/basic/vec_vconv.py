@@ -29,7 +29,10 @@ def cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *args: Any, 
         api = "asc.cast"
         d, s = local(dst, api, "dst"), local(src, api, "src")
         wide = d.dtype if d.dtype.sizeof() >= s.dtype.sizeof() else s.dtype
-        l0, mask_mode = level0_operands(api, "unary", wide, args, kwargs)
-        _b.current().create("asc.cast.l0", [d, s] + l0, attrs=dict(attrs, mask_mode=mask_mode))
+        l0, mask_mode, set_mask = level0_operands(api, "unary", wide, args, kwargs)
+        l0_attrs = dict(attrs, mask_mode=mask_mode)
+        if not set_mask:
+            l0_attrs["is_set_mask"] = 0
+        _b.current().create("asc.cast.l0", [d, s] + l0, attrs=l0_attrs)
         return
     emit("asc.cast", (dst, src), ("dst", "src"), NO_SCALAR, args, kwargs, attrs=attrs, check_same=False)
