@@ -41,7 +41,9 @@ if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not 
     tests/python/test_timing.py tests/python/test_tensor_access.py tests/python/test_frontend.py \
     tests/python/test_launch.py tests/python/test_workers.py tests/python/test_data_copy.py \
     tests/python/test_vector_ops.py tests/python/test_vector_level0.py tests/python/test_cast.py \
-    tests/python/test_hostile_values.py tests/python/test_misuse.py tests/python/test_param_structs.py
+    tests/python/test_hostile_values.py tests/python/test_misuse.py tests/python/test_param_structs.py \
+    tests/python/test_vector_ops_more.py tests/python/test_vector_masks.py tests/python/test_vector_reduce.py \
+    tests/python/test_vector_compare.py
   # the front-end fuzzer's CI slice (a fixed seed and count) against the same build: a crash, a
   # sanitizer report or an exception other than asc's fails it (tests/fuzz/README.md)
   LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \

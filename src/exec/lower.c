@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../ir/hash.h"
+#include "../sim/compare.h"
 #include "../sim/sim.h" /* the vector unit's element types, constants */
 #include "bytecode.h"
 
@@ -187,6 +188,19 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
     return asc_vec_scalar_supported((AscVecScalarOp)sub, dt)
                ? ASC_OK
                : unsupported_dtype(l, op, dt);
+  case ASC_OP_REDUCE_MAX:
+  case ASC_OP_REDUCE_MIN:
+  case ASC_OP_REDUCE_SUM:
+    for (int i = 1; i < 3; i++)
+      if (op->operands[i]->type->dtype != dt)
+        return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                         "%s: dst, src and shared_tmp_buffer must have one "
+                         "element type, got %s and %s",
+                         asc_op_info(op->id)->name, asc_dtype_name(dt),
+                         asc_dtype_name(op->operands[i]->type->dtype));
+    return dt == ASC_DT_FLOAT16 || dt == ASC_DT_FLOAT32
+               ? ASC_OK
+               : unsupported_dtype(l, op, dt);
   case ASC_OP_RELU:
   case ASC_OP_EXP:
   case ASC_OP_LN:
@@ -235,6 +249,32 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_DUPLICATE:
   case ASC_OP_DUPLICATE_L0:
     return asc_vec_dup_supported(dt) ? ASC_OK : unsupported_dtype(l, op, dt);
+  case ASC_OP_COMPARE:
+  case ASC_OP_COMPARE_SCALAR: {
+    int scalar = op->id == ASC_OP_COMPARE_SCALAR;
+    AscDType s = op->operands[1]->type->dtype;
+    int64_t mode = asc_op_attr_int(op, "cmp_mode", 0);
+    if (!scalar && op->operands[2]->type->dtype != s)
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: src0 and src1 must have one element type, got "
+                       "%s and %s",
+                       asc_op_info(op->id)->name, asc_dtype_name(s),
+                       asc_dtype_name(op->operands[2]->type->dtype));
+    if (!asc_cmp_dst_supported(dt, scalar))
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: dst must be a %s tensor (the bit mask), got %s",
+                       asc_op_info(op->id)->name,
+                       scalar ? "uint8" : "uint8 or int8", asc_dtype_name(dt));
+    if (asc_cmp_src_supported(s, mode))
+      return ASC_OK;
+    if (asc_cmp_src_supported(s, ASC_CMPMODE_EQ)) /* int32: EQ only */
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s with %s sources supports only CMPMODE.EQ on the "
+                       "Ascend910B, got CMPMODE.%s",
+                       asc_op_info(op->id)->name, asc_dtype_name(s),
+                       asc_enum_value_name(ASC_ENUM_CMPMODE, mode));
+    return unsupported_dtype(l, op, s);
+  }
   case ASC_OP_CAST:
   case ASC_OP_CAST_L0: {
     AscDType d = op->operands[0]->type->dtype;

@@ -340,6 +340,17 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
         op->id == ASC_OP_MUL_ADD_DST || op->id == ASC_OP_MUL_ADD_DST_L0 ||
         op->id == ASC_OP_AXPY || op->id == ASC_OP_AXPY_L0)
       return ASC_OK;
+    /* Compare writes a uint8/int8 bit mask of its sources' comparison */
+    if (op->id == ASC_OP_COMPARE || op->id == ASC_OP_COMPARE_SCALAR) {
+      const AscType *t1 = op->operands[1]->type, *t2 = op->operands[2]->type;
+      if (asc_type_is_tensor(t2) && t2->dtype != t1->dtype) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "%s and %s", asc_dtype_name(t1->dtype),
+                 asc_dtype_name(t2->dtype));
+        return fail(v, op, "src0 and src1 must have one dtype, got ", buf);
+      }
+      return ASC_OK;
+    }
     AscDType dt = ASC_DT_NONE;
     for (int i = 0; i < op->n_operands; i++) {
       const AscType *t = op->operands[i]->type;

@@ -112,6 +112,13 @@ void asc_vec_ternary(AscVecTernOp op, AscDType dst_dt, AscDType src_dt,
 void asc_vec_cast(AscDType dst_dt, AscDType src_dt, AscRoundMode mode,
                   void *dst, const void *src, int64_t n);
 
+/* The reductions of src/sim/reduce.c (ReduceMax, ReduceMin, ReduceSum). */
+typedef enum AscVecReduceOp {
+  ASC_VRED_MAX,
+  ASC_VRED_MIN,
+  ASC_VRED_SUM,
+} AscVecReduceOp;
+
 /* Scalar conversions (also used by the interpreter for scalar values). */
 uint16_t asc_f32_to_f16(float v); /* round to nearest even */
 float asc_f16_to_f32(uint16_t h);

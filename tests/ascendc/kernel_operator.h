@@ -469,6 +469,23 @@ __aicore__ void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const
   static_assert(MulAddPair<T, U>, "Axpy: element types not supported on the Ascend910B");
 }
 
+// ReduceMax / ReduceMin / ReduceSum, the level-2 forms (kernel_operator_vec_reduce_intf.h)
+template <typename T>
+__aicore__ void ReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,
+                          const int32_t count, bool calIndex = 0) {
+  static_assert(FloatType<T>, "ReduceMax: element type not supported on the Ascend910B");
+}
+template <typename T>
+__aicore__ void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,
+                          const int32_t count, bool calIndex = 0) {
+  static_assert(FloatType<T>, "ReduceMin: element type not supported on the Ascend910B");
+}
+template <typename T, bool isSetMask = true>
+__aicore__ void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,
+                          const int32_t count) {
+  static_assert(FloatType<T>, "ReduceSum: element type not supported on the Ascend910B");
+}
+
 #define PYASC_SCALAR(NAME)                                                                           \
   template <typename T, bool isSetMask = true>                                                      \
   __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
@@ -634,6 +651,19 @@ enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 // impl/basic_api/utils/kernel_utils_mode.h
 enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
 enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+// ---- compare (kernel_operator_vec_cmpsel_intf.h), the count forms ------------
+template <typename T, typename U>
+__aicore__ void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                        CMPMODE cmpMode, uint32_t count) {
+  static_assert(IsOneOf<T, half, float, int32_t>, "Compare: element type not supported on the Ascend910B");
+  static_assert(IsOneOf<U, uint8_t, int8_t>, "Compare: dst must be uint8_t or int8_t");
+}
+template <typename T, typename U>
+__aicore__ void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const T src1Scalar, CMPMODE cmpMode,
+                         uint32_t count) {
+  static_assert(IsOneOf<T, half, float, int32_t>, "Compares: element type not supported on the Ascend910B");
+  static_assert(IsOneOf<U, uint8_t>, "Compares: dst must be uint8_t");
+}
 enum class DeqScale : uint8_t { DEQ_NONE = 0, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16 };
 enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
 // include/basic_api/kernel_struct_fixpipe.h

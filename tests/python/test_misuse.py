@@ -88,6 +88,7 @@ ACCEPTS: Dict[str, set] = {
     "hardevent": {"hardevent", "int", "zero"},
     "pipeid": {"pipeid", "int", "zero"},
     "roundmode": {"roundmode", "int", "zero"},
+    "cmpmode": {"int", "zero"},  # (0 is CMPMODE.LT, 5 CMPMODE.NE)
     "depth": {"int", "zero", "none"},  # (TQue: 0 is a queue of depth 0, None upstream's default, 1)
     "optional_tposition": {"tposition", "int", "zero", "none"},  # (TBuf: None is the devkit's LCM)
     "buf_id_size": {"int"},
@@ -110,6 +111,8 @@ ACCEPTS: Dict[str, set] = {
 
 # an int16 view of t (the bitwise and shift instructions take 16- or 32-bit integers)
 I16 = "t.reinterpret_cast(asc.int16)"
+# a uint8 view of t (the bit mask compare writes)
+U8 = "t.reinterpret_cast(asc.uint8)"
 
 # The API's valid calls: the call with `{name}` placeholders, and each parameter's (name, kind, valid value).
 Param = Tuple[str, str, str]
@@ -173,6 +176,21 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
                     ("count", "count", "64"))),
     "axpy": ("asc.axpy({dst}, {src}, {scalar}, {count})",
              (("dst", "local", "t"), ("src", "local", "h"), ("scalar", "scalar", "1.5"), ("count", "count", "64"))),
+    "reduce_max": ("asc.reduce_max({dst}, {src}, {shared_tmp_buffer}, {count}, {cal_index})",
+                   (("dst", "local", "t"), ("src", "local", "u"), ("shared_tmp_buffer", "local", "t"),
+                    ("count", "count", "64"), ("cal_index", "condition", "True"))),
+    "reduce_min": ("asc.reduce_min({dst}, {src}, {shared_tmp_buffer}, {count}, {cal_index})",
+                   (("dst", "local", "t"), ("src", "local", "u"), ("shared_tmp_buffer", "local", "t"),
+                    ("count", "count", "64"), ("cal_index", "condition", "True"))),
+    "reduce_sum": ("asc.reduce_sum({dst}, {src}, {shared_tmp_buffer}, {count})",
+                   (("dst", "local", "t"), ("src", "local", "u"), ("shared_tmp_buffer", "local", "t"),
+                    ("count", "count", "64"))),
+    "compare": ("asc.compare({dst}, {src0}, {src1}, {cmp_mode}, {count})",
+                (("dst", "local", U8), ("src0", "local", "u"), ("src1", "local", "u"),
+                 ("cmp_mode", "cmpmode", "asc.CMPMODE.LT"), ("count", "count", "64"))),
+    "compare_scalar": ("asc.compare_scalar({dst}, {src0}, {src1_scalar}, {cmp_mode}, {count})",
+                       (("dst", "local", U8), ("src0", "local", "u"), ("src1_scalar", "scalar", "1.5"),
+                        ("cmp_mode", "cmpmode", "asc.CMPMODE.GE"), ("count", "count", "64"))),
     "cast": ("asc.cast({dst}, {src}, {round_mode}, {count})",
              (("dst", "local", "t"), ("src", "local", "h"), ("round_mode", "roundmode", "asc.RoundMode.CAST_NONE"),
               ("count", "count", "64"))),
@@ -306,7 +324,8 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "GlobalTensor.set_global_buffer", "TQueBind", "TBufPool", "LocalMemAllocator",
                  "TPipe.alloc_event_id", "TPipe.release_event_id", "TPipe.get_base_addr", "GlobalTensor.get_phy_addr",
                  "LocalTensor.set_size", "LocalTensor.set_user_tag", "LocalTensor.get_phy_addr",
-                 "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id", "set_vector_mask"}
+                 "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id", "set_vector_mask",
+                 "reduce_max", "reduce_min"}
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:

@@ -1312,6 +1312,23 @@ static void emit_op(Emitter *e, AscOp *op) {
           em_expr(e, op->operands[1]), asc_enum_cpp_prefix(ASC_ENUM_ROUNDMODE),
           asc_enum_value_cpp(ASC_ENUM_ROUNDMODE, a ? a->i : 0),
           em_expr(e, op->operands[2]));
+    } else if (op->id == ASC_OP_COMPARE || op->id == ASC_OP_COMPARE_SCALAR) {
+      /* Compare(dst, src0, src1, CMPMODE::X, count); Compares' scalar is
+       * a T, src0's element type */
+      free(args);
+      args = NULL;
+      const AscAttr *a = asc_op_attr(op, "cmp_mode");
+      char *s1 =
+          op->id == ASC_OP_COMPARE_SCALAR
+              ? typed_scalar(e, op->operands[2], op->operands[1]->type->dtype)
+              : em_fmt_str("%s", em_expr(e, op->operands[2]));
+      call =
+          em_fmt_str("%s(%s, %s, %s, %s%s, %s)", oi->cpp,
+                     em_expr(e, op->operands[0]), em_expr(e, op->operands[1]),
+                     s1 ? s1 : "", asc_enum_cpp_prefix(ASC_ENUM_CMPMODE),
+                     asc_enum_value_cpp(ASC_ENUM_CMPMODE, a ? a->i : 0),
+                     em_expr(e, op->operands[3]));
+      free(s1);
     } else if (targ) {
       call = em_fmt_str("%s<%s>(%s)", oi->cpp, targ, args ? args : "");
     } else {

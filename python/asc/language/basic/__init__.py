@@ -20,7 +20,9 @@ from .vec_binary import (
     sub_relu,
 )
 from .vec_binary_scalar import adds, leaky_relu, maxs, mins, muls, shift_left, shift_right
+from .vec_cmpsel import compare, compare_scalar
 from .vec_duplicate import duplicate
+from .vec_reduce import reduce_max, reduce_min, reduce_sum
 from .vec_ternary_scalar import axpy
 from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
@@ -32,4 +34,6 @@ __all__ = [
     "abs", "exp", "ln", "reciprocal", "relu", "rsqrt", "sqrt", "cast",
     "add_relu", "sub_relu", "bitwise_and", "bitwise_or", "bitwise_not", "leaky_relu", "shift_left", "shift_right",
     "fused_mul_add", "fused_mul_add_relu", "mul_add_dst", "axpy",
+    "reduce_max", "reduce_min", "reduce_sum",
+    "compare", "compare_scalar",
 ]
