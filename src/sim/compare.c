@@ -93,12 +93,8 @@ AscStatus sim_vec_compare(AscExec *x, const AscInstr *in) {
   int64_t esize = (int64_t)asc_dtype_size(sdt);
   int64_t per_repeat = 256 / esize;
   int64_t n = count / per_repeat * per_repeat; /* whole repeats only */
-  if (dt->addr % 32 || st->addr % 32)
-    return sim_fail(x, in, "%s: UB address %lld is not 32-byte aligned",
-                    dt->addr % 32 ? "dst" : "src0",
-                    (long long)(dt->addr % 32 ? dt->addr : st->addr));
-  uint8_t *d = sim_local_ptr(x, in, dt, n / 8, 1, "dst");
-  uint8_t *a = d ? sim_local_ptr(x, in, st, n, 0, "src0") : NULL;
+  uint8_t *d = sim_vec_operand(x, in, 0, n / 8, 1, "dst");
+  uint8_t *a = d ? sim_vec_operand(x, in, 1, n, 0, "src0") : NULL;
   if (!a)
     return ASC_ERR_KERNEL;
   const uint8_t *b = NULL;
@@ -115,13 +111,7 @@ AscStatus sim_vec_compare(AscExec *x, const AscInstr *in) {
       bf = sdt == ASC_DT_FLOAT16 ? asc_f16_to_f32(asc_f32_to_f16(f)) : f;
     }
   } else {
-    const AscTensorRef *t1 = sim_tensor_arg(x, in, 2, "src1");
-    if (!t1)
-      return ASC_ERR_KERNEL;
-    if (t1->addr % 32)
-      return sim_fail(x, in, "src1: UB address %lld is not 32-byte aligned",
-                      (long long)t1->addr);
-    b = sim_local_ptr(x, in, t1, n, 0, "src1");
+    b = sim_vec_operand(x, in, 2, n, 0, "src1");
     if (!b)
       return ASC_ERR_KERNEL;
   }

@@ -20,19 +20,6 @@
 
 enum { REPEAT_BYTES = 256, MAX_LANES = 128 };
 
-static uint8_t *red_ptr(AscExec *x, const AscInstr *in, int k, int64_t n,
-                        int write, const char *what) {
-  const AscTensorRef *t = sim_tensor_arg(x, in, k, what);
-  if (!t)
-    return NULL;
-  if (t->addr % 32) {
-    sim_fail(x, in, "%s: UB address %lld is not 32-byte aligned", what,
-             (long long)t->addr);
-    return NULL;
-  }
-  return sim_local_ptr(x, in, t, n, write, what);
-}
-
 /* a + b rounded to dt (half: the exact double sum rounded once). */
 static double add_round(AscDType dt, double a, double b) {
   if (dt == ASC_DT_FLOAT32)
@@ -81,8 +68,8 @@ AscStatus sim_vec_reduce(AscExec *x, const AscInstr *in) {
              (long long)n);
     return ASC_ERR_KERNEL;
   }
-  uint8_t *d = red_ptr(x, in, 0, cal_index ? 2 : 1, 1, "dst");
-  uint8_t *s = d ? red_ptr(x, in, 1, n, 0, "src") : NULL;
+  uint8_t *d = sim_vec_operand(x, in, 0, cal_index ? 2 : 1, 1, "dst");
+  uint8_t *s = d ? sim_vec_operand(x, in, 1, n, 0, "src") : NULL;
   if (!s || !sim_tensor_arg(x, in, 2, "shared_tmp_buffer"))
     return ASC_ERR_KERNEL;
   AscScalar r;
@@ -119,10 +106,6 @@ AscStatus sim_vec_reduce(AscExec *x, const AscInstr *in) {
     if (cal_index)
       store_index(dt, d, best);
   }
-  x->b->ev.elems = n;
-  x->b->ev.bytes = n * size;
-  x->b->mask_counter = 0;
-  x->b->mask_high = UINT64_MAX;
-  x->b->mask_low = UINT64_MAX;
+  sim_vec_work(x, &ASC_SLOT(x, in, 1).t, n);
   return ASC_OK;
 }

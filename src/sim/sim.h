@@ -273,6 +273,14 @@ void sim_output_file(AscBlockState *b, const char *file, const void *data,
 void asc_output_launch_begin(const void *launch, int core_num);
 void asc_output_launch_end(const void *launch);
 
+/* A vector instruction's operand k, n elements (vector.c): inside its
+ * tensor and the UB, 32-byte aligned; NULL after sim_fail. */
+uint8_t *sim_vec_operand(AscExec *x, const AscInstr *in, int k, int64_t n,
+                         int write, const char *what);
+/* The work of a count (level-2) vector instruction for the timing model,
+ * and the mask register as such an instruction leaves it (vector.c). */
+void sim_vec_work(AscExec *x, const AscTensorRef *dst, int64_t n);
+
 /* Copies the shape info a tensor value carries after its handle from src
  * to dst (shape_info.c; bytecode.h: ASC_TENSOR_SHAPE_SLOT). */
 void sim_copy_shape_info(AscSlot *dst, const AscSlot *src);

@@ -7,8 +7,8 @@
 
 /* A vector operand: inside its tensor and the UB, and 32-byte aligned (the
  * vector unit reads and writes whole 32-byte blocks). */
-static uint8_t *vec_ptr(AscExec *x, const AscInstr *in, int k, int64_t n,
-                        int write, const char *what) {
+uint8_t *sim_vec_operand(AscExec *x, const AscInstr *in, int k, int64_t n,
+                         int write, const char *what) {
   const AscTensorRef *t = sim_tensor_arg(x, in, k, what);
   if (!t)
     return NULL;
@@ -24,7 +24,7 @@ static uint8_t *vec_ptr(AscExec *x, const AscInstr *in, int k, int64_t n,
  * in counter mode and leaves the mask register as ResetMask and
  * SetMaskNorm do (set_mask_norm, set_vector_mask(-1, -1) after the
  * instruction: the devkit's level-2 implementations). */
-static void vec_work(AscExec *x, const AscTensorRef *dst, int64_t n) {
+void sim_vec_work(AscExec *x, const AscTensorRef *dst, int64_t n) {
   x->b->ev.elems = n;
   x->b->ev.bytes = n * (int64_t)asc_dtype_size((AscDType)dst->dtype);
   x->b->mask_counter = 0;
@@ -61,59 +61,59 @@ static int scalar_in_range(AscExec *x, const AscInstr *in, AscScalar s) {
 
 AscStatus sim_vec_binary(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 3).i;
-  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
-  uint8_t *a = d ? vec_ptr(x, in, 1, n, 0, "src0") : NULL;
-  uint8_t *b = a ? vec_ptr(x, in, 2, n, 0, "src1") : NULL;
+  uint8_t *d = sim_vec_operand(x, in, 0, n, 1, "dst");
+  uint8_t *a = d ? sim_vec_operand(x, in, 1, n, 0, "src0") : NULL;
+  uint8_t *b = a ? sim_vec_operand(x, in, 2, n, 0, "src1") : NULL;
   if (!b)
     return ASC_ERR_KERNEL;
   asc_vec_binary((AscVecBinOp)in->imm, (AscDType)in->dtype, d, a, b, n);
-  vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
   return ASC_OK;
 }
 
 AscStatus sim_vec_scalar(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 3).i;
-  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
-  uint8_t *s = d ? vec_ptr(x, in, 1, n, 0, "src") : NULL;
+  uint8_t *d = sim_vec_operand(x, in, 0, n, 1, "dst");
+  uint8_t *s = d ? sim_vec_operand(x, in, 1, n, 0, "src") : NULL;
   AscScalar sc = scalar_operand(x, in, 2);
   if (!s || !scalar_in_range(x, in, sc))
     return ASC_ERR_KERNEL;
   asc_vec_scalar((AscVecScalarOp)in->imm, (AscDType)in->dtype, d, s, sc, n);
-  vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
   return ASC_OK;
 }
 
 AscStatus sim_vec_unary(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 2).i;
-  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
-  uint8_t *s = d ? vec_ptr(x, in, 1, n, 0, "src") : NULL;
+  uint8_t *d = sim_vec_operand(x, in, 0, n, 1, "dst");
+  uint8_t *s = d ? sim_vec_operand(x, in, 1, n, 0, "src") : NULL;
   if (!s)
     return ASC_ERR_KERNEL;
   asc_vec_unary((AscVecUnOp)in->imm, (AscDType)in->dtype, d, s, n);
-  vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
   return ASC_OK;
 }
 
 AscStatus sim_vec_duplicate(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 2).i;
-  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
+  uint8_t *d = sim_vec_operand(x, in, 0, n, 1, "dst");
   if (!d)
     return ASC_ERR_KERNEL;
   asc_vec_dup((AscDType)in->dtype, d, scalar_operand(x, in, 1), n);
-  vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
   return ASC_OK;
 }
 
 AscStatus sim_vec_cast(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 2).i;
   const AscTensorRef *dt = &ASC_SLOT(x, in, 0).t, *st = &ASC_SLOT(x, in, 1).t;
-  uint8_t *d = vec_ptr(x, in, 0, n, 1, "dst");
-  uint8_t *s = d ? vec_ptr(x, in, 1, n, 0, "src") : NULL;
+  uint8_t *d = sim_vec_operand(x, in, 0, n, 1, "dst");
+  uint8_t *s = d ? sim_vec_operand(x, in, 1, n, 0, "src") : NULL;
   if (!s)
     return ASC_ERR_KERNEL;
   asc_vec_cast((AscDType)dt->dtype, (AscDType)st->dtype, (AscRoundMode)in->imm2,
                d, s, n);
-  vec_work(x, dt, n);
+  sim_vec_work(x, dt, n);
   return ASC_OK;
 }
 
@@ -484,10 +484,11 @@ static void l0_read_dst(AscExec *x) {
 AscStatus sim_vec_ternary(AscExec *x, const AscInstr *in) {
   int has_src1 = asc_type_is_tensor(in->src->operands[2]->type);
   int64_t n = ASC_SLOT(x, in, 3).i;
-  uint8_t *c = vec_ptr(x, in, 0, n, 0, "dst");
-  uint8_t *d = c ? vec_ptr(x, in, 0, n, 1, "dst") : NULL;
-  uint8_t *a = d ? vec_ptr(x, in, 1, n, 0, has_src1 ? "src0" : "src") : NULL;
-  uint8_t *b = a && has_src1 ? vec_ptr(x, in, 2, n, 0, "src1") : NULL;
+  uint8_t *c = sim_vec_operand(x, in, 0, n, 0, "dst");
+  uint8_t *d = c ? sim_vec_operand(x, in, 0, n, 1, "dst") : NULL;
+  uint8_t *a =
+      d ? sim_vec_operand(x, in, 1, n, 0, has_src1 ? "src0" : "src") : NULL;
+  uint8_t *b = a && has_src1 ? sim_vec_operand(x, in, 2, n, 0, "src1") : NULL;
   if (!a || (has_src1 && !b))
     return ASC_ERR_KERNEL;
   AscScalar s = {0, 0};
@@ -495,7 +496,7 @@ AscStatus sim_vec_ternary(AscExec *x, const AscInstr *in) {
     s = scalar_operand(x, in, 2);
   asc_vec_ternary((AscVecTernOp)in->imm, (AscDType)in->dtype,
                   (AscDType)ASC_SLOT(x, in, 1).t.dtype, d, a, b, s, n);
-  vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
   return ASC_OK;
 }
 
