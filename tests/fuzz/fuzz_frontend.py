@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import atexit
 import builtins
 import copy
 import enum
@@ -66,6 +67,7 @@ import os
 import random
 import re
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -446,7 +448,15 @@ def _mutant_cwd() -> str:
     """The working directory mutants run in: a kernel may write files there (LocalTensor.to_file takes a
     name relative to it), which must not land in the user's tree."""
     if not _MUTANT_CWD:
-        _MUTANT_CWD.append(tempfile.mkdtemp(prefix="asc-fuzz-cwd-"))
+        inherited = os.environ.get("ASC_FUZZ_MUTANT_CWD")
+        if inherited:  # a --worker child: its parent made the directory and removes it
+            _MUTANT_CWD.append(inherited)
+        else:
+            _MUTANT_CWD.append(tempfile.mkdtemp(prefix="asc-fuzz-cwd-"))
+            os.environ["ASC_FUZZ_MUTANT_CWD"] = _MUTANT_CWD[0]
+            # removed when the fuzzer exits, with whatever the mutants wrote there (children are
+            # killed, so they never clean up themselves)
+            atexit.register(shutil.rmtree, _MUTANT_CWD[0], True)
     return _MUTANT_CWD[0]
 
 
@@ -1035,6 +1045,7 @@ def _worker(fuzz_seed: int, timeout: float) -> None:
 class _Child:
     def __init__(self, fuzz_seed: int, timeout: float):
         self.stderr = tempfile.TemporaryFile()
+        _mutant_cwd()  # made here, so that every child shares it and this process removes it
         self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", "--seed",
                                       str(fuzz_seed), "--timeout", str(timeout)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
