@@ -3,7 +3,6 @@
 from .block_sync import pipe_barrier, set_flag, wait_flag
 from .common import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .data_copy import data_copy
-# sort family
 from .proposal import (
     get_mrg_sort_result,
     get_sort_len,
