@@ -275,6 +275,26 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
                        asc_enum_value_name(ASC_ENUM_CMPMODE, mode));
     return unsupported_dtype(l, op, s);
   }
+  /* sort family: half or float scores (and lists), uint32 indices */
+  case ASC_OP_SORT32:
+  case ASC_OP_SORT:
+  case ASC_OP_MRG_SORT:
+  case ASC_OP_MRG_SORT_INFO: {
+    if (dt != ASC_DT_FLOAT16 && dt != ASC_DT_FLOAT32)
+      return unsupported_dtype(l, op, dt);
+    int sort = op->id == ASC_OP_SORT32 || op->id == ASC_OP_SORT;
+    for (int i = 1; i < op->n_operands; i++) {
+      const AscType *t = op->operands[i]->type;
+      AscDType want = sort && i == 2 ? ASC_DT_UINT32 : dt;
+      if (asc_type_is_tensor(t) && t->dtype != want)
+        return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                         "%s: %s must be a tensor of %s, got %s",
+                         asc_op_info(op->id)->name,
+                         asc_op_info(op->id)->operands[i].name,
+                         asc_dtype_name(want), asc_dtype_name(t->dtype));
+    }
+    return ASC_OK;
+  }
   case ASC_OP_CAST:
   case ASC_OP_CAST_L0: {
     AscDType d = op->operands[0]->type->dtype;
@@ -466,6 +486,11 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
   if (op->n_results)
     in->dst = slot_of(l, &op->results[0]);
   in->imm = sub;
+  /* sort family: GetMrgSortResult's results 1..3 are written through its
+   * arguments (an instruction has one dst) */
+  if (op->id == ASC_OP_GET_MRG_SORT_RESULT)
+    for (int i = 1; i < op->n_results; i++)
+      add_arg(l, in, slot_of(l, &op->results[i]));
   /* dtype: the result's scalar or element type, else the first tensor's */
   const AscType *rt = op->n_results ? op->results[0].type : NULL;
   AscDType dt = rt ? rt->dtype : first_tensor_dtype(op);

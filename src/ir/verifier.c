@@ -340,6 +340,10 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
         op->id == ASC_OP_MUL_ADD_DST || op->id == ASC_OP_MUL_ADD_DST_L0 ||
         op->id == ASC_OP_AXPY || op->id == ASC_OP_AXPY_L0)
       return ASC_OK;
+    /* sort family: Sort32 and Sort take uint32 indices with half or float
+     * scores (the lowering checks the types) */
+    if (op->id == ASC_OP_SORT32 || op->id == ASC_OP_SORT)
+      return ASC_OK;
     /* Compare writes a uint8/int8 bit mask of its sources' comparison */
     if (op->id == ASC_OP_COMPARE || op->id == ASC_OP_COMPARE_SCALAR) {
       const AscType *t1 = op->operands[1]->type, *t2 = op->operands[2]->type;

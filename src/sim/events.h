@@ -52,7 +52,8 @@ typedef struct AscAccess {
   int64_t lo, hi; /* byte range [lo, hi): UB address or offset in buf */
 } AscAccess;
 
-enum { ASC_EVENT_MAX_ACCESSES = 4 };
+/* (sort family: MrgSort reads four lists and writes dst) */
+enum { ASC_EVENT_MAX_ACCESSES = 8 };
 
 typedef struct AscEvent {
   const struct AscInstr *in; /* the instruction: op, operands, Python line */

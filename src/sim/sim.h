@@ -147,6 +147,9 @@ typedef struct AscBlockState {
   /* the vector mask register: its two words and the mode (1: counter) */
   uint64_t mask_high, mask_low;
   int mask_counter;
+  /* sort family: the merge result register VMS4_SR (sort.c): the elements
+   * the last MrgSort took of each list, 16 bits a list */
+  uint64_t vms4_sr;
   /* register frames, a stack grown on demand */
   AscSlot *stack;
   int64_t stack_size, stack_used;

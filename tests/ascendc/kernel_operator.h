@@ -1274,6 +1274,47 @@ template <typename T> struct AippParams {
   AippChannelPaddingParams<T> cPaddingParams;
   AippColorSpaceConvParams cscParams;
 };
+
+// ---- sort family (kernel_struct_proposal.h, kernel_operator_proposal_intf.h)
+template <typename T> struct MrgSortSrcList {
+  __aicore__ MrgSortSrcList() {}
+  __aicore__ MrgSortSrcList(const LocalTensor<T> &src1In, const LocalTensor<T> &src2In, const LocalTensor<T> &src3In,
+                            const LocalTensor<T> &src4In) {}
+  LocalTensor<T> src1;
+  LocalTensor<T> src2;
+  LocalTensor<T> src3;
+  LocalTensor<T> src4;
+};
+template <typename T>
+__aicore__ void Sort32(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<uint32_t> &src1,
+                       const int32_t repeatTime) {
+  static_assert(FloatType<T>, "Sort32: element type not supported on the Ascend910B");
+}
+template <typename T, bool isFullSort>
+__aicore__ void Sort(const LocalTensor<T> &dst, const LocalTensor<T> &concat, const LocalTensor<uint32_t> &index,
+                     LocalTensor<T> &tmp, const int32_t repeatTime) {
+  static_assert(FloatType<T>, "Sort: element type not supported on the Ascend910B");
+}
+template <typename T>
+__aicore__ void MrgSort(const LocalTensor<T> &dst, const MrgSortSrcList<T> &src, const MrgSort4Info &params) {
+  static_assert(FloatType<T>, "MrgSort: element type not supported on the Ascend910B");
+}
+template <typename T, bool isExhaustedSuspension>
+__aicore__ void MrgSort(const LocalTensor<T> &dst, const MrgSortSrcList<T> &sortList,
+                        const uint16_t elementCountList[4], uint32_t sortedNum[4], uint16_t validBit,
+                        const int32_t repeatTime) {
+  static_assert(FloatType<T>, "MrgSort: element type not supported on the Ascend910B");
+}
+__aicore__ inline void GetMrgSortResult(uint16_t &mrgSortList1, uint16_t &mrgSortList2, uint16_t &mrgSortList3,
+                                        uint16_t &mrgSortList4) {}
+template <typename T> __aicore__ uint32_t GetSortLen(const uint32_t elemCount) {
+  static_assert(FloatType<T>, "GetSortLen: element type not supported");
+  return 0;
+}
+template <typename T> __aicore__ uint32_t GetSortOffset(const uint32_t elemOffset) {
+  static_assert(FloatType<T>, "GetSortOffset: element type not supported");
+  return 0;
+}
 } // namespace AscendC
 
 #endif

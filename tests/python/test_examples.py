@@ -24,7 +24,7 @@ def load(path: Path) -> ModuleType:
 
 
 def test_examples_found() -> None:
-    assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu"}
+    assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu", "03_topk"}
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.parent.name)
@@ -45,6 +45,14 @@ def test_add_examples_dtypes(name: str, dtype: type) -> None:
 def test_relu_sizes(size: int) -> None:
     z = load(EXAMPLES / "relu/relu.py").run(size=size)
     assert z.shape == (size,) and (z >= 0).all()
+
+
+@pytest.mark.parametrize("rows", [4, 12])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_topk_example(rows: int, dtype: type) -> None:
+    values, indices = load(EXAMPLES / "03_topk/topk.py").run(rows=rows, dtype=dtype)  # checks against NumPy
+    assert values.shape == indices.shape == (rows, 16) and values.dtype == dtype
+    assert (np.diff(values.astype(np.float64), axis=1) <= 0).all()  # descending
 
 
 def test_readme_example(tmp_path: Path) -> None:

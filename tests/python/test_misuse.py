@@ -107,8 +107,14 @@ ACCEPTS: Dict[str, set] = {
     "array_values": {"int", "tuple", "list"},
     "buffer": {"tque", "tbuf"},
     "shape_info": set(),  # (an asc.ShapeInfo, which no value of VALUES is)
+    # sort family
+    "sort_list": set(),  # (an asc.MrgSortSrcList, which no value of VALUES is)
+    "four_counts": set(),  # (a list of exactly 4 integers)
+    "valid_bit": {"rint", "rint64"},  # (a constant must be 3, 7 or 15)
 }
 
+# a uint32 view of t (the indices of sort32 and sort)
+U32 = "t.reinterpret_cast(asc.uint32)"
 # an int16 view of t (the bitwise and shift instructions take 16- or 32-bit integers)
 I16 = "t.reinterpret_cast(asc.int16)"
 # a uint8 view of t (the bit mask compare writes)
@@ -191,6 +197,21 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "compare_scalar": ("asc.compare_scalar({dst}, {src0}, {src1_scalar}, {cmp_mode}, {count})",
                        (("dst", "local", U8), ("src0", "local", "u"), ("src1_scalar", "scalar", "1.5"),
                         ("cmp_mode", "cmpmode", "asc.CMPMODE.GE"), ("count", "count", "64"))),
+    # sort family
+    "sort32": ("asc.sort32({dst}, {src0}, {src1}, {repeat_time})",
+               (("dst", "local", "t"), ("src0", "local", "u"), ("src1", "local", U32), ("repeat_time", "count", "1"))),
+    "sort": ("asc.sort({dst}, {concat}, {index}, {tmp}, {repeat_time}, {is_full_sort})",
+             (("dst", "local", "t"), ("concat", "local", "u"), ("index", "local", U32), ("tmp", "local", "u"),
+              ("repeat_time", "count", "1"), ("is_full_sort", "condition", "True"))),
+    "mrg_sort": ("asc.mrg_sort({dst}, {sort_list}, {element_count_list}, {sorted_num}, {valid_bit}, {repeat_time}, "
+                 "{is_exhausted_suspension})",
+                 (("dst", "local", "t"), ("sort_list", "sort_list", "asc.MrgSortSrcList(asc.float32, u, u)"),
+                  ("element_count_list", "four_counts", "[1, 1, 0, 0]"), ("sorted_num", "four_counts", "[0, 0, 0, 0]"),
+                  ("valid_bit", "valid_bit", "3"), ("repeat_time", "count", "1"),
+                  ("is_exhausted_suspension", "condition", "False"))),
+    "get_mrg_sort_result": ("asc.get_mrg_sort_result()", ()),
+    "get_sort_len": ("asc.get_sort_len({elem_count})", (("elem_count", "count", "64"),)),
+    "get_sort_offset": ("asc.get_sort_offset({elem_offset})", (("elem_offset", "count", "64"),)),
     "cast": ("asc.cast({dst}, {src}, {round_mode}, {count})",
              (("dst", "local", "t"), ("src", "local", "h"), ("round_mode", "roundmode", "asc.RoundMode.CAST_NONE"),
               ("count", "count", "64"))),
@@ -303,6 +324,8 @@ NOT_CALLED |= set(asc.language.core.enums.__all__) | {"DEFAULT_C0_SIZE", "ONE_BL
                                                      "TOTAL_L1_SIZE", "void", "inline", "get_shape_size"}
 # LocalTensorAuto is an UnsupportedError until automatic UB allocation (test_tensor_methods.py has its case)
 NOT_CALLED |= {"LocalTensorAuto"}
+# the region-proposal instructions are a CompileError on the Ascend910B (test_vector_sort.py has their cases)
+NOT_CALLED |= {"rp_sort16", "mrg_sort4", "proposal_concat", "proposal_extract"}
 # the parameter structs of the table: test_param_structs.py generates their misuse cases from the table
 NOT_CALLED |= set(asc.language.core.types.STRUCTS) - {"BinaryRepeatParams", "UnaryRepeatParams"}
 
@@ -325,7 +348,7 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "TPipe.alloc_event_id", "TPipe.release_event_id", "TPipe.get_base_addr", "GlobalTensor.get_phy_addr",
                  "LocalTensor.set_size", "LocalTensor.set_user_tag", "LocalTensor.get_phy_addr",
                  "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id", "set_vector_mask",
-                 "reduce_max", "reduce_min"}
+                 "reduce_max", "reduce_min", "sort", "mrg_sort"}
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:

@@ -1153,6 +1153,12 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_debug_output;
   case ASC_OP_GT_SET_L2_CACHE_HINT:
     return emit_l2_cache_hint;
+  /* sort family (emit_sort.c) */
+  case ASC_OP_SORT:
+  case ASC_OP_MRG_SORT:
+  case ASC_OP_MRG_SORT_INFO:
+  case ASC_OP_GET_MRG_SORT_RESULT:
+    return em_sort_family;
   case ASC_OP_FOR:
     return emit_for;
   case ASC_OP_IF:

@@ -106,6 +106,10 @@ void em_line_end(Emitter *e, const AscOp *op);
 /* Operands from `from` on, comma-separated (scalars as el). */
 char *em_join_operands(Emitter *e, AscOp *op, int from, AscDType el);
 
+/* The sort family's SPECIAL rows: Sort, MrgSort, GetMrgSortResult
+ * (emit_sort.c). */
+void em_sort_family(Emitter *e, AscOp *op);
+
 /* A character of a C identifier. */
 int em_is_word_char(char c);
 

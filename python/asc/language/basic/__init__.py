@@ -3,6 +3,18 @@
 from .block_sync import pipe_barrier, set_flag, wait_flag
 from .common import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .data_copy import data_copy
+from .proposal import (
+    get_mrg_sort_result,
+    get_sort_len,
+    get_sort_offset,
+    mrg_sort,
+    mrg_sort4,
+    proposal_concat,
+    proposal_extract,
+    rp_sort16,
+    sort,
+    sort32,
+)
 from .sys_var import get_block_idx, get_block_num
 from .vec_binary import (
     add,
@@ -36,4 +48,7 @@ __all__ = [
     "fused_mul_add", "fused_mul_add_relu", "mul_add_dst", "axpy",
     "reduce_max", "reduce_min", "reduce_sum",
     "compare", "compare_scalar",
+    # sort family
+    "sort32", "sort", "mrg_sort", "get_mrg_sort_result", "get_sort_len", "get_sort_offset", "mrg_sort4",
+    "rp_sort16", "proposal_concat", "proposal_extract",
 ]
