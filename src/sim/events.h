@@ -93,6 +93,9 @@ typedef struct AscObserver {
   /* Returns non-OK to fail the block (the sanitizer's reports). */
   AscStatus (*event)(void *self, struct AscBlockState *b, const AscEvent *e);
   AscStatus (*block_end)(void *self, struct AscBlockState *b);
+  /* system family: the block's current cycle (the timing model's scalar
+   * unit), for GetSystemCycle; NULL for observers that keep no time */
+  int64_t (*now)(void *self, struct AscBlockState *b);
 } AscObserver;
 
 /* The pipes of a HardEvent value (MTE2_V: MTE2 → V). */

@@ -17,6 +17,8 @@
 #include "asc/ir.h"
 #include "events.h"
 #include "vecmath.h"
+/* system family: sub-operations, cross-block sync */
+#include "system.h"
 
 /* Scalar arithmetic sub-operations (the op table's `sub` column). */
 enum {
@@ -164,6 +166,9 @@ typedef struct AscBlockState {
   AscEvent ev; /* the event of the running instruction */
   /* first error */
   AscLaunchError *err;
+  /* system family: the launch's cross-block sync (block_sync.c), NULL
+   * when the kernel has none */
+  struct AscXSync *xsync;
 } AscBlockState;
 
 typedef struct AscExec {

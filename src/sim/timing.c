@@ -1067,12 +1067,26 @@ void asc_timing_free(AscTiming *t) {
   free(t);
 }
 
+/* system family: the cycle the block's scalar unit issues its next
+ * instruction at (GetSystemCycle). */
+static int64_t timing_now(void *self, AscBlockState *b) {
+  AscTiming *t = self;
+  if (!b || b->block_idx < 0 || b->block_idx >= t->block_num)
+    return 0;
+  Work *w = t->blocks[b->block_idx].work;
+  return w ? w->S : 0;
+}
+
+/* system family: the clock, for converting cycles to the system counter */
+double asc_timing_clock_ghz(const AscTiming *t) { return t->p.clock_ghz; }
+
 AscObserver asc_timing_observer(AscTiming *t) {
   AscObserver o;
   o.self = t;
   o.block_begin = on_block_begin;
   o.event = on_event;
   o.block_end = on_block_end;
+  o.now = timing_now;
   return o;
 }
 
