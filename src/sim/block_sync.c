@@ -43,6 +43,17 @@ struct AscXSync {
   uint8_t *done, *failed, *secondary;
   int64_t bar_gen; /* hard SyncAll: completed barriers */
   int bar_count;   /* blocks arrived at the open one */
+  /* Happens-before for the sanitizer: a vector clock per block (row b;
+   * entry b is b's epoch, from 1), the clocks released into each GM flag
+   * word (keys), and the hard barrier's merged clock. */
+  int32_t *vc;
+  int32_t *bar_acc, *bar_res;
+  struct Key {
+    int32_t buf;
+    int64_t off;
+    int32_t *vc;
+  } *keys;
+  int n_keys, cap_keys;
 };
 
 int asc_kernel_syncs_blocks(const AscKernel *k) {
@@ -89,6 +100,16 @@ AscXSync *asc_xsync_new(int core_num, int all_started) {
   xs->all_started = all_started;
   xs->n_live = core_num;
   xs->failed_block = -1;
+  size_t n = (size_t)core_num;
+  xs->vc = calloc(n * n + 2 * n, sizeof *xs->vc);
+  if (!xs->vc) {
+    asc_xsync_free(xs);
+    return NULL;
+  }
+  xs->bar_acc = xs->vc + n * n;
+  xs->bar_res = xs->bar_acc + n;
+  for (int b = 0; b < core_num; b++)
+    xs->vc[(size_t)b * n + (size_t)b] = 1;
   return xs;
 }
 
@@ -97,6 +118,10 @@ void asc_xsync_free(AscXSync *xs) {
     return;
   pthread_cond_destroy(&xs->cond);
   pthread_mutex_destroy(&xs->lock);
+  for (int i = 0; i < xs->n_keys; i++)
+    free(xs->keys[i].vc);
+  free(xs->keys);
+  free(xs->vc);
   free(xs->done);
   free(xs);
 }
@@ -131,6 +156,63 @@ void asc_xsync_not_all_started(AscXSync *xs) {
   xs->all_started = 0;
   changed(xs);
   pthread_mutex_unlock(&xs->lock);
+}
+
+const int32_t *asc_xsync_vc(const AscXSync *xs, int block) {
+  return xs->vc + (size_t)block * (size_t)xs->core_num;
+}
+
+/* ---- happens-before (lock held) -------------------------------------------
+ */
+
+static int32_t *my_vc(AscXSync *xs, int block) {
+  return xs->vc + (size_t)block * (size_t)xs->core_num;
+}
+
+static void vc_max(int32_t *to, const int32_t *from, int n) {
+  for (int i = 0; i < n; i++)
+    if (from[i] > to[i])
+      to[i] = from[i];
+}
+
+/* The clock released into the GM word (buf, off); NULL when out of memory
+ * (the sanitizer then misses an order and may report a race too many). */
+static int32_t *key_vc(AscXSync *xs, int32_t buf, int64_t off) {
+  for (int i = 0; i < xs->n_keys; i++)
+    if (xs->keys[i].buf == buf && xs->keys[i].off == off)
+      return xs->keys[i].vc;
+  if (xs->n_keys == xs->cap_keys) {
+    int cap = xs->cap_keys ? xs->cap_keys * 2 : 16;
+    struct Key *k = realloc(xs->keys, sizeof *k * (size_t)cap);
+    if (!k)
+      return NULL;
+    xs->keys = k;
+    xs->cap_keys = cap;
+  }
+  int32_t *vc = calloc((size_t)xs->core_num, sizeof *vc);
+  if (!vc)
+    return NULL;
+  xs->keys[xs->n_keys++] = (struct Key){buf, off, vc};
+  return vc;
+}
+
+static void release_to(AscXSync *xs, int block, int32_t buf, int64_t off) {
+  int32_t *k = key_vc(xs, buf, off);
+  if (k)
+    vc_max(k, my_vc(xs, block), xs->core_num);
+}
+
+static void acquire_from(AscXSync *xs, int block, int32_t buf, int64_t off) {
+  int32_t *k = key_vc(xs, buf, off);
+  if (k)
+    vc_max(my_vc(xs, block), k, xs->core_num);
+}
+
+/* The op is done: the block's accesses after it are a new epoch. */
+static void next_epoch(AscBlockState *b) {
+  int32_t *v = my_vc(b->xsync, b->block_idx);
+  v[b->block_idx]++;
+  b->xsync_epoch = v[b->block_idx];
 }
 
 int asc_xsync_secondary(const AscXSync *xs, int block) {
@@ -306,12 +388,19 @@ AscStatus sim_sync_all(AscExec *x, const AscInstr *in) {
   if (in->imm == 0) {
     pthread_mutex_lock(&xs->lock);
     BarrierWait w = {xs, xs->bar_gen};
+    vc_max(xs->bar_acc, my_vc(xs, b->block_idx), xs->core_num);
     if (++xs->bar_count == xs->core_num) {
       xs->bar_count = 0;
       xs->bar_gen++;
+      memcpy(xs->bar_res, xs->bar_acc, sizeof(int32_t) * (size_t)xs->core_num);
+      memset(xs->bar_acc, 0, sizeof(int32_t) * (size_t)xs->core_num);
       changed(xs);
     }
     AscStatus st = wait_until(x, in, barrier_done, &w, what);
+    if (!st) {
+      vc_max(my_vc(xs, b->block_idx), xs->bar_res, xs->core_num);
+      next_epoch(b);
+    }
     pthread_mutex_unlock(&xs->lock);
     return st;
   }
@@ -334,11 +423,20 @@ AscStatus sim_sync_all(AscExec *x, const AscInstr *in) {
   int32_t *mine = gm + (int64_t)b->block_idx * FLAG_STRIDE;
   int32_t cur = (int32_t)((uint32_t)*mine + 1u);
   *mine = cur;
+  const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
+  int64_t base = t->addr;
+  release_to(xs, b->block_idx, t->buf,
+             base + (int64_t)b->block_idx * FLAG_STRIDE * 4);
   changed(xs);
   SoftWait w = {gm, total, (int64_t)total * cur};
   AscStatus st = wait_until(x, in, soft_done, &w, what);
-  if (!st) /* the devkit's last copy of the words into the UB */
+  if (!st) { /* the devkit's last copy of the words into the UB */
     memcpy(ub, gm, (size_t)total * FLAG_STRIDE * 4);
+    for (int i = 0; i < total; i++)
+      acquire_from(xs, b->block_idx, t->buf,
+                   base + (int64_t)i * FLAG_STRIDE * 4);
+    next_epoch(b);
+  }
   pthread_mutex_unlock(&xs->lock);
   return st;
 }
@@ -388,6 +486,11 @@ AscStatus sim_ib_flag(AscExec *x, const AscInstr *in) {
   if (!st) {
     memcpy(ub, flag, FLAG_STRIDE * 4);
     ub[0] = *flag = set ? 1 : 0;
+    const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
+    int64_t off = t->addr + index * 4;
+    acquire_from(xs, b->block_idx, t->buf, off);
+    release_to(xs, b->block_idx, t->buf, off);
+    next_epoch(b);
     changed(xs);
   }
   pthread_mutex_unlock(&xs->lock);
@@ -435,8 +538,14 @@ AscStatus sim_block_order(AscExec *x, const AscInstr *in) {
   if (wait) {
     OrderWait w = {gm, n, b->block_idx, round};
     st = wait_until(x, in, order_ready, &w, what);
-    if (!st)
+    if (!st) {
       memcpy(ub, gm, (size_t)words * 4);
+      const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
+      for (int i = 0; i < n; i++) /* any block's notify may have led here */
+        acquire_from(xs, b->block_idx, t->buf,
+                     t->addr + (int64_t)i * FLAG_STRIDE * 4);
+      next_epoch(b);
+    }
   } else {
     if (b->block_idx + 1 == n) {
       memset(gm, 0, (size_t)words * 4);
@@ -447,6 +556,10 @@ AscStatus sim_block_order(AscExec *x, const AscInstr *in) {
         gm[off + k] = ub[off + k] = round;
     }
     ub[words] = (int32_t)((uint32_t)round + 1u);
+    const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
+    release_to(xs, b->block_idx, t->buf,
+               t->addr + (int64_t)b->block_idx * FLAG_STRIDE * 4);
+    next_epoch(b);
     changed(xs);
   }
   pthread_mutex_unlock(&xs->lock);

@@ -105,6 +105,10 @@ static void *worker_main(void *arg) {
   b.xsync = w->xsync;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
+    if (w->xsync) { /* system family: the block's clock, epoch 1 */
+      b.xsync_vc = asc_xsync_vc(w->xsync, blk);
+      b.xsync_epoch = 1;
+    }
     b.mask_high = UINT64_MAX; /* the mask register as a kernel starts: */
     b.mask_low = UINT64_MAX;  /* all bits set, normal mode */
     b.mask_counter = 0;

@@ -169,6 +169,11 @@ typedef struct AscBlockState {
   /* system family: the launch's cross-block sync (block_sync.c), NULL
    * when the kernel has none */
   struct AscXSync *xsync;
+  /* its vector clock over the blocks (core_num entries, NULL without
+   * xsync) and its own entry, the epoch: bumped by every cross-block sync
+   * op, so the sanitizer orders GM accesses of different blocks */
+  const int32_t *xsync_vc;
+  int32_t xsync_epoch;
 } AscBlockState;
 
 typedef struct AscExec {

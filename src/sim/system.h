@@ -43,6 +43,8 @@ void asc_xsync_free(struct AscXSync *xs);
 void asc_xsync_block_done(struct AscXSync *xs, int block, int failed);
 /* 1 when block's error is only a consequence of another block's failure. */
 int asc_xsync_secondary(const struct AscXSync *xs, int block);
+/* Block's vector clock (core_num entries; the sanitizer copies it). */
+const int32_t *asc_xsync_vc(const struct AscXSync *xs, int block);
 /* Some block could not get a thread: its waits fail instead of hanging. */
 void asc_xsync_not_all_started(struct AscXSync *xs);
 

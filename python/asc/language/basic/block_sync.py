@@ -58,12 +58,13 @@ def _workspaces(api: str, gm_workspace: Any, ub_workspace: Any) -> tuple:
     return gm_workspace, ub
 
 
-def _aiv_only(value: Any, api: str) -> int:
+def _aiv_only(value: Any, api: str) -> dict:
+    """The op's attributes: is_aiv_only = 0 for the template argument false, none for the default true."""
     from ..core.checks import describe, error
 
     if not isinstance(value, bool):
         raise error(f"{api}: 'is_aiv_only' must be True or False (a template argument), got {describe(value)}")
-    return int(value)
+    return {} if value else {"is_aiv_only": 0}
 
 
 @usage("asc.data_sync_barrier(asc.MemDsbT.ALL)")
@@ -80,7 +81,7 @@ def _ib(api: str, op: str, gm_workspace: Any, ub_workspace: Any, block_idx: Any,
         is_aiv_only: Any) -> None:
     gm, ub = _workspaces(api, gm_workspace, ub_workspace)
     ops = [gm, ub, int_operand(block_idx, f"{api}: block_idx"), int_operand(event_id, f"{api}: event_id")]
-    _b.current().create(op, ops, attrs={"is_aiv_only": ("int", _aiv_only(is_aiv_only, api))})
+    _b.current().create(op, ops, attrs=_aiv_only(is_aiv_only, api))
 
 
 @usage("asc.ib_set(gm_workspace, ub_workspace, block_idx, event_id)")
@@ -112,8 +113,8 @@ def sync_all(gm_workspace: Any = None, ub_workspace: Any = None, used_cores: Any
             from ..core.checks import error
 
             raise error(f"{api}: pass both gm_workspace and ub_workspace (the software barrier) or neither")
-        _b.current().create("asc.sync_all", [], attrs={"is_aiv_only": ("int", aiv)})
+        _b.current().create("asc.sync_all", [], attrs=aiv)
         return
     gm, ub = _workspaces(api, gm_workspace, ub_workspace)
     _b.current().create("asc.sync_all.soft", [gm, ub, int_operand(used_cores, f"{api}: used_cores")],
-                        attrs={"is_aiv_only": ("int", aiv)})
+                        attrs=aiv)
