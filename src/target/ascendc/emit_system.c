@@ -59,7 +59,8 @@ static void emit_arch_version(Emitter *e, AscOp *op) {
     return;
   }
   char *s = em_fmt_str("AscendC::GetArchVersion(%s)", name);
-  em_set_expr(e, &op->results[0], name);
+  /* the name stays the function's (em_fresh_name keeps it taken) */
+  em_set_expr(e, &op->results[0], em_fmt_str("%s", name));
   statement_or_fail(e, op, s);
 }
 

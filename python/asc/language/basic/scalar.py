@@ -25,7 +25,8 @@ def _int_in(value: Any, dtype: Any, api: str) -> Scalar:
 
 
 def _count_value(count_value: Any, api: str) -> Scalar:
-    if isinstance(count_value, bool) or not isinstance(count_value, int) or count_value not in (0, 1):
+    if (isinstance(count_value, (bool, enum.Enum)) or not isinstance(count_value, int)
+            or count_value not in (0, 1)):
         raise error(f"{api}: 'count_value' must be the constant 0 or 1 (the countValue template argument), "
                     f"got {describe(count_value)}")
     return const(count_value, dt.int32)
@@ -88,7 +89,7 @@ def scalar_cast(value_in: Any, dtype: Any, round_mode: Any) -> Scalar:
     if mode not in _CAST_MODES[dtype]:
         allowed = ", ".join(f"RoundMode.{m.name}" for m in _CAST_MODES[dtype])
         raise error(f"{api}: float to {dtype.name} takes {allowed}, got RoundMode.{mode.name}")
-    if not (is_number(value_in) or isinstance(value_in, Scalar)) or isinstance(value_in, bool):
+    if not (is_number(value_in) or isinstance(value_in, Scalar)):
         raise error(f"{api}: 'value_in' must be a number, got {describe(value_in)}")
     v = to_scalar(value_in, dt.float32) if is_number(value_in) else value_in
     if v.dtype != dt.float32:
