@@ -52,7 +52,9 @@ struct AscXSync {
     int32_t buf;
     int64_t off;
     int32_t *vc;
+    int64_t t; /* the latest release's cycle (timing model) */
   } *keys;
+  int64_t bar_tacc, bar_tres; /* hard barrier: latest arrival cycle */
   int n_keys, cap_keys;
 };
 
@@ -192,20 +194,51 @@ static int32_t *key_vc(AscXSync *xs, int32_t buf, int64_t off) {
   int32_t *vc = calloc((size_t)xs->core_num, sizeof *vc);
   if (!vc)
     return NULL;
-  xs->keys[xs->n_keys++] = (struct Key){buf, off, vc};
+  xs->keys[xs->n_keys++] = (struct Key){buf, off, vc, 0};
   return vc;
 }
 
-static void release_to(AscXSync *xs, int block, int32_t buf, int64_t off) {
-  int32_t *k = key_vc(xs, buf, off);
-  if (k)
-    vc_max(k, my_vc(xs, block), xs->core_num);
+static struct Key *key_of(AscXSync *xs, int32_t buf, int64_t off) {
+  int32_t *vc = key_vc(xs, buf, off);
+  for (int i = vc ? xs->n_keys - 1 : -1; i >= 0; i--)
+    if (xs->keys[i].vc == vc)
+      return &xs->keys[i];
+  return NULL;
 }
 
-static void acquire_from(AscXSync *xs, int block, int32_t buf, int64_t off) {
-  int32_t *k = key_vc(xs, buf, off);
-  if (k)
-    vc_max(my_vc(xs, block), k, xs->core_num);
+/* The cycle the block reaches the op, all its pipes done (the devkit's
+ * PipeBarrier<PIPE_ALL> before it), in the timing model; 0 without one. */
+static int64_t arrival(AscBlockState *b) {
+  for (int i = 0; i < b->n_observers; i++)
+    if (b->observers[i].now)
+      return b->observers[i].now(b->observers[i].self, b, 1);
+  return 0;
+}
+
+/* The op's release cycle for the timing model (events.h). */
+static void released_at(AscBlockState *b, int64_t t) {
+  if (b->n_observers)
+    b->ev.xs_release = t;
+}
+
+static void release_to(AscXSync *xs, AscBlockState *b, int32_t buf, int64_t off,
+                       int64_t t) {
+  struct Key *k = key_of(xs, buf, off);
+  if (k) {
+    vc_max(k->vc, my_vc(xs, b->block_idx), xs->core_num);
+    if (t > k->t)
+      k->t = t;
+  }
+}
+
+/* Takes the clock released into (buf, off); returns its cycle. */
+static int64_t acquire_from(AscXSync *xs, AscBlockState *b, int32_t buf,
+                            int64_t off) {
+  struct Key *k = key_of(xs, buf, off);
+  if (!k)
+    return 0;
+  vc_max(my_vc(xs, b->block_idx), k->vc, xs->core_num);
+  return k->t;
 }
 
 /* The op is done: the block's accesses after it are a new epoch. */
@@ -385,21 +418,27 @@ AscStatus sim_sync_all(AscExec *x, const AscInstr *in) {
   AscXSync *xs = xsync_of(x, in, what);
   if (!xs)
     return ASC_ERR_KERNEL;
+  int64_t t0 = arrival(b);
   if (in->imm == 0) {
     pthread_mutex_lock(&xs->lock);
     BarrierWait w = {xs, xs->bar_gen};
     vc_max(xs->bar_acc, my_vc(xs, b->block_idx), xs->core_num);
+    if (t0 > xs->bar_tacc)
+      xs->bar_tacc = t0;
     if (++xs->bar_count == xs->core_num) {
       xs->bar_count = 0;
       xs->bar_gen++;
       memcpy(xs->bar_res, xs->bar_acc, sizeof(int32_t) * (size_t)xs->core_num);
       memset(xs->bar_acc, 0, sizeof(int32_t) * (size_t)xs->core_num);
+      xs->bar_tres = xs->bar_tacc;
+      xs->bar_tacc = 0;
       changed(xs);
     }
     AscStatus st = wait_until(x, in, barrier_done, &w, what);
     if (!st) {
       vc_max(my_vc(xs, b->block_idx), xs->bar_res, xs->core_num);
       next_epoch(b);
+      released_at(b, xs->bar_tres);
     }
     pthread_mutex_unlock(&xs->lock);
     return st;
@@ -425,17 +464,20 @@ AscStatus sim_sync_all(AscExec *x, const AscInstr *in) {
   *mine = cur;
   const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
   int64_t base = t->addr;
-  release_to(xs, b->block_idx, t->buf,
-             base + (int64_t)b->block_idx * FLAG_STRIDE * 4);
+  release_to(xs, b, t->buf, base + (int64_t)b->block_idx * FLAG_STRIDE * 4, t0);
   changed(xs);
   SoftWait w = {gm, total, (int64_t)total * cur};
   AscStatus st = wait_until(x, in, soft_done, &w, what);
   if (!st) { /* the devkit's last copy of the words into the UB */
     memcpy(ub, gm, (size_t)total * FLAG_STRIDE * 4);
-    for (int i = 0; i < total; i++)
-      acquire_from(xs, b->block_idx, t->buf,
-                   base + (int64_t)i * FLAG_STRIDE * 4);
+    int64_t rel = t0;
+    for (int i = 0; i < total; i++) {
+      int64_t ti =
+          acquire_from(xs, b, t->buf, base + (int64_t)i * FLAG_STRIDE * 4);
+      rel = ti > rel ? ti : rel;
+    }
     next_epoch(b);
+    released_at(b, rel);
   }
   pthread_mutex_unlock(&xs->lock);
   return st;
@@ -477,6 +519,7 @@ AscStatus sim_ib_flag(AscExec *x, const AscInstr *in) {
   int32_t *ub = flag ? ub_words(x, in, 1, FLAG_STRIDE, 1) : NULL;
   if (!ub)
     return ASC_ERR_KERNEL;
+  int64_t t0 = arrival(b);
   char desc[96];
   snprintf(desc, sizeof desc, "%s(block_idx=%lld, event_id=%lld)", what,
            (long long)blk, (long long)ev);
@@ -488,9 +531,11 @@ AscStatus sim_ib_flag(AscExec *x, const AscInstr *in) {
     ub[0] = *flag = set ? 1 : 0;
     const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
     int64_t off = t->addr + index * 4;
-    acquire_from(xs, b->block_idx, t->buf, off);
-    release_to(xs, b->block_idx, t->buf, off);
+    int64_t rel = acquire_from(xs, b, t->buf, off);
+    rel = rel > t0 ? rel : t0;
+    release_to(xs, b, t->buf, off, rel);
     next_epoch(b);
+    released_at(b, rel);
     changed(xs);
   }
   pthread_mutex_unlock(&xs->lock);
@@ -534,6 +579,7 @@ AscStatus sim_block_order(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   int32_t round = ub[words];
   AscStatus st = ASC_OK;
+  int64_t t0 = arrival(b);
   pthread_mutex_lock(&xs->lock);
   if (wait) {
     OrderWait w = {gm, n, b->block_idx, round};
@@ -541,10 +587,14 @@ AscStatus sim_block_order(AscExec *x, const AscInstr *in) {
     if (!st) {
       memcpy(ub, gm, (size_t)words * 4);
       const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
-      for (int i = 0; i < n; i++) /* any block's notify may have led here */
-        acquire_from(xs, b->block_idx, t->buf,
-                     t->addr + (int64_t)i * FLAG_STRIDE * 4);
+      int64_t rel = t0;
+      for (int i = 0; i < n; i++) { /* any block's notify may have led here */
+        int64_t ti =
+            acquire_from(xs, b, t->buf, t->addr + (int64_t)i * FLAG_STRIDE * 4);
+        rel = ti > rel ? ti : rel;
+      }
       next_epoch(b);
+      released_at(b, rel);
     }
   } else {
     if (b->block_idx + 1 == n) {
@@ -557,9 +607,10 @@ AscStatus sim_block_order(AscExec *x, const AscInstr *in) {
     }
     ub[words] = (int32_t)((uint32_t)round + 1u);
     const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
-    release_to(xs, b->block_idx, t->buf,
-               t->addr + (int64_t)b->block_idx * FLAG_STRIDE * 4);
+    release_to(xs, b, t->buf, t->addr + (int64_t)b->block_idx * FLAG_STRIDE * 4,
+               t0);
     next_epoch(b);
+    released_at(b, t0);
     changed(xs);
   }
   pthread_mutex_unlock(&xs->lock);

@@ -63,7 +63,7 @@ static int64_t system_cycle(AscBlockState *b) {
   for (int i = 0; i < b->n_observers; i++)
     if (b->observers[i].now) {
       double ghz = asc_timing_clock_ghz(b->observers[i].self);
-      int64_t c = b->observers[i].now(b->observers[i].self, b);
+      int64_t c = b->observers[i].now(b->observers[i].self, b, 0);
       return ghz > 0 ? (int64_t)((double)c * SYS_COUNTER_HZ / (ghz * 1e9)) : 0;
     }
   return (int64_t)((double)b->steps * SYS_COUNTER_HZ / 1.85e9);
