@@ -449,13 +449,11 @@ AscStatus sim_sync_all(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "%s: used_cores = %lld is not in [0, %d]", what,
                     (long long)used, b->block_num);
   int total = used ? (int)used : b->block_num;
-  if (b->block_idx >= total)
-    return sim_fail(x, in,
-                    "%s: block %d takes part but used_cores = %d (blocks 0 to "
-                    "%d): on the NPU it waits for ever",
-                    what, b->block_idx, total, total - 1);
-  int32_t *gm = flag_words(x, in, 0, 0, (int64_t)total * FLAG_STRIDE, what);
-  int32_t *ub = gm ? ub_words(x, in, 1, (int64_t)total * FLAG_STRIDE, 1) : NULL;
+  /* a block past the first used_cores still counts its own word (which
+   * nobody reads) and waits for theirs, as the devkit's loop does */
+  int64_t span = (int64_t)(b->block_idx >= total ? b->block_idx + 1 : total);
+  int32_t *gm = flag_words(x, in, 0, 0, span * FLAG_STRIDE, what);
+  int32_t *ub = gm ? ub_words(x, in, 1, span * FLAG_STRIDE, 1) : NULL;
   if (!ub)
     return ASC_ERR_KERNEL;
   pthread_mutex_lock(&xs->lock);

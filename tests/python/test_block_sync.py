@@ -236,3 +236,28 @@ def bad_sync_kernel(ws: asc.GlobalAddress, case: asc.ConstExpr[int]):
 @pytest.mark.parametrize("case, fragment", [(0, "int32"), (1, "both"), (2, "GlobalTensor"), (3, "True or False")])
 def test_misuse(case: int, fragment: str) -> None:
     fails_at(bad_sync_kernel, [np.zeros(N, np.int32), case], f"# bad {case}", fragment, cls=asc.CompileError)
+
+
+@asc.jit
+def used_cores_kernel(z: asc.GlobalAddress, ws: asc.GlobalAddress):
+    """Blocks 0 and 1 publish a value; every block passes the software barrier of the first two blocks, and
+    block 2 (not among them, as the devkit's loop allows) then reads both values."""
+    i = asc.get_block_idx()
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    w_gm = asc.GlobalTensor()
+    w_gm.set_global_buffer(ws)
+    ub = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 512)
+    if i < 2:
+        z_gm.set_value(i * N, (i + 1) * 10)
+    asc.sync_all(w_gm, ub, 2)
+    if i == 2:
+        z_gm.set_value(2 * N, z_gm.get_value(0) + z_gm.get_value(N))
+
+
+def test_sync_all_soft_with_used_cores() -> None:
+    z = np.zeros(3 * N, np.int32)
+    ws = np.zeros(3 * N, np.int32)
+    used_cores_kernel[3](z, ws)
+    assert z[::N].tolist() == [10, 20, 30]
+    assert ws[::N].tolist() == [1, 1, 1]
