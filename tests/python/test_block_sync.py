@@ -261,3 +261,21 @@ def test_sync_all_soft_with_used_cores() -> None:
     used_cores_kernel[3](z, ws)
     assert z[::N].tolist() == [10, 20, 30]
     assert ws[::N].tolist() == [1, 1, 1]
+
+
+@asc.jit
+def race_after_barrier_kernel(z: asc.GlobalAddress):
+    i = asc.get_block_idx()
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    asc.sync_all()
+    if i == 0:
+        z_gm.set_value(0, 5)  # the write
+    else:
+        z_gm.set_value(N, z_gm.get_value(0))
+
+
+def test_the_sanitizer_still_sees_races_the_barrier_does_not_order() -> None:
+    # both accesses come after the same barrier: nothing orders them
+    with pytest.raises(asc.SanitizerError, match="data race on GM between blocks 0 and 1"):
+        race_after_barrier_kernel[2](np.zeros(2 * N, np.int32))
