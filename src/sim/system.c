@@ -69,6 +69,22 @@ static int64_t system_cycle(AscBlockState *b) {
   return (int64_t)((double)b->steps * SYS_COUNTER_HZ / 1.85e9);
 }
 
+/* The instruction's place in the kernel's bytecode, its functions laid out
+ * one after another, 4 bytes an instruction. */
+static int64_t program_counter(const AscKernel *k, const AscInstr *in) {
+  int64_t base = 0;
+  for (int f = 0; f < k->n_funcs; f++) {
+    const AscFunc *fn = &k->funcs[f];
+    if ((uintptr_t)in >= (uintptr_t)fn->code &&
+        (uintptr_t)in < (uintptr_t)(fn->code + fn->n_code))
+      return (base + (int64_t)((uintptr_t)in - (uintptr_t)fn->code) /
+                         (int64_t)sizeof *in) *
+             4;
+    base += fn->n_code;
+  }
+  return 0;
+}
+
 AscStatus sim_system_var(AscExec *x, const AscInstr *in) {
   AscBlockState *b = x->b;
   int64_t v = 0;
@@ -83,8 +99,7 @@ AscStatus sim_system_var(AscExec *x, const AscInstr *in) {
     v = 32; /* ONE_BLK_SIZE */
     break;
   case ASC_SYSVAR_PROGRAM_COUNTER:
-    /* the instruction's place in the bytecode, 4 bytes an instruction */
-    v = (int64_t)(in - b->kernel->funcs[0].code) * 4;
+    v = program_counter(b->kernel, in);
     break;
   case ASC_SYSVAR_SUB_BLOCK_IDX:
     v = 0; /* an AIV-only kernel: one vector core per logical core */

@@ -193,3 +193,24 @@ def bad_system_kernel(z: asc.GlobalAddress, case: asc.ConstExpr[int]):
                                             (3, "not supported"), (4, "MemDsbT")])
 def test_misuse(case: int, fragment: str) -> None:
     fails_at(bad_system_kernel, [np.zeros(N, np.float32), case], f"# bad {case}", fragment, cls=asc.CompileError)
+
+
+@asc.jit
+def pc_device() -> int:
+    return asc.get_program_counter()
+
+
+@asc.jit
+def pc_kernel(z: asc.GlobalAddress):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    z_gm.set_value(0, asc.get_program_counter())
+    z_gm.set_value(1, pc_device())
+    z_gm.set_value(2, pc_device())
+
+
+def test_program_counter_in_a_device_function() -> None:
+    z = np.zeros(4, np.int64)
+    pc_kernel[1](z)
+    # the device function's code lies after the kernel's, at one place for both calls; 4-byte steps
+    assert z[0] >= 0 and z[1] > z[0] and z[1] == z[2] and z[1] % 4 == 0
