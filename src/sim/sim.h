@@ -174,6 +174,9 @@ typedef struct AscBlockState {
    * op, so the sanitizer orders GM accesses of different blocks */
   const int32_t *xsync_vc;
   int32_t xsync_epoch;
+  /* system family: the address SetSysWorkspace gave (has_sys_ws) */
+  AscTensorRef sys_ws;
+  int has_sys_ws;
 } AscBlockState;
 
 typedef struct AscExec {

@@ -1296,6 +1296,7 @@ __aicore__ int64_t GetICachePreloadStatus();
 __aicore__ void ICachePreLoad(const int64_t preFetchLen);
 template <typename T> __aicore__ void DataCachePreload(const GlobalTensor<uint64_t> &src, const T cacheOffset);
 __aicore__ void InitSocState();
+__aicore__ void SetSysWorkspace(GM_ADDR workspace);
 __aicore__ void CheckLocalMemoryIA(const CheckLocalMemoryIAParam &checkParams);
 __aicore__ void GetArchVersion(uint32_t &coreVersion);
 __aicore__ constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
@@ -1311,5 +1312,8 @@ __aicore__ int64_t ScalarCountLeadingZero(uint64_t valueIn);
 __aicore__ int64_t CountBitsCntSameAsSignBit(int64_t valueIn);
 template <typename T, typename U, RoundMode roundMode> __aicore__ U ScalarCast(T valueIn);
 } // namespace AscendC
+
+// system family: the devkit declares GetSysWorkSpacePtr outside AscendC (kernel_operator_swap_mem_intf.h)
+__aicore__ __gm__ uint8_t *GetSysWorkSpacePtr();
 
 #endif

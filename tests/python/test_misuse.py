@@ -215,6 +215,8 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "get_icache_preload_status": ("asc.get_icache_preload_status()", ()),
     "icache_preload": ("asc.icache_preload({pre_fetch_len})", (("pre_fetch_len", "count", "64"),)),
     "init_soc_state": ("asc.init_soc_state()", ()),
+    "get_sys_workspace": ("asc.get_sys_workspace()", ()),
+    "set_sys_workspace": ("asc.set_sys_workspace({workspace})", (("workspace", "address", "x"),)),
     "check_local_memory_ia": ("asc.check_local_memory_ia(asc.CheckLocalMemoryIAParam())", ()),
     "get_arch_version": ("asc.get_arch_version({core_version})", (("core_version", "count", "0"),)),
     "get_data_block_size_in_bytes": ("asc.get_data_block_size_in_bytes()", ()),
@@ -329,10 +331,10 @@ NOT_CALLED |= set(asc.language.core.enums.__all__) | {"DEFAULT_C0_SIZE", "ONE_BL
 # LocalTensorAuto is an UnsupportedError until automatic UB allocation (test_tensor_methods.py has its case)
 NOT_CALLED |= {"LocalTensorAuto"}
 # system family: the sync ops on int32 workspaces, data_cache_preload (a uint64 GlobalTensor) and trap (a
-# KernelError when it runs) have their misuse cases in test_block_sync.py / test_system.py; get/set_sys_workspace,
-# TensorDesc and ListTensorDesc raise NotImplementedError
+# KernelError when it runs) have their misuse cases in test_block_sync.py / test_system.py; TensorDesc and
+# ListTensorDesc raise NotImplementedError
 NOT_CALLED |= {"ib_set", "ib_wait", "notify_next_block", "wait_pre_block", "data_cache_preload", "trap",
-               "get_sys_workspace", "set_sys_workspace", "TensorDesc", "ListTensorDesc"}
+               "TensorDesc", "ListTensorDesc"}
 # the parameter structs of the table: test_param_structs.py generates their misuse cases from the table
 NOT_CALLED |= set(asc.language.core.types.STRUCTS) - {"BinaryRepeatParams", "UnaryRepeatParams"}
 

@@ -165,7 +165,7 @@ def test_without_the_timing_model_the_cycle_still_advances() -> None:
 
 
 def test_not_supported_yet() -> None:
-    for name in ("get_sys_workspace", "set_sys_workspace", "TensorDesc", "ListTensorDesc"):
+    for name in ("TensorDesc", "ListTensorDesc"):
         assert callable(getattr(asc, name))
     with pytest.raises(NotImplementedError):
         asc.TensorDesc()
@@ -184,13 +184,13 @@ def bad_system_kernel(z: asc.GlobalAddress, case: asc.ConstExpr[int]):
     elif case == 2:
         asc.check_local_memory_ia(5)  # bad 2
     elif case == 3:
-        asc.get_sys_workspace()  # bad 3
+        asc.set_sys_workspace(z_gm)  # bad 3
     else:
         asc.data_sync_barrier(asc.PipeID.PIPE_V)  # bad 4
 
 
 @pytest.mark.parametrize("case, fragment", [(0, "uint64"), (1, "GlobalTensor"), (2, "CheckLocalMemoryIAParam"),
-                                            (3, "not supported"), (4, "MemDsbT")])
+                                            (3, "GlobalAddress"), (4, "MemDsbT")])
 def test_misuse(case: int, fragment: str) -> None:
     fails_at(bad_system_kernel, [np.zeros(N, np.float32), case], f"# bad {case}", fragment, cls=asc.CompileError)
 
@@ -214,3 +214,24 @@ def test_program_counter_in_a_device_function() -> None:
     pc_kernel[1](z)
     # the device function's code lies after the kernel's, at one place for both calls; 4-byte steps
     assert z[0] >= 0 and z[1] > z[0] and z[1] == z[2] and z[1] % 4 == 0
+
+
+@asc.jit
+def sys_ws_kernel(x: asc.GlobalAddress, w: asc.GlobalAddress, set_it: asc.ConstExpr[bool]):
+    if set_it:
+        asc.set_sys_workspace(w + 1)
+    a = asc.get_sys_workspace()  # the workspace
+    g = asc.GlobalTensor()
+    g.set_global_buffer(a)
+    g.set_value(asc.get_block_idx(), 7)
+
+
+def test_sys_workspace() -> None:
+    w = np.zeros(4, np.float32)
+    sys_ws_kernel[2](np.zeros(4, np.float32), w, True)
+    # w + 1 is element 1 of the float32 array: byte 4 as uint8; blocks 0 and 1 write bytes 4 and 5
+    assert w.view(np.uint8).tolist()[:8] == [0, 0, 0, 0, 7, 7, 0, 0]
+    src = ascendc(sys_ws_kernel)
+    assert "AscendC::SetSysWorkspace(" in src and "= GetSysWorkSpacePtr();" in src
+    fails_at(sys_ws_kernel, [np.zeros(4, np.float32), np.zeros(4, np.float32), False], "# the workspace",
+             "no system workspace")

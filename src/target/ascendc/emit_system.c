@@ -105,6 +105,15 @@ static void emit_scalar_cast_rm(Emitter *e, AscOp *op) {
   em_bind(e, op, rhs, 1);
 }
 
+/* SetSysWorkspace(GM_ADDR): the address of any element type as GM_ADDR */
+static void emit_set_sys_workspace(Emitter *e, AscOp *op) {
+  char tmp[4096];
+  char *s =
+      em_fmt_str("AscendC::SetSysWorkspace(reinterpret_cast<GM_ADDR>(%s))",
+                 em_unparen(em_expr(e, op->operands[0]), tmp, sizeof tmp));
+  statement_or_fail(e, op, s);
+}
+
 EmSystemRule em_system_rule(AscOpId id) {
   switch (id) {
   case ASC_OP_SYNC_ALL:
@@ -121,6 +130,8 @@ EmSystemRule em_system_rule(AscOpId id) {
     return emit_count_value;
   case ASC_OP_SCALAR_CAST:
     return emit_scalar_cast_rm;
+  case ASC_OP_SET_SYS_WORKSPACE:
+    return emit_set_sys_workspace;
   default:
     return NULL;
   }

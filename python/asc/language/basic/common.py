@@ -126,15 +126,24 @@ def check_local_memory_ia(check_params: Any) -> None:
     _b.current().create("asc.check_local_memory_ia", [check_params.to_ir()])
 
 
+@usage("asc.get_sys_workspace()")
 def get_sys_workspace() -> Any:
-    """`AscendC::GetSysWorkSpacePtr()`: the system workspace. Not supported yet: a launch of the model has no
-    system workspace buffer."""
-    raise NotImplementedError("asc.get_sys_workspace is not supported yet: the simulator's launches have no "
-                              "system workspace")
+    """`AscendC::GetSysWorkSpacePtr()`: the system workspace (a GlobalAddress of uint8) that
+    set_sys_workspace gave. The model's launches have no framework-given workspace: calling it before
+    set_sys_workspace is a KernelError."""
+    from ..core.values import GlobalAddress
+
+    b = _b.current()
+    return GlobalAddress(b.create1("asc.get_sys_workspace", [], b.type("global_address", dt.uint8.name)), dt.uint8)
 
 
+@usage("asc.set_sys_workspace(workspace)")
 def set_sys_workspace(workspace: Any) -> None:
-    """`AscendC::SetSysWorkspace(workspace)`: sets the system workspace. Not supported yet (see
-    get_sys_workspace)."""
-    raise NotImplementedError("asc.set_sys_workspace is not supported yet: the simulator's launches have no "
-                              "system workspace")
+    """`AscendC::SetSysWorkspace(workspace)`: sets the system workspace (a kernel's GlobalAddress) that
+    get_sys_workspace returns, for this block."""
+    from ..core.values import GlobalAddress
+
+    if not isinstance(workspace, GlobalAddress):
+        raise error(f"asc.set_sys_workspace: 'workspace' must be a GlobalAddress (a kernel's array parameter), "
+                    f"got {describe(workspace)}")
+    _b.current().create("asc.set_sys_workspace", [workspace])
