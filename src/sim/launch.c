@@ -105,8 +105,9 @@ static void *worker_main(void *arg) {
   b.xsync = w->xsync;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
-    b.has_sys_ws = 0; /* system family: no system workspace yet */
-    if (w->xsync) { /* system family: the block's clock, epoch 1 */
+    /* system family: no system workspace yet; the block's clock, epoch 1 */
+    b.has_sys_ws = 0;
+    if (w->xsync) {
       b.xsync_vc = asc_xsync_vc(w->xsync, blk);
       b.xsync_epoch = 1;
     }
