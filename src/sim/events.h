@@ -86,6 +86,10 @@ typedef struct AscEvent {
   int has_lov;
   uint8_t lov_write;
   int64_t lov_lo, lov_hi, lov_len;
+  /* system family: a cross-block sync op (block_sync.c) returns at this
+   * cycle, when the blocks it waited for released it (set by those ops
+   * only; others leave it stale) */
+  int64_t xs_release;
 } AscEvent;
 
 typedef struct AscObserver {
@@ -94,6 +98,11 @@ typedef struct AscObserver {
   /* Returns non-OK to fail the block (the sanitizer's reports). */
   AscStatus (*event)(void *self, struct AscBlockState *b, const AscEvent *e);
   AscStatus (*block_end)(void *self, struct AscBlockState *b);
+  /* system family: the block's current cycle in the timing model: its
+   * scalar unit's (GetSystemCycle), or with all_pipes when every pipe is
+   * done too (a cross-block sync's PipeBarrier<PIPE_ALL>); NULL for
+   * observers that keep no time */
+  int64_t (*now)(void *self, struct AscBlockState *b, int all_pipes);
 } AscObserver;
 
 /* The pipes of a HardEvent value (MTE2_V: MTE2 → V). */

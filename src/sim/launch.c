@@ -41,6 +41,10 @@ typedef struct Worker {
   LaunchWait *wait;
   AscLaunchError err; /* first error of this worker's blocks */
   pthread_t thread;
+  /* system family: the launch's cross-block sync (one block per worker
+   * then), and whether err only follows from another block's failure */
+  AscXSync *xsync;
+  int secondary;
 } Worker;
 
 static void block_reset(AscBlockState *b) {
@@ -98,8 +102,15 @@ static void *worker_main(void *arg) {
   b.control = w->control;
   b.polls_interrupt = w->polls_interrupt;
   b.gm_overruns_reported = w->gm_overruns_reported;
+  b.xsync = w->xsync;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
+    /* system family: no system workspace yet; the block's clock, epoch 1 */
+    b.has_sys_ws = 0;
+    if (w->xsync) {
+      b.xsync_vc = asc_xsync_vc(w->xsync, blk);
+      b.xsync_epoch = 1;
+    }
     b.mask_high = UINT64_MAX; /* the mask register as a kernel starts: */
     b.mask_low = UINT64_MAX;  /* all bits set, normal mode */
     b.mask_counter = 0;
@@ -116,6 +127,10 @@ static void *worker_main(void *arg) {
       if (b.observers[i].block_end)
         s = b.observers[i].block_end(b.observers[i].self, &b);
     block_reset(&b);
+    if (w->xsync) { /* system family: the block can release no wait now */
+      asc_xsync_block_done(w->xsync, blk, s != ASC_OK);
+      w->secondary = s != ASC_OK && asc_xsync_secondary(w->xsync, blk);
+    }
     if (s)
       break; /* later blocks of this worker have higher indices */
     if (atomic_load_explicit(&w->control->cancelled, memory_order_relaxed) ||
@@ -275,12 +290,37 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     workers = MAX_WORKERS;
   if (workers > core_num)
     workers = core_num;
+  /* system family: blocks that wait for each other run at once, one
+   * thread each; the devkit requires numBlocks within the cores for them */
+  AscXSync *xsync = NULL;
+  if (asc_kernel_syncs_blocks(k)) {
+    int cores = platform->vector_cores;
+    if (core_num > cores || core_num > MAX_WORKERS) {
+      err->status = ASC_ERR_KERNEL;
+      snprintf(err->message, sizeof err->message,
+               "the kernel synchronises its blocks (sync_all, ib_set/ib_wait, "
+               "notify_next_block/wait_pre_block), which needs every block "
+               "running at once: core_num = %d exceeds the %d vector cores of "
+               "%s (on the NPU it hangs)",
+               core_num, cores < MAX_WORKERS ? cores : MAX_WORKERS,
+               platform->name);
+      return err->status;
+    }
+    workers = core_num;
+    xsync = asc_xsync_new(core_num, 1);
+    if (!xsync) {
+      err->status = ASC_ERR_INTERNAL;
+      snprintf(err->message, sizeof err->message, "out of memory");
+      return err->status;
+    }
+  }
   /* small launches (the common 1-block case) allocate nothing */
   Worker local[4];
   Worker *ws = workers <= 4 ? local : calloc((size_t)workers, sizeof *ws);
   if (ws == local)
     memset(local, 0, sizeof local);
   if (!ws) {
+    asc_xsync_free(xsync);
     err->status = ASC_ERR_INTERNAL;
     snprintf(err->message, sizeof err->message, "out of memory");
     return err->status;
@@ -291,6 +331,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   wait.running = 0;
   int sync_ok = workers > 1 ? init_wait(&wait) : 0;
   if (sync_ok < 0) {
+    asc_xsync_free(xsync);
     if (ws != local)
       free(ws);
     err->status = ASC_ERR_INTERNAL;
@@ -317,6 +358,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].polls_interrupt = i == 0;
     ws[i].gm_overruns_reported = options ? options->gm_overruns_reported : 0;
     ws[i].wait = &wait;
+    ws[i].xsync = xsync;
     ws[i].scratch = asc_scratch_take((int64_t)platform->ub_size, slots);
     if (!ws[i].scratch) {
       for (int j = 0; j < i; j++)
@@ -324,6 +366,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
       asc_output_launch_end(&control);
       if (sync_ok)
         destroy_wait(&wait);
+      asc_xsync_free(xsync);
       if (ws != local)
         free(ws);
       err->status = ASC_ERR_INTERNAL;
@@ -346,6 +389,8 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   }
   /* blocks a thread could not be started for run here, one after another
    * (on this thread, so they poll the interrupt callback too) */
+  if (xsync && started < workers)
+    asc_xsync_not_all_started(xsync);
   for (int i = started; i < workers; i++) {
     ws[i].polls_interrupt = 1;
     worker_main(&ws[i]);
@@ -365,11 +410,15 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     err->status = ASC_ERR_INTERRUPTED;
     snprintf(err->message, sizeof err->message, "launch interrupted");
   } else {
-    for (int i = 0; i < workers; i++)
-      if (ws[i].err.status != ASC_OK &&
-          (err->status == ASC_OK || ws[i].err.block < err->block))
-        *err = ws[i].err;
+    /* system family: a wait that failed because another block failed is
+     * reported only when no block failed on its own */
+    for (int pass = 0; pass < 2 && err->status == ASC_OK; pass++)
+      for (int i = 0; i < workers; i++)
+        if (ws[i].err.status != ASC_OK && ws[i].secondary == pass &&
+            (err->status == ASC_OK || ws[i].err.block < err->block))
+          *err = ws[i].err;
   }
+  asc_xsync_free(xsync);
   if (ws != local)
     free(ws);
   return err->status;

@@ -112,12 +112,20 @@ typedef struct GmRec {
   int32_t buf, block;
   uint8_t write;
   AscPipe pipe;
+  /* system family: the block's sync epoch at the access and the index of
+   * its vector-clock snapshot in its GmList (-1: no cross-block sync) */
+  int32_t epoch, snap;
 } GmRec;
 
 typedef struct GmList {
   GmRec *v;
   int n, cap;
   int oom;
+  /* system family: vector clocks (core_num each) at the epochs of the
+   * block's GM accesses */
+  int32_t *snaps;
+  int n_snaps, cap_snaps;
+  int32_t last_epoch;
 } GmList;
 
 typedef struct Rep {
@@ -978,10 +986,33 @@ static void gm_record(AscSanitizer *s, const AscBlockState *b,
   if (!s->gm || b->block_idx < 0 || b->block_idx >= s->core_num)
     return;
   GmList *l = &s->gm[b->block_idx];
+  int32_t snap = -1;
+  if (b->xsync_vc) { /* system family: a snapshot per epoch */
+    if (!l->n_snaps || l->last_epoch != b->xsync_epoch) {
+      if (l->n_snaps == l->cap_snaps) {
+        int cap = l->cap_snaps ? l->cap_snaps * 2 : 8;
+        int32_t *v =
+            cap > (1 << 20) / s->core_num
+                ? NULL
+                : realloc(l->snaps, sizeof *v * (size_t)cap * s->core_num);
+        if (!v) {
+          l->oom = 1;
+          return;
+        }
+        l->snaps = v;
+        l->cap_snaps = cap;
+      }
+      memcpy(l->snaps + (size_t)l->n_snaps * s->core_num, b->xsync_vc,
+             sizeof(int32_t) * (size_t)s->core_num);
+      l->n_snaps++;
+      l->last_epoch = b->xsync_epoch;
+    }
+    snap = l->n_snaps - 1;
+  }
   for (int k = l->n - 1; k >= 0 && k >= l->n - GM_LOOKBACK; k--) {
     GmRec *g = &l->v[k];
     if (g->in == e->in && g->buf == a->buf && g->write == a->write &&
-        a->lo <= g->hi && g->lo <= a->hi) {
+        g->snap == snap && a->lo <= g->hi && g->lo <= a->hi) {
       if (a->lo < g->lo)
         g->lo = a->lo;
       if (a->hi > g->hi)
@@ -1007,6 +1038,8 @@ static void gm_record(AscSanitizer *s, const AscBlockState *b,
   g->block = b->block_idx;
   g->write = a->write;
   g->pipe = e->pipe;
+  g->epoch = b->xsync_epoch;
+  g->snap = snap;
 }
 
 static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
@@ -1343,9 +1376,21 @@ static void report_core_race(AscSanitizer *s, const GmRec *x, const GmRec *y) {
   keep(s, r);
 }
 
+/* system family: x happens before y through cross-block sync (y's block
+ * had, at y's epoch, seen x's block's epoch). */
+static int gm_before(const AscSanitizer *s, const GmRec *x, const GmRec *y) {
+  if (y->snap < 0 || x->snap < 0)
+    return 0;
+  const int32_t *vc = s->gm[y->block].snaps + (size_t)y->snap * s->core_num;
+  return vc[x->block] >= x->epoch;
+}
+
 /* Every pair of blocks that touch one GM byte, at least one writing. */
 static void core_races(AscSanitizer *s) {
   int n = 0, nw = 0;
+  for (int i = 0; i < s->core_num; i++)
+    if (s->gm[i].oom && s->gm[i].n_snaps)
+      return; /* the ordering is incomplete: no reports */
   for (int i = 0; i < s->core_num; i++) {
     n += s->gm[i].n;
     for (int k = 0; k < s->gm[i].n; k++)
@@ -1388,7 +1433,8 @@ static void core_races(AscSanitizer *s) {
          j >= 0 && w[j].buf == a->buf && reach[j] > a->lo && budget > 0;
          j--, budget--)
       if (w[j].block != a->block && w[j].hi > a->lo &&
-          (!a->write || a->block < w[j].block))
+          (!a->write || a->block < w[j].block) && !gm_before(s, a, &w[j]) &&
+          !gm_before(s, &w[j], a))
         report_core_race(s, a, &w[j]);
   }
 done:
@@ -1444,7 +1490,7 @@ void asc_sanitizer_free(AscSanitizer *s) {
   release_shadows(s);
   if (s->gm)
     for (int i = 0; i < s->core_num; i++)
-      free(s->gm[i].v);
+      free(s->gm[i].v), free(s->gm[i].snaps);
   free(s->gm);
   free(s->reps);
   pthread_mutex_destroy(&s->lock);

@@ -17,6 +17,8 @@
 #include "asc/ir.h"
 #include "events.h"
 #include "vecmath.h"
+/* system family: sub-operations, cross-block sync */
+#include "system.h"
 
 /* Scalar arithmetic sub-operations (the op table's `sub` column). */
 enum {
@@ -167,6 +169,17 @@ typedef struct AscBlockState {
   AscEvent ev; /* the event of the running instruction */
   /* first error */
   AscLaunchError *err;
+  /* system family: the launch's cross-block sync (block_sync.c), NULL
+   * when the kernel has none */
+  struct AscXSync *xsync;
+  /* its vector clock over the blocks (core_num entries, NULL without
+   * xsync) and its own entry, the epoch: bumped by every cross-block sync
+   * op, so the sanitizer orders GM accesses of different blocks */
+  const int32_t *xsync_vc;
+  int32_t xsync_epoch;
+  /* system family: the address SetSysWorkspace gave (has_sys_ws) */
+  AscTensorRef sys_ws;
+  int has_sys_ws;
 } AscBlockState;
 
 typedef struct AscExec {

@@ -928,6 +928,18 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
   Work *w = bs->work;
   if (!w)
     return fail(b, e->in, "timing model: out of memory");
+  switch (e->in ? e->in->op : -1) { /* system family: released by others */
+  case ASC_OP_SYNC_ALL:
+  case ASC_OP_SYNC_ALL_SOFT:
+  case ASC_OP_IB_SET:
+  case ASC_OP_IB_WAIT:
+  case ASC_OP_NOTIFY_NEXT_BLOCK:
+  case ASC_OP_WAIT_PRE_BLOCK:
+    w->S = max64(w->S, e->xs_release);
+    break;
+  default:
+    break;
+  }
   Node n;
   if (!make_node(t, w, e, &n))
     return fail(b, e->in, "timing model: out of memory");
@@ -1067,12 +1079,31 @@ void asc_timing_free(AscTiming *t) {
   free(t);
 }
 
+/* system family: the cycle the block's scalar unit issues its next
+ * instruction at (GetSystemCycle). */
+static int64_t timing_now(void *self, AscBlockState *b, int all_pipes) {
+  AscTiming *t = self;
+  if (!b || b->block_idx < 0 || b->block_idx >= t->block_num)
+    return 0;
+  Work *w = t->blocks[b->block_idx].work;
+  if (!w)
+    return 0;
+  int64_t s = w->S;
+  for (int p = 0; all_pipes && p < ASC_PIPE_COUNT; p++)
+    s = max64(s, max64(w->done_at[p], w->free_at[p]));
+  return s;
+}
+
+/* system family: the clock, for converting cycles to the system counter */
+double asc_timing_clock_ghz(const AscTiming *t) { return t->p.clock_ghz; }
+
 AscObserver asc_timing_observer(AscTiming *t) {
   AscObserver o;
   o.self = t;
   o.block_begin = on_block_begin;
   o.event = on_event;
   o.block_end = on_block_end;
+  o.now = timing_now;
   return o;
 }
 

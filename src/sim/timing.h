@@ -124,6 +124,8 @@ AscTiming *asc_timing_new(const AscTimingParams *params, const AscKernel *k,
 void asc_timing_free(AscTiming *t);
 /* The observer to pass in AscLaunchOptions. */
 AscObserver asc_timing_observer(AscTiming *t);
+/* system family: the model's clock in GHz (GetSystemCycle converts with it) */
+double asc_timing_clock_ghz(const AscTiming *t);
 
 const AscTimingParams *asc_timing_params(const AscTiming *t);
 /* Results, after a successful launch. */

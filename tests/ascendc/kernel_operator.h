@@ -1315,6 +1315,46 @@ template <typename T> __aicore__ uint32_t GetSortOffset(const uint32_t elemOffse
   static_assert(FloatType<T>, "GetSortOffset: element type not supported");
   return 0;
 }
+// ---- system family: block sync, caches, system variables, scalar bit utilities ----
+template <MemDsbT arg0> __aicore__ void DataSyncBarrier();
+template <bool isAIVOnly = true> __aicore__ void SyncAll();
+template <bool isAIVOnly = true>
+__aicore__ void SyncAll(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<int32_t> &ubWorkspace,
+                        const int32_t usedCores = 0);
+template <bool isAIVOnly = true>
+__aicore__ void IBSet(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<int32_t> &ubWorkspace,
+                      int32_t blockIdx, int32_t eventID);
+template <bool isAIVOnly = true>
+__aicore__ void IBWait(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<int32_t> &ubWorkspace,
+                       int32_t blockIdx, int32_t eventID);
+template <bool FORCE = false>
+__aicore__ void NotifyNextBlock(GlobalTensor<int32_t> &gmWorkspace, LocalTensor<int32_t> &ubWorkspace);
+__aicore__ void WaitPreBlock(GlobalTensor<int32_t> &gmWorkspace, LocalTensor<int32_t> &ubWorkspace);
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+__aicore__ void DataCacheCleanAndInvalid(const GlobalTensor<T> &dst);
+template <typename T, CacheLine entireType> __aicore__ void DataCacheCleanAndInvalid(const GlobalTensor<T> &dst);
+__aicore__ int64_t GetICachePreloadStatus();
+__aicore__ void ICachePreLoad(const int64_t preFetchLen);
+template <typename T> __aicore__ void DataCachePreload(const GlobalTensor<uint64_t> &src, const T cacheOffset);
+__aicore__ void InitSocState();
+__aicore__ void SetSysWorkspace(GM_ADDR workspace);
+__aicore__ void CheckLocalMemoryIA(const CheckLocalMemoryIAParam &checkParams);
+__aicore__ void GetArchVersion(uint32_t &coreVersion);
+__aicore__ constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
+__aicore__ int64_t GetProgramCounter();
+__aicore__ int64_t GetSubBlockIdx();
+__aicore__ int64_t GetSubBlockNum();
+__aicore__ int64_t GetSystemCycle();
+__aicore__ int64_t GetTaskRatio();
+__aicore__ void Trap();
+template <int countValue> __aicore__ int64_t ScalarGetSFFValue(uint64_t valueIn);
+template <int countValue> __aicore__ int64_t ScalarGetCountOfValue(uint64_t valueIn);
+__aicore__ int64_t ScalarCountLeadingZero(uint64_t valueIn);
+__aicore__ int64_t CountBitsCntSameAsSignBit(int64_t valueIn);
+template <typename T, typename U, RoundMode roundMode> __aicore__ U ScalarCast(T valueIn);
 } // namespace AscendC
+
+// system family: the devkit declares GetSysWorkSpacePtr outside AscendC (kernel_operator_swap_mem_intf.h)
+__aicore__ __gm__ uint8_t *GetSysWorkSpacePtr();
 
 #endif

@@ -1175,7 +1175,7 @@ static SpecialRule special_rule(AscOpId id) {
   case ASC_OP_STRUCT_DEF: /* declared before the functions */
     return emit_nothing;
   default:
-    return NULL;
+    return em_system_rule(id); /* system family (emit_system.c), or NULL */
   }
 }
 

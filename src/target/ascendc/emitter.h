@@ -114,6 +114,9 @@ void em_sort_family(Emitter *e, AscOp *op);
 int em_is_word_char(char c);
 
 /* ---- SPECIAL rules spelled in the other files ---- */
+/* emit_system.c (system family): the rule for one of its rows, or NULL */
+typedef void (*EmSystemRule)(Emitter *e, AscOp *op);
+EmSystemRule em_system_rule(AscOpId id);
 /* emit_structs.c */
 void emit_struct(Emitter *e, AscOp *op);
 void emit_struct_get(Emitter *e, AscOp *op);

