@@ -72,7 +72,13 @@ def lanes(x: np.ndarray, r: int, per: int, blk: int, src_rep: int) -> np.ndarray
 
 
 def tree(v: List[Any], on: List[bool]) -> Any:
-    """Adjacent pairs level by level; an absent lane passes its partner on."""
+    """Adjacent pairs level by level; an absent lane passes its partner on (float16 sums may overflow to inf,
+    as on the device)."""
+    with np.errstate(over="ignore"):
+        return _tree(v, on)
+
+
+def _tree(v: List[Any], on: List[bool]) -> Any:
     while len(v) > 1:
         nv, no = [], []
         for i in range(0, len(v), 2):
@@ -175,7 +181,7 @@ def test_block_and_pair_reduce(dt: str, op: str, mask: Any, rep: int, blk: int, 
 @pytest.mark.parametrize("dt", ["float16", "float32"])
 @pytest.mark.parametrize("op", ["reduce_max", "reduce_min", "reduce_sum"])
 @pytest.mark.parametrize("mask,rep,src_rep", [(128, 2, 8), (37, 5, 8), ([0xFF00FF00FF00FF00, 0xF], 3, 16),
-                                               (64, 70, 1), (128, 200, 1)])
+                                               (64, 70, 1), (128, 200, 0)])
 def test_reduce_level0(dt: str, op: str, mask: Any, rep: int, src_rep: int) -> None:
     x, z0, z = run(dt, op, mask, rep, 0, 1, src_rep)
     per = 256 // x.itemsize
