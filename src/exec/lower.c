@@ -321,6 +321,8 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
                ? ASC_OK
                : unsupported_dtype(l, op, dt);
   }
+  case ASC_OP_GET_CMP_MASK: /* b8, b16, b32 (SetCmpMask: b64 too) */
+    return asc_dtype_size(dt) <= 4 ? ASC_OK : unsupported_dtype(l, op, dt);
   case ASC_OP_COMPARE_CMPMASK:
   case ASC_OP_SELECT_CMPMASK:
   case ASC_OP_WHOLE_REDUCE_MAX:

@@ -9,10 +9,10 @@
 enum { CS_BLOCK = 32, CS_REPEAT = 256 };
 
 typedef struct CsOp {
-  uint8_t *base;  /* host pointer of the operand's UB address */
-  int64_t blk;    /* block stride, 32-byte units */
-  int64_t rep;    /* repeat stride, 32-byte units */
-  int64_t es;     /* element size */
+  uint8_t *base; /* host pointer of the operand's UB address */
+  int64_t blk;   /* block stride, 32-byte units */
+  int64_t rep;   /* repeat stride, 32-byte units */
+  int64_t es;    /* element size */
 } CsOp;
 
 /* Byte offset of element i of repeat r (strides are >= 0, so offsets grow
@@ -27,8 +27,7 @@ static inline int64_t cs_off(const CsOp *o, int64_t r, int64_t i) {
  * bounding range when it may skip bytes) and returns the host pointer of
  * the operand's address, or NULL after sim_fail. */
 uint8_t *cs_span(AscExec *x, const AscInstr *in, int k, const char *what,
-                 int64_t lo, int64_t hi, int write, int64_t align,
-                 int dense);
+                 int64_t lo, int64_t hi, int write, int64_t align, int dense);
 
 /* The bit i of a mask of two words. */
 static inline int cs_bit(uint64_t lo, uint64_t hi, int64_t i) {

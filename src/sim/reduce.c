@@ -151,8 +151,8 @@ typedef struct Red {
  * < 0: a continuous mask only) and the source strides (operands kb, kp),
  * and checks the source's span. Returns 0 on error, 1 with work, 2 for a
  * NOP. */
-static int red_prepare(AscExec *x, const AscInstr *in, Red *rd, int kr,
-                       int km, int km1, int kb, int kp) {
+static int red_prepare(AscExec *x, const AscInstr *in, Red *rd, int kr, int km,
+                       int km1, int kb, int kp) {
   const AscTensorRef *d = sim_tensor_arg(x, in, 0, "dst");
   if (!d)
     return 0;
@@ -181,8 +181,7 @@ static int red_prepare(AscExec *x, const AscInstr *in, Red *rd, int kr,
   rd->src.rep = ASC_SLOT(x, in, kp).i;
   if (rd->src.blk < 0 || rd->src.blk > RED_MAX_STRIDE || rd->src.rep < 0 ||
       rd->src.rep > RED_MAX_STRIDE)
-    return sim_fail(x, in,
-                    "src strides %lld, %lld are out of range [0, 65535]",
+    return sim_fail(x, in, "src strides %lld, %lld are out of range [0, 65535]",
                     (long long)rd->src.blk, (long long)rd->src.rep),
            0;
   if (rd->repeats == 0 ||
@@ -191,9 +190,9 @@ static int red_prepare(AscExec *x, const AscInstr *in, Red *rd, int kr,
     x->b->ev.bytes = 0;
     return 2;
   }
-  rd->src.base = cs_span(x, in, 1, "src", cs_off(&rd->src, 0, rd->first),
-                         cs_off(&rd->src, rd->repeats - 1, rd->last) + rd->es,
-                         0, 32, 0);
+  rd->src.base =
+      cs_span(x, in, 1, "src", cs_off(&rd->src, 0, rd->first),
+              cs_off(&rd->src, rd->repeats - 1, rd->last) + rd->es, 0, 32, 0);
   return rd->src.base ? 1 : 0;
 }
 
@@ -253,8 +252,7 @@ static void red_store_index(AscDType dt, uint8_t *p, int64_t idx, int wide) {
   }
 }
 
-static int red_dst_stride(AscExec *x, const AscInstr *in, int k,
-                          int64_t *out) {
+static int red_dst_stride(AscExec *x, const AscInstr *in, int k, int64_t *out) {
   *out = ASC_SLOT(x, in, k).i;
   if (*out < 0 || *out > RED_MAX_STRIDE)
     return sim_fail(x, in, "dst_rep_stride %lld is out of range [0, 65535]",
@@ -271,8 +269,7 @@ static int red_dst_stride(AscExec *x, const AscInstr *in, int k,
  * ORDER_ONLY_VALUE: one T; value and index: two T; ORDER_ONLY_INDEX: a
  * uint32 index, 4 bytes for half and float, the devkit's table). in->imm:
  * the ASC_VRED op. */
-static AscStatus whole_reduce(AscExec *x, const AscInstr *in,
-                              int repeat_form) {
+static AscStatus whole_reduce(AscExec *x, const AscInstr *in, int repeat_form) {
   AscVecReduceOp op = (AscVecReduceOp)in->imm;
   Red rd;
   int st = repeat_form ? red_prepare(x, in, &rd, 2, 3, -1, 5, 7)
@@ -282,14 +279,14 @@ static AscStatus whole_reduce(AscExec *x, const AscInstr *in,
   int64_t dst_rep;
   if (!red_dst_stride(x, in, repeat_form ? 6 : 5, &dst_rep))
     return ASC_ERR_KERNEL;
-  int order = op == ASC_VRED_SUM ? ASC_REDUCEORDER_ORDER_ONLY_VALUE
-                                 : (int)in->imm2;
-  int64_t unit = order == ASC_REDUCEORDER_ORDER_ONLY_VALUE ? rd.es
+  int order =
+      op == ASC_VRED_SUM ? ASC_REDUCEORDER_ORDER_ONLY_VALUE : (int)in->imm2;
+  int64_t unit = order == ASC_REDUCEORDER_ORDER_ONLY_VALUE   ? rd.es
                  : order == ASC_REDUCEORDER_ORDER_ONLY_INDEX ? 4
                                                              : 2 * rd.es;
-  uint8_t *d = cs_span(x, in, 0, "dst", 0,
-                       (rd.repeats - 1) * dst_rep * unit + unit, 1, unit,
-                       dst_rep == 1);
+  uint8_t *d =
+      cs_span(x, in, 0, "dst", 0, (rd.repeats - 1) * dst_rep * unit + unit, 1,
+              unit, dst_rep == 1);
   if (!d)
     return ASC_ERR_KERNEL;
   for (int64_t r = 0; r < rd.repeats; r++) {
@@ -348,9 +345,16 @@ AscStatus sim_vec_block_reduce(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   int64_t unit = 8 * rd.es;
   int64_t b0 = rd.first / rd.per_block, b1 = rd.last / rd.per_block;
+  int all_blocks = 1;
+  for (int64_t b = 0; b < 8; b++) { /* every block written */
+    int any = 0;
+    for (int64_t e = 0; e < rd.per_block; e++)
+      any |= cs_bit(rd.lo, rd.hi, b * rd.per_block + e);
+    all_blocks &= any;
+  }
   uint8_t *d = cs_span(x, in, 0, "dst", b0 * rd.es,
                        (rd.repeats - 1) * dst_rep * unit + (b1 + 1) * rd.es, 1,
-                       unit, dst_rep == 1 && b0 == 0 && b1 == 7);
+                       unit, dst_rep == 1 && all_blocks);
   if (!d)
     return ASC_ERR_KERNEL;
   for (int64_t r = 0; r < rd.repeats; r++)
@@ -362,8 +366,8 @@ AscStatus sim_vec_block_reduce(AscExec *x, const AscInstr *in) {
       if (op == ASC_VRED_SUM) {
         if (red_sum(&rd, r, from, rd.per_block, &v))
           red_store(&rd, p, v, r, -1);
-      } else if (red_extreme(&rd, r, from, rd.per_block, op == ASC_VRED_MAX,
-                             &v, &idx)) {
+      } else if (red_extreme(&rd, r, from, rd.per_block, op == ASC_VRED_MAX, &v,
+                             &idx)) {
         red_store(&rd, p, v, r, idx);
       }
     }
@@ -385,10 +389,9 @@ AscStatus sim_vec_pair_reduce(AscExec *x, const AscInstr *in) {
   if (!red_dst_stride(x, in, 5, &dst_rep))
     return ASC_ERR_KERNEL;
   int64_t unit = CS_REPEAT / 2;
-  uint8_t *d = cs_span(x, in, 0, "dst", rd.first / 2 * rd.es,
-                       (rd.repeats - 1) * dst_rep * unit +
-                           (rd.last / 2 + 1) * rd.es,
-                       1, 32, 0);
+  uint8_t *d = cs_span(
+      x, in, 0, "dst", rd.first / 2 * rd.es,
+      (rd.repeats - 1) * dst_rep * unit + (rd.last / 2 + 1) * rd.es, 1, 32, 0);
   if (!d)
     return ASC_ERR_KERNEL;
   for (int64_t r = 0; r < rd.repeats; r++)

@@ -22,8 +22,7 @@
 #include "cmpsel.h"
 
 uint8_t *cs_span(AscExec *x, const AscInstr *in, int k, const char *what,
-                 int64_t lo, int64_t hi, int write, int64_t align,
-                 int dense) {
+                 int64_t lo, int64_t hi, int write, int64_t align, int dense) {
   const AscTensorRef *t = sim_tensor_arg(x, in, k, what);
   if (!t)
     return NULL;
@@ -60,9 +59,10 @@ int cs_mask_range(uint64_t lo, uint64_t hi, int64_t n, int64_t *first,
 
 /* ---- the CmpMask register ------------------------------------------------ */
 
-/* SetCmpMask(src): the register takes src's first 16 bytes. */
+/* SetCmpMask(src): the register takes src's first 16 bytes (src 16-byte
+ * aligned, SetCmpMask(ISASI).md). */
 AscStatus sim_set_cmp_mask(AscExec *x, const AscInstr *in) {
-  const uint8_t *s = cs_span(x, in, 0, "src", 0, 16, 0, 32, 1);
+  const uint8_t *s = cs_span(x, in, 0, "src", 0, 16, 0, 16, 1);
   if (!s)
     return ASC_ERR_KERNEL;
   memcpy(x->b->cmp_mask, s, 16);
@@ -71,9 +71,19 @@ AscStatus sim_set_cmp_mask(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
-/* GetCmpMask(dst): dst's first 16 bytes take the register. */
+/* GetCmpMask(dst): dst's first 16 bytes take the register. The devkit
+ * wants dst 16-byte aligned and at least 128 bytes (GetCmpMask(ISASI).md);
+ * the model writes the register's 16. */
 AscStatus sim_get_cmp_mask(AscExec *x, const AscInstr *in) {
-  uint8_t *d = cs_span(x, in, 0, "dst", 0, 16, 1, 32, 1);
+  const AscTensorRef *t = sim_tensor_arg(x, in, 0, "dst");
+  if (!t)
+    return ASC_ERR_KERNEL;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)t->dtype);
+  if (t->len >= 0 && t->len * es < 128)
+    return sim_fail(x, in,
+                    "dst holds %lld bytes; GetCmpMask needs at least 128",
+                    (long long)(t->len * es));
+  uint8_t *d = cs_span(x, in, 0, "dst", 0, 16, 1, 16, 1);
   if (!d)
     return ASC_ERR_KERNEL;
   memcpy(d, x->b->cmp_mask, 16);
@@ -82,15 +92,25 @@ AscStatus sim_get_cmp_mask(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
-/* ---- vsel ------------------------------------------------------------------ */
+/* ---- vsel ------------------------------------------------------------------
+ */
+
+/* Every element of a repeat enabled (the touched bytes are then the
+ * operands' whole ranges, for the sanitizer). */
+static int mask_full(uint64_t lo, uint64_t hi, int64_t per_repeat) {
+  for (int64_t i = 0; i < per_repeat; i++)
+    if (!cs_bit(lo, hi, i))
+      return 0;
+  return 1;
+}
 
 typedef struct Sel {
-  int mode;              /* SELMODE */
-  AscDType dt;           /* T */
+  int mode;    /* SELMODE */
+  AscDType dt; /* T */
   int64_t es, per_repeat;
-  CsOp dst, src0, src1;  /* src1 unused in mode 1 */
-  const uint8_t *bits;   /* modes 1 and 2: the selection mask */
-  uint8_t scalar[8];     /* mode 1: the register's first element */
+  CsOp dst, src0, src1; /* src1 unused in mode 1 */
+  const uint8_t *bits;  /* modes 1 and 2: the selection mask */
+  uint8_t scalar[8];    /* mode 1: the register's first element */
 } Sel;
 
 static int sel_bit(const Sel *s, const uint8_t *reg, int64_t r, int64_t i) {
@@ -113,10 +133,10 @@ static void sel_run(AscExec *x, const Sel *s, int64_t repeats, uint64_t lo,
     for (int64_t i = 0; i < s->per_repeat; i++) {
       if (!cs_bit(l, h, i))
         continue;
-      const uint8_t *v =
-          sel_bit(s, reg, r, i) ? s->src0.base + cs_off(&s->src0, r, i)
-          : s->mode == 1        ? s->scalar
-                                : s->src1.base + cs_off(&s->src1, r, i);
+      const uint8_t *v = sel_bit(s, reg, r, i)
+                             ? s->src0.base + cs_off(&s->src0, r, i)
+                         : s->mode == 1 ? s->scalar
+                                        : s->src1.base + cs_off(&s->src1, r, i);
       memcpy(out + i * s->es, v, (size_t)s->es);
     }
     for (int64_t i = 0; i < s->per_repeat; i++)
@@ -154,9 +174,9 @@ static void scalar_bits(AscExec *x, const AscInstr *in, int k, Sel *s) {
  * elements [first, last]; strides from a BinaryRepeatParams (field order:
  * dst, src0, src1 block strides, then their repeat strides) or, for the
  * count forms, contiguous. */
-static int sel_operands(AscExec *x, const AscInstr *in, Sel *s, int kd,
-                        int k0, int k1, int kp, int64_t repeats,
-                        int64_t first, int64_t last) {
+static int sel_operands(AscExec *x, const AscInstr *in, Sel *s, int kd, int k0,
+                        int k1, int kp, int64_t repeats, int64_t first,
+                        int64_t last, int full) {
   CsOp *ops[3] = {&s->dst, &s->src0, &s->src1};
   int ks[3] = {kd, k0, k1};
   const char *names[3] = {"dst", "src0", "src1"};
@@ -172,7 +192,7 @@ static int sel_operands(AscExec *x, const AscInstr *in, Sel *s, int kd,
                       "hardware (all 8 blocks of a repeat would write one "
                       "block)"),
              0;
-    int dense = ops[j]->blk == 1 && ops[j]->rep == 8;
+    int dense = full && ops[j]->blk == 1 && ops[j]->rep == 8;
     int64_t lo = cs_off(ops[j], 0, first);
     int64_t hi = cs_off(ops[j], repeats - 1, last) + s->es;
     ops[j]->base = cs_span(x, in, ks[j], names[j], lo, hi, j == 0, 32, dense);
@@ -265,7 +285,7 @@ AscStatus sim_vec_select(AscExec *x, const AscInstr *in) {
   } else if (!sel_bits(x, in, &s, 1, count)) {
     return ASC_ERR_KERNEL;
   }
-  if (!sel_operands(x, in, &s, 0, 2, scalar ? -1 : 3, -1, 1, 0, count - 1))
+  if (!sel_operands(x, in, &s, 0, 2, scalar ? -1 : 3, -1, 1, 0, count - 1, 1))
     return ASC_ERR_KERNEL;
   sel_set_register(x, &s, m0, st->addr);
   uint64_t lo = UINT64_MAX, hi = s.per_repeat > 64 ? UINT64_MAX : 0;
@@ -329,8 +349,8 @@ AscStatus sim_vec_select_l0(AscExec *x, const AscInstr *in) {
   }
   if (mode != 0 && !sel_bits(x, in, &s, 1, repeats * s.per_repeat))
     return ASC_ERR_KERNEL;
-  if (!sel_operands(x, in, &s, 0, 2, scalar ? -1 : 3, 7, repeats, first,
-                    last))
+  if (!sel_operands(x, in, &s, 0, 2, scalar ? -1 : 3, 7, repeats, first, last,
+                    mask_full(lo, hi, s.per_repeat)))
     return ASC_ERR_KERNEL;
   sel_run(x, &s, repeats, lo, hi, lo, hi);
   x->b->ev.elems = repeats * s.per_repeat;
@@ -372,8 +392,8 @@ AscStatus sim_vec_select_reg(AscExec *x, const AscInstr *in) {
   if (mode != 0 &&
       !sel_bits(x, in, &s, scalar ? 1 : -1, repeats * s.per_repeat))
     return ASC_ERR_KERNEL;
-  if (!sel_operands(x, in, &s, 0, scalar ? 2 : 1, scalar ? -1 : 2, 4,
-                    repeats, first, last))
+  if (!sel_operands(x, in, &s, 0, scalar ? 2 : 1, scalar ? -1 : 2, 4, repeats,
+                    first, last, mask_full(lo, hi, s.per_repeat)))
     return ASC_ERR_KERNEL;
   sel_run(x, &s, repeats, lo, hi, lo, hi);
   x->b->ev.elems = repeats * s.per_repeat;

@@ -95,14 +95,15 @@ void emit_cmpsel(Emitter *e, AscOp *op) {
                   asc_dtype_cpp_name(op->operands[1]->type->dtype));
   } else if (r->targs && !asc_op_attr_int(op, "is_set_mask", 1)) {
     /* Compare<T, U, false>: T the sources', U dst's or sel_mask's type */
-    int is_sel = op->id == ASC_OP_SELECT_L0 || op->id == ASC_OP_SELECT_SCALAR_L0;
+    int is_sel =
+        op->id == ASC_OP_SELECT_L0 || op->id == ASC_OP_SELECT_SCALAR_L0;
     AscDType t = is_sel || op->id == ASC_OP_COMPARE_CMPMASK
                      ? t0
                      : op->operands[1]->type->dtype;
     if (r->targs == 2)
-      em_buf_printf(&b, "<%s, %s, false>", asc_dtype_cpp_name(t),
-                    asc_dtype_cpp_name(
-                        op->operands[is_sel ? 1 : 0]->type->dtype));
+      em_buf_printf(
+          &b, "<%s, %s, false>", asc_dtype_cpp_name(t),
+          asc_dtype_cpp_name(op->operands[is_sel ? 1 : 0]->type->dtype));
     else
       em_buf_printf(&b, "<%s, false>", asc_dtype_cpp_name(t));
   }
@@ -125,9 +126,9 @@ void emit_cmpsel(Emitter *e, AscOp *op) {
         char *a1 = em_fmt_str(
             "static_cast<uint64_t>(%s)",
             em_unparen(em_expr(e, op->operands[i + 1]), tmp, sizeof tmp));
-        char *decl = em_fmt_str("uint64_t %s[2] = {%s, %s}",
-                                mname ? mname : "mask", a0 ? a0 : "",
-                                a1 ? a1 : "");
+        char *decl =
+            em_fmt_str("uint64_t %s[2] = {%s, %s}", mname ? mname : "mask",
+                       a0 ? a0 : "", a1 ? a1 : "");
         em_statement(e, op, decl ? decl : "");
         em_buf_printf(&b, "%s", mname ? mname : "mask");
         free(decl);
