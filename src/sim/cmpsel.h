@@ -39,6 +39,11 @@ static inline int cs_bit(uint64_t lo, uint64_t hi, int64_t i) {
 int cs_mask_range(uint64_t lo, uint64_t hi, int64_t n, int64_t *first,
                   int64_t *last);
 
+/* A stride inside [0, max] (the parameter struct's field type), else 0
+ * after sim_fail: this also keeps the offsets far from overflow. */
+int cs_stride_ok(AscExec *x, const AscInstr *in, int64_t v, int64_t max,
+                 const char *what);
+
 /* A struct operand's field f (a slot each, numbers only). */
 #define CS_FIELD(x, in, k, f) ((x)->regs[(in)->a[(k)] + (f)].i)
 

@@ -168,6 +168,14 @@ AscStatus sim_vec_compare_l0(AscExec *x, const AscInstr *in) {
   CsOp a = {NULL, CS_FIELD(x, in, 6, 1), CS_FIELD(x, in, 6, n + 1), es};
   CsOp b = {NULL, scalar ? 0 : CS_FIELD(x, in, 6, 2),
             scalar ? 0 : CS_FIELD(x, in, 6, n + 2), es};
+  /* BinaryRepeatParams' strides are uint8, UnaryRepeatParams' block
+   * strides uint16 */
+  int64_t blk_max = scalar ? 65535 : 255;
+  if (!cs_stride_ok(x, in, a.blk, blk_max, "src0 block stride") ||
+      !cs_stride_ok(x, in, a.rep, 255, "src0 repeat stride") ||
+      !cs_stride_ok(x, in, b.blk, blk_max, "src1 block stride") ||
+      !cs_stride_ok(x, in, b.rep, 255, "src1 repeat stride"))
+    return ASC_ERR_KERNEL;
   if (repeats == 0) {
     x->b->ev.elems = 0;
     x->b->ev.bytes = 0;
@@ -248,6 +256,9 @@ AscStatus sim_vec_compare_reg(AscExec *x, const AscInstr *in) {
   }
   CsOp a = {NULL, CS_FIELD(x, in, 4, 1), CS_FIELD(x, in, 4, 4), es};
   CsOp b = {NULL, CS_FIELD(x, in, 4, 2), CS_FIELD(x, in, 4, 5), es};
+  if (!cs_stride_ok(x, in, a.blk, 255, "src0 block stride") ||
+      !cs_stride_ok(x, in, b.blk, 255, "src1 block stride"))
+    return ASC_ERR_KERNEL;
   a.base = cs_span(x, in, 0, "src0", cs_off(&a, 0, first),
                    cs_off(&a, 0, last) + es, 0, 32, a.blk == 1);
   b.base = a.base ? cs_span(x, in, 1, "src1", cs_off(&b, 0, first),

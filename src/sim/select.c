@@ -44,6 +44,15 @@ uint8_t *cs_span(AscExec *x, const AscInstr *in, int k, const char *what,
   return p - lo;
 }
 
+int cs_stride_ok(AscExec *x, const AscInstr *in, int64_t v, int64_t max,
+                 const char *what) {
+  if (v >= 0 && v <= max)
+    return 1;
+  sim_fail(x, in, "%s %lld is out of range [0, %lld]", what, (long long)v,
+           (long long)max);
+  return 0;
+}
+
 int cs_mask_range(uint64_t lo, uint64_t hi, int64_t n, int64_t *first,
                   int64_t *last) {
   *first = -1;
@@ -186,6 +195,9 @@ static int sel_operands(AscExec *x, const AscInstr *in, Sel *s, int kd, int k0,
     ops[j]->es = s->es;
     ops[j]->blk = kp >= 0 ? CS_FIELD(x, in, kp, j) : 1;
     ops[j]->rep = kp >= 0 ? CS_FIELD(x, in, kp, 3 + j) : 8;
+    if (!cs_stride_ok(x, in, ops[j]->blk, 255, "block stride") ||
+        !cs_stride_ok(x, in, ops[j]->rep, 255, "repeat stride"))
+      return 0;
     if (kp >= 0 && j == 0 && ops[j]->blk == 0)
       return sim_fail(x, in,
                       "dst block stride 0 is undefined behaviour on the "
