@@ -224,3 +224,42 @@ def test_errors() -> None:
             xl = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 128)
             asc.block_reduce_sum(xl, xl, 1, 64, 1, 1, 8)
         bad2[1](np.zeros(8, np.float16))
+
+
+@asc.jit
+def special_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, case: asc.ConstExpr[int]):
+    xg, zg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    zg.set_global_buffer(z)
+    xl = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 256)
+    zl = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 1024, 256)
+    asc.data_copy(xl, xg, 256)
+    asc.data_copy(zl, zg, 256)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    if case == 0:
+        asc.whole_reduce_max(zl, xl, 64, 2, 1, 1, 8)
+    elif case == 1:
+        asc.whole_reduce_sum(zl, xl, 64, 2, 1, 1, 8)
+    else:  # the mask register from set_vector_mask (is_set_mask=False)
+        asc.set_vector_mask(0, 0b1011, dtype=asc.float32)
+        asc.whole_reduce_sum(zl, xl, 0, 1, 1, 1, 8, is_set_mask=False)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(zg, zl, 256)
+
+
+def test_nan_signed_zero_and_the_mask_register() -> None:
+    x = np.arange(256, dtype=np.float32)
+    x[10], x[20] = np.nan, 1e30  # repeat 0: the first NaN wins over a later larger value
+    x[64:128] = -0.0  # repeat 1: all -0: the sum stays -0, the max is -0 at index 0
+    z = np.zeros(256, np.float32)
+    special_kernel[1](x, z, 0)
+    assert np.isnan(z[0]) and z[1:2].view(np.uint32)[0] == 10
+    assert z[2] == 0 and np.signbit(z[2]) and z[3:4].view(np.uint32)[0] == 0
+    z = np.zeros(256, np.float32)
+    special_kernel[1](x, z, 1)
+    assert np.isnan(z[0]) and z[1] == 0 and np.signbit(z[1])
+    z = np.full(256, 7, np.float32)
+    special_kernel[1](x, z, 2)
+    assert z[0] == np.float32(x[0] + x[1]) + x[3] and z[1] == 7

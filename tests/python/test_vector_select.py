@@ -263,3 +263,51 @@ def test_errors() -> None:
             xl = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 128)
             asc.select(xl, xl.reinterpret_cast(asc.uint8), xl, xl, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 64)
         bad3[1](np.zeros(8, np.float16))
+
+
+@asc.jit
+def sel_strided_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, m: asc.GlobalAddress, z: asc.GlobalAddress):
+    xg, yg, mg, zg = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    yg.set_global_buffer(y)
+    mg.set_global_buffer(m)
+    zg.set_global_buffer(z)
+    xl = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 512)
+    yl = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2048, 512)
+    ml = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 4096, 64)
+    zl = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 8192, 512)
+    asc.data_copy(xl, xg, 512)
+    asc.data_copy(yl, yg, 512)
+    asc.data_copy(ml, mg, 64)
+    asc.data_copy(zl, zg, 512)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.set_vector_mask(0, 0xFFFF0000FFFF, dtype=asc.float32)
+    # dst blocks 2 apart, src0 repeats 16 blocks apart, the mask register as set_vector_mask left it
+    asc.select(zl, ml, xl, yl, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 0, 2,
+               asc.BinaryRepeatParams(2, 1, 1, 16, 16, 8), False)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(zg, zl, 512)
+
+
+def test_select_level0_strides_and_the_mask_register() -> None:
+    r = rng_for("strided")
+    x = r.standard_normal(512).astype(np.float32)
+    y = r.standard_normal(512).astype(np.float32)
+    m = r.integers(0, 2**32, 64, dtype=np.uint64).astype(np.uint32)
+    z = np.full(512, -7, np.float32)
+    want = z.copy()
+    sel_strided_kernel[1](x, y, m, z)
+    bits = bits_of(m.view(np.uint8), 128)
+    on = mask_bits([0xFFFF0000FFFF, 0], 64)
+    for rep in range(2):
+        for i in range(64):
+            if not on[i]:
+                continue
+            b, e = divmod(i, 8)
+            d = (rep * 16 + b * 2) * 8 + e
+            s0 = (rep * 16 + b) * 8 + e
+            s1 = (rep * 8 + b) * 8 + e
+            want[d] = x[s0] if bits[rep * 64 + i] else y[s1]
+    np.testing.assert_array_equal(z, want)
