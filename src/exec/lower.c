@@ -295,6 +295,70 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
     }
     return ASC_OK;
   }
+  /* cmpsel family: compare's level-0 forms as its count forms; Select and
+   * the reductions half or float, Select's sel_mask an unsigned integer */
+  case ASC_OP_COMPARE_L0:
+  case ASC_OP_COMPARE_SCALAR_L0: {
+    int scalar = op->id == ASC_OP_COMPARE_SCALAR_L0;
+    AscDType s = op->operands[1]->type->dtype;
+    int64_t mode = asc_op_attr_int(op, "cmp_mode", 0);
+    if (!asc_cmp_dst_supported(dt, scalar))
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: dst must be a %s tensor (the bit mask), got %s",
+                       asc_op_info(op->id)->name,
+                       scalar ? "uint8" : "uint8 or int8", asc_dtype_name(dt));
+    if (asc_cmp_src_supported(s, mode))
+      return ASC_OK;
+    if (asc_cmp_src_supported(s, ASC_CMPMODE_EQ))
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s with %s sources supports only CMPMODE.EQ on the "
+                       "Ascend910B, got CMPMODE.%s",
+                       asc_op_info(op->id)->name, asc_dtype_name(s),
+                       asc_enum_value_name(ASC_ENUM_CMPMODE, mode));
+    return unsupported_dtype(l, op, s);
+  }
+  case ASC_OP_SELECT:
+  case ASC_OP_SELECT_SCALAR:
+  case ASC_OP_SELECT_L0:
+  case ASC_OP_SELECT_SCALAR_L0:
+  case ASC_OP_SELECT_SCALAR_CMPMASK: {
+    AscDType m = op->operands[1]->type->dtype;
+    if (m != ASC_DT_UINT8 && m != ASC_DT_UINT16 && m != ASC_DT_UINT32 &&
+        m != ASC_DT_UINT64)
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: sel_mask must be a uint8, uint16, uint32 or "
+                       "uint64 tensor, got %s",
+                       asc_op_info(op->id)->name, asc_dtype_name(m));
+    for (int i = 2; i < op->n_operands; i++)
+      if (asc_type_is_tensor(op->operands[i]->type) &&
+          op->operands[i]->type->dtype != dt)
+        return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                         "%s: dst, src0 and src1 must have one element "
+                         "type, got %s and %s",
+                         asc_op_info(op->id)->name, asc_dtype_name(dt),
+                         asc_dtype_name(op->operands[i]->type->dtype));
+    return dt == ASC_DT_FLOAT16 || dt == ASC_DT_FLOAT32
+               ? ASC_OK
+               : unsupported_dtype(l, op, dt);
+  }
+  case ASC_OP_GET_CMP_MASK: /* b8, b16, b32 (SetCmpMask: b64 too) */
+    return asc_dtype_size(dt) <= 4 ? ASC_OK : unsupported_dtype(l, op, dt);
+  case ASC_OP_COMPARE_CMPMASK:
+  case ASC_OP_SELECT_CMPMASK:
+  case ASC_OP_WHOLE_REDUCE_MAX:
+  case ASC_OP_WHOLE_REDUCE_MIN:
+  case ASC_OP_WHOLE_REDUCE_SUM:
+  case ASC_OP_BLOCK_REDUCE_MAX:
+  case ASC_OP_BLOCK_REDUCE_MIN:
+  case ASC_OP_BLOCK_REDUCE_SUM:
+  case ASC_OP_PAIR_REDUCE_SUM:
+  case ASC_OP_REPEAT_REDUCE_SUM:
+  case ASC_OP_REDUCE_MAX_L0:
+  case ASC_OP_REDUCE_MIN_L0:
+  case ASC_OP_REDUCE_SUM_L0:
+    return dt == ASC_DT_FLOAT16 || dt == ASC_DT_FLOAT32
+               ? ASC_OK
+               : unsupported_dtype(l, op, dt);
   case ASC_OP_CAST:
   case ASC_OP_CAST_L0: {
     AscDType d = op->operands[0]->type->dtype;

@@ -344,6 +344,13 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
      * scores (the lowering checks the types) */
     if (op->id == ASC_OP_SORT32 || op->id == ASC_OP_SORT)
       return ASC_OK;
+    /* cmpsel family: Compare's bit-mask dst and Select's sel_mask have
+     * types of their own (the lowering checks them) */
+    if (op->id == ASC_OP_COMPARE_L0 || op->id == ASC_OP_COMPARE_SCALAR_L0 ||
+        op->id == ASC_OP_SELECT || op->id == ASC_OP_SELECT_SCALAR ||
+        op->id == ASC_OP_SELECT_L0 || op->id == ASC_OP_SELECT_SCALAR_L0 ||
+        op->id == ASC_OP_SELECT_SCALAR_CMPMASK)
+      return ASC_OK;
     /* Compare writes a uint8/int8 bit mask of its sources' comparison */
     if (op->id == ASC_OP_COMPARE || op->id == ASC_OP_COMPARE_SCALAR) {
       const AscType *t1 = op->operands[1]->type, *t2 = op->operands[2]->type;

@@ -152,6 +152,9 @@ typedef struct AscBlockState {
   /* sort family: the merge result register VMS4_SR (sort.c): the elements
    * the last MrgSort took of each list, 16 bits a list */
   uint64_t vms4_sr;
+  /* cmpsel family: the 128-bit CmpMask register (Compare's register form,
+   * Select, SetCmpMask/GetCmpMask), its bytes in UB order */
+  uint8_t cmp_mask[16];
   /* register frames, a stack grown on demand */
   AscSlot *stack;
   int64_t stack_size, stack_used;
@@ -296,6 +299,15 @@ uint8_t *sim_vec_operand(AscExec *x, const AscInstr *in, int k, int64_t n,
 /* The work of a count (level-2) vector instruction for the timing model,
  * and the mask register as such an instruction leaves it (vector.c). */
 void sim_vec_work(AscExec *x, const AscTensorRef *dst, int64_t n);
+/* cmpsel family: the mask a level-0 compare/select/reduction uses
+ * (vector.c). Sets the mask register as the instruction's isSetMask form
+ * does (bit_mode: m0 the low word, m1 the high one; else a continuous mask
+ * of m0 elements of a repeat of per_repeat) and gives the register's words
+ * as a repeat of per_repeat elements reads them; 0 after sim_fail in
+ * counter mode, which these forms do not take. */
+int sim_l0_mask(AscExec *x, const AscInstr *in, int64_t per_repeat,
+                int bit_mode, int set_mask, uint64_t m0, uint64_t m1,
+                uint64_t *lo, uint64_t *hi);
 
 /* Copies the shape info a tensor value carries after its handle from src
  * to dst (shape_info.c; bytecode.h: ASC_TENSOR_SHAPE_SLOT). */

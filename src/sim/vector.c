@@ -596,3 +596,29 @@ AscStatus sim_reset_mask(AscExec *x, const AscInstr *in) {
   x->b->mask_low = UINT64_MAX;
   return ASC_OK;
 }
+
+/* ---- cmpsel family: the mask of the level-0 compare, select and
+ * reduction forms (their operand layouts are not l0_prepare's) ---------- */
+int sim_l0_mask(AscExec *x, const AscInstr *in, int64_t per_repeat,
+                int bit_mode, int set_mask, uint64_t m0, uint64_t m1,
+                uint64_t *lo, uint64_t *hi) {
+  if (set_mask) {
+    if (bit_mode) {
+      x->b->mask_low = m0;
+      x->b->mask_high = m1;
+    } else {
+      l0_continuous(per_repeat, m0, &x->b->mask_high, &x->b->mask_low);
+    }
+  }
+  if (x->b->mask_counter) {
+    sim_fail(x, in,
+             "the mask register is in counter mode (set_mask_count); this "
+             "level-0 form needs normal mode (set_mask_norm)");
+    return 0;
+  }
+  *lo = x->b->mask_low;
+  *hi = per_repeat <= 64 ? 0 : x->b->mask_high;
+  if (per_repeat < 64)
+    *lo &= ((uint64_t)1 << per_repeat) - 1;
+  return 1;
+}

@@ -666,6 +666,129 @@ __aicore__ void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, 
 }
 enum class DeqScale : uint8_t { DEQ_NONE = 0, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16 };
 enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+// ---- cmpsel family (kernel_operator_vec_cmpsel_intf.h, kernel_operator_vec_reduce_intf.h) ----
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                        CMPMODE cmpMode, const uint64_t mask[], uint8_t repeatTime,
+                        const BinaryRepeatParams &repeatParams) {
+  static_assert(IsOneOf<T, half, float, int32_t>, "Compare: element type not supported on the Ascend910B");
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                        CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTime,
+                        const BinaryRepeatParams &repeatParams) {
+  static_assert(IsOneOf<T, half, float, int32_t>, "Compare: element type not supported on the Ascend910B");
+}
+template <typename T, bool isSetMask = true>
+__aicore__ void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
+                        const uint64_t mask[], const BinaryRepeatParams &repeatParams) {
+  static_assert(FloatType<T>, "Compare: element type not supported on the Ascend910B");
+}
+template <typename T, bool isSetMask = true>
+__aicore__ void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
+                        const uint64_t mask, const BinaryRepeatParams &repeatParams) {
+  static_assert(FloatType<T>, "Compare: element type not supported on the Ascend910B");
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const T src1Scalar, CMPMODE cmpMode,
+                         const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams &repeatParams) {}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const T src1Scalar, CMPMODE cmpMode,
+                         const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams &repeatParams) {}
+template <typename T> __aicore__ void GetCmpMask(const LocalTensor<T> &dst) {}
+template <typename T> __aicore__ void SetCmpMask(const LocalTensor<T> &src) {}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                       const LocalTensor<T> &src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTime,
+                       const BinaryRepeatParams &repeatParams) {
+  static_assert(FloatType<T>, "Select: element type not supported on the Ascend910B");
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                       const LocalTensor<T> &src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime,
+                       const BinaryRepeatParams &repeatParams) {
+  static_assert(FloatType<T>, "Select: element type not supported on the Ascend910B");
+}
+template <typename T, SELMODE selMode>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                       uint8_t repeatTime, const BinaryRepeatParams &repeatParams) {}
+template <typename T, typename U>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                       uint8_t repeatTime, const BinaryRepeatParams &repeatParams) {}
+template <typename T, typename U>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                       const LocalTensor<T> &src1, SELMODE selMode, uint32_t count) {
+  static_assert(FloatType<T>, "Select: element type not supported on the Ascend910B");
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0, T src1,
+                       SELMODE selMode, uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams &repeatParams) {}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0, T src1,
+                       SELMODE selMode, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams &repeatParams) {}
+template <typename T, typename U>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0, T src1,
+                       SELMODE selMode, uint32_t count) {}
+#define PYASC_WHOLE(NAME, EXTRA, ...)                                                                            \
+  template <typename T, bool isSetMask = true>                                                                 \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask,                \
+                       const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,        \
+                       const int32_t srcRepStride EXTRA) {                                                      \
+    static_assert(FloatType<T>, #NAME ": element type not supported on the Ascend910B");                      \
+  }                                                                                                             \
+  template <typename T, bool isSetMask = true>                                                                 \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],             \
+                       const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,        \
+                       const int32_t srcRepStride EXTRA) {                                                      \
+    static_assert(FloatType<T>, #NAME ": element type not supported on the Ascend910B");                      \
+  }
+#define PYASC_ORDER , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX
+PYASC_WHOLE(WholeReduceMax, PYASC_ORDER)
+PYASC_WHOLE(WholeReduceMin, PYASC_ORDER)
+PYASC_WHOLE(WholeReduceSum, )
+#undef PYASC_WHOLE
+#undef PYASC_ORDER
+#define PYASC_BYREP(NAME)                                                                                        \
+  template <typename T, bool isSetMask = true>                                                                 \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,          \
+                       const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,              \
+                       const int32_t srcRepStride) {                                                            \
+    static_assert(FloatType<T>, #NAME ": element type not supported on the Ascend910B");                      \
+  }                                                                                                             \
+  template <typename T, bool isSetMask = true>                                                                 \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,          \
+                       const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,           \
+                       const int32_t srcRepStride) {                                                            \
+    static_assert(FloatType<T>, #NAME ": element type not supported on the Ascend910B");                      \
+  }
+PYASC_BYREP(BlockReduceMax)
+PYASC_BYREP(BlockReduceMin)
+PYASC_BYREP(BlockReduceSum)
+PYASC_BYREP(PairReduceSum)
+#undef PYASC_BYREP
+#define PYASC_RED0(NAME, EXTRA)                                                                                  \
+  template <typename T>                                                                                         \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, \
+                       const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride EXTRA) {        \
+    static_assert(FloatType<T>, #NAME ": element type not supported on the Ascend910B");                      \
+  }                                                                                                             \
+  template <typename T>                                                                                         \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, \
+                       const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride EXTRA) {     \
+    static_assert(FloatType<T>, #NAME ": element type not supported on the Ascend910B");                      \
+  }
+#define PYASC_CAL , bool calIndex = 0
+PYASC_RED0(ReduceMax, PYASC_CAL)
+PYASC_RED0(ReduceMin, PYASC_CAL)
+PYASC_RED0(ReduceSum, )
+#undef PYASC_RED0
+#undef PYASC_CAL
+template <typename T, bool isSetMask = true>
+__aicore__ void RepeatReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,
+                                const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                                const int32_t dstRepStride, const int32_t srcRepStride) {
+  static_assert(FloatType<T>, "RepeatReduceSum: element type not supported on the Ascend910B");
+}
 // include/basic_api/kernel_struct_fixpipe.h
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 // include/basic_api/kernel_struct_data_copy.h

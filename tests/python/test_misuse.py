@@ -98,6 +98,14 @@ ACCEPTS: Dict[str, set] = {
     "hardware": set(),  # (an int is a member's value: GM and the cube memories are refused)
     "stride": {"int", "zero", "rint", "rint64"},
     "mask_word": {"int", "zero", "rint", "rint64"},  # (a uint64: -1 and 2**70 do not fit)
+    # cmpsel family: a level-0 mask (an int, or a list/tuple of two uint64), the enums by value (0 is a
+    # member, 5 none), BinaryRepeatParams (no value of VALUES is one)
+    "l0_mask": {"int", "zero", "rint", "rint64", "list", "tuple"},
+    "selmode": {"zero"},
+    "selmode_scalar": set(),  # (a scalar src1 takes VSEL_TENSOR_SCALAR_MODE, 1, alone)
+    "reduceorder": {"zero"},
+    "bparams": set(),
+    "uparams": {"rparams"},
     "maskmode": {"zero"},  # (0 is MaskMode.NORMAL, 5 no member)
     # core helpers (test_core_helpers.py has their semantics)
     "integer": {"int", "zero", "negative", "huge", "rint", "rint64"},
@@ -212,6 +220,75 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "get_mrg_sort_result": ("asc.get_mrg_sort_result()", ()),
     "get_sort_len": ("asc.get_sort_len({elem_count})", (("elem_count", "count", "64"),)),
     "get_sort_offset": ("asc.get_sort_offset({elem_offset})", (("elem_offset", "count", "64"),)),
+    # cmpsel family
+    "compare.l0": ("asc.compare({dst}, {src0}, {src1}, {cmp_mode}, {mask}, {repeat_times}, {repeat_params})",
+                   (("dst", "local", U8), ("src0", "local", "u"), ("src1", "local", "u"),
+                    ("cmp_mode", "cmpmode", "asc.CMPMODE.LT"), ("mask", "l0_mask", "64"),
+                    ("repeat_times", "stride", "1"), ("repeat_params", "bparams", "asc.BinaryRepeatParams()"))),
+    "compare.cmpmask": ("asc.compare({src0}, {src1}, {cmp_mode}, {mask}, {repeat_params})",
+                        (("src0", "local", "u"), ("src1", "local", "u"), ("cmp_mode", "cmpmode", "asc.CMPMODE.GT"),
+                         ("mask", "l0_mask", "64"), ("repeat_params", "bparams", "asc.BinaryRepeatParams()"))),
+    "compare_scalar.l0": ("asc.compare_scalar({dst}, {src0}, {src1_scalar}, {cmp_mode}, {mask}, {repeat_times}, "
+                          "{repeat_params})",
+                          (("dst", "local", U8), ("src0", "local", "u"), ("src1_scalar", "scalar", "1.5"),
+                           ("cmp_mode", "cmpmode", "asc.CMPMODE.LT"), ("mask", "l0_mask", "64"),
+                           ("repeat_times", "stride", "1"), ("repeat_params", "uparams", "asc.UnaryRepeatParams()"))),
+    "get_cmp_mask": ("asc.get_cmp_mask({dst})", (("dst", "local", "t"),)),
+    "set_cmp_mask": ("asc.set_cmp_mask({src})", (("src", "local", "t"),)),
+    "select": ("asc.select({dst}, {sel_mask}, {src0}, {src1}, {sel_mode}, {count})",
+               (("dst", "local", "t"), ("sel_mask", "local", U8), ("src0", "local", "u"), ("src1", "local", "u"),
+                ("sel_mode", "selmode", "asc.SelMode.VSEL_TENSOR_TENSOR_MODE"), ("count", "stride", "64"))),
+    "select.l0": ("asc.select({dst}, {sel_mask}, {src0}, {src1}, {sel_mode}, {mask}, {repeat_times}, "
+                  "{repeat_params})",
+                  (("dst", "local", "t"), ("sel_mask", "local", U8), ("src0", "local", "u"), ("src1", "scalar", "1.5"),
+                   ("sel_mode", "selmode_scalar", "asc.SelMode.VSEL_TENSOR_SCALAR_MODE"), ("mask", "l0_mask", "64"),
+                   ("repeat_times", "stride", "1"), ("repeat_params", "bparams", "asc.BinaryRepeatParams()"))),
+    "whole_reduce_max": ("asc.whole_reduce_max({dst}, {src}, {mask}, {repeat_time}, {dst_rep_stride}, "
+                         "{src_blk_stride}, {src_rep_stride}, {order})",
+                         (("dst", "local", "t"), ("src", "local", "u"), ("mask", "l0_mask", "64"),
+                          ("repeat_time", "stride", "1"), ("dst_rep_stride", "stride", "1"),
+                          ("src_blk_stride", "stride", "1"), ("src_rep_stride", "stride", "8"),
+                          ("order", "reduceorder", "asc.ReduceOrder.ORDER_ONLY_VALUE"))),
+    "whole_reduce_min": ("asc.whole_reduce_min({dst}, {src}, {mask}, {repeat_time}, {dst_rep_stride}, "
+                         "{src_blk_stride}, {src_rep_stride})",
+                         (("dst", "local", "t"), ("src", "local", "u"), ("mask", "l0_mask", "64"),
+                          ("repeat_time", "stride", "1"), ("dst_rep_stride", "stride", "1"),
+                          ("src_blk_stride", "stride", "1"), ("src_rep_stride", "stride", "8"))),
+    "whole_reduce_sum": ("asc.whole_reduce_sum({dst}, {src}, {mask}, {repeat_time}, {dst_rep_stride}, "
+                         "{src_blk_stride}, {src_rep_stride}, {is_set_mask})",
+                         (("dst", "local", "t"), ("src", "local", "u"), ("mask", "l0_mask", "64"),
+                          ("repeat_time", "stride", "1"), ("dst_rep_stride", "stride", "1"),
+                          ("src_blk_stride", "stride", "1"), ("src_rep_stride", "stride", "8"),
+                          ("is_set_mask", "condition", "True"))),
+    "block_reduce_max": ("asc.block_reduce_max({dst}, {src}, {repeat}, {mask}, {dst_rep_stride}, {src_blk_stride}, "
+                         "{src_rep_stride})",
+                         (("dst", "local", "t"), ("src", "local", "u"), ("repeat", "stride", "1"),
+                          ("mask", "l0_mask", "64"), ("dst_rep_stride", "stride", "1"),
+                          ("src_blk_stride", "stride", "1"), ("src_rep_stride", "stride", "8"))),
+    "block_reduce_min": ("asc.block_reduce_min({dst}, {src}, {repeat}, {mask}, {dst_rep_stride}, {src_blk_stride}, "
+                         "{src_rep_stride})",
+                         (("dst", "local", "t"), ("src", "local", "u"), ("repeat", "stride", "1"),
+                          ("mask", "l0_mask", "64"), ("dst_rep_stride", "stride", "1"),
+                          ("src_blk_stride", "stride", "1"), ("src_rep_stride", "stride", "8"))),
+    "block_reduce_sum": ("asc.block_reduce_sum({dst}, {src}, {repeat}, {mask}, {dst_rep_stride}, {src_blk_stride}, "
+                         "{src_rep_stride})",
+                         (("dst", "local", "t"), ("src", "local", "u"), ("repeat", "stride", "1"),
+                          ("mask", "l0_mask", "64"), ("dst_rep_stride", "stride", "1"),
+                          ("src_blk_stride", "stride", "1"), ("src_rep_stride", "stride", "8"))),
+    "pair_reduce_sum": ("asc.pair_reduce_sum({dst}, {src}, {repeat_time}, {mask}, {dst_rep_stride}, "
+                        "{src_blk_stride}, {src_rep_stride})",
+                        (("dst", "local", "t"), ("src", "local", "u"), ("repeat_time", "stride", "1"),
+                         ("mask", "l0_mask", "64"), ("dst_rep_stride", "stride", "1"),
+                         ("src_blk_stride", "stride", "1"), ("src_rep_stride", "stride", "8"))),
+    "repeat_reduce_sum": ("asc.repeat_reduce_sum({dst}, {src}, {repeat_time}, {mask}, {dst_blk_stride}, "
+                          "{src_blk_stride}, {dst_rep_stride}, {src_rep_stride})",
+                          (("dst", "local", "t"), ("src", "local", "u"), ("repeat_time", "stride", "1"),
+                           ("mask", "stride", "64"), ("dst_blk_stride", "stride", "1"),
+                           ("src_blk_stride", "stride", "1"), ("dst_rep_stride", "stride", "1"),
+                           ("src_rep_stride", "stride", "8"))),
+    "reduce_sum.l0": ("asc.reduce_sum({dst}, {src}, {shared_tmp_buffer}, {mask}, {repeat_time}, {src_rep_stride})",
+                      (("dst", "local", "t"), ("src", "local", "u"), ("shared_tmp_buffer", "local", "t"),
+                       ("mask", "l0_mask", "64"), ("repeat_time", "stride", "1"), ("src_rep_stride", "stride", "8"))),
     "cast": ("asc.cast({dst}, {src}, {round_mode}, {count})",
              (("dst", "local", "t"), ("src", "local", "h"), ("round_mode", "roundmode", "asc.RoundMode.CAST_NONE"),
               ("count", "count", "64"))),
@@ -380,7 +457,8 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "TPipe.alloc_event_id", "TPipe.release_event_id", "TPipe.get_base_addr", "GlobalTensor.get_phy_addr",
                  "LocalTensor.set_size", "LocalTensor.set_user_tag", "LocalTensor.get_phy_addr",
                  "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id", "set_vector_mask",
-                 "reduce_max", "reduce_min", "sort", "mrg_sort"}
+                 "reduce_max", "reduce_min", "sort", "mrg_sort",
+                 "whole_reduce_max", "whole_reduce_sum"}  # cmpsel family: order, is_set_mask
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:

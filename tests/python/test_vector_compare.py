@@ -244,11 +244,11 @@ def _bad(x: asc.GlobalAddress, case: asc.ConstExpr[str]):
     elif case == "mode":
         asc.compare(b, f, f, asc.RoundMode.CAST_NONE, 64)  # <- mode
     elif case == "level0":
-        asc.compare(b, f, f, asc.CMPMODE.LT, 64, 1, asc.BinaryRepeatParams())  # <- level0
+        asc.compare(b, f, f, asc.CMPMODE.LT, 64, 256, asc.BinaryRepeatParams())  # <- level0
     elif case == "s_level0":
-        asc.compare_scalar(b, f, 1.0, asc.CMPMODE.LT, 64, 1, asc.UnaryRepeatParams())  # <- s_level0
+        asc.compare_scalar(b, f, 1.0, asc.CMPMODE.LT, 64, 1, asc.BinaryRepeatParams())  # <- s_level0
     elif case == "register":
-        asc.compare(f, f, asc.CMPMODE.LT, 64, asc.BinaryRepeatParams())  # <- register
+        asc.compare(i, i, asc.CMPMODE.EQ, 64, asc.BinaryRepeatParams())  # <- register
     elif case == "s_tensor":
         asc.compare_scalar(b, f, f, asc.CMPMODE.LT, 64)  # <- s_tensor
 
@@ -262,9 +262,9 @@ BAD = [
     ("s_dst_i8", "dst must be a uint8 tensor"),
     ("mixed", "src0 and src1 must have one"),
     ("mode", "must be an asc.CMPMODE"),
-    ("level0", "level-0 form"),
-    ("s_level0", "level-0 form"),
-    ("register", "not supported yet"),
+    ("level0", "repeat_times = 256 is out of range [0, 255]"),
+    ("s_level0", "repeat_params must be an asc.UnaryRepeatParams"),
+    ("register", "does not support element type int32"),
     ("s_tensor", "src1_scalar must be a number or a runtime scalar"),
 ]
 

@@ -187,7 +187,7 @@ def bad_cal_index_kernel(x: asc.GlobalAddress):
 @asc.jit
 def level0_kernel(x: asc.GlobalAddress):
     t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
-    asc.reduce_sum(t, t, t, 64, 1, 8)  # level0
+    asc.reduce_sum(t, t, t, 64, 256, 8)  # level0
 
 
 @asc.jit
@@ -201,7 +201,7 @@ def test_misuse() -> None:
     fails_at(bad_dtype_kernel, (x,), "# bad dtype", "asc.reduce_sum", "int32", cls=asc.CompileError)
     fails_at(mixed_dtype_kernel, (x,), "# mixed", "asc.reduce_max", "float16", cls=asc.CompileError)
     fails_at(bad_cal_index_kernel, (x,), "# int flag", "cal_index", cls=asc.CompileError)
-    fails_at(level0_kernel, (x,), "# level0", "level-0", cls=asc.CompileError)
+    fails_at(level0_kernel, (x,), "# level0", "repeat_time = 256 is out of range", cls=asc.CompileError)
     fails_at(zero_count_kernel, (x, 0), "# zero count", "count 0")
 
 

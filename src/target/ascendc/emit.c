@@ -1107,6 +1107,30 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_min_max;
   case ASC_OP_CMP_S:
     return emit_compare;
+  /* cmpsel family */
+  case ASC_OP_COMPARE_L0:
+  case ASC_OP_COMPARE_SCALAR_L0:
+  case ASC_OP_COMPARE_CMPMASK:
+  case ASC_OP_GET_CMP_MASK:
+  case ASC_OP_SET_CMP_MASK:
+  case ASC_OP_SELECT:
+  case ASC_OP_SELECT_SCALAR:
+  case ASC_OP_SELECT_L0:
+  case ASC_OP_SELECT_SCALAR_L0:
+  case ASC_OP_SELECT_CMPMASK:
+  case ASC_OP_SELECT_SCALAR_CMPMASK:
+  case ASC_OP_WHOLE_REDUCE_MAX:
+  case ASC_OP_WHOLE_REDUCE_MIN:
+  case ASC_OP_WHOLE_REDUCE_SUM:
+  case ASC_OP_BLOCK_REDUCE_MAX:
+  case ASC_OP_BLOCK_REDUCE_MIN:
+  case ASC_OP_BLOCK_REDUCE_SUM:
+  case ASC_OP_PAIR_REDUCE_SUM:
+  case ASC_OP_REPEAT_REDUCE_SUM:
+  case ASC_OP_REDUCE_MAX_L0:
+  case ASC_OP_REDUCE_MIN_L0:
+  case ASC_OP_REDUCE_SUM_L0:
+    return emit_cmpsel;
   case ASC_OP_NEG_S:
   case ASC_OP_NOT_S:
   case ASC_OP_INVERT_S:

@@ -130,5 +130,7 @@ void emit_method_lvalues(Emitter *e, AscOp *op);
 void emit_que_user_pos(Emitter *e, AscOp *op);
 void emit_l2_cache_hint(Emitter *e, AscOp *op);
 void emit_debug_output(Emitter *e, AscOp *op);
+/* cmpsel family (emit_cmpsel.c): compare/select/reduction level-0 rows */
+void emit_cmpsel(Emitter *e, AscOp *op);
 
 #endif

@@ -32,9 +32,21 @@ from .vec_binary import (
     sub_relu,
 )
 from .vec_binary_scalar import adds, leaky_relu, maxs, mins, muls, shift_left, shift_right
-from .vec_cmpsel import compare, compare_scalar
+from .vec_cmpsel import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask  # cmpsel family
 from .vec_duplicate import duplicate
-from .vec_reduce import reduce_max, reduce_min, reduce_sum
+from .vec_reduce import (  # cmpsel family: the level-0 reductions
+    block_reduce_max,
+    block_reduce_min,
+    block_reduce_sum,
+    pair_reduce_sum,
+    reduce_max,
+    reduce_min,
+    reduce_sum,
+    repeat_reduce_sum,
+    whole_reduce_max,
+    whole_reduce_min,
+    whole_reduce_sum,
+)
 from .vec_ternary_scalar import axpy
 from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
@@ -86,4 +98,7 @@ __all__ = [
     "scalar_get_sff_value",
     "get_arch_version", "get_data_block_size_in_bytes", "get_program_counter", "get_sub_block_idx",
     "get_sub_block_num", "get_system_cycle", "get_task_ratio", "trap",
+    # cmpsel family
+    "select", "get_cmp_mask", "set_cmp_mask", "whole_reduce_max", "whole_reduce_min", "whole_reduce_sum",
+    "block_reduce_max", "block_reduce_min", "block_reduce_sum", "pair_reduce_sum", "repeat_reduce_sum",
 ]
