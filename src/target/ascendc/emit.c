@@ -1153,6 +1153,8 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_debug_output;
   case ASC_OP_GT_SET_L2_CACHE_HINT:
     return emit_l2_cache_hint;
+  case ASC_OP_PRINTF: /* family: debug */
+    return emit_printf;
   case ASC_OP_FOR:
     return emit_for;
   case ASC_OP_IF:

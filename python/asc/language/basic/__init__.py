@@ -3,6 +3,14 @@
 from .block_sync import pipe_barrier, set_flag, wait_flag
 from .common import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .data_copy import data_copy
+from .dump_tensor import (
+    dump_acc_chk_point,
+    dump_tensor,
+    metrics_prof_start,
+    metrics_prof_stop,
+    print_time_stamp,
+    printf,
+)
 from .sys_var import get_block_idx, get_block_num
 from .vec_binary import (
     add,
@@ -36,4 +44,6 @@ __all__ = [
     "fused_mul_add", "fused_mul_add_relu", "mul_add_dst", "axpy",
     "reduce_max", "reduce_min", "reduce_sum",
     "compare", "compare_scalar",
+    # family: debug
+    "printf", "dump_tensor", "dump_acc_chk_point", "print_time_stamp", "metrics_prof_start", "metrics_prof_stop",
 ]
