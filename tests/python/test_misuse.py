@@ -107,6 +107,13 @@ ACCEPTS: Dict[str, set] = {
     "array_values": {"int", "tuple", "list"},
     "buffer": {"tque", "tbuf"},
     "shape_info": set(),  # (an asc.ShapeInfo, which no value of VALUES is)
+    # family debug
+    "any_tensor": {"gtensor", "ltensor"},
+    "u32": {"int", "zero", "rint", "rint64"},  # (a uint32_t: -1, 2**70 and bools are refused)
+    "printf_format": set(),  # (any other str does not match the one argument)
+    # (for %d; an enum member prints its value)
+    "printf_int": {"int", "zero", "negative", "bool", "rint", "rint64", "tposition", "hardevent", "pipeid", "roundmode"},
+    "optional_shape_info": {"none"},
 }
 
 # an int16 view of t (the bitwise and shift instructions take 16- or 32-bit integers)
@@ -291,6 +298,17 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "static_assert": ("asc.static_assert({test})", (("test", "condition", "True"),)),
     "number": ("asc.number({value}, {dtype})", (("value", "value", "n"), ("dtype", "dtype", "asc.int16"))),
     "array": ("asc.array({dtype}, {values})", (("dtype", "dtype", "asc.int32"), ("values", "array_values", "4"))),
+    # family debug
+    "printf": ("asc.printf({desc}, {value})", (("desc", "printf_format", "'v=%d\\n'"), ("value", "printf_int", "n"))),
+    "dump_tensor": ("asc.dump_tensor({tensor}, {desc}, {dump_size}, {shape_info})",
+                    (("tensor", "any_tensor", "t"), ("desc", "u32", "1"), ("dump_size", "u32", "8"),
+                     ("shape_info", "optional_shape_info", "asc.ShapeInfo([2, 4])"))),
+    "dump_acc_chk_point": ("asc.dump_acc_chk_point({tensor}, {index}, {count_off}, {dump_size})",
+                           (("tensor", "any_tensor", "g"), ("index", "u32", "3"), ("count_off", "u32", "8"),
+                            ("dump_size", "u32", "8"))),
+    "print_time_stamp": ("asc.print_time_stamp({desc_id})", (("desc_id", "u32", "65577"),)),
+    "metrics_prof_start": ("asc.metrics_prof_start()", ()),
+    "metrics_prof_stop": ("asc.metrics_prof_stop()", ()),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
@@ -325,7 +343,8 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "TPipe.alloc_event_id", "TPipe.release_event_id", "TPipe.get_base_addr", "GlobalTensor.get_phy_addr",
                  "LocalTensor.set_size", "LocalTensor.set_user_tag", "LocalTensor.get_phy_addr",
                  "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id", "set_vector_mask",
-                 "reduce_max", "reduce_min"}
+                 "reduce_max", "reduce_min",
+                 "dump_tensor"}  # family debug
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:
