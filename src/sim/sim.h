@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../exec/bytecode.h"
+#include "aipp.h"
 #include "asc/exec.h"
 #include "asc/ir.h"
 #include "events.h"
@@ -164,6 +165,8 @@ typedef struct AscBlockState {
   AscEvent ev; /* the event of the running instruction */
   /* first error */
   AscLaunchError *err;
+  /* family debug: SetAippFunctions' state (aipp.h), reset for each block */
+  AscSimAipp aipp;
 } AscBlockState;
 
 typedef struct AscExec {

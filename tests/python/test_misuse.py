@@ -114,6 +114,8 @@ ACCEPTS: Dict[str, set] = {
     # (for %d; an enum member prints its value)
     "printf_int": {"int", "zero", "negative", "bool", "rint", "rint64", "tposition", "hardevent", "pipeid", "roundmode"},
     "optional_shape_info": {"none"},
+    "aippinputformat": set(),  # (0 is YUV420SP_U8, which needs src1; 5 no member)
+    "aipp_params": set(),  # (an asc.AippParams, which no value of VALUES is)
 }
 
 # an int16 view of t (the bitwise and shift instructions take 16- or 32-bit integers)
@@ -309,6 +311,9 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "print_time_stamp": ("asc.print_time_stamp({desc_id})", (("desc_id", "u32", "65577"),)),
     "metrics_prof_start": ("asc.metrics_prof_start()", ()),
     "metrics_prof_stop": ("asc.metrics_prof_stop()", ()),
+    "set_aipp_functions": ("asc.set_aipp_functions({src0}, {input_format}, {config})",
+                           (("src0", "gtensor", "g"), ("input_format", "aippinputformat", "asc.AippInputFormat.RGB888_U8"),
+                            ("config", "aipp_params", "asc.AippParams(asc.int8)"))),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
@@ -321,6 +326,8 @@ NOT_CALLED |= set(asc.language.core.enums.__all__) | {"DEFAULT_C0_SIZE", "ONE_BL
                                                      "TOTAL_L1_SIZE", "void", "inline", "get_shape_size"}
 # LocalTensorAuto is an UnsupportedError until automatic UB allocation (test_tensor_methods.py has its case)
 NOT_CALLED |= {"LocalTensorAuto"}
+# load_image_to_local is an UnsupportedError until the simulator models the L1 (test_aipp_api.py has its case)
+NOT_CALLED |= {"load_image_to_local"}  # family debug
 # the parameter structs of the table: test_param_structs.py generates their misuse cases from the table
 NOT_CALLED |= set(asc.language.core.types.STRUCTS) - {"BinaryRepeatParams", "UnaryRepeatParams"}
 

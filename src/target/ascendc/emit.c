@@ -1155,6 +1155,8 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_l2_cache_hint;
   case ASC_OP_PRINTF: /* family: debug */
     return emit_printf;
+  case ASC_OP_SET_AIPP_FUNCTIONS: /* family: debug */
+    return emit_set_aipp_functions;
   case ASC_OP_FOR:
     return emit_for;
   case ASC_OP_IF:

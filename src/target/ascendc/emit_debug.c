@@ -46,3 +46,27 @@ void emit_printf(Emitter *e, AscOp *op) {
   em_statement(e, op, b.s);
   free(b.s);
 }
+
+/* SetAippFunctions(src0[, src1], AippInputFormat::X, config): the format is
+ * the op's attribute, written before the config. */
+void emit_set_aipp_functions(Emitter *e, AscOp *op) {
+  char tmp[4096];
+  const AscAttr *a = asc_op_attr(op, "input_format");
+  Buf b = {0};
+  em_buf_printf(&b, "AscendC::SetAippFunctions(%s, ",
+                em_unparen(em_expr(e, op->operands[0]), tmp, sizeof tmp));
+  if (op->n_operands > 2)
+    em_buf_printf(&b, "%s, ",
+                  em_unparen(em_expr(e, op->operands[2]), tmp, sizeof tmp));
+  const char *v = asc_enum_value_cpp(ASC_ENUM_AIPPINPUTFORMAT, a ? a->i : 0);
+  em_buf_printf(&b, "%s%s, %s)", asc_enum_cpp_prefix(ASC_ENUM_AIPPINPUTFORMAT),
+                v ? v : "?",
+                em_unparen(em_expr(e, op->operands[1]), tmp, sizeof tmp));
+  if (b.failed || !v) {
+    e->failed = 1;
+    free(b.s);
+    return;
+  }
+  em_statement(e, op, b.s);
+  free(b.s);
+}

@@ -1,5 +1,6 @@
 """Basic API: data movement, synchronisation, vector instructions."""
 
+from .aipp import load_image_to_local, set_aipp_functions
 from .block_sync import pipe_barrier, set_flag, wait_flag
 from .common import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .data_copy import data_copy
@@ -46,4 +47,5 @@ __all__ = [
     "compare", "compare_scalar",
     # family: debug
     "printf", "dump_tensor", "dump_acc_chk_point", "print_time_stamp", "metrics_prof_start", "metrics_prof_stop",
+    "set_aipp_functions", "load_image_to_local",
 ]
