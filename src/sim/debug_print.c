@@ -17,9 +17,10 @@
  *   PrintTimeStamp: "descId is D, rsv is 0, timeStamp is C, pcPtr is 0,
  *                  entry is E." with C the timing model's cycle
  *
- * Floats print with %f, integers in decimal. A dump of more than 30 KB
- * (the runtime's default per-call limit) prints nothing, as on the device.
- */
+ * Floats print with %f, integers in decimal. A dump of no elements or of
+ * more than 30 KB (the runtime's default per-call limit) prints nothing, as
+ * on the device. A dump that prints is, as the devkit's, a pipe_barrier of
+ * every pipe before and after the copy of the data. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -280,8 +281,9 @@ static AscStatus dump(AscExec *x, const AscInstr *in, uint32_t desc,
                     "offset address must keep the UB's alignment)",
                     (long long)t.addr);
   int64_t bytes;
-  if (asc_mul_i64(n, es, &bytes) || bytes > DUMP_LIMIT_BYTES)
-    return ASC_OK; /* more than the runtime's per-call limit: not printed */
+  if (n == 0 || asc_mul_i64(n, es, &bytes) || bytes > DUMP_LIMIT_BYTES)
+    return ASC_OK; /* nothing, or more than the runtime's per-call limit:
+                      not printed (and no barrier: the devkit returns first) */
   const uint8_t *p = NULL;
   uint8_t *tmp = NULL;
   if (n > 0 && global) {
@@ -348,6 +350,17 @@ static AscStatus dump(AscExec *x, const AscInstr *in, uint32_t desc,
     put(&out, "]\n", 2);
   }
   free(tmp);
+  /* the devkit copies the data out between two pipe_barrier(PIPE_ALL): to
+   * the sanitizer and the timing model the dump is a barrier of every pipe
+   * (its read then races with nothing, and reads no stale data to report);
+   * a read past its GM argument or local tensor stays an access, for the
+   * sanitizer to report */
+  AscEvent *e = &x->b->ev;
+  if (!e->has_ov && !e->has_lov) {
+    e->kind = ASC_EV_BARRIER;
+    e->src = ASC_PIPE_COUNT;
+    e->pipe = ASC_PIPE_S;
+  }
   return flush(x, in, &out);
 }
 
