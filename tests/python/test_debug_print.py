@@ -113,6 +113,18 @@ def test_printf_in_a_loop_is_in_block_then_program_order(capfd: Any, workers: in
 
 
 @asc.jit
+def printf_upstream_newline_kernel(x: asc.GlobalAddress):
+    asc.printf("current index is %d.\\n", 3)  # upstream writes a newline as "\\n"
+    asc.printf('quote \\" backslash \\\\ done\n')
+
+
+def test_printf_backslash_n_is_a_newline_as_upstream_writes_it(capfd: Any) -> None:
+    printf_upstream_newline_kernel[1](np.zeros(8, np.int32))
+    assert out_of(capfd) == '[AIV Block 0/1] current index is 3.\n[AIV Block 0/1] quote " backslash \\ done\n'
+    assert 'AscendC::printf("current index is %d.\\n", 3)' in ascendc(printf_upstream_newline_kernel)
+
+
+@asc.jit
 def printf_address_kernel(x: asc.GlobalAddress):
     asc.printf("%p %p\n", x, x + 3)
 
@@ -132,7 +144,8 @@ def _bad_format(fmt: str) -> Any:
 
 @pytest.mark.parametrize("fmt, fragment", [
     ("%q\n", "unsupported conversion"), ("%lf\n", "unsupported conversion"), ("%hd\n", "unsupported conversion"),
-    ("%c\n", "unsupported conversion"), ("tab\t%d\n", "control character"), ("%d %d\n", "more conversions"),
+    ("%c\n", "unsupported conversion"), ("tab\t%d\n", "control character"),
+    ("tab\\t%d\n", "the escape '\\\\t'"), ("%d %d\n", "more conversions"),
     ("none\n", "1 argument(s) given for the 0"), ("%", "unsupported conversion"), ("%5%\n", "unsupported")])
 def test_printf_bad_format_is_a_compile_error_at_the_call(fmt: str, fragment: str) -> None:
     fails_at(_bad_format(fmt), [np.zeros(8, np.int32)], "# bad printf", fragment, cls=asc.CompileError)

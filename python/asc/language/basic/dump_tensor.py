@@ -92,6 +92,31 @@ def _escape_percent(s: str) -> str:
     return s.replace("%", "%%")
 
 
+_ESCAPES = {"n": "\n", "\\": "\\", '"': '"', "'": "'"}
+
+
+def _c_escapes(s: str, api: str) -> str:
+    """The format as the C string literal upstream writes it verbatim would
+    hold it: upstream kernels write a newline as backslash-n ("\\n"), which
+    is a newline here too (as are real newlines); printf prints no other
+    escape character."""
+    out: List[str] = []
+    i = 0
+    while i < len(s):
+        if s[i] == "\\":
+            nxt = s[i + 1] if i + 1 < len(s) else ""
+            if nxt not in _ESCAPES:
+                seq = "\\" + nxt
+                raise error(f"{api}: the escape {seq!r} in the format: printf prints no escape character "
+                            "but a newline", 'hint: write a newline as "\\n" (or "\\\\n", as upstream does)')
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
 @usage('asc.printf("x = %d\\n", x)')
 def printf(desc: str, *params: Any) -> None:
     """`AscendC::printf(fmt, args...)`: prints the formatted text, after
@@ -143,7 +168,7 @@ def printf(desc: str, *params: Any) -> None:
         if isinstance(p, str):
             raise error(f"{api}: {len(params)} arguments given for the {k} conversion(s) of the format")
         operands.append(_argument(p, len(operands) + 1, api))
-    _b.current().create("asc.printf", operands, attrs={"format": "".join(pieces)})
+    _b.current().create("asc.printf", operands, attrs={"format": _c_escapes("".join(pieces), api)})
 
 
 def _argument(p: Any, k: int, api: str) -> Any:
