@@ -10,9 +10,10 @@ after a kernel on an NPU:
 - printf: ``[AIV Block b/N] `` and the formatted text. The conversions are
   the devkit's: ``%d %i %u %x`` (with ``l`` / ``ll``), ``%f %F``, ``%p``,
   ``%s`` and ``%%``; ``%s`` takes a Python str, which goes into the format
-  at compile time. Any other conversion, an escape character other than a
-  newline, or arguments that do not match the conversions are a
-  CompileError at the call.
+  at compile time. A backslash-n in the format (``"\\n"``, how upstream's
+  kernels write a newline) is a newline, as a real one is. Any other
+  conversion, any other escape or control character, or arguments that do
+  not match the conversions are a CompileError at the call.
 - dump_tensor / dump_acc_chk_point: a header line ``DumpTensor: desc=D,
   addr=0xA, data_type=T, position=UB|GM, dump_size=N`` and the elements
   (``[v, v, ...]``, floats as ``%f``), or, with a ShapeInfo, the elements
