@@ -446,27 +446,48 @@ def stamp_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress):
 STAMP = re.compile(r"descId is (\d+), rsv is 0, timeStamp is (\d+), pcPtr is 0, entry is (\d+)\.")
 
 
-def test_print_time_stamp_without_the_profiler_prints_zero(capfd: Any) -> None:
-    x = np.arange(1024, dtype=np.float32)
-    z = np.zeros_like(x)
-    stamp_kernel[1](x, z)
-    np.testing.assert_array_equal(z, x + 1)  # metrics_prof_* change nothing
-    out = out_of(capfd)
-    stamps = [tuple(map(int, m)) for m in STAMP.findall(out)]
-    assert stamps == [(65577, 0, 0), (65578, 0, 0)]
+def stamps_of(out: str) -> List[tuple]:
+    return [tuple(map(int, m)) for m in STAMP.findall(out)]
 
 
-def test_print_time_stamp_takes_the_timing_models_cycle(capfd: Any) -> None:
+@pytest.mark.parametrize("profiled", [False, True])
+def test_print_time_stamp_takes_the_timing_models_cycle(capfd: Any, profiled: bool) -> None:
     x = np.arange(1024, dtype=np.float32)
     z = np.zeros_like(x)
-    with asc.profile():
+    if profiled:
+        with asc.profile():
+            stamp_kernel[1](x, z)
+    else:  # (the timing model runs for a kernel with time stamps; twice: the fast path too)
         stamp_kernel[1](x, z)
-    out = out_of(capfd)
-    (d0, t0, e0), (d1, t1, e1) = [tuple(map(int, m)) for m in STAMP.findall(out)]
+        stamp_kernel[1](x, z)
+    np.testing.assert_array_equal(z, x + 1)  # metrics_prof_* change nothing
+    stamps = stamps_of(out_of(capfd))
+    assert len(stamps) == (2 if profiled else 4)
+    (d0, t0, e0), (d1, t1, e1) = stamps[:2]
     assert (d0, d1) == (65577, 65578) and e0 == e1 > 0
     assert e0 <= t0 < t1
     # the copies in and out of 4 KB each take well over a hundred cycles
     assert t1 - t0 > 200
+    assert stamps[2:] in ([], stamps[:2])  # the same cycles every launch
+
+
+def test_print_time_stamp_cycles_are_per_block(capfd: Any) -> None:
+    @asc.jit
+    def stamp_blocks_kernel(x: asc.GlobalAddress):
+        g = asc.GlobalTensor()
+        g.set_global_buffer(x)
+        t = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 1024)
+        asc.print_time_stamp(70000)
+        for _i in range(asc.get_block_idx()):
+            asc.data_copy(t, g, 1024)
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.print_time_stamp(70001)
+
+    stamp_blocks_kernel[3](np.zeros(1024, np.float32))
+    stamps = stamps_of(out_of(capfd))
+    assert [s[0] for s in stamps] == [70000, 70001] * 3
+    spans = [stamps[2 * b + 1][1] - stamps[2 * b][1] for b in range(3)]
+    assert spans[0] < spans[1] < spans[2]  # each block's own clock: more copies, more cycles
 
 
 def test_time_stamp_and_metrics_ascendc_spelling() -> None:

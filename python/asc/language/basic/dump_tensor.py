@@ -22,7 +22,8 @@ after a kernel on an NPU:
   than 30 KB prints nothing, as the runtime's default limit drops it.
 - print_time_stamp: ``descId is D, rsv is 0, timeStamp is C, pcPtr is 0,
   entry is E.`` where C is the timing model's cycle of the block's scalar
-  unit (with the profiler on; 0 without it) and E the block's start cycle.
+  unit and E the block's start cycle (a kernel with time stamps runs with
+  the timing model, profiled or not).
 - metrics_prof_start / metrics_prof_stop only mark a range for the msOpProf
   tool on an NPU: nothing happens in the simulator.
 """
@@ -188,7 +189,7 @@ def _argument(p: Any, k: int, api: str) -> Any:
 @usage("asc.print_time_stamp(desc_id)")
 def print_time_stamp(desc_id: Any) -> None:
     """`AscendC::PrintTimeStamp(descId)`: prints `desc_id` with the cycle
-    the block has reached (the timing model's, with the profiler on). The
+    the block has reached (the timing model's). The
     devkit keeps ids up to 0xffff for its own marks."""
     api = "asc.print_time_stamp"
     _b.current().create("asc.print_time_stamp", [_u32(desc_id, api, "desc_id")])
