@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "asc/ir.h"
+#include "printf_format.h"
 #include "sim/sim.h" /* asc_constant_value: a constant index */
 
 typedef struct Verifier {
@@ -332,6 +333,9 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
     return check_struct(v, op);
   if (op->id == ASC_OP_STRUCT_DEF)
     return fail(v, op, "a struct is declared at module level", NULL);
+  /* family debug: printf's format and its arguments' types */
+  if (op->id == ASC_OP_PRINTF)
+    return asc_printf_verify(v->ctx, op);
   if (info->pipe == ASC_PIPE_V || info->pipe == ASC_PIPE_MTE2 ||
       info->pipe == ASC_PIPE_MTE3) {
     /* Cast converts; MulAddDst and Axpy may accumulate half sources into a

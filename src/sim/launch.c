@@ -65,6 +65,7 @@ static void block_reset(AscBlockState *b) {
   memset(b->flags, 0, sizeof b->flags);
   memset(b->waits, 0, sizeof b->waits);
   memset(b->first_wait, 0, sizeof b->first_wait);
+  memset(&b->aipp, 0, sizeof b->aipp); /* family debug */
 }
 
 /* Checks the end-of-kernel state: a wait_flag still waiting is a deadlock. */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../exec/bytecode.h"
+#include "aipp.h"
 #include "asc/exec.h"
 #include "asc/ir.h"
 #include "events.h"
@@ -183,6 +184,8 @@ typedef struct AscBlockState {
   /* system family: the address SetSysWorkspace gave (has_sys_ws) */
   AscTensorRef sys_ws;
   int has_sys_ws;
+  /* family debug: SetAippFunctions' state (aipp.h), reset for each block */
+  AscSimAipp aipp;
 } AscBlockState;
 
 typedef struct AscExec {

@@ -1168,3 +1168,18 @@ const char *asc_timing_site_info(const AscTiming *t, int site, AscLoc *loc,
 }
 
 const AscTimingParams *asc_timing_params(const AscTiming *t) { return &t->p; }
+
+/* ---- family debug: PrintTimeStamp ---------------------------------------- */
+int64_t asc_timing_block_cycle(const AscBlockState *b, int64_t *entry) {
+  for (int i = 0; i < b->n_observers; i++) {
+    if (b->observers[i].event != on_event)
+      continue;
+    const AscTiming *t = b->observers[i].self;
+    if (b->block_idx < 0 || b->block_idx >= t->block_num)
+      return -1;
+    const Work *w = t->blocks[b->block_idx].work;
+    *entry = cycles_of(t->p.block_start_cycles);
+    return w && w->pend_n == 0 ? w->S : -1;
+  }
+  return -1;
+}

@@ -149,4 +149,11 @@ const char *asc_timing_site_info(const AscTiming *t, int site, AscLoc *loc,
 /* asc_timing_n_sites entries. */
 const AscTimingSiteStat *asc_timing_site_stats(const AscTiming *t);
 
+/* family debug: the cycle at which block b's scalar unit issues its next
+ * instruction (what PrintTimeStamp prints), with *entry the block's start;
+ * -1 when the timing model is not attached to b or cannot tell yet (an
+ * earlier instruction waits for a flag set later). */
+struct AscBlockState;
+int64_t asc_timing_block_cycle(const struct AscBlockState *b, int64_t *entry);
+
 #endif

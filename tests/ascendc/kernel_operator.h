@@ -1475,6 +1475,30 @@ template <int countValue> __aicore__ int64_t ScalarGetCountOfValue(uint64_t valu
 __aicore__ int64_t ScalarCountLeadingZero(uint64_t valueIn);
 __aicore__ int64_t CountBitsCntSameAsSignBit(int64_t valueIn);
 template <typename T, typename U, RoundMode roundMode> __aicore__ U ScalarCast(T valueIn);
+// ---- family debug: kernel_operator_dump_tensor_intf.h, kernel_prof_trace_intf.h,
+// SetAippFunctions / LoadImageToLocal (kernel_operator_mm_intf.h)
+template <class... Args> __aicore__ void printf(const char *fmt, Args &&...args);
+template <class... Args> __aicore__ void PRINTF(const char *fmt, Args &&...args);
+template <typename T> __aicore__ void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize);
+template <typename T> __aicore__ void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize);
+template <typename T>
+__aicore__ void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize, const ShapeInfo &shapeInfo);
+template <typename T>
+__aicore__ void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize, const ShapeInfo &shapeInfo);
+template <typename T>
+__aicore__ void DumpAccChkPoint(const LocalTensor<T> &tensor, uint32_t index, uint32_t countOff, uint32_t dumpSize);
+template <typename T>
+__aicore__ void DumpAccChkPoint(const GlobalTensor<T> &tensor, uint32_t index, uint32_t countOff, uint32_t dumpSize);
+__aicore__ void PrintTimeStamp(uint32_t descId);
+__aicore__ void MetricsProfStart();
+__aicore__ void MetricsProfStop();
+template <typename T, typename U>
+__aicore__ void SetAippFunctions(const GlobalTensor<T> &src0, AippInputFormat format, AippParams<U> config);
+template <typename T, typename U>
+__aicore__ void SetAippFunctions(const GlobalTensor<T> &src0, const GlobalTensor<T> &src1, AippInputFormat format,
+                                 AippParams<U> config);
+template <typename T>
+__aicore__ void LoadImageToLocal(const LocalTensor<T> &dst, const LoadImageToLocalParams &loadDataParams);
 } // namespace AscendC
 
 // system family: the devkit declares GetSysWorkSpacePtr outside AscendC (kernel_operator_swap_mem_intf.h)

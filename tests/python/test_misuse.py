@@ -119,6 +119,15 @@ ACCEPTS: Dict[str, set] = {
     "sort_list": set(),  # (an asc.MrgSortSrcList, which no value of VALUES is)
     "four_counts": set(),  # (a list of exactly 4 integers)
     "valid_bit": {"rint", "rint64"},  # (a constant must be 3, 7 or 15)
+    # family debug
+    "any_tensor": {"gtensor", "ltensor"},
+    "u32": {"int", "zero", "rint", "rint64"},  # (a uint32_t: -1, 2**70 and bools are refused)
+    "printf_format": set(),  # (any other str does not match the one argument)
+    # (for %d; an enum member prints its value)
+    "printf_int": {"int", "zero", "negative", "bool", "rint", "rint64", "tposition", "hardevent", "pipeid", "roundmode"},
+    "optional_shape_info": {"none"},
+    "aippinputformat": set(),  # (0 is YUV420SP_U8, which needs src1; 5 no member)
+    "aipp_params": set(),  # (an asc.AippParams, which no value of VALUES is)
 }
 
 # a uint32 view of t (the indices of sort32 and sort)
@@ -416,6 +425,20 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "static_assert": ("asc.static_assert({test})", (("test", "condition", "True"),)),
     "number": ("asc.number({value}, {dtype})", (("value", "value", "n"), ("dtype", "dtype", "asc.int16"))),
     "array": ("asc.array({dtype}, {values})", (("dtype", "dtype", "asc.int32"), ("values", "array_values", "4"))),
+    # family debug
+    "printf": ("asc.printf({desc}, {value})", (("desc", "printf_format", "'v=%d\\n'"), ("value", "printf_int", "n"))),
+    "dump_tensor": ("asc.dump_tensor({tensor}, {desc}, {dump_size}, {shape_info})",
+                    (("tensor", "any_tensor", "t"), ("desc", "u32", "1"), ("dump_size", "u32", "8"),
+                     ("shape_info", "optional_shape_info", "asc.ShapeInfo([2, 4])"))),
+    "dump_acc_chk_point": ("asc.dump_acc_chk_point({tensor}, {index}, {count_off}, {dump_size})",
+                           (("tensor", "any_tensor", "g"), ("index", "u32", "3"), ("count_off", "u32", "8"),
+                            ("dump_size", "u32", "8"))),
+    "print_time_stamp": ("asc.print_time_stamp({desc_id})", (("desc_id", "u32", "65577"),)),
+    "metrics_prof_start": ("asc.metrics_prof_start()", ()),
+    "metrics_prof_stop": ("asc.metrics_prof_stop()", ()),
+    "set_aipp_functions": ("asc.set_aipp_functions({src0}, {input_format}, {config})",
+                           (("src0", "gtensor", "g"), ("input_format", "aippinputformat", "asc.AippInputFormat.RGB888_U8"),
+                            ("config", "aipp_params", "asc.AippParams(asc.int8)"))),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
@@ -435,6 +458,8 @@ NOT_CALLED |= {"rp_sort16", "mrg_sort4", "proposal_concat", "proposal_extract"}
 # ListTensorDesc raise NotImplementedError
 NOT_CALLED |= {"ib_set", "ib_wait", "notify_next_block", "wait_pre_block", "data_cache_preload", "trap",
                "TensorDesc", "ListTensorDesc"}
+# load_image_to_local is an UnsupportedError until the simulator models the L1 (test_aipp_api.py has its case)
+NOT_CALLED |= {"load_image_to_local"}  # family debug
 # the parameter structs of the table: test_param_structs.py generates their misuse cases from the table
 NOT_CALLED |= set(asc.language.core.types.STRUCTS) - {"BinaryRepeatParams", "UnaryRepeatParams"}
 
@@ -458,7 +483,8 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "LocalTensor.set_size", "LocalTensor.set_user_tag", "LocalTensor.get_phy_addr",
                  "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id", "set_vector_mask",
                  "reduce_max", "reduce_min", "sort", "mrg_sort",
-                 "whole_reduce_max", "whole_reduce_sum"}  # cmpsel family: order, is_set_mask
+                 "whole_reduce_max", "whole_reduce_sum",  # cmpsel family: order, is_set_mask
+                 "dump_tensor"}  # family debug
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:

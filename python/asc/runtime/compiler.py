@@ -74,6 +74,9 @@ class CompiledKernel:
         self._watch = [(_namespace(fn, name), name, v) for (fn, name), (v, _) in self.globals_used.items()]
         # values that can change in place (a NumPy lookup table) are compared by contents every time
         self._mutable = any(isinstance(v, (np.ndarray, list, Struct)) for v, _ in self.globals_used.values())
+        # family debug: asc.print_time_stamp prints the timing model's cycle, so its kernels always run
+        # with the timing model (without the profiler's records)
+        self.time_stamps = '"asc.print_time_stamp"' in (ir_before or "")
 
     def ir_text(self) -> str:
         """The IR after the passes, as the simulator runs it."""

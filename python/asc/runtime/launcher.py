@@ -125,6 +125,12 @@ def api_name(op: str) -> str:
     return op
 
 
+def _stamp_timing(compiled: Any) -> Any:
+    """family debug: the timing model of a launch that is not profiled, for a kernel whose
+    print_time_stamp prints its cycle (no records kept); None for other kernels."""
+    return {"params": None, "record": False} if getattr(compiled, "time_stamps", False) else None
+
+
 class Launcher:
     """`kernel[core_num, stream]`: calling it launches the kernel.
 
@@ -169,7 +175,7 @@ class Launcher:
         runtime_args = [a for a, const in zip(args, fn.const_mask) if not const]
         try:
             reports = compiled.kernel.launch(self.core_num, platform, runtime_args, state.workers, fn.san_code,
-                                             None, fn.max_steps)
+                                             _stamp_timing(compiled), fn.max_steps)
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
         except (TypeError, ValueError, OverflowError, BufferError):
@@ -247,14 +253,15 @@ class Launcher:
                     pass
         if state.backend == "NPU":
             _run_on_npu(compiled, platform, options)
-        timing = _profiling.launch_spec() if _profiling.enabled else None
+        profiled = _profiling.enabled
+        timing = _profiling.launch_spec() if profiled else _stamp_timing(compiled)
         try:
             reports = compiled.kernel.launch(self.core_num, platform, launch_args, state.workers,
                                              sanitize_code(options), timing=timing,
                                              max_steps=max_steps_arg(options))
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
-        if timing is not None:
+        if timing is not None and profiled:
             _profiling.record(fn.name, platform, self.core_num, timing)
         if reports is not None:
             _warn(fn, reports)

@@ -1183,6 +1183,10 @@ static SpecialRule special_rule(AscOpId id) {
   case ASC_OP_MRG_SORT_INFO:
   case ASC_OP_GET_MRG_SORT_RESULT:
     return em_sort_family;
+  case ASC_OP_PRINTF: /* family: debug */
+    return emit_printf;
+  case ASC_OP_SET_AIPP_FUNCTIONS: /* family: debug */
+    return emit_set_aipp_functions;
   case ASC_OP_FOR:
     return emit_for;
   case ASC_OP_IF:

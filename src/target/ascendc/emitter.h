@@ -132,5 +132,8 @@ void emit_l2_cache_hint(Emitter *e, AscOp *op);
 void emit_debug_output(Emitter *e, AscOp *op);
 /* cmpsel family (emit_cmpsel.c): compare/select/reduction level-0 rows */
 void emit_cmpsel(Emitter *e, AscOp *op);
+/* emit_debug.c (family: debug) */
+void emit_printf(Emitter *e, AscOp *op);
+void emit_set_aipp_functions(Emitter *e, AscOp *op);
 
 #endif

@@ -1,5 +1,6 @@
 """Basic API: data movement, synchronisation, vector instructions."""
 
+from .aipp import load_image_to_local, set_aipp_functions
 from .block_sync import pipe_barrier, set_flag, wait_flag
 from .common import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .data_copy import data_copy
@@ -14,6 +15,14 @@ from .proposal import (
     rp_sort16,
     sort,
     sort32,
+)
+from .dump_tensor import (
+    dump_acc_chk_point,
+    dump_tensor,
+    metrics_prof_start,
+    metrics_prof_stop,
+    print_time_stamp,
+    printf,
 )
 from .sys_var import get_block_idx, get_block_num
 from .vec_binary import (
@@ -101,4 +110,7 @@ __all__ = [
     # cmpsel family
     "select", "get_cmp_mask", "set_cmp_mask", "whole_reduce_max", "whole_reduce_min", "whole_reduce_sum",
     "block_reduce_max", "block_reduce_min", "block_reduce_sum", "pair_reduce_sum", "repeat_reduce_sum",
+    # family: debug
+    "printf", "dump_tensor", "dump_acc_chk_point", "print_time_stamp", "metrics_prof_start", "metrics_prof_stop",
+    "set_aipp_functions", "load_image_to_local",
 ]
