@@ -52,7 +52,8 @@ typedef struct AscAccess {
   int64_t lo, hi; /* byte range [lo, hi): UB address or offset in buf */
 } AscAccess;
 
-enum { ASC_EVENT_MAX_ACCESSES = 4 };
+/* 8: BilinearInterpolation touches six ranges, AddDeqRelu five (quant) */
+enum { ASC_EVENT_MAX_ACCESSES = 8 };
 
 typedef struct AscEvent {
   const struct AscInstr *in; /* the instruction: op, operands, Python line */

@@ -103,6 +103,10 @@ static void *worker_main(void *arg) {
     b.mask_high = UINT64_MAX; /* the mask register as a kernel starts: */
     b.mask_low = UINT64_MAX;  /* all bits set, normal mode */
     b.mask_counter = 0;
+    b.deq_scale = 0; /* quant family: DEQSCALE and g_deqValue unset */
+    b.deq_mode = 0;
+    b.deq_half = 0;
+    b.deq_half_set = 0;
     /* every block starts from a zeroed UB: only what was touched needs it */
     memset(b.ub, 0, (size_t)sc->dirty);
     sc->dirty = 0;

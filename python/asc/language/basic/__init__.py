@@ -27,6 +27,17 @@ from .vec_ternary_scalar import axpy
 from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
 
+# quant family: dequantisation, fused casts, bilinear interpolation
+from .vec_quant import (
+    add_deq_relu,
+    add_relu_cast,
+    bilinear_interpolation,
+    cast_deq,
+    mul_cast,
+    set_deq_scale,
+    sub_relu_cast,
+)
+
 __all__ = [
     "pipe_barrier", "set_flag", "wait_flag", "reset_mask", "set_mask_count", "set_mask_norm", "set_vector_mask",
     "data_copy", "get_block_idx", "get_block_num",
@@ -36,4 +47,7 @@ __all__ = [
     "fused_mul_add", "fused_mul_add_relu", "mul_add_dst", "axpy",
     "reduce_max", "reduce_min", "reduce_sum",
     "compare", "compare_scalar",
+    # quant family
+    "set_deq_scale", "cast_deq", "add_deq_relu", "mul_cast", "add_relu_cast", "sub_relu_cast",
+    "bilinear_interpolation",
 ]
