@@ -10,7 +10,7 @@
 
 #include "../ir/hash.h"
 #include "../sim/compare.h"
-#include "../sim/quant.h" /* quant family */
+#include "../sim/quant.h"
 #include "../sim/sim.h" /* the vector unit's element types, constants */
 #include "bytecode.h"
 
@@ -342,12 +342,12 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
     return ASC_OK;
   }
   case ASC_OP_SET_DEQ_SCALE_VECTOR:
-    return dt == ASC_DT_UINT64 ? ASC_OK
-                               : asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
-                                           "%s: vdeq must be a uint64 tensor, "
-                                           "got %s",
-                                           asc_op_info(op->id)->name,
-                                           asc_dtype_name(dt));
+    return dt == ASC_DT_UINT64
+               ? ASC_OK
+               : asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                           "%s: vdeq must be a uint64 tensor, "
+                           "got %s",
+                           asc_op_info(op->id)->name, asc_dtype_name(dt));
   default:
     return ASC_OK;
   }

@@ -65,11 +65,12 @@ AscStatus sim_vec_bilinear(AscExec *x, const AscInstr *in) {
       return ASC_ERR_KERNEL;
   if (!sim_tensor_arg(x, in, 11, "shared_tmp_buffer"))
     return ASC_ERR_KERNEL;
-  uint64_t m0 = (uint64_t)ASC_SLOT(x, in, 4).i, m1 = (uint64_t)ASC_SLOT(x, in, 5).i;
+  uint64_t m0 = (uint64_t)ASC_SLOT(x, in, 4).i,
+           m1 = (uint64_t)ASC_SLOT(x, in, 5).i;
   int64_t h = (uint8_t)ASC_SLOT(x, in, 6).i;
   AscSlot rm = ASC_SLOT(x, in, 7);
   int mode = asc_dtype_is_float(in->src->operands[7]->type->dtype) ? rm.f != 0
-                                                                    : rm.i != 0;
+                                                                   : rm.i != 0;
   int64_t dst_blk = (uint16_t)ASC_SLOT(x, in, 8).i;
   int64_t vro = (uint16_t)ASC_SLOT(x, in, 9).i;
   int64_t v = (uint8_t)ASC_SLOT(x, in, 10).i;
@@ -77,8 +78,9 @@ AscStatus sim_vec_bilinear(AscExec *x, const AscInstr *in) {
   int64_t dst_rep = (uint8_t)(vro * 2 / BLK), src_rep = (uint8_t)(h * 8);
   const AscTensorRef *s1t = &ASC_SLOT(x, in, 3).t;
   if (s1t->len < 0)
-    return sim_fail(x, in, "src1: a LocalTensor of unknown size (Brcb "
-                           "broadcasts src1.GetSize() / 8 repeats)");
+    return sim_fail(x, in,
+                    "src1: a LocalTensor of unknown size (Brcb "
+                    "broadcasts src1.GetSize() / 8 repeats)");
   int64_t nb = s1t->len / 8 * 8; /* broadcast blocks */
   /* the mask register as the Add and the Adds set it */
   uint64_t lo = m0, hi = m1;
@@ -122,9 +124,9 @@ AscStatus sim_vec_bilinear(AscExec *x, const AscInstr *in) {
     rd_end = (v - 1) * src_rep * BLK + 8 * BLK;
   if (!n)
     rd_end = v > 0 ? (v - 1) * src_rep * BLK + 8 * BLK : 0;
-  uint8_t *tw = range(x, in, 11, 0, wr_end, 1, "shared_tmp_buffer");
-  uint8_t *t = tw ? range(x, in, 11, 0, rd_end, 0, "shared_tmp_buffer") : NULL;
-  if (!t)
+  /* the reads of tmp are of what steps 1-2 wrote, except past wr_end */
+  uint8_t *t = range(x, in, 11, 0, wr_end, 1, "shared_tmp_buffer");
+  if (!t || !range(x, in, 11, wr_end, rd_end, 0, "shared_tmp_buffer"))
     return ASC_ERR_KERNEL;
   /* dst: the bounding range of the enabled elements of the v repeats */
   int64_t dlo = INT64_MAX, dhi = 0;

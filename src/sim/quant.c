@@ -108,7 +108,8 @@ AscStatus sim_set_deq_scale(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
-/* ---- dequantisation ------------------------------------------------------- */
+/* ---- dequantisation -------------------------------------------------------
+ */
 
 typedef struct Deq {
   float scale[VDEQ_SIZE];
@@ -236,7 +237,8 @@ AscStatus sim_vec_cast_deq(AscExec *x, const AscInstr *in) {
   int hb = deq_flag(in, "half_block");
   int b8 = ASC_SLOT(x, in, 1).t.dtype == ASC_DT_INT16;
   /* b8: element i is byte 16 * halfBlock + i % 16 of dst block i / 16 */
-  int64_t ext = !b8 || n <= 0 ? n : (n - 1) / 16 * 32 + 16 * hb + (n - 1) % 16 + 1;
+  int64_t ext =
+      !b8 || n <= 0 ? n : (n - 1) / 16 * 32 + 16 * hb + (n - 1) % 16 + 1;
   uint8_t *d = sim_vec_operand(x, in, 0, ext, 1, "dst");
   if (d && b8 && n > 0 && x->b->n_observers && x->b->ev.n_acc)
     x->b->ev.acc[x->b->ev.n_acc - 1].bounding = 1;
@@ -276,7 +278,8 @@ AscStatus sim_vec_cast_deq_l0(AscExec *x, const AscInstr *in) {
   return sim_vec_l0_apply(x, in, 2, hb, deq_l0_fn, &q);
 }
 
-/* ---- the fused binary casts ------------------------------------------------ */
+/* ---- the fused binary casts ------------------------------------------------
+ */
 
 typedef struct QBin {
   int op;

@@ -115,7 +115,9 @@ def cast_deq(dst: LocalTensor, src: LocalTensor, *args: Any, **kwargs: Any) -> N
         flags[name] = _flag(kwargs.pop(name, True), api, name)
     d, s = local(dst, api, "dst"), local(src, api, "src")
     rest = list(args)
-    if is_level0(tuple(rest), kwargs):
+    # the count form's flags follow the count: (count, True, False) is not a level-0 call
+    level0 = "mask" in kwargs or "repeat_times" in kwargs or (len(rest) >= 2 and type(rest[1]) is not bool)
+    if level0:
         # positional: mask, repeat_times, repeat_params, is_set_mask, is_vec_deq, half_block
         if len(rest) > 6:
             raise error(f"{api}: too many arguments for the level-0 form")
