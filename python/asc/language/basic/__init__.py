@@ -22,13 +22,7 @@ from .vec_binary import (
 from .vec_binary_scalar import adds, leaky_relu, maxs, mins, muls, shift_left, shift_right
 from .vec_cmpsel import compare, compare_scalar
 from .vec_duplicate import duplicate
-from .vec_reduce import reduce_max, reduce_min, reduce_sum
-from .vec_ternary_scalar import axpy
-from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
-from .vec_vconv import cast
-
-# quant family: dequantisation, fused casts, bilinear interpolation
-from .vec_quant import (
+from .vec_quant import (  # quant family
     add_deq_relu,
     add_relu_cast,
     bilinear_interpolation,
@@ -37,6 +31,10 @@ from .vec_quant import (
     set_deq_scale,
     sub_relu_cast,
 )
+from .vec_reduce import reduce_max, reduce_min, reduce_sum
+from .vec_ternary_scalar import axpy
+from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
+from .vec_vconv import cast
 
 __all__ = [
     "pipe_barrier", "set_flag", "wait_flag", "reset_mask", "set_mask_count", "set_mask_norm", "set_vector_mask",
