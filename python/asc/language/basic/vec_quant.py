@@ -82,8 +82,8 @@ def set_deq_scale(*args: Any, **kwargs: Any) -> None:
     _check_const(offset, -32768, 32767, f"{api}: offset")
     if isinstance(sign, bool):
         sign_v = to_scalar(int(sign), dt.bool_)
-    elif isinstance(sign, Scalar):
-        sign_v = to_scalar(sign, dt.bool_)
+    elif isinstance(sign, Scalar) and sign.dtype == dt.bool_:
+        sign_v = sign
     else:
         raise error(f"{api}: `sign_mode` must be a bool, got {got(sign)}")
     _b.current().create("asc.set_deq_scale.config", [
@@ -256,8 +256,8 @@ def bilinear_interpolation(dst: LocalTensor, src0: LocalTensor, src0_offset: Loc
         _check_const(v, lo, hi, f"{api}: {what}")
     if isinstance(repeat_mode, bool):
         rm = to_scalar(int(repeat_mode), dt.bool_)
-    elif isinstance(repeat_mode, Scalar):
-        rm = to_scalar(repeat_mode, dt.bool_)
+    elif isinstance(repeat_mode, Scalar) and repeat_mode.dtype == dt.bool_:
+        rm = repeat_mode
     else:
         raise error(f"{api}: `repeat_mode` must be a bool, got {got(repeat_mode)}")
     ops = ts[:4] + [m0, m1, int_operand(h_repeat, f"{api}: h_repeat"), rm,
