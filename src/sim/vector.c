@@ -330,6 +330,8 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
     int64_t b0 = l0_offset(l, i, 0, first->first);
     int64_t b1 =
         l0_offset(l, i, l->repeat - 1, last->first + last->n - 1) + l->es[i];
+    if (i == 0 && in->src->id == ASC_OP_CAST_DEQ_L0) /* quant: half blocks */
+      b1 = (b1 + L0_BLOCK - 1) / L0_BLOCK * L0_BLOCK;
     AscTensorRef sub = *t;
     int64_t ts = (int64_t)asc_dtype_size((AscDType)t->dtype);
     sub.addr = t->addr + b0;

@@ -463,3 +463,22 @@ def test_the_ascend_c_of_the_quant_calls() -> None:
     _deq_kernel[1](s, sentinel("int8"), 0, 2, 1.0, 0, True, True, True, True, 7, 0, 1, 1, 1, 8, 8)
     code = all_ascendc(_deq_kernel)
     assert "AscendC::CastDeq<int8_t, int16_t, true, true, true>(" in code and "VdeqInfo" in code
+
+
+@asc.jit
+def _deq_upper_half(x: asc.GlobalAddress, level0: asc.ConstExpr[bool]):
+    s = asc.LocalTensor(asc.int16, asc.TPosition.VECCALC, 0, 16)
+    d = asc.LocalTensor(asc.int8, asc.TPosition.VECCALC, 1024, 16)
+    asc.duplicate(s, 3, 16)
+    asc.set_deq_scale(1.0, 0, True)
+    if level0:
+        asc.cast_deq(d, s, 16, 1, asc.UnaryRepeatParams(), True, False, True)  # level-0
+    else:
+        asc.cast_deq(d, s, 16, False, True)  # count
+
+
+@pytest.mark.parametrize("level0", [False, True])
+def test_cast_deq_upper_halves_past_the_dst_are_kernel_errors(level0: bool) -> None:
+    # 16 int16 results go to bytes 16-31 of dst's first block: past a 16-element int8 tensor
+    fails_at(_deq_upper_half, (np.zeros(8, np.float32), level0), "# level-0" if level0 else "# count",
+             "dst", "LocalTensor has only 16")
