@@ -302,6 +302,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
                      asc_dtype_name(dt));
   }
   case ASC_OP_ADD_DEQ_RELU:
+  case ASC_OP_ADD_DEQ_RELU_L0:
   case ASC_OP_MUL_CAST:
   case ASC_OP_ADD_RELU_CAST:
   case ASC_OP_SUB_RELU_CAST:

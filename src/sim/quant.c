@@ -394,3 +394,174 @@ AscStatus sim_vec_binary_cast_l0(AscExec *x, const AscInstr *in) {
             (AscDType)ASC_SLOT(x, in, 1).t.dtype};
   return sim_vec_l0_apply(x, in, 3, -1, qbin_l0_fn, &q);
 }
+
+/* ---- AddDeqRelu, level 0 ----------------------------------------------------
+ * The devkit's sequence (kernel_operator_vec_binary_impl.h, maskMode 1 / 2),
+ * in chunks of at most 32 repeats (8 KB of int32 in the reserved buffer):
+ *   1. int32 sums of the mask's elements (the int32 mask: the low word) into
+ *      the reserved buffer, the sources by their strides;
+ *   2-5. float(sum) * 2^-17 * scale * 2^17 into src0, contiguous from the
+ *      chunk's src0 (as 64 floats a repeat);
+ *   6. those rounded to half into src1, contiguous from the chunk's src1 (64
+ *      halves a repeat, the half mask's low word);
+ *   7. zeros in the buffer's first halves (one per int32 of the chunk; the
+ *      tail chunk keeps the main chunks' count);
+ *   8. dst's repeat r, element e < 128 of the half mask: max(buffer half
+ *      r * 64 + e, src1 half r * 64 + e), dst by its strides.
+ * With a mask above 64 elements repeat r's upper 64 results are repeat
+ * r + 1's (the last repeat's read the buffer and src1 past the chunk). The
+ * reserved buffer is modelled as zeros when the instruction starts. The
+ * mask register is left as the half mask sets it. */
+
+enum { ADR_BUF = 2048 }; /* int32 elements of the reserved buffer */
+
+typedef struct AdrSpan {
+  int64_t lo, hi; /* bytes from the operand's address */
+} AdrSpan;
+
+static void span_add(AdrSpan *s, int64_t b, int64_t n) {
+  if (b < s->lo)
+    s->lo = b;
+  if (b + n > s->hi)
+    s->hi = b + n;
+}
+
+static uint8_t *span_ptr(AscExec *x, const AscInstr *in, int k, AdrSpan s,
+                         int write, const char *what) {
+  const AscTensorRef *t = &ASC_SLOT(x, in, k).t;
+  if (s.hi <= s.lo)
+    return x->b->ub + t->addr;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)t->dtype);
+  AscTensorRef sub = *t;
+  sub.addr = t->addr + s.lo;
+  if (t->len >= 0)
+    sub.len = t->len - s.lo / es < 0 ? 0 : t->len - s.lo / es;
+  uint8_t *p =
+      sim_local_ptr(x, in, &sub, (s.hi - s.lo + es - 1) / es, write, what);
+  if (p && x->b->n_observers && x->b->ev.n_acc)
+    x->b->ev.acc[x->b->ev.n_acc - 1].bounding = 1;
+  return p ? p - s.lo : NULL;
+}
+
+static int bit_of(uint64_t lo, uint64_t hi, int e) {
+  return e < 64 ? (int)((lo >> e) & 1) : (int)((hi >> (e - 64)) & 1);
+}
+
+AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
+  static const char *const names[] = {"dst", "src0", "src1"};
+  for (int k = 0; k < 3; k++)
+    if (!sim_tensor_arg(x, in, k, names[k]))
+      return ASC_ERR_KERNEL;
+  if (!x->b->deq_half_set)
+    return sim_fail(x, in,
+                    "add_deq_relu reads the half scale of "
+                    "set_deq_scale(scale), which was never set");
+  for (int k = 0; k < 3; k++)
+    if (ASC_SLOT(x, in, k).t.addr % 32)
+      return sim_fail(x, in, "%s: UB address %lld is not 32-byte aligned",
+                      names[k], (long long)ASC_SLOT(x, in, k).t.addr);
+  uint64_t m0 = (uint64_t)ASC_SLOT(x, in, 3).i;
+  uint64_t m1 = (uint64_t)ASC_SLOT(x, in, 4).i;
+  int64_t rep = ASC_SLOT(x, in, 5).i;
+  if (rep < 0 || rep > 255)
+    return sim_fail(x, in, "repeat_times %lld is out of range [0, 255]",
+                    (long long)rep);
+  const AscSlot *p = &x->regs[in->a[6]];
+  int64_t dblk = p[0].i, blk0 = p[1].i, blk1 = p[2].i;
+  int64_t drep = p[3].i, rep0 = p[4].i, rep1 = p[5].i;
+  /* the int32 mask (SetMask<int32_t>) and the half mask (SetMask<half>) */
+  uint64_t ilo = m0, hlo = m0, hhi = m1, ihi;
+  if (!(in->imm2 & 1)) {
+    sim_vec_mask_words(64, m0, &ihi, &ilo);
+    sim_vec_mask_words(128, m0, &hhi, &hlo);
+  }
+  x->b->mask_counter = 0;
+  x->b->mask_low = hlo;
+  x->b->mask_high = hhi;
+  if (rep == 0)
+    return ASC_OK;
+  /* the chunks: `per` repeats each (32 when they do not fit the buffer) */
+  int64_t need = rep * 64;
+  int64_t calc = need <= ADR_BUF ? need : ADR_BUF;
+  int64_t per = need <= ADR_BUF ? rep : ADR_BUF / 64;
+  /* the extents: src reads, src0 / src1 writes, src1 reads of step 8, dst */
+  AdrSpan r0 = {INT64_MAX, 0}, r1 = r0, w0 = r0, w1 = r0, r8 = r0, wd = r0;
+  for (int64_t r = 0; r < rep; r++) {
+    int64_t c = r / per, rl = r % per;
+    for (int e = 0; e < 128; e++) {
+      if (e < 64 && bit_of(ilo, 0, e)) {
+        span_add(&r0, (r * rep0 + e / 8 * blk0) * 32 + e % 8 * 4, 4);
+        span_add(&r1, (r * rep1 + e / 8 * blk1) * 32 + e % 8 * 4, 4);
+        span_add(&w0, c * per * rep0 * 32 + (rl * 64 + e) * 4, 4);
+      }
+      if (e < 64 && bit_of(hlo, 0, e))
+        span_add(&w1, c * per * rep1 * 32 + (rl * 64 + e) * 2, 2);
+      if (bit_of(hlo, hhi, e)) {
+        span_add(&r8, c * per * rep1 * 32 + (rl * 64 + e) * 2, 2);
+        span_add(&wd, (r * drep + e / 16 * dblk) * 32 + e % 16 * 2, 2);
+      }
+    }
+  }
+  uint8_t *a = span_ptr(x, in, 1, r0, 0, "src0");
+  uint8_t *b = a ? span_ptr(x, in, 2, r1, 0, "src1") : NULL;
+  uint8_t *aw = b ? span_ptr(x, in, 1, w0, 1, "src0") : NULL;
+  uint8_t *bw = aw ? span_ptr(x, in, 2, w1, 1, "src1") : NULL;
+  if (!bw)
+    return ASC_ERR_KERNEL;
+  /* step 8 reads src1 past what step 6 wrote when the mask has more than
+   * 64 elements */
+  AdrSpan past = {r8.lo > w1.hi ? r8.lo : w1.hi, r8.hi};
+  if (!span_ptr(x, in, 2, past, 0, "src1"))
+    return ASC_ERR_KERNEL;
+  uint8_t *d = span_ptr(x, in, 0, wd, 1, "dst");
+  if (!d)
+    return ASC_ERR_KERNEL;
+  float scale = asc_f16_to_f32(x->b->deq_half);
+  int32_t buf[ADR_BUF + 64] = {0}; /* the reserved buffer, as zeros */
+  uint8_t *tb = (uint8_t *)buf;
+  for (int64_t c = 0; c * per < rep; c++) {
+    int64_t n = rep - c * per < per ? rep - c * per : per;
+    uint8_t *s0w = a + c * per * rep0 * 32, *s1w = b + c * per * rep1 * 32;
+    uint8_t *dc = d + c * per * drep * 32;
+    for (int64_t r = 0; r < n; r++) /* 1 */
+      for (int e = 0; e < 64; e++)
+        if (bit_of(ilo, 0, e)) {
+          int64_t rg = c * per + r;
+          int32_t u, v;
+          memcpy(&u, a + (rg * rep0 + e / 8 * blk0) * 32 + e % 8 * 4, 4);
+          memcpy(&v, b + (rg * rep1 + e / 8 * blk1) * 32 + e % 8 * 4, 4);
+          buf[r * 64 + e] = (int32_t)((uint32_t)u + (uint32_t)v);
+        }
+    for (int64_t r = 0; r < n; r++) /* 2-5 */
+      for (int e = 0; e < 64; e++)
+        if (bit_of(ilo, 0, e)) {
+          float g = (float)buf[r * 64 + e] * (1.0f / 131072.0f);
+          g = g * scale;
+          g = g * 131072.0f;
+          memcpy(s0w + (r * 64 + e) * 4, &g, 4);
+        }
+    for (int64_t r = 0; r < n; r++) /* 6 */
+      for (int e = 0; e < 64; e++)
+        if (bit_of(hlo, 0, e)) {
+          float g;
+          memcpy(&g, s0w + (r * 64 + e) * 4, 4);
+          uint16_t h = asc_f32_to_f16(g);
+          memcpy(s1w + (r * 64 + e) * 2, &h, 2);
+        }
+    memset(tb, 0, (size_t)(2 * calc)); /* 7 */
+    for (int64_t r = 0; r < n; r++) {  /* 8 */
+      uint8_t out[256];
+      for (int e = 0; e < 128; e++)
+        if (bit_of(hlo, hhi, e))
+          asc_vec_binary(ASC_VBIN_MAX, ASC_DT_FLOAT16, out + 2 * e,
+                         tb + (r * 64 + e) * 2, s1w + (r * 64 + e) * 2, 1);
+      for (int e = 0; e < 128; e++)
+        if (bit_of(hlo, hhi, e))
+          memcpy(dc + (r * drep + e / 16 * dblk) * 32 + e % 16 * 2, out + 2 * e,
+                 2);
+    }
+  }
+  x->b->ev.elems = rep * 64;
+  x->b->ev.bytes = rep * 128;
+  return ASC_OK;
+}

@@ -612,6 +612,12 @@ __aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src, co
                         const UnaryRepeatParams &repeatParams);
 __aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
                                   const LocalTensor<int32_t> &src1, const int32_t &count) {}
+__aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
+                                  const LocalTensor<int32_t> &src1, uint64_t mask[], const uint8_t repeatTime,
+                                  const BinaryRepeatParams &repeatParams) {}
+__aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
+                                  const LocalTensor<int32_t> &src1, uint64_t mask, const uint8_t repeatTime,
+                                  const BinaryRepeatParams &repeatParams) {}
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ void MulCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
                         uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &repeatParams);

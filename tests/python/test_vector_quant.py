@@ -424,14 +424,129 @@ def test_add_deq_relu_count_form(scale: float, n: int) -> None:
     np.testing.assert_array_equal(b.view(np.float16)[:n], h[:n])
 
 
-def test_add_deq_relu_level0_is_not_implemented() -> None:
+@asc.jit
+def _add_deq_relu_l0_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
+                            scale: asc.ConstExpr[float], bits: asc.ConstExpr[bool], m0: asc.ConstExpr[int],
+                            m1: asc.ConstExpr[int], repeat: asc.ConstExpr[int], db: asc.ConstExpr[int],
+                            sb: asc.ConstExpr[int], dr: asc.ConstExpr[int], sr: asc.ConstExpr[int],
+                            cap: asc.ConstExpr[int]):
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm.set_global_buffer(y)
+    z_gm.set_global_buffer(z)
+    xl = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, cap)
+    yl = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, cap * 4, cap)
+    zl = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, cap * 8, cap)
+    asc.data_copy(xl, x_gm, cap)
+    asc.data_copy(yl, y_gm, cap)
+    asc.data_copy(zl, z_gm, cap)
+    asc.set_deq_scale(scale)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    p = asc.BinaryRepeatParams(db, sb, sb, dr, sr, sr)
+    if bits:
+        asc.add_deq_relu(zl, xl, yl, [m0, m1], repeat, p)
+    else:
+        asc.add_deq_relu(zl, xl, yl, m0, repeat, p)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, zl, cap)
+    asc.data_copy(x_gm, xl, cap)
+    asc.data_copy(y_gm, yl, cap)
+
+
+def words(bits: bool, m0: int, m1: int, per_repeat: int) -> Tuple[int, int]:
+    """The mask register's (low, high) words as SetMask<T> sets them."""
+    if bits:
+        return m0, m1
+    if m0 == 64:
+        return 2 ** 64 - 1, 0
+    if m0 == per_repeat or m0 >= 128:
+        return 2 ** 64 - 1, 2 ** 64 - 1
+    return (2 ** 64 - 1 if m0 > 64 else (1 << m0) - 1), ((1 << (m0 - 64)) - 1 if m0 > 64 else 0)
+
+
+def add_deq_relu_l0_ref(a: np.ndarray, b: np.ndarray, z: np.ndarray, scale: float, bits: bool, m0: int, m1: int,
+                        rep: int, db: int, sb: int, dr: int, sr: int) -> None:
+    """The devkit's level-0 sequence on copies of the UB tensors, in place (a, b int32; z float16)."""
+    ilo, _ = words(bits, m0, m1, 64)
+    hlo, hhi = words(bits, m0, m1, 128)
+    hmask = [(hlo >> e) & 1 if e < 64 else (hhi >> (e - 64)) & 1 for e in range(128)]
+    if rep == 0:
+        return  # a NOP
+    per = rep if rep * 64 <= 2048 else 32
+    calc = min(rep * 64, 2048)
+    buf = np.zeros(2048 + 64, np.int32)
+    af, bh = a.view(np.float32), b.view(np.float16)
+    sc = np.float32(np.float16(scale))
+    for c in range(0, (rep + per - 1) // per):
+        n = min(per, rep - c * per)
+        a0, b0 = c * per * sr * 8, c * per * sr * 16  # chunk bases: int32 of src0, halves of src1
+        for r in range(n):
+            rg = c * per + r
+            for e in range(64):
+                if (ilo >> e) & 1:
+                    ia = (rg * sr + e // 8 * sb) * 8 + e % 8
+                    total = int(a[ia]) + int(b[ia])
+                    buf[r * 64 + e] = (total + 2 ** 31) % 2 ** 32 - 2 ** 31  # int32 wraps
+        for r in range(n):
+            for e in range(64):
+                if (ilo >> e) & 1:
+                    g = np.float32(buf[r * 64 + e]) * np.float32(2.0 ** -17)
+                    af[a0 + r * 64 + e] = g * sc * np.float32(2.0 ** 17)
+        for r in range(n):
+            for e in range(64):
+                if (hlo >> e) & 1:
+                    with np.errstate(over="ignore"):
+                        bh[b0 + r * 64 + e] = np.float16(af[a0 + r * 64 + e])
+        bufh = buf.view(np.float16)
+        bufh[:calc] = 0
+        for r in range(n):
+            out = {}
+            for e in range(128):
+                if hmask[e]:
+                    t, v = bufh[r * 64 + e], bh[b0 + r * 64 + e]
+                    out[e] = t if (t >= v or t != t) else v
+            for e, v in out.items():
+                z[(((c * per + r) * dr + e // 16 * db) * 32 + e % 16 * 2) // 2] = v
+
+
+ADR_L0 = [  # bits, m0, m1, repeat, db, sb, dr, sr
+    (False, 64, 0, 3, 1, 1, 4, 8),     # the natural int32 mask, dense
+    (False, 37, 0, 2, 1, 1, 4, 8),
+    (False, 128, 0, 3, 1, 1, 4, 8),    # the upper 64 halves of a repeat: the next repeat's results
+    (True, 0xF0F0_0000_0000_FFFF, 0x1, 2, 2, 1, 8, 8),
+    (False, 64, 0, 0, 1, 1, 4, 8),     # repeat 0: a NOP
+    (False, 128, 0, 40, 1, 1, 4, 8),   # 40 repeats: a chunk of 32 and a tail of 8
+]
+
+
+@pytest.mark.parametrize("case", range(len(ADR_L0)))
+def test_add_deq_relu_level0(case: int) -> None:
+    bits, m0, m1, rep, db, sb, dr, sr = ADR_L0[case]
+    rng = rng_for("adr-l0", case)
+    cap = CAP if rep <= 8 else 64 * rep + 128  # (the last repeat of a mask of 128 reads 64 halves on)
+    a = rng.integers(-(2 ** 18), 2 ** 18, cap).astype(np.int32)
+    b = rng.integers(-(2 ** 18), 2 ** 18, cap).astype(np.int32)
+    z = np.full(cap, SENT * 257, np.uint16).view(np.float16)
+    wa, wb, wz = a.copy(), b.copy(), z.copy()
+    _add_deq_relu_l0_kernel[1](a, b, z, 0.125, bits, m0, m1, rep, db, sb, dr, sr, cap)
+    add_deq_relu_l0_ref(wa, wb, wz, 0.125, bits, m0, m1, rep, db, sb, dr, sr)
+    np.testing.assert_array_equal(z.view(np.uint16), wz.view(np.uint16), err_msg=f"dst {ADR_L0[case]}")
+    np.testing.assert_array_equal(a, wa, err_msg="src0")
+    np.testing.assert_array_equal(b, wb, err_msg="src1")
+
+
+def test_add_deq_relu_level0_without_setting_the_mask_is_not_implemented() -> None:
     @asc.jit
     def k(x: asc.GlobalAddress):
         t = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 64)
         h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 512, 64)
-        asc.add_deq_relu(h, t, t, 64, 1, asc.BinaryRepeatParams())
+        asc.add_deq_relu(h, t, t, 64, 1, asc.BinaryRepeatParams(), False)
 
-    with pytest.raises((NotImplementedError, asc.CompileError), match="level-0 form"):
+    with pytest.raises((NotImplementedError, asc.CompileError), match="is_set_mask=False is not implemented"):
         k[1](np.zeros(8, np.float32))
 
 

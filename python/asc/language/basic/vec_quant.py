@@ -173,24 +173,34 @@ def _count_form(op: str, d: LocalTensor, a: LocalTensor, b: LocalTensor, args: t
     _b.current().create(op, [d, a, b, int_operand(count, "count")])
 
 
-@usage("asc.add_deq_relu(dst, src0, src1, count)")
+@usage("asc.add_deq_relu(dst, src0, src1, count)",
+       "asc.add_deq_relu(dst, src0, src1, mask, repeat_times, asc.BinaryRepeatParams(...))")
 def add_deq_relu(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """`add_deq_relu(dst, src0, src1, count)` (AscendC::AddDeqRelu):
     dst[i] = max(0, half(float(src0[i] + src1[i]) * scale)) with the half
     scale of `set_deq_scale(scale)`; int32 sources, a float16 dst. As the
     devkit does, the instruction uses its sources as scratch: src0 is left
     holding the float products and src1 the half results (in its first
-    bytes). The level-0 forms (mask, repeat_times, repeat_params) are not
-    implemented (NotImplementedError)."""
+    bytes). The level-0 form `(mask, repeat_times, repeat_params,
+    is_set_mask=True)` follows the devkit's sequence (64 int32 elements a
+    repeat under the mask, each dst repeat 128 halves under the half mask:
+    with a mask above 64 the upper 64 are the next repeat's results);
+    is_set_mask=False is not implemented (NotImplementedError)."""
     api = "asc.add_deq_relu"
-    kw = dict(kwargs)
-    kw.pop("is_set_mask", None)
-    a = args[:1] if len(args) == 2 and type(args[1]) is bool else args
-    if is_level0(a, kw):
-        raise NotImplementedError("asc.add_deq_relu with mask/repeat_times (the level-0 form) is not implemented; "
-                                  "use asc.add_deq_relu(dst, src0, src1, count)")
     d, s0, s1 = local(dst, api, "dst"), local(src0, api, "src0"), local(src1, api, "src1")
-    _count_form(api, d, s0, s1, a, kw)
+    kw = dict(kwargs)
+    a = args
+    if not is_level0(a, kw):
+        kw.pop("is_set_mask", None)
+        if len(a) == 2 and type(a[1]) is bool:
+            a = a[:1]
+        _count_form(api, d, s0, s1, a, kw)
+        return
+    l0, mode, set_mask = level0_operands(api, "binary", dt.int32, a, kw)
+    if not set_mask:
+        raise NotImplementedError("asc.add_deq_relu with is_set_mask=False is not implemented "
+                                  "(its mask register use between the devkit's steps is not modelled)")
+    _b.current().create("asc.add_deq_relu.l0", [d, s0, s1] + l0, attrs={"mask_mode": mode})
 
 
 @usage("asc.mul_cast(dst, src0, src1, count)",
