@@ -10,6 +10,7 @@
 
 #include "../ir/hash.h"
 #include "../sim/compare.h"
+#include "../sim/quant.h"
 #include "../sim/sim.h" /* the vector unit's element types, constants */
 #include "bytecode.h"
 
@@ -372,6 +373,66 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
                        asc_enum_value_name(ASC_ENUM_ROUNDMODE, mode));
     return ASC_OK;
   }
+  /* ---- quant family: dequantisation, fused casts, bilinear ---- */
+  case ASC_OP_CAST_DEQ:
+  case ASC_OP_CAST_DEQ_L0: {
+    AscDType s = op->operands[1]->type->dtype;
+    if (asc_cast_deq_supported(dt, s))
+      return ASC_OK;
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s from %s to %s is not supported on the Ascend910B "
+                     "(int16 to int8 or uint8, int32 to float16)",
+                     asc_op_info(op->id)->name, asc_dtype_name(s),
+                     asc_dtype_name(dt));
+  }
+  case ASC_OP_ADD_DEQ_RELU:
+  case ASC_OP_ADD_DEQ_RELU_L0:
+  case ASC_OP_MUL_CAST:
+  case ASC_OP_ADD_RELU_CAST:
+  case ASC_OP_SUB_RELU_CAST:
+  case ASC_OP_MUL_CAST_L0:
+  case ASC_OP_ADD_RELU_CAST_L0:
+  case ASC_OP_SUB_RELU_CAST_L0: {
+    AscDType s = op->operands[1]->type->dtype;
+    if (op->operands[2]->type->dtype != s)
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: src0 and src1 must have one element type, got "
+                       "%s and %s",
+                       asc_op_info(op->id)->name, asc_dtype_name(s),
+                       asc_dtype_name(op->operands[2]->type->dtype));
+    if (asc_quant_binary_supported(sub, dt, s))
+      return ASC_OK;
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s does not support a %s dst with %s sources on the "
+                     "Ascend910B vector unit",
+                     asc_op_info(op->id)->name, asc_dtype_name(dt),
+                     asc_dtype_name(s));
+  }
+  case ASC_OP_BILINEAR_INTERPOLATION: {
+    static const AscDType want[] = {ASC_DT_FLOAT16, ASC_DT_FLOAT16,
+                                    ASC_DT_UINT32, ASC_DT_FLOAT16};
+    static const char *const names[] = {"dst", "src0", "src0_offset", "src1"};
+    for (int i = 0; i < 4; i++)
+      if (op->operands[i]->type->dtype != want[i])
+        return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                         "%s: %s must be a %s tensor on the Ascend910B, got %s",
+                         asc_op_info(op->id)->name, names[i],
+                         asc_dtype_name(want[i]),
+                         asc_dtype_name(op->operands[i]->type->dtype));
+    if (op->operands[11]->type->dtype != ASC_DT_UINT8)
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: shared_tmp_buffer must be a uint8 tensor, got %s",
+                       asc_op_info(op->id)->name,
+                       asc_dtype_name(op->operands[11]->type->dtype));
+    return ASC_OK;
+  }
+  case ASC_OP_SET_DEQ_SCALE_VECTOR:
+    return dt == ASC_DT_UINT64
+               ? ASC_OK
+               : asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                           "%s: vdeq must be a uint64 tensor, "
+                           "got %s",
+                           asc_op_info(op->id)->name, asc_dtype_name(dt));
   default:
     return ASC_OK;
   }

@@ -355,6 +355,16 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
         op->id == ASC_OP_SELECT_L0 || op->id == ASC_OP_SELECT_SCALAR_L0 ||
         op->id == ASC_OP_SELECT_SCALAR_CMPMASK)
       return ASC_OK;
+    /* quant family: the dequantisations and fused casts convert, the
+     * bilinear interpolation takes uint32 offsets and a uint8 buffer (the
+     * lowering checks their element types) */
+    if (op->id == ASC_OP_CAST_DEQ || op->id == ASC_OP_CAST_DEQ_L0 ||
+        op->id == ASC_OP_ADD_DEQ_RELU || op->id == ASC_OP_ADD_DEQ_RELU_L0 ||
+        op->id == ASC_OP_MUL_CAST || op->id == ASC_OP_MUL_CAST_L0 ||
+        op->id == ASC_OP_ADD_RELU_CAST || op->id == ASC_OP_ADD_RELU_CAST_L0 ||
+        op->id == ASC_OP_SUB_RELU_CAST || op->id == ASC_OP_SUB_RELU_CAST_L0 ||
+        op->id == ASC_OP_BILINEAR_INTERPOLATION)
+      return ASC_OK;
     /* Compare writes a uint8/int8 bit mask of its sources' comparison */
     if (op->id == ASC_OP_COMPARE || op->id == ASC_OP_COMPARE_SCALAR) {
       const AscType *t1 = op->operands[1]->type, *t2 = op->operands[2]->type;

@@ -52,7 +52,8 @@ typedef struct AscAccess {
   int64_t lo, hi; /* byte range [lo, hi): UB address or offset in buf */
 } AscAccess;
 
-/* (sort family: MrgSort reads four lists and writes dst) */
+/* The most memory ranges one instruction records: BilinearInterpolation
+ * touches six, AddDeqRelu five, MrgSort five (four lists and dst). */
 enum { ASC_EVENT_MAX_ACCESSES = 8 };
 
 typedef struct AscEvent {

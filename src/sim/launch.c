@@ -116,6 +116,10 @@ static void *worker_main(void *arg) {
     b.mask_low = UINT64_MAX;  /* all bits set, normal mode */
     b.mask_counter = 0;
     memset(b.cmp_mask, 0, sizeof b.cmp_mask); /* cmpsel: CmpMask register */
+    b.deq_scale = 0; /* quant family: DEQSCALE and g_deqValue unset */
+    b.deq_mode = 0;
+    b.deq_half = 0;
+    b.deq_half_set = 0;
     /* every block starts from a zeroed UB: only what was touched needs it */
     memset(b.ub, 0, (size_t)sc->dirty);
     sc->dirty = 0;

@@ -156,6 +156,13 @@ typedef struct AscBlockState {
   /* cmpsel family: the 128-bit CmpMask register (Compare's register form,
    * Select, SetCmpMask/GetCmpMask), its bytes in UB order */
   uint8_t cmp_mask[16];
+  /* quant family: the DEQSCALE register (what set_deq_scale wrote, of
+   * kind deq_mode: ASC_DEQ_* in quant.h) and the devkit's g_deqValue, the
+   * half scale AddDeqRelu reads (deq_half_set: written) */
+  uint64_t deq_scale;
+  int deq_mode;
+  uint16_t deq_half;
+  int deq_half_set;
   /* register frames, a stack grown on demand */
   AscSlot *stack;
   int64_t stack_size, stack_used;
@@ -316,6 +323,16 @@ int sim_l0_mask(AscExec *x, const AscInstr *in, int64_t per_repeat,
  * to dst (shape_info.c; bytecode.h: ASC_TENSOR_SHAPE_SLOT). */
 void sim_copy_shape_info(AscSlot *dst, const AscSlot *src);
 
+/* quant family: the level-0 driver for instructions outside vector.c
+ * (vector.c, sim_vec_l0_apply): fn computes elements [first, first + n) of
+ * a repeat from the gathered sources tmp[1..] into tmp[0]. */
+typedef void (*SimL0Fn)(void *ctx, uint8_t (*tmp)[256], int64_t first,
+                        int64_t n);
+AscStatus sim_vec_l0_apply(AscExec *x, const AscInstr *in, int n_ops,
+                           int half_block, SimL0Fn fn, void *ctx);
+/* The mask words a continuous mask of len elements sets (vector.c). */
+void sim_vec_mask_words(int64_t per_repeat, uint64_t len, uint64_t *hi,
+                        uint64_t *lo);
 #define ASC_SLOT(x, in, k) ((x)->regs[(in)->a[(k)]])
 #define ASC_DST(x, in) ((x)->regs[(in)->dst])
 

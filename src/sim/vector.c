@@ -239,6 +239,9 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
       return 0;
     AscDType t = (AscDType)ASC_SLOT(x, in, i).t.dtype;
     l->es[i] = (int64_t)asc_dtype_size(t);
+    /* quant family: CastDeq's b8 dst takes whole blocks as a 16-bit type */
+    if (i == 0 && in->src->id == ASC_OP_CAST_DEQ_L0 && l->es[0] == 1)
+      l->es[0] = 2;
     if (l->es[i] > l->esize)
       l->esize = l->es[i];
   }
@@ -327,14 +330,16 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
     int64_t b0 = l0_offset(l, i, 0, first->first);
     int64_t b1 =
         l0_offset(l, i, l->repeat - 1, last->first + last->n - 1) + l->es[i];
+    if (i == 0 && in->src->id == ASC_OP_CAST_DEQ_L0) /* quant: half blocks */
+      b1 = (b1 + L0_BLOCK - 1) / L0_BLOCK * L0_BLOCK;
     AscTensorRef sub = *t;
+    int64_t ts = (int64_t)asc_dtype_size((AscDType)t->dtype);
     sub.addr = t->addr + b0;
     if (t->len >= 0)
-      sub.len = t->len - b0 / l->es[i];
+      sub.len = t->len - b0 / ts;
     if (sub.len < 0)
       sub.len = 0;
-    uint8_t *p =
-        sim_local_ptr(x, in, &sub, (b1 - b0) / l->es[i], i == 0, names[i]);
+    uint8_t *p = sim_local_ptr(x, in, &sub, (b1 - b0) / ts, i == 0, names[i]);
     if (!p)
       return 0;
     l->base[i] = p - b0;
@@ -621,4 +626,51 @@ int sim_l0_mask(AscExec *x, const AscInstr *in, int64_t per_repeat,
   if (per_repeat < 64)
     *lo &= ((uint64_t)1 << per_repeat) - 1;
   return 1;
+}
+
+/* ---- quant family: the level-0 driver of quant.c --------------------------
+ * Runs fn over the runs of enabled elements of each repeat, with the mask,
+ * strides, checks and access records of the other level-0 forms. n_ops is
+ * 2 (UnaryRepeatParams) or 3 (BinaryRepeatParams). half_block < 0: dst is
+ * laid out as the other forms' (fn writes element i at byte i * es of
+ * tmp[0]); 0 or 1: CastDeq's b8 dst, whose element i of a repeat is byte
+ * 16 * half_block + i % 16 of dst block i / 16, the other half of the
+ * block left as it was (fn writes it at tmp[0][i]). */
+AscStatus sim_vec_l0_apply(AscExec *x, const AscInstr *in, int n_ops,
+                           int half_block, SimL0Fn fn, void *ctx) {
+  L0 l;
+  int st = l0_prepare(x, in, &l, n_ops, n_ops, n_ops == 3 ? 255 : 65535,
+                      n_ops == 3 ? l0_binary_names : l0_unary_names);
+  if (!st)
+    return ASC_ERR_KERNEL;
+  if (st == 1 && half_block >= 0 && x->b->n_observers)
+    for (int i = 0; i < x->b->ev.n_acc; i++)
+      if (x->b->ev.acc[i].write)
+        x->b->ev.acc[i].bounding = 1; /* half of each block is not written */
+  _Alignas(32) uint8_t tmp[3][L0_REPEAT];
+  for (int64_t r = 0; st == 1 && r < l.repeat; r++) {
+    l0_gather(&l, r, tmp);
+    const L0Mask *m = l0_mask(&l, r);
+    for (int k = 0; k < m->n_runs; k++)
+      fn(ctx, tmp, m->runs[k].first, m->runs[k].n);
+    if (half_block < 0) {
+      l0_scatter(&l, r, tmp);
+      continue;
+    }
+    for (int k = 0; k < m->n_runs; k++) {
+      const L0Run *u = &m->runs[k];
+      uint8_t *blk = l0_block(&l, 0, r, u->block) + 16 * half_block;
+      for (int i = u->first; i < u->first + u->n; i++)
+        blk[i % 16] = tmp[0][i];
+    }
+  }
+  l0_work(x, &l, st == 2);
+  return ASC_OK;
+}
+
+/* quant family: the mask register's words for a continuous mask of len
+ * elements of a per_repeat-element type (as l0_continuous). */
+void sim_vec_mask_words(int64_t per_repeat, uint64_t len, uint64_t *hi,
+                        uint64_t *lo) {
+  l0_continuous(per_repeat, len, hi, lo);
 }

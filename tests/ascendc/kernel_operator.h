@@ -593,6 +593,69 @@ template <typename T, typename U, bool isSetMask = true>
 __aicore__ void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
                      const uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams &repeatParams);
 
+// ---- quant family: dequantisation, fused casts, bilinear interpolation ------
+// (kernel_operator_vec_vconv_intf.h, kernel_operator_vec_binary_intf.h,
+// kernel_operator_vec_mulcast_intf.h, kernel_operator_vec_bilinearinterpolation_intf.h)
+struct VdeqInfo;
+__aicore__ inline void SetDeqScale(half scale) {}
+__aicore__ inline void SetDeqScale(float scale, int16_t offset, bool signMode) {}
+template <typename T> __aicore__ inline void SetDeqScale(const LocalTensor<T> &vdeq, const VdeqInfo &vdeqInfo) {
+  static_assert(IsOneOf<T, uint64_t>, "SetDeqScale: vdeq must be uint64_t");
+}
+template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
+__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src, const uint32_t count);
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true, bool halfBlock = true>
+__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src, const uint64_t mask[],
+                        uint8_t repeatTime, const UnaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true, bool halfBlock = true>
+__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src, const int32_t mask, uint8_t repeatTime,
+                        const UnaryRepeatParams &repeatParams);
+__aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
+                                  const LocalTensor<int32_t> &src1, const int32_t &count) {}
+__aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
+                                  const LocalTensor<int32_t> &src1, uint64_t mask[], const uint8_t repeatTime,
+                                  const BinaryRepeatParams &repeatParams) {}
+__aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
+                                  const LocalTensor<int32_t> &src1, uint64_t mask, const uint8_t repeatTime,
+                                  const BinaryRepeatParams &repeatParams) {}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void MulCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                        uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void MulCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                        uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U>
+__aicore__ void MulCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                        uint32_t count);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void AddReluCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                            uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void AddReluCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                            uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U>
+__aicore__ void AddReluCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                            const uint32_t count);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void SubReluCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                            uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void SubReluCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                            uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U>
+__aicore__ void SubReluCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                            const uint32_t count);
+template <typename T>
+__aicore__ void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                                      const LocalTensor<uint32_t> &src0Offset, const LocalTensor<T> &src1,
+                                      uint64_t mask, uint8_t hRepeat, bool repeatMode, uint16_t dstBlkStride,
+                                      uint16_t vROffset, uint8_t vRepeat, const LocalTensor<uint8_t> &sharedTmpBuffer);
+template <typename T>
+__aicore__ void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                                      const LocalTensor<uint32_t> &src0Offset, const LocalTensor<T> &src1,
+                                      uint64_t mask[], uint8_t hRepeat, bool repeatMode, uint16_t dstBlkStride,
+                                      uint16_t vROffset, uint8_t vRepeat, const LocalTensor<uint8_t> &sharedTmpBuffer);
+
 } // namespace AscendC
 
 // ---- the other enums of the Python API (include/asc/enums.def) ---------------

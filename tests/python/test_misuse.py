@@ -128,6 +128,8 @@ ACCEPTS: Dict[str, set] = {
     "optional_shape_info": {"none"},
     "aippinputformat": set(),  # (0 is YUV420SP_U8, which needs src1; 5 no member)
     "aipp_params": set(),  # (an asc.AippParams, which no value of VALUES is)
+    # quant family: bilinear_interpolation's mask, continuous (an integer) or bit ([mask0, mask1])
+    "bilinear_mask": {"int", "zero", "rint", "rint64", "tuple", "list"},
 }
 
 # a uint32 view of t (the indices of sort32 and sort)
@@ -301,6 +303,28 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "cast": ("asc.cast({dst}, {src}, {round_mode}, {count})",
              (("dst", "local", "t"), ("src", "local", "h"), ("round_mode", "roundmode", "asc.RoundMode.CAST_NONE"),
               ("count", "count", "64"))),
+    # quant family
+    "set_deq_scale": ("asc.set_deq_scale({scale})", (("scale", "scalar", "0.5"),)),
+    "cast_deq": ("asc.cast_deq({dst}, {src}, {count})",
+                 (("dst", "local", "t.reinterpret_cast(asc.int8)"), ("src", "local", I16), ("count", "count", "64"))),
+    "add_deq_relu": ("asc.add_deq_relu({dst}, {src0}, {src1}, {count})",
+                     (("dst", "local", "h"), ("src0", "local", "t.reinterpret_cast(asc.int32)"),
+                      ("src1", "local", "u.reinterpret_cast(asc.int32)"), ("count", "count", "64"))),
+    "mul_cast": ("asc.mul_cast({dst}, {src0}, {src1}, {count})",
+                 (("dst", "local", "t.reinterpret_cast(asc.int8)"), ("src0", "local", "h"), ("src1", "local", "h"),
+                  ("count", "count", "64"))),
+    "add_relu_cast": ("asc.add_relu_cast({dst}, {src0}, {src1}, {count})",
+                      (("dst", "local", "h"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "sub_relu_cast": ("asc.sub_relu_cast({dst}, {src0}, {src1}, {count})",
+                      (("dst", "local", "h"), ("src0", "local", "t"), ("src1", "local", "u"), ("count", "count", "64"))),
+    "bilinear_interpolation": ("asc.bilinear_interpolation({dst}, {src0}, {src0_offset}, {src1}, {mask}, {h_repeat}, "
+                               "{repeat_mode}, {dst_blk_stride}, {v_r_offset}, {v_repeat}, {shared_tmp_buffer})",
+                               (("dst", "local", "h"), ("src0", "local", "h"),
+                                ("src0_offset", "local", "t.reinterpret_cast(asc.uint32)"), ("src1", "local", "h"),
+                                ("mask", "bilinear_mask", "128"), ("h_repeat", "count", "1"),
+                                ("repeat_mode", "condition", "False"), ("dst_blk_stride", "stride", "1"),
+                                ("v_r_offset", "stride", "128"), ("v_repeat", "count", "1"),
+                                ("shared_tmp_buffer", "local", U8))),
     "data_copy": ("asc.data_copy({dst}, {src}, {count})",
                   (("dst", "local", "t"), ("src", "copy_src", "g"), ("count", "count", "64"))),
     "set_flag": ("asc.set_flag({event}, {event_id})",

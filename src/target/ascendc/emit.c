@@ -1084,8 +1084,33 @@ static void emit_set_vector_mask(Emitter *e, AscOp *op) {
   free(b.s);
 }
 
+/* quant family: CastDeq<T, U, isVecDeq, halfBlock>(dst, src, count) */
+static void emit_cast_deq(Emitter *e, AscOp *op) {
+  const AscOpInfo *oi = asc_op_info(op->id);
+  char tmp[4096];
+  Buf b = {0};
+  em_buf_printf(&b, "%s<%s, %s, %s, %s>(", oi->cpp,
+                asc_dtype_cpp_name(op->operands[0]->type->dtype),
+                asc_dtype_cpp_name(op->operands[1]->type->dtype),
+                asc_op_attr_int(op, "is_vec_deq", 1) ? "true" : "false",
+                asc_op_attr_int(op, "half_block", 1) ? "true" : "false");
+  for (int i = 0; i < op->n_operands; i++)
+    em_buf_printf(&b, "%s%s", i ? ", " : "",
+                  em_unparen(em_expr(e, op->operands[i]), tmp, sizeof tmp));
+  em_buf_printf(&b, ")");
+  if (b.failed) {
+    e->failed = 1;
+    free(b.s);
+    return;
+  }
+  em_statement(e, op, b.s);
+  free(b.s);
+}
+
 static SpecialRule special_rule(AscOpId id) {
   switch (id) {
+  case ASC_OP_CAST_DEQ: /* quant family */
+    return emit_cast_deq;
   case ASC_OP_CONSTANT:
     return emit_constant;
   case ASC_OP_SET_VECTOR_MASK:
@@ -1247,7 +1272,23 @@ static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
   }
   Buf b = {0};
   char tmp[4096];
-  if (!asc_op_attr_int(op, "is_set_mask", 1)) { /* Add<T, false>(...) */
+  /* quant family: CastDeq<T, U, isSetMask, isVecDeq, halfBlock>(...) and
+   * AddReluCast / SubReluCast<T, U, false>(...) */
+  int is_set = asc_op_attr_int(op, "is_set_mask", 1) != 0;
+  if (op->id == ASC_OP_CAST_DEQ_L0) {
+    em_buf_printf(&b, "%s<%s, %s, %s, %s, %s>(", oi->cpp,
+                  asc_dtype_cpp_name(op->operands[0]->type->dtype),
+                  asc_dtype_cpp_name(op->operands[1]->type->dtype),
+                  is_set ? "true" : "false",
+                  asc_op_attr_int(op, "is_vec_deq", 1) ? "true" : "false",
+                  asc_op_attr_int(op, "half_block", 1) ? "true" : "false");
+  } else if (!is_set && (op->id == ASC_OP_ADD_RELU_CAST_L0 ||
+                         op->id == ASC_OP_SUB_RELU_CAST_L0 ||
+                         op->id == ASC_OP_MUL_CAST_L0)) {
+    em_buf_printf(&b, "%s<%s, %s, false>(", oi->cpp,
+                  asc_dtype_cpp_name(op->operands[0]->type->dtype),
+                  asc_dtype_cpp_name(op->operands[1]->type->dtype));
+  } else if (!asc_op_attr_int(op, "is_set_mask", 1)) { /* Add<T, false>(...) */
     const char *t = asc_dtype_cpp_name(op->operands[0]->type->dtype);
     if (op->id == ASC_OP_CAST_L0 || op->id == ASC_OP_MUL_ADD_DST_L0 ||
         op->id == ASC_OP_AXPY_L0) /* template <typename T, typename U, ...> */

@@ -43,6 +43,15 @@ from .vec_binary import (
 from .vec_binary_scalar import adds, leaky_relu, maxs, mins, muls, shift_left, shift_right
 from .vec_cmpsel import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask  # cmpsel family
 from .vec_duplicate import duplicate
+from .vec_quant import (  # quant family
+    add_deq_relu,
+    add_relu_cast,
+    bilinear_interpolation,
+    cast_deq,
+    mul_cast,
+    set_deq_scale,
+    sub_relu_cast,
+)
 from .vec_reduce import (  # cmpsel family: the level-0 reductions
     block_reduce_max,
     block_reduce_min,
@@ -113,4 +122,7 @@ __all__ = [
     # family: debug
     "printf", "dump_tensor", "dump_acc_chk_point", "print_time_stamp", "metrics_prof_start", "metrics_prof_stop",
     "set_aipp_functions", "load_image_to_local",
+    # quant family
+    "set_deq_scale", "cast_deq", "add_deq_relu", "mul_cast", "add_relu_cast", "sub_relu_cast",
+    "bilinear_interpolation",
 ]
