@@ -340,6 +340,12 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
         op->id == ASC_OP_MUL_ADD_DST || op->id == ASC_OP_MUL_ADD_DST_L0 ||
         op->id == ASC_OP_AXPY || op->id == ASC_OP_AXPY_L0)
       return ASC_OK;
+    /* family gather: uint32 offsets, a uint8 shared_tmp_buffer, uint64
+     * address tensors (the lowering checks their types) */
+    if (op->id == ASC_OP_TRANSPOSE_EXT || op->id == ASC_OP_GATHER ||
+        op->id == ASC_OP_GATHER_L0 || op->id == ASC_OP_GATHERB ||
+        op->id == ASC_OP_TRANS_DATA_TO_5HD)
+      return ASC_OK;
     /* Compare writes a uint8/int8 bit mask of its sources' comparison */
     if (op->id == ASC_OP_COMPARE || op->id == ASC_OP_COMPARE_SCALAR) {
       const AscType *t1 = op->operands[1]->type, *t2 = op->operands[2]->type;

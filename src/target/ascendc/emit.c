@@ -1153,6 +1153,10 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_debug_output;
   case ASC_OP_GT_SET_L2_CACHE_HINT:
     return emit_l2_cache_hint;
+  case ASC_OP_TRANS_DATA_TO_5HD: /* family gather */
+  case ASC_OP_TRANS_DATA_TO_5HD_ADDRS:
+  case ASC_OP_TRANS_DATA_TO_5HD_LIST:
+    return emit_trans_data_to_5hd;
   case ASC_OP_FOR:
     return emit_for;
   case ASC_OP_IF:

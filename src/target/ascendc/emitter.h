@@ -123,5 +123,7 @@ void emit_method_lvalues(Emitter *e, AscOp *op);
 void emit_que_user_pos(Emitter *e, AscOp *op);
 void emit_l2_cache_hint(Emitter *e, AscOp *op);
 void emit_debug_output(Emitter *e, AscOp *op);
+/* emit_layout.c (family gather) */
+void emit_trans_data_to_5hd(Emitter *e, AscOp *op);
 
 #endif

@@ -27,6 +27,12 @@ from .vec_ternary_scalar import axpy
 from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
 
+# family gather: broadcast, gather, transposes
+from .vec_brcb import brcb
+from .vec_gather import gather, gatherb
+from .vec_scatter import scatter
+from .vec_transpose import trans_data_to_5hd, transpose
+
 __all__ = [
     "pipe_barrier", "set_flag", "wait_flag", "reset_mask", "set_mask_count", "set_mask_norm", "set_vector_mask",
     "data_copy", "get_block_idx", "get_block_num",
@@ -36,4 +42,5 @@ __all__ = [
     "fused_mul_add", "fused_mul_add_relu", "mul_add_dst", "axpy",
     "reduce_max", "reduce_min", "reduce_sum",
     "compare", "compare_scalar",
+    "brcb", "gather", "gatherb", "scatter", "transpose", "trans_data_to_5hd",
 ]

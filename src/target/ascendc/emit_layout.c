@@ -1,0 +1,77 @@
+/* The broadcast, gather and transpose family in Ascend C (family
+ * "gather"): the three forms of TransDataTo5HD, whose lists are C arrays
+ * declared before the call and whose T the call names:
+ *   AscendC::LocalTensor<half> dst_list[16] = {...};  (or uint64_t ...[16])
+ *   AscendC::TransDataTo5HD<half>(dst_list, src_list, params);
+ * The address-tensor form passes its two uint64 tensors as they are. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emitter.h"
+
+/* `TYPE name[16] = {operands from..from+15}`, its name (malloc'ed). */
+static char *declare_list(Emitter *e, AscOp *op, int from, const char *type,
+                          const char *hint) {
+  char *name = em_fresh_name(e, hint);
+  if (!name)
+    return NULL;
+  Buf b = {0};
+  char tmp[4096];
+  em_buf_printf(&b, "%s %s[16] = {", type, name);
+  for (int i = 0; i < 16; i++) {
+    const AscValue *v = op->operands[from + i];
+    const char *s = em_unparen(em_expr(e, v), tmp, sizeof tmp);
+    if (op->id == ASC_OP_TRANS_DATA_TO_5HD_ADDRS &&
+        v->type->dtype != ASC_DT_UINT64)
+      em_buf_printf(&b, "%sstatic_cast<uint64_t>(%s)", i ? ", " : "", s);
+    else
+      em_buf_printf(&b, "%s%s", i ? ", " : "", s);
+  }
+  em_buf_printf(&b, "}");
+  if (b.failed) {
+    free(b.s);
+    free(name);
+    return NULL;
+  }
+  em_statement(e, op, b.s);
+  free(b.s);
+  return name;
+}
+
+void emit_trans_data_to_5hd(Emitter *e, AscOp *op) {
+  const AscOpInfo *oi = asc_op_info(op->id);
+  const AscAttr *a = asc_op_attr(op, "dtype");
+  AscDType t = a && a->kind == ASC_ATTR_TYPES && a->n_types == 1
+                   ? a->types[0]->dtype
+                   : op->operands[0]->type->dtype;
+  const char *tn = asc_dtype_cpp_name(t);
+  char tmp[4096], *call = NULL;
+  if (op->id == ASC_OP_TRANS_DATA_TO_5HD) {
+    char d[4096];
+    snprintf(d, sizeof d, "%s",
+             em_unparen(em_expr(e, op->operands[0]), tmp, sizeof tmp));
+    call = em_fmt_str("%s<%s>(%s, %s, %s)", oi->cpp, tn, d,
+                      em_unparen(em_expr(e, op->operands[1]), tmp, sizeof tmp),
+                      em_expr(e, op->operands[2]));
+  } else {
+    char ty[96];
+    if (op->id == ASC_OP_TRANS_DATA_TO_5HD_ADDRS)
+      snprintf(ty, sizeof ty, "uint64_t");
+    else
+      snprintf(ty, sizeof ty, "AscendC::LocalTensor<%s>", tn);
+    char *dl = declare_list(e, op, 0, ty, "dst_list");
+    char *sl = dl ? declare_list(e, op, 16, ty, "src_list") : NULL;
+    if (sl)
+      call = em_fmt_str("%s<%s>(%s, %s, %s)", oi->cpp, tn, dl, sl,
+                        em_expr(e, op->operands[32]));
+    free(dl);
+    free(sl);
+  }
+  if (!call) {
+    e->failed = 1;
+    return;
+  }
+  em_statement(e, op, call);
+  free(call);
+}
