@@ -10,7 +10,7 @@
 
 #include "../ir/hash.h"
 #include "../sim/compare.h"
-#include "../sim/layout.h" /* family gather */
+#include "../sim/layout.h"
 #include "../sim/sim.h" /* the vector unit's element types, constants */
 #include "bytecode.h"
 
@@ -175,8 +175,8 @@ static AscStatus layout_check(Lower *l, const AscOp *op) {
     for (int i = 0; i < 2; i++)
       if (op->operands[i]->type->dtype != ASC_DT_UINT64)
         return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
-                         "%s: the address tensors must be uint64, got %s",
-                         name, asc_dtype_name(op->operands[i]->type->dtype));
+                         "%s: the address tensors must be uint64, got %s", name,
+                         asc_dtype_name(op->operands[i]->type->dtype));
   if (op->id == ASC_OP_TRANSPOSE_EXT &&
       op->operands[2]->type->dtype != ASC_DT_UINT8)
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
@@ -188,8 +188,18 @@ static AscStatus layout_check(Lower *l, const AscOp *op) {
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "%s: the offsets must be a uint32 tensor, got %s", name,
                      asc_dtype_name(op->operands[2]->type->dtype));
+  if (op->id == ASC_OP_GATHER_MASK) { /* U: uint16 for 2-byte T, else uint32 */
+    AscDType u = op->operands[2]->type->dtype;
+    AscDType want = asc_dtype_size(dt) == 2 ? ASC_DT_UINT16 : ASC_DT_UINT32;
+    if (asc_layout_dtype_supported(op->id, dt) && u != want)
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: src1_pattern must be a %s tensor for %s data, "
+                       "got %s",
+                       name, asc_dtype_name(want), asc_dtype_name(dt),
+                       asc_dtype_name(u));
+  }
   return asc_layout_dtype_supported(op->id, dt) ? ASC_OK
-                                                 : unsupported_dtype(l, op, dt);
+                                                : unsupported_dtype(l, op, dt);
 }
 
 static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
@@ -345,6 +355,8 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_GATHERB:
   case ASC_OP_GATHER:
   case ASC_OP_GATHER_L0:
+  case ASC_OP_GATHER_MASK:
+  case ASC_OP_GATHER_MASK_PATTERN:
     return layout_check(l, op);
   default:
     return ASC_OK;

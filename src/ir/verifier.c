@@ -344,7 +344,7 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
      * address tensors (the lowering checks their types) */
     if (op->id == ASC_OP_TRANSPOSE_EXT || op->id == ASC_OP_GATHER ||
         op->id == ASC_OP_GATHER_L0 || op->id == ASC_OP_GATHERB ||
-        op->id == ASC_OP_TRANS_DATA_TO_5HD)
+        op->id == ASC_OP_TRANS_DATA_TO_5HD || op->id == ASC_OP_GATHER_MASK)
       return ASC_OK;
     /* Compare writes a uint8/int8 bit mask of its sources' comparison */
     if (op->id == ASC_OP_COMPARE || op->id == ASC_OP_COMPARE_SCALAR) {

@@ -16,6 +16,7 @@
  * 256 repeats or more is refused here (the devkit would drop repeats).
  * An offset outside src, or not a multiple of the element size, is a
  * KernelError. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "checked.h"
@@ -35,6 +36,8 @@ int asc_layout_dtype_supported(AscOpId op, AscDType dt) {
            dt == ASC_DT_UINT16 || dt == ASC_DT_FLOAT16 || dt == ASC_DT_INT32 ||
            dt == ASC_DT_UINT32 || dt == ASC_DT_FLOAT32;
   case ASC_OP_BRCB:
+  case ASC_OP_GATHER_MASK:
+  case ASC_OP_GATHER_MASK_PATTERN:
   case ASC_OP_GATHER:
   case ASC_OP_GATHER_L0:
     return dt == ASC_DT_INT16 || dt == ASC_DT_UINT16 || dt == ASC_DT_FLOAT16 ||
@@ -373,4 +376,135 @@ AscStatus sim_vec_gather(AscExec *x, const AscInstr *in) {
     calls[n++] = g;
   }
   return gather_run(x, in, calls, n);
+}
+
+/* ---- GatherMask -----------------------------------------------------------
+ * Repeat r reads src0's elements at (r * src0RepeatStride + (i / B) *
+ * src0BlockStride) * 32 + (i % B) * sizeof(T) bytes (B elements a block)
+ * and keeps element i when bit i of the repeat's pattern is set: the user's
+ * pattern from src1 + r * src1RepeatStride * 32 bytes (bit i % 8 of byte
+ * i / 8), or the built-in one (1: even i, 2: odd i, 3..6: i % 4 == 0..3,
+ * 7: all). The kept elements are packed from dst[0] in order; dst past
+ * them is left as it was (the devkit leaves it undefined). Normal mode
+ * (reduceMode false): repeatTimes repeats of 256 bytes. Counter mode: the
+ * Ascend910B's "way 1", repeatTimes repeats of `mask` elements each. The
+ * kept count is the result and the rsvd_cnt register; afterwards the mask
+ * register is in normal mode with the mask GatherMask set in it. */
+
+static int builtin_bit(int pattern, int64_t i) {
+  switch (pattern) {
+  case 1:
+    return i % 2 == 0;
+  case 2:
+    return i % 2 == 1;
+  case 7:
+    return 1;
+  default:
+    return i % 4 == pattern - 3;
+  }
+}
+
+/* in->imm: 0 a pattern tensor (operand 2), 1 a built-in pattern;
+ * in->dtype2: T, dst's element type */
+AscStatus sim_vec_gather_mask(AscExec *x, const AscInstr *in) {
+  const AscSlot *p = &x->regs[in->a[5]];
+  int64_t blk = p[0].i, repeat = p[1].i, rep0 = p[2].i, rep1 = p[3].i;
+  int reduce = ASC_SLOT(x, in, 3).i != 0;
+  int64_t mask = ASC_SLOT(x, in, 4).i;
+  int builtin = in->imm == 1;
+  int64_t pattern = builtin ? ASC_SLOT(x, in, 2).i : 0;
+  AscDType dt = (AscDType)in->dtype2;
+  int64_t es = (int64_t)asc_dtype_size(dt), pb = BLOCK / es;
+  if (builtin && (pattern < 1 || pattern > 7))
+    return sim_fail(x, in,
+                    "gather_mask: src1_pattern %lld is not a built-in "
+                    "pattern (1 to 7)",
+                    (long long)pattern);
+  if (reduce && (mask < 1 || mask > (int64_t)UINT32_MAX))
+    return sim_fail(x, in,
+                    "gather_mask: mask %lld is out of range [1, 2^32 - 1] "
+                    "in counter mode (reduce_mode True)",
+                    (long long)mask);
+  if (repeat < 0 || repeat > 255 || blk < 0 || blk > 255 || rep0 < 0 ||
+      rep0 > 65535 || rep1 < 0 || rep1 > 255)
+    return sim_fail(x, in,
+                    "gather_mask: repeat_times %lld (0 to 255) or strides "
+                    "%lld, %lld, %lld out of range",
+                    (long long)repeat, (long long)blk, (long long)rep0,
+                    (long long)rep1);
+  int64_t per = reduce ? mask : REPEAT / es; /* elements a repeat */
+  const AscTensorRef *dtr = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *str = dtr ? sim_tensor_arg(x, in, 1, "src0") : NULL;
+  if (!str)
+    return ASC_ERR_KERNEL;
+  if (dtr->addr % BLOCK || str->addr % BLOCK)
+    return sim_fail(x, in,
+                    "gather_mask: %s: UB address %lld is not 32-byte "
+                    "aligned",
+                    dtr->addr % BLOCK ? "dst" : "src0",
+                    (long long)(dtr->addr % BLOCK ? dtr->addr : str->addr));
+  int64_t kept = 0;
+  if (repeat > 0) {
+    /* src0's extent: the last element of the last repeat */
+    int64_t last = per - 1, s_hi, s_end;
+    if (asc_mul_i64((repeat - 1) * rep0 + last / pb * blk, BLOCK, &s_hi) ||
+        asc_add_i64(s_hi, (last % pb + 1) * es, &s_end))
+      return sim_fail(x, in, "gather_mask: src0 extent overflows");
+    const uint8_t *s = sim_vec_operand(x, in, 1, s_end / es, 0, "src0");
+    if (!s)
+      return ASC_ERR_KERNEL;
+    if (blk != 1 || (repeat > 1 && rep0 * pb != per) ||
+        (s_end != repeat * per * es))
+      if (x->b->ev.n_acc)
+        x->b->ev.acc[x->b->ev.n_acc - 1].bounding = 1;
+    const uint8_t *bits = NULL;
+    if (!builtin) {
+      int64_t pbytes = ((repeat - 1) * rep1 * BLOCK + (per + 7) / 8);
+      int64_t ues =
+          (int64_t)asc_dtype_size((AscDType)ASC_SLOT(x, in, 2).t.dtype);
+      bits = sim_vec_operand(x, in, 2, (pbytes + ues - 1) / ues, 0,
+                             "src1_pattern");
+      if (!bits)
+        return ASC_ERR_KERNEL;
+    }
+    for (int64_t r = 0; r < repeat; r++)
+      for (int64_t i = 0; i < per; i++)
+        kept += builtin ? builtin_bit((int)pattern, i)
+                        : (bits[r * rep1 * BLOCK + i / 8] >> (i % 8)) & 1;
+    uint8_t *d = sim_vec_operand(x, in, 0, kept, 1, "dst");
+    if (!d)
+      return ASC_ERR_KERNEL;
+    /* gather first: dst may be src0 (the devkit's own example) */
+    uint8_t *out = NULL;
+    if (kept) {
+      out = malloc((size_t)(kept * es));
+      if (!out)
+        return sim_fail(x, in, "gather_mask: out of host memory");
+    }
+    int64_t k = 0;
+    for (int64_t r = 0; r < repeat; r++)
+      for (int64_t i = 0; i < per; i++) {
+        int on = builtin ? builtin_bit((int)pattern, i)
+                         : (bits[r * rep1 * BLOCK + i / 8] >> (i % 8)) & 1;
+        if (on)
+          memcpy(out + es * k++,
+                 s + (r * rep0 + i / pb * blk) * BLOCK + i % pb * es,
+                 (size_t)es);
+      }
+    if (kept)
+      memcpy(d, out, (size_t)(kept * es));
+    free(out);
+  }
+  x->b->rsvd_cnt = kept;
+  x->b->mask_counter = 0; /* GatherMaskImpl ends with SetMaskNorm */
+  x->b->mask_high = 0;
+  x->b->mask_low = reduce ? (uint64_t)mask : UINT64_MAX;
+  ASC_DST(x, in).i = kept;
+  sim_layout_work(x, repeat * per, es);
+  return ASC_OK;
+}
+
+AscStatus sim_get_gather_mask_remain_count(AscExec *x, const AscInstr *in) {
+  ASC_DST(x, in).i = x->b->rsvd_cnt;
+  return ASC_OK;
 }

@@ -147,6 +147,8 @@ typedef struct AscBlockState {
   /* the vector mask register: its two words and the mode (1: counter) */
   uint64_t mask_high, mask_low;
   int mask_counter;
+  /* the count GatherMask kept (get_rsvd_cnt; family gather) */
+  int64_t rsvd_cnt;
   /* register frames, a stack grown on demand */
   AscSlot *stack;
   int64_t stack_size, stack_used;

@@ -1157,6 +1157,9 @@ static SpecialRule special_rule(AscOpId id) {
   case ASC_OP_TRANS_DATA_TO_5HD_ADDRS:
   case ASC_OP_TRANS_DATA_TO_5HD_LIST:
     return emit_trans_data_to_5hd;
+  case ASC_OP_GATHER_MASK:
+  case ASC_OP_GATHER_MASK_PATTERN:
+    return emit_gather_mask;
   case ASC_OP_FOR:
     return emit_for;
   case ASC_OP_IF:

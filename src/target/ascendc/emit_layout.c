@@ -75,3 +75,40 @@ void emit_trans_data_to_5hd(Emitter *e, AscOp *op) {
   em_statement(e, op, call);
   free(call);
 }
+
+/* GatherMask's rsvdCnt is an out parameter: a variable for the result,
+ * declared before the call that writes it.
+ *   uint64_t rsvd_cnt = 0;
+ *   AscendC::GatherMask(dst, src0, src1Pattern, reduceMode, mask, params,
+ *                       rsvd_cnt);
+ * (the built-in pattern as a uint8_t, which selects that overload). */
+void emit_gather_mask(Emitter *e, AscOp *op) {
+  const AscOpInfo *oi = asc_op_info(op->id);
+  char *name = em_declare(e, op, &op->results[0], "rsvd_cnt", "0");
+  if (!name) {
+    e->failed = 1;
+    return;
+  }
+  Buf b = {0};
+  char tmp[4096];
+  em_buf_printf(&b, "%s(", oi->cpp);
+  for (int i = 0; i < 6; i++) {
+    const char *s = em_unparen(em_expr(e, op->operands[i]), tmp, sizeof tmp);
+    if (i == 2 && op->id == ASC_OP_GATHER_MASK_PATTERN)
+      em_buf_printf(&b, "static_cast<uint8_t>(%s), ", s);
+    else if (i == 3)
+      em_buf_printf(&b, "static_cast<bool>(%s), ", s);
+    else
+      em_buf_printf(&b, "%s, ", s);
+  }
+  em_buf_printf(&b, "%s)", name);
+  if (b.failed) {
+    e->failed = 1;
+  } else {
+    em_statement(e, op, b.s);
+    em_set_expr(e, &op->results[0], name);
+    name = NULL;
+  }
+  free(b.s);
+  free(name);
+}

@@ -125,5 +125,6 @@ void emit_l2_cache_hint(Emitter *e, AscOp *op);
 void emit_debug_output(Emitter *e, AscOp *op);
 /* emit_layout.c (family gather) */
 void emit_trans_data_to_5hd(Emitter *e, AscOp *op);
+void emit_gather_mask(Emitter *e, AscOp *op);
 
 #endif

@@ -20,18 +20,17 @@ from .vec_binary import (
     sub_relu,
 )
 from .vec_binary_scalar import adds, leaky_relu, maxs, mins, muls, shift_left, shift_right
+from .vec_brcb import brcb
 from .vec_cmpsel import compare, compare_scalar
 from .vec_duplicate import duplicate
+from .vec_gather import gather, gatherb
+from .vec_gather_mask import gather_mask, get_gather_mask_remain_count
 from .vec_reduce import reduce_max, reduce_min, reduce_sum
+from .vec_scatter import scatter
 from .vec_ternary_scalar import axpy
+from .vec_transpose import trans_data_to_5hd, transpose
 from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
-
-# family gather: broadcast, gather, transposes
-from .vec_brcb import brcb
-from .vec_gather import gather, gatherb
-from .vec_scatter import scatter
-from .vec_transpose import trans_data_to_5hd, transpose
 
 __all__ = [
     "pipe_barrier", "set_flag", "wait_flag", "reset_mask", "set_mask_count", "set_mask_norm", "set_vector_mask",
@@ -42,5 +41,6 @@ __all__ = [
     "fused_mul_add", "fused_mul_add_relu", "mul_add_dst", "axpy",
     "reduce_max", "reduce_min", "reduce_sum",
     "compare", "compare_scalar",
-    "brcb", "gather", "gatherb", "scatter", "transpose", "trans_data_to_5hd",
+    "brcb", "gather", "gatherb", "gather_mask", "get_gather_mask_remain_count", "scatter", "transpose",
+    "trans_data_to_5hd",
 ]
