@@ -10,7 +10,8 @@
 
 #include "emitter.h"
 
-/* `TYPE name[16] = {operands from..from+15}`, its name (malloc'ed). */
+/* `TYPE name[16] = {operands from..from+15}`, its name (the emitter owns
+ * it, as every fresh name). */
 static char *declare_list(Emitter *e, AscOp *op, int from, const char *type,
                           const char *hint) {
   char *name = em_fresh_name(e, hint);
@@ -31,7 +32,6 @@ static char *declare_list(Emitter *e, AscOp *op, int from, const char *type,
   em_buf_printf(&b, "}");
   if (b.failed) {
     free(b.s);
-    free(name);
     return NULL;
   }
   em_statement(e, op, b.s);
@@ -65,8 +65,6 @@ void emit_trans_data_to_5hd(Emitter *e, AscOp *op) {
     if (sl)
       call = em_fmt_str("%s<%s>(%s, %s, %s)", oi->cpp, tn, dl, sl,
                         em_expr(e, op->operands[32]));
-    free(dl);
-    free(sl);
   }
   if (!call) {
     e->failed = 1;
@@ -106,9 +104,7 @@ void emit_gather_mask(Emitter *e, AscOp *op) {
     e->failed = 1;
   } else {
     em_statement(e, op, b.s);
-    em_set_expr(e, &op->results[0], name);
-    name = NULL;
+    em_set_expr(e, &op->results[0], em_fmt_str("%s", name));
   }
   free(b.s);
-  free(name);
 }
