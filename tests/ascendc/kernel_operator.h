@@ -824,7 +824,8 @@ template <typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode>
 __aicore__ void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<U> &src1Pattern,
                            const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
                            uint64_t &rsvdCnt) {
-  static_assert((sizeof(T) == 2 && IsOneOf<U, uint16_t>) || (sizeof(T) == 4 && IsOneOf<U, uint32_t>),
+  static_assert((IsOneOf<T, half, bfloat16_t, int16_t, uint16_t> && IsOneOf<U, uint16_t>) ||
+                    (IsOneOf<T, float, int32_t, uint32_t> && IsOneOf<U, uint32_t>),
                 "GatherMask: src1Pattern must be uint16_t for 2-byte and uint32_t for 4-byte data");
 }
 template <typename T, GatherMaskMode mode = defaultGatherMaskMode>

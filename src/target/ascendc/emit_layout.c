@@ -94,7 +94,7 @@ void emit_gather_mask(Emitter *e, AscOp *op) {
     const char *s = em_unparen(em_expr(e, op->operands[i]), tmp, sizeof tmp);
     if (i == 2 && op->id == ASC_OP_GATHER_MASK_PATTERN)
       em_buf_printf(&b, "static_cast<uint8_t>(%s), ", s);
-    else if (i == 3)
+    else if (i == 3 && op->operands[i]->type->dtype != ASC_DT_BOOL)
       em_buf_printf(&b, "static_cast<bool>(%s), ", s);
     else
       em_buf_printf(&b, "%s, ", s);
