@@ -107,12 +107,20 @@ ACCEPTS: Dict[str, set] = {
     "array_values": {"int", "tuple", "list"},
     "buffer": {"tque", "tbuf"},
     "shape_info": set(),  # (an asc.ShapeInfo, which no value of VALUES is)
+    # family gather: a parameter struct of the call's own class (asc.UnaryRepeatParams() is another;
+    # the valid values have no ", ", which the arity cases split the arguments at);
+    # GatherMask's built-in pattern is 1 to 7 (its pattern tensor is uint16/uint32, t is float32)
+    "param_struct": set(),
+    "gm_pattern": {"int", "rint", "rint64"},
+    "l0_mask": {"int", "zero", "rint", "rint64", "tuple", "list"},  # (a list or tuple: the bit mask)
 }
 
 # an int16 view of t (the bitwise and shift instructions take 16- or 32-bit integers)
 I16 = "t.reinterpret_cast(asc.int16)"
 # a uint8 view of t (the bit mask compare writes)
 U8 = "t.reinterpret_cast(asc.uint8)"
+# a uint32 view of t (Gatherb's data: uint16 or uint32; family gather)
+U32 = "t.reinterpret_cast(asc.uint32)"
 
 # The API's valid calls: the call with `{name}` placeholders, and each parameter's (name, kind, valid value).
 Param = Tuple[str, str, str]
@@ -191,6 +199,35 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "compare_scalar": ("asc.compare_scalar({dst}, {src0}, {src1_scalar}, {cmp_mode}, {count})",
                        (("dst", "local", U8), ("src0", "local", "u"), ("src1_scalar", "scalar", "1.5"),
                         ("cmp_mode", "cmpmode", "asc.CMPMODE.GE"), ("count", "count", "64"))),
+    # family gather: broadcast, gather, transposes (scatter: NOT_CALLED below)
+    "brcb": ("asc.brcb({dst}, {src0}, {repeat_times}, {repeat_params})",
+             (("dst", "local", "t"), ("src0", "local", "u"), ("repeat_times", "count", "1"),
+              ("repeat_params", "param_struct", "asc.BrcbRepeatParams(1,8)"))),
+    "gatherb": ("asc.gatherb({dst}, {src0}, {offset}, {repeat_times}, {repeat_params})",
+                (("dst", "local", U32), ("src0", "local", "u.reinterpret_cast(asc.uint32)"),
+                 ("offset", "local", "h.reinterpret_cast(asc.uint32)"), ("repeat_times", "count", "1"),
+                 ("repeat_params", "param_struct", "asc.GatherRepeatParams(1,8)"))),
+    "gather": ("asc.gather({dst}, {src}, {src_offset}, {src_base}, {count})",
+               (("dst", "local", "t"), ("src", "local", "u"), ("src_offset", "local", "h.reinterpret_cast(asc.uint32)"),
+                ("src_base", "count", "0"), ("count", "count", "8"))),
+    "gather.level0": ("asc.gather({dst}, {src}, {src_offset}, {src_base}, {mask}, {repeat_times}, {dst_rep_stride})",
+                      (("dst", "local", "t"), ("src", "local", "u"),
+                       ("src_offset", "local", "h.reinterpret_cast(asc.uint32)"), ("src_base", "count", "0"),
+                       ("mask", "l0_mask", "8"), ("repeat_times", "count", "1"), ("dst_rep_stride", "count", "8"))),
+    "gather_mask": ("asc.gather_mask({dst}, {src0}, {src1_pattern}, {reduce_mode}, {mask}, {params})",
+                    (("dst", "local", "t"), ("src0", "local", "u"), ("src1_pattern", "gm_pattern", "2"),
+                     ("reduce_mode", "condition", "False"), ("mask", "count", "0"),
+                     ("params", "param_struct", "asc.GatherMaskParams(1,1,8,0)"))),
+    "get_gather_mask_remain_count": ("asc.get_gather_mask_remain_count()", ()),
+    "transpose": ("asc.transpose({dst}, {src})", (("dst", "local", "h"), ("src", "local", "h"))),
+    "transpose.ext": ("asc.transpose({dst}, {src}, {shared_tmp_buffer}, {params})",
+                      (("dst", "local", "h"), ("src", "local", "h"), ("shared_tmp_buffer", "local", U8),
+                       ("params", "param_struct",
+                        "asc.TransposeParamsExt(1,16,2,8,asc.TransposeType.TRANSPOSE_NCHW2NHWC)"))),
+    "trans_data_to_5hd": ("asc.trans_data_to_5hd({dst}, {src}, {params}, dtype=asc.float16)",
+                          (("dst", "local", "t.reinterpret_cast(asc.uint64)"),
+                           ("src", "local", "u.reinterpret_cast(asc.uint64)"),
+                           ("params", "param_struct", "asc.TransDataTo5HDParams()"))),
     "cast": ("asc.cast({dst}, {src}, {round_mode}, {count})",
              (("dst", "local", "t"), ("src", "local", "h"), ("round_mode", "roundmode", "asc.RoundMode.CAST_NONE"),
               ("count", "count", "64"))),
@@ -303,6 +340,8 @@ NOT_CALLED |= set(asc.language.core.enums.__all__) | {"DEFAULT_C0_SIZE", "ONE_BL
                                                      "TOTAL_L1_SIZE", "void", "inline", "get_shape_size"}
 # LocalTensorAuto is an UnsupportedError until automatic UB allocation (test_tensor_methods.py has its case)
 NOT_CALLED |= {"LocalTensorAuto"}
+# scatter is a CompileError on the Ascend910B, which the devkit does not give it (test_vector_gather.py)
+NOT_CALLED |= {"scatter"}
 # the parameter structs of the table: test_param_structs.py generates their misuse cases from the table
 NOT_CALLED |= set(asc.language.core.types.STRUCTS) - {"BinaryRepeatParams", "UnaryRepeatParams"}
 
