@@ -68,7 +68,9 @@ typedef enum AscOperandKind {
   ASC_OK_ANY = '*',
 } AscOperandKind;
 
-enum { ASC_MAX_SIG = 16 };
+/* 36: TransDataTo5HD's list forms take 16 + 16 tensors or addresses and their
+ * params (family gather) */
+enum { ASC_MAX_SIG = 36 };
 
 typedef struct AscOperandSpec {
   const char *name;

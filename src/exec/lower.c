@@ -11,6 +11,7 @@
 #include "../ir/hash.h"
 #include "../sim/compare.h"
 #include "../sim/quant.h"
+#include "../sim/layout.h"
 #include "../sim/sim.h" /* the vector unit's element types, constants */
 #include "bytecode.h"
 
@@ -146,6 +147,62 @@ static AscDType first_tensor_dtype(const AscOp *op) {
 }
 
 /* Target checks that need the simulator's knowledge of the vector unit. */
+/* family gather: the element types and operand types of the broadcast,
+ * gather and transpose rows. T is the data's element type: the dtype
+ * attribute of the address forms of TransDataTo5HD, else dst's. */
+static AscDType layout_dtype(const AscOp *op) {
+  const AscAttr *a = asc_op_attr(op, "dtype");
+  if (a && a->kind == ASC_ATTR_TYPES && a->n_types == 1)
+    return a->types[0]->dtype;
+  return op->operands[0]->type->dtype;
+}
+
+static AscStatus layout_check(Lower *l, const AscOp *op) {
+  const char *name = asc_op_info(op->id)->name;
+  AscDType dt = layout_dtype(op);
+  int n_same = op->id == ASC_OP_TRANS_DATA_TO_5HD_LIST ? 32
+               : op->id == ASC_OP_TRANS_DATA_TO_5HD ||
+                       op->id == ASC_OP_TRANS_DATA_TO_5HD_ADDRS
+                   ? 0
+                   : 2;
+  for (int i = 1; i < n_same; i++)
+    if (op->operands[i]->type->dtype != dt)
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: dst and src must have one element type, got %s "
+                       "and %s",
+                       name, asc_dtype_name(dt),
+                       asc_dtype_name(op->operands[i]->type->dtype));
+  if (op->id == ASC_OP_TRANS_DATA_TO_5HD)
+    for (int i = 0; i < 2; i++)
+      if (op->operands[i]->type->dtype != ASC_DT_UINT64)
+        return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                         "%s: the address tensors must be uint64, got %s", name,
+                         asc_dtype_name(op->operands[i]->type->dtype));
+  if (op->id == ASC_OP_TRANSPOSE_EXT &&
+      op->operands[2]->type->dtype != ASC_DT_UINT8)
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: shared_tmp_buffer must be a uint8 tensor, got %s",
+                     name, asc_dtype_name(op->operands[2]->type->dtype));
+  if ((op->id == ASC_OP_GATHERB || op->id == ASC_OP_GATHER ||
+       op->id == ASC_OP_GATHER_L0) &&
+      op->operands[2]->type->dtype != ASC_DT_UINT32)
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: the offsets must be a uint32 tensor, got %s", name,
+                     asc_dtype_name(op->operands[2]->type->dtype));
+  if (op->id == ASC_OP_GATHER_MASK) { /* U: uint16 for 2-byte T, else uint32 */
+    AscDType u = op->operands[2]->type->dtype;
+    AscDType want = asc_dtype_size(dt) == 2 ? ASC_DT_UINT16 : ASC_DT_UINT32;
+    if (asc_layout_dtype_supported(op->id, dt) && u != want)
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: src1_pattern must be a %s tensor for %s data, "
+                       "got %s",
+                       name, asc_dtype_name(want), asc_dtype_name(dt),
+                       asc_dtype_name(u));
+  }
+  return asc_layout_dtype_supported(op->id, dt) ? ASC_OK
+                                                : unsupported_dtype(l, op, dt);
+}
+
 static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   AscDType dt = first_tensor_dtype(op);
   switch (op->id) {
@@ -433,6 +490,19 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
                            "%s: vdeq must be a uint64 tensor, "
                            "got %s",
                            asc_op_info(op->id)->name, asc_dtype_name(dt));
+  /* family gather: broadcast, gather, transposes (src/sim/layout.h) */
+  case ASC_OP_TRANSPOSE:
+  case ASC_OP_TRANSPOSE_EXT:
+  case ASC_OP_TRANS_DATA_TO_5HD:
+  case ASC_OP_TRANS_DATA_TO_5HD_ADDRS:
+  case ASC_OP_TRANS_DATA_TO_5HD_LIST:
+  case ASC_OP_BRCB:
+  case ASC_OP_GATHERB:
+  case ASC_OP_GATHER:
+  case ASC_OP_GATHER_L0:
+  case ASC_OP_GATHER_MASK:
+  case ASC_OP_GATHER_MASK_PATTERN:
+    return layout_check(l, op);
   default:
     return ASC_OK;
   }
@@ -641,6 +711,9 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
     if (a && a->kind == ASC_ATTR_TYPES && a->n_types == 1)
       in->dtype = (uint8_t)a->types[0]->dtype;
   }
+  if (op->id == ASC_OP_TRANS_DATA_TO_5HD || /* family gather: T */
+      op->id == ASC_OP_TRANS_DATA_TO_5HD_ADDRS)
+    in->dtype = (uint8_t)layout_dtype(op);
   if (op->id == ASC_OP_STRUCT_GET || op->id == ASC_OP_STRUCT_SET)
     in->imm =
         asc_struct_field_index(asc_type_struct_info(op->operands[0]->type),

@@ -365,6 +365,12 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
         op->id == ASC_OP_SUB_RELU_CAST || op->id == ASC_OP_SUB_RELU_CAST_L0 ||
         op->id == ASC_OP_BILINEAR_INTERPOLATION)
       return ASC_OK;
+    /* family gather: uint32 offsets, a uint8 shared_tmp_buffer, uint64
+     * address tensors (the lowering checks their types) */
+    if (op->id == ASC_OP_TRANSPOSE_EXT || op->id == ASC_OP_GATHER ||
+        op->id == ASC_OP_GATHER_L0 || op->id == ASC_OP_GATHERB ||
+        op->id == ASC_OP_TRANS_DATA_TO_5HD || op->id == ASC_OP_GATHER_MASK)
+      return ASC_OK;
     /* Compare writes a uint8/int8 bit mask of its sources' comparison */
     if (op->id == ASC_OP_COMPARE || op->id == ASC_OP_COMPARE_SCALAR) {
       const AscType *t1 = op->operands[1]->type, *t2 = op->operands[2]->type;

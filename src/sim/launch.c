@@ -120,6 +120,7 @@ static void *worker_main(void *arg) {
     b.deq_mode = 0;
     b.deq_half = 0;
     b.deq_half_set = 0;
+    b.rsvd_cnt = 0; /* GatherMask's kept count (family gather) */
     /* every block starts from a zeroed UB: only what was touched needs it */
     memset(b.ub, 0, (size_t)sc->dirty);
     sc->dirty = 0;

@@ -163,6 +163,8 @@ typedef struct AscBlockState {
   int deq_mode;
   uint16_t deq_half;
   int deq_half_set;
+  /* the count GatherMask kept (get_rsvd_cnt; family gather) */
+  int64_t rsvd_cnt;
   /* register frames, a stack grown on demand */
   AscSlot *stack;
   int64_t stack_size, stack_used;

@@ -973,6 +973,85 @@ struct TransposeParamsExt {
   TransposeType transposeType = TransposeType::TRANSPOSE_ND2ND_B16;
 };
 
+// ---- family gather: broadcast, gather, transposes (kernel_operator_vec_brcb_intf.h,
+// _gather_intf.h, _gather_mask_intf.h, _transpose_intf.h), the Ascend910B's element types
+template <typename T>
+__aicore__ void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const uint8_t repeatTime,
+                     const BrcbRepeatParams &repeatParams) {
+  static_assert(IsOneOf<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                "Brcb: element type not supported on the Ascend910B");
+}
+template <typename T>
+__aicore__ void Gatherb(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<uint32_t> &offset,
+                        const uint8_t repeatTime, const GatherRepeatParams &repeatParams) {
+  static_assert(IsOneOf<T, uint16_t, uint32_t>, "Gatherb: element type not supported on the Ascend910B");
+}
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint32_t> &srcOffset,
+                       const uint32_t srcBaseAddr, const uint32_t count) {
+  static_assert(IsOneOf<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                "Gather: element type not supported on the Ascend910B");
+}
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint32_t> &srcOffset,
+                       const uint32_t srcBaseAddr, const uint64_t mask[], const uint8_t repeatTime,
+                       const uint16_t dstRepStride) {
+  static_assert(IsOneOf<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                "Gather: element type not supported on the Ascend910B");
+}
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint32_t> &srcOffset,
+                       const uint32_t srcBaseAddr, const uint64_t mask, const uint8_t repeatTime,
+                       const uint16_t dstRepStride) {
+  static_assert(IsOneOf<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                "Gather: element type not supported on the Ascend910B");
+}
+template <typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode>
+__aicore__ void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<U> &src1Pattern,
+                           const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
+                           uint64_t &rsvdCnt) {
+  static_assert((IsOneOf<T, half, bfloat16_t, int16_t, uint16_t> && IsOneOf<U, uint16_t>) ||
+                    (IsOneOf<T, float, int32_t, uint32_t> && IsOneOf<U, uint32_t>),
+                "GatherMask: src1Pattern must be uint16_t for 2-byte and uint32_t for 4-byte data");
+}
+template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
+__aicore__ void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const uint8_t src1Pattern,
+                           const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
+                           uint64_t &rsvdCnt) {
+  static_assert(IsOneOf<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                "GatherMask: element type not supported on the Ascend910B");
+}
+__aicore__ inline int64_t GetGatherMaskRemainCount() { return 0; }
+template <typename T> __aicore__ void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src) {
+  static_assert(IsOneOf<T, int16_t, uint16_t, half>, "Transpose: element type not supported on the Ascend910B");
+}
+template <typename T>
+__aicore__ void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                          const LocalTensor<uint8_t> &sharedTmpBuffer, const TransposeParamsExt &transposeParams) {
+  static_assert(IsOneOf<T, int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float>,
+                "Transpose: element type not supported on the Ascend910B");
+}
+constexpr uint32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+template <typename T>
+__aicore__ void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                               const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams &nchwconvParams) {
+  static_assert(IsOneOf<T, int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float>,
+                "TransDataTo5HD: element type not supported on the Ascend910B");
+}
+template <typename T>
+__aicore__ void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams &nchwconvParams) {
+  static_assert(IsOneOf<T, int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float>,
+                "TransDataTo5HD: element type not supported on the Ascend910B");
+}
+template <typename T>
+__aicore__ void TransDataTo5HD(const LocalTensor<uint64_t> &dst, const LocalTensor<uint64_t> &src,
+                               const TransDataTo5HDParams &nchwconvParams) {
+  static_assert(IsOneOf<T, int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float>,
+                "TransDataTo5HD: element type not supported on the Ascend910B");
+}
+
 struct MrgSort4Info {
   __aicore__ MrgSort4Info() {}
   __aicore__ MrgSort4Info(const uint16_t elementLengthsIn[MRG_SORT_ELEMENT_LEN], const bool ifExhaustedSuspensionIn,

@@ -1212,6 +1212,13 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_printf;
   case ASC_OP_SET_AIPP_FUNCTIONS: /* family: debug */
     return emit_set_aipp_functions;
+  case ASC_OP_TRANS_DATA_TO_5HD: /* family gather */
+  case ASC_OP_TRANS_DATA_TO_5HD_ADDRS:
+  case ASC_OP_TRANS_DATA_TO_5HD_LIST:
+    return emit_trans_data_to_5hd;
+  case ASC_OP_GATHER_MASK:
+  case ASC_OP_GATHER_MASK_PATTERN:
+    return emit_gather_mask;
   case ASC_OP_FOR:
     return emit_for;
   case ASC_OP_IF:

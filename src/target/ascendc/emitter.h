@@ -135,5 +135,8 @@ void emit_cmpsel(Emitter *e, AscOp *op);
 /* emit_debug.c (family: debug) */
 void emit_printf(Emitter *e, AscOp *op);
 void emit_set_aipp_functions(Emitter *e, AscOp *op);
+/* emit_layout.c (family gather) */
+void emit_trans_data_to_5hd(Emitter *e, AscOp *op);
+void emit_gather_mask(Emitter *e, AscOp *op);
 
 #endif

@@ -41,8 +41,11 @@ from .vec_binary import (
     sub_relu,
 )
 from .vec_binary_scalar import adds, leaky_relu, maxs, mins, muls, shift_left, shift_right
+from .vec_brcb import brcb
 from .vec_cmpsel import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask  # cmpsel family
 from .vec_duplicate import duplicate
+from .vec_gather import gather, gatherb
+from .vec_gather_mask import gather_mask, get_gather_mask_remain_count
 from .vec_quant import (  # quant family
     add_deq_relu,
     add_relu_cast,
@@ -65,7 +68,9 @@ from .vec_reduce import (  # cmpsel family: the level-0 reductions
     whole_reduce_min,
     whole_reduce_sum,
 )
+from .vec_scatter import scatter
 from .vec_ternary_scalar import axpy
+from .vec_transpose import trans_data_to_5hd, transpose
 from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
 
@@ -125,4 +130,6 @@ __all__ = [
     # quant family
     "set_deq_scale", "cast_deq", "add_deq_relu", "mul_cast", "add_relu_cast", "sub_relu_cast",
     "bilinear_interpolation",
+    "brcb", "gather", "gatherb", "gather_mask", "get_gather_mask_remain_count", "scatter", "transpose",
+    "trans_data_to_5hd",
 ]

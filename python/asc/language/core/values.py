@@ -513,6 +513,9 @@ class LocalTensor(IRValue):
         b = _b.current()
         b.create("asc.local_tensor.set_value",
                  [self, int_operand(index, "index"), element_value(value, self.dtype, "LocalTensor")])
+        # family gather: a uint64 tensor of addresses knows their element type (TransDataTo5HD's T)
+        if getattr(value, "phy_addr_of", None) is not None:
+            self.phy_addr_of = value.phy_addr_of
 
     def _query(self, op: str, dtype: DataType, *operands: Any) -> Scalar:
         b = _b.current()
@@ -530,7 +533,9 @@ class LocalTensor(IRValue):
     def get_phy_addr(self, offset: Any = 0) -> Scalar:
         """`GetPhyAddr(offset)`: the local-memory byte address of element
         `offset` (a uint64)."""
-        return self._query("asc.local_tensor.get_phy_addr", dt.uint64, int_operand(offset, "offset"))
+        addr = self._query("asc.local_tensor.get_phy_addr", dt.uint64, int_operand(offset, "offset"))
+        addr.phy_addr_of = self.dtype  # family gather: the element type TransDataTo5HD's address forms need
+        return addr
 
     def get_position(self) -> "EnumScalar":
         """`GetPosition()`: the tensor's TPosition, as a runtime int32 that
