@@ -24,7 +24,8 @@ def load(path: Path) -> ModuleType:
 
 
 def test_examples_found() -> None:
-    assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu", "03_topk"}
+    assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu", "03_topk", "04_softmax",
+                                                "05_layer_norm"}
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.parent.name)
@@ -53,6 +54,19 @@ def test_topk_example(rows: int, dtype: type) -> None:
     values, indices = load(EXAMPLES / "03_topk/topk.py").run(rows=rows, dtype=dtype)  # checks against NumPy
     assert values.shape == indices.shape == (rows, 16) and values.dtype == dtype
     assert (np.diff(values.astype(np.float64), axis=1) <= 0).all()  # descending
+
+
+@pytest.mark.parametrize("rows,scale", [(4 * 32, 4.0), (4 * 96, 30.0)])
+def test_softmax_example(rows: int, scale: float) -> None:
+    y = load(EXAMPLES / "04_softmax/softmax.py").run(rows=rows, scale=scale)  # checks against NumPy
+    assert y.shape == (rows, 64)
+    np.testing.assert_allclose(y.sum(axis=1), 1.0, rtol=1e-5)  # (scale 30: exp without the max would overflow)
+
+
+@pytest.mark.parametrize("rows", [4 * 32, 4 * 64])
+def test_layer_norm_example(rows: int) -> None:
+    y = load(EXAMPLES / "05_layer_norm/layer_norm.py").run(rows=rows)  # checks against NumPy
+    assert y.shape == (rows, 64) and np.isfinite(y).all()
 
 
 def test_readme_example(tmp_path: Path) -> None:
