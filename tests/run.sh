@@ -43,7 +43,11 @@ if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not 
     tests/python/test_vector_ops.py tests/python/test_vector_level0.py tests/python/test_cast.py \
     tests/python/test_hostile_values.py tests/python/test_misuse.py tests/python/test_param_structs.py \
     tests/python/test_vector_ops_more.py tests/python/test_vector_masks.py tests/python/test_vector_reduce.py \
-    tests/python/test_vector_compare.py
+    tests/python/test_vector_compare.py tests/python/test_vector_sort.py tests/python/test_system.py \
+    tests/python/test_block_sync.py tests/python/test_scalar_bits.py tests/python/test_vector_select.py \
+    tests/python/test_vector_reduce_l0.py tests/python/test_debug_print.py tests/python/test_aipp_api.py \
+    tests/python/test_vector_quant.py tests/python/test_vector_bilinear.py tests/python/test_vector_gather.py \
+    tests/python/test_vector_transpose.py
   # the front-end fuzzer's CI slice (a fixed seed and count) against the same build: a crash, a
   # sanitizer report or an exception other than asc's fails it (tests/fuzz/README.md)
   LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \
