@@ -48,6 +48,9 @@ typedef struct AscAccess {
    * level-0 vector instruction with a mask or strides): the sanitizer
    * checks races on the whole range, uninitialised reads not at all */
   uint8_t bounding;
+  /* 1: a GM write with the store-atomic mode on (SetAtomicAdd, ...): two
+   * blocks' atomic writes into one byte do not race (datamove family) */
+  uint8_t atomic;
   int32_t buf;    /* GM: the kernel argument */
   int64_t lo, hi; /* byte range [lo, hi): UB address or offset in buf */
 } AscAccess;

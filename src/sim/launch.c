@@ -103,6 +103,9 @@ static void *worker_main(void *arg) {
     b.mask_high = UINT64_MAX; /* the mask register as a kernel starts: */
     b.mask_low = UINT64_MAX;  /* all bits set, normal mode */
     b.mask_counter = 0;
+    b.atomic_type = 0; /* datamove family: no store atomics, pad 0 */
+    b.atomic_op = 0;
+    b.pad_value = 0;
     /* every block starts from a zeroed UB: only what was touched needs it */
     memset(b.ub, 0, (size_t)sc->dirty);
     sc->dirty = 0;

@@ -123,5 +123,10 @@ void emit_method_lvalues(Emitter *e, AscOp *op);
 void emit_que_user_pos(Emitter *e, AscOp *op);
 void emit_l2_cache_hint(Emitter *e, AscOp *op);
 void emit_debug_output(Emitter *e, AscOp *op);
+/* emit_datamove.c (data movement family) */
+void emit_atomic_typed(Emitter *e, AscOp *op);
+void emit_store_atomic_config(Emitter *e, AscOp *op);
+void emit_get_store_atomic_config(Emitter *e, AscOp *op);
+void emit_set_pad_value(Emitter *e, AscOp *op);
 
 #endif

@@ -3,6 +3,17 @@
 from .block_sync import pipe_barrier, set_flag, wait_flag
 from .common import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .data_copy import data_copy
+# data movement family
+from .data_copy import copy, data_copy_pad, set_pad_value
+from .set_atomic import (
+    get_store_atomic_config,
+    set_atomic_add,
+    set_atomic_max,
+    set_atomic_min,
+    set_atomic_none,
+    set_atomic_type,
+    set_store_atomic_config,
+)
 from .sys_var import get_block_idx, get_block_num
 from .vec_binary import (
     add,
@@ -36,4 +47,7 @@ __all__ = [
     "fused_mul_add", "fused_mul_add_relu", "mul_add_dst", "axpy",
     "reduce_max", "reduce_min", "reduce_sum",
     "compare", "compare_scalar",
+    # data movement family
+    "copy", "data_copy_pad", "set_pad_value", "set_atomic_add", "set_atomic_max", "set_atomic_min",
+    "set_atomic_none", "set_atomic_type", "set_store_atomic_config", "get_store_atomic_config",
 ]
