@@ -290,8 +290,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   }
   /* datamove family: Copy's and the store atomics' element types */
   case ASC_OP_COPY_L0:
-    return asc_copy_dtype_supported(dt) ? ASC_OK
-                                        : unsupported_dtype(l, op, dt);
+    return asc_copy_dtype_supported(dt) ? ASC_OK : unsupported_dtype(l, op, dt);
   case ASC_OP_SET_ATOMIC_ADD:
   case ASC_OP_SET_ATOMIC_MAX:
   case ASC_OP_SET_ATOMIC_MIN:

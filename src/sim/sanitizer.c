@@ -111,6 +111,7 @@ typedef struct GmRec {
   const AscInstr *in;
   int32_t buf, block;
   uint8_t write;
+  uint8_t atomic; /* a store-atomic write (datamove family) */
   AscPipe pipe;
 } GmRec;
 
@@ -981,7 +982,7 @@ static void gm_record(AscSanitizer *s, const AscBlockState *b,
   for (int k = l->n - 1; k >= 0 && k >= l->n - GM_LOOKBACK; k--) {
     GmRec *g = &l->v[k];
     if (g->in == e->in && g->buf == a->buf && g->write == a->write &&
-        a->lo <= g->hi && g->lo <= a->hi) {
+        g->atomic == a->atomic && a->lo <= g->hi && g->lo <= a->hi) {
       if (a->lo < g->lo)
         g->lo = a->lo;
       if (a->hi > g->hi)
@@ -1006,6 +1007,7 @@ static void gm_record(AscSanitizer *s, const AscBlockState *b,
   g->buf = a->buf;
   g->block = b->block_idx;
   g->write = a->write;
+  g->atomic = a->atomic;
   g->pipe = e->pipe;
 }
 
@@ -1388,7 +1390,8 @@ static void core_races(AscSanitizer *s) {
          j >= 0 && w[j].buf == a->buf && reach[j] > a->lo && budget > 0;
          j--, budget--)
       if (w[j].block != a->block && w[j].hi > a->lo &&
-          (!a->write || a->block < w[j].block))
+          (!a->write || a->block < w[j].block) &&
+          !(a->atomic && w[j].atomic)) /* store atomics combine */
         report_core_race(s, a, &w[j]);
   }
 done:

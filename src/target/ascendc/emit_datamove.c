@@ -56,30 +56,36 @@ void emit_get_store_atomic_config(Emitter *e, AscOp *op) {
     malformed(e, op);
     return;
   }
+  /* em_declare's names belong to the emitter: the results get copies */
   char *n0 = em_declare(e, op, &op->results[0], "atomic_type", NULL);
   char *n1 = n0 ? em_declare(e, op, &op->results[1], "atomic_op", NULL) : NULL;
   if (!n1) {
-    free(n0);
     e->failed = 1;
     return;
   }
   statement(e, op, em_fmt_str("%s(%s, %s)", asc_op_info(op->id)->cpp, n0, n1));
-  em_set_expr(e, &op->results[0], n0);
-  em_set_expr(e, &op->results[1], n1);
+  em_set_expr(e, &op->results[0], em_fmt_str("%s", n0));
+  em_set_expr(e, &op->results[1], em_fmt_str("%s", n1));
 }
 
 void emit_set_pad_value(Emitter *e, AscOp *op) {
   const char *t = asc_dtype_cpp_name(op->operands[0]->type->dtype);
+  /* no pos attribute: TPosition::MAX, the template's default */
   int64_t pos = asc_op_attr_int(op, "pos", -1);
-  const char *p = asc_enum_value_cpp(ASC_ENUM_TPOSITION, pos);
+  const char *p = pos < 0 ? "" : asc_enum_value_cpp(ASC_ENUM_TPOSITION, pos);
   if (!p) {
     malformed(e, op);
     return;
   }
   char tmp[4096];
-  statement(
-      e, op,
-      em_fmt_str("%s<%s, %s%s>(static_cast<%s>(%s))", asc_op_info(op->id)->cpp,
-                 t, asc_enum_cpp_prefix(ASC_ENUM_TPOSITION), p, t,
-                 em_unparen(em_expr(e, op->operands[0]), tmp, sizeof tmp)));
+  const char *v = em_unparen(em_expr(e, op->operands[0]), tmp, sizeof tmp);
+  if (pos < 0)
+    statement(e, op,
+              em_fmt_str("%s<%s>(static_cast<%s>(%s))",
+                         asc_op_info(op->id)->cpp, t, t, v));
+  else
+    statement(e, op,
+              em_fmt_str("%s<%s, %s%s>(static_cast<%s>(%s))",
+                         asc_op_info(op->id)->cpp, t,
+                         asc_enum_cpp_prefix(ASC_ENUM_TPOSITION), p, t, v));
 }

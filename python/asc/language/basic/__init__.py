@@ -2,9 +2,9 @@
 
 from .block_sync import pipe_barrier, set_flag, wait_flag
 from .common import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
-from .data_copy import data_copy
+
 # data movement family
-from .data_copy import copy, data_copy_pad, set_pad_value
+from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
 from .set_atomic import (
     get_store_atomic_config,
     set_atomic_add,
