@@ -259,4 +259,4 @@ def test_atomics_ascendc() -> None:
     get_kernel[1](np.zeros(2, np.int32), 3)
     src = next(s for s in all_ascendc(get_kernel) if "SetAtomicMin" in s)
     assert "AscendC::SetAtomicMin<half>();" in src
-    assert "uint16_t atomic_type;" in src and "AscendC::GetStoreAtomicConfig(atomic_type, atomic_op);" in src
+    assert "uint16_t t;" in src and "AscendC::GetStoreAtomicConfig(t, op);" in src  # the user's names

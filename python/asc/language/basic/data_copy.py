@@ -32,6 +32,7 @@ from ..core.values import GlobalTensor, LocalTensor, Scalar, const, int_operand,
 from .vec_ops import _check_const, _u64
 
 _UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
+_COPY_DTYPES = (dt.int16, dt.uint16, dt.float16, dt.bfloat16, dt.int32, dt.uint32, dt.float32)
 _CUBE_STRUCTS = ("Nd2NzParams", "Nz2NdParamsFull", "DataCopyCO12DstParams")
 _HINT = ("hint: write asc.data_copy(dst, src, count) with count the number of elements, or "
          "asc.data_copy(dst, src, asc.DataCopyParams(block_count, block_len, src_stride, dst_stride))")
@@ -269,6 +270,9 @@ def copy(dst: Any, src: Any, mask: Any, repeat_time: Any, repeat_params: Any, is
             raise error(f"{api}: `{n}` must be a LocalTensor, got {describe(t)}",
                         "hint: asc.copy copies within the UB; use asc.data_copy for GM")
     _same_dtype(api, dst, src)
+    if dst.dtype not in _COPY_DTYPES:
+        raise error(f"{api} does not support element type {dst.dtype.name} on the Ascend910B",
+                    "hint: asc.copy takes int16, uint16, float16, bfloat16, int32, uint32 or float32 tensors")
     if not isinstance(repeat_params, _types.CopyRepeatParams):  # type: ignore[attr-defined]
         raise error(f"{api}: repeat_params must be an asc.CopyRepeatParams, got {describe(repeat_params)}",
                     "hint: asc.CopyRepeatParams(dst_stride=1, src_stride=1, dst_repeat_size=8, src_repeat_size=8)")
