@@ -107,6 +107,17 @@ ACCEPTS: Dict[str, set] = {
     "array_values": {"int", "tuple", "list"},
     "buffer": {"tque", "tbuf"},
     "shape_info": set(),  # (an asc.ShapeInfo, which no value of VALUES is)
+    # data movement family: structs no value of VALUES is; Copy's mask (a list or tuple of two words is a
+    # bit mask); the pad value (a number or scalar of any type); enums (AtomicDtype: 0 and 5 are members)
+    "copy_params": set(),
+    "pad_params": set(),
+    "copy_repeat_params": set(),
+    "copy_mask": {"int", "zero", "rint", "rint64", "list", "tuple"},
+    "repeat_time": {"int", "zero", "rint", "rint64"},
+    "pad_value": {"int", "zero", "negative", "float", "inf", "rint", "rfloat", "rint64"},
+    "pad_pos": {"tposition"},
+    "atomicdtype": {"int", "zero"},
+    "atomicop": {"zero"},
 }
 
 # an int16 view of t (the bitwise and shift instructions take 16- or 32-bit integers)
@@ -196,6 +207,26 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
               ("count", "count", "64"))),
     "data_copy": ("asc.data_copy({dst}, {src}, {count})",
                   (("dst", "local", "t"), ("src", "copy_src", "g"), ("count", "count", "64"))),
+    # data movement family
+    "data_copy_pad": ("asc.data_copy_pad({dst}, {src}, {data_copy_params}, {pad_params})",
+                      (("dst", "local", "t"), ("src", "gtensor", "g"),
+                       ("data_copy_params", "copy_params", "asc.DataCopyExtParams(1, 36, 0, 0, 0)"),
+                       ("pad_params", "pad_params", "asc.DataCopyPadExtParams(asc.float32)"))),
+    "copy": ("asc.copy({dst}, {src}, {mask}, {repeat_time}, {repeat_params})",
+             (("dst", "local", "t"), ("src", "local", "u"), ("mask", "copy_mask", "64"),
+              ("repeat_time", "repeat_time", "1"),
+              ("repeat_params", "copy_repeat_params", "asc.CopyRepeatParams(dst_stride=1)"))),
+    "set_pad_value": ("asc.set_pad_value({padding_value}, {pos})",
+                      (("padding_value", "pad_value", "1.5"), ("pos", "pad_pos", "asc.TPosition.VECIN"))),
+    "set_atomic_add": ("asc.set_atomic_add({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "set_atomic_max": ("asc.set_atomic_max({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "set_atomic_min": ("asc.set_atomic_min({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "set_atomic_type": ("asc.set_atomic_type({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "set_atomic_none": ("asc.set_atomic_none()", ()),
+    "set_store_atomic_config": ("asc.set_store_atomic_config({atomic_type}, {atomic_op})",
+                                (("atomic_type", "atomicdtype", "asc.AtomicDtype.ATOMIC_F16"),
+                                 ("atomic_op", "atomicop", "asc.AtomicOp.ATOMIC_SUM"))),
+    "get_store_atomic_config": ("y = asc.get_store_atomic_config()", ()),
     "set_flag": ("asc.set_flag({event}, {event_id})",
                  (("event", "hardevent", "asc.HardEvent.MTE2_V"), ("event_id", "count", "0"))),
     "wait_flag": ("asc.wait_flag({event}, {event_id})",
@@ -325,7 +356,7 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "TPipe.alloc_event_id", "TPipe.release_event_id", "TPipe.get_base_addr", "GlobalTensor.get_phy_addr",
                  "LocalTensor.set_size", "LocalTensor.set_user_tag", "LocalTensor.get_phy_addr",
                  "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id", "set_vector_mask",
-                 "reduce_max", "reduce_min"}
+                 "reduce_max", "reduce_min", "set_pad_value"}
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:
