@@ -368,10 +368,12 @@ AscStatus sim_data_copy_pad(AscExec *x, const AscInstr *in) {
     r.dst_step = row32 + (int64_t)ds * 32;
     r.src_extra = 0;
     r.dst_extra = row32 - l;
-  } else { /* UB rows of len rounded up to 32 bytes, GM rows of len */
+  } else { /* UB rows of len rounded up to 32 bytes, GM rows of len; the
+            * dummy bytes after a UB row's data are not read into GM, so only
+            * the data is checked (a tensor may end with the data) */
     r.src_step = (l + 31) / 32 * 32 + (int64_t)ss * 32;
     r.dst_step = l + (int64_t)ds;
-    r.src_extra = (l + 31) / 32 * 32 - l;
+    r.src_extra = 0;
     r.dst_extra = 0;
   }
   if (!src_gm)
