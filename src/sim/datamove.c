@@ -138,10 +138,13 @@ typedef struct GmRange {
   int64_t lo;
 } GmRange;
 
-/* Bytes [lo, hi) from GM tensor t's address (byte-granular). */
+/* Bytes [lo, hi) from GM tensor t's address (byte-granular); rows > 1:
+ * only rows runs of row_len bytes every row_step from t's address are
+ * touched (recorded for the sanitizer's checks between blocks). */
 static int gm_range(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                     int64_t lo, int64_t hi, int write, const char *what,
-                    GmRange *r) {
+                    GmRange *r, int64_t rows, int64_t row_len,
+                    int64_t row_step) {
   AscTensorRef sub = *t;
   sub.dtype = ASC_DT_UINT8;
   if (asc_add_i64(t->addr, lo, &sub.addr)) {
@@ -153,6 +156,14 @@ static int gm_range(AscExec *x, const AscInstr *in, const AscTensorRef *t,
     return 0;
   if (write)
     sim_gm_mark_atomic(x, n);
+  if (rows > 1 && row_step != row_len)
+    for (int i = n; i < x->b->ev.n_acc; i++) {
+      AscAccess *acc = &x->b->ev.acc[i];
+      acc->rows = (int32_t)rows;
+      acc->row0 = t->addr;
+      acc->row_len = row_len;
+      acc->row_step = row_step;
+    }
   r->lo = lo;
   return 1;
 }
@@ -205,11 +216,13 @@ static AscStatus move_rows(AscExec *x, const AscInstr *in, const Rows *r,
   uint8_t *d = NULL, *s = NULL;
   if (src_gm) {
     d = local_range(x, in, dst, 0, rows_end(r, 1), 1, dgaps, "dst");
-    if (!d || !gm_range(x, in, src, 0, rows_end(r, 0), 0, "src", &g))
+    if (!d || !gm_range(x, in, src, 0, rows_end(r, 0), 0, "src", &g, r->count,
+                        r->len, r->src_step))
       return ASC_ERR_KERNEL;
   } else if (dst_gm) {
     s = local_range(x, in, src, 0, rows_end(r, 0), 0, sgaps, "src");
-    if (!s || !gm_range(x, in, dst, 0, rows_end(r, 1), 1, "dst", &g))
+    if (!s || !gm_range(x, in, dst, 0, rows_end(r, 1), 1, "dst", &g, r->count,
+                        r->len, r->dst_step))
       return ASC_ERR_KERNEL;
   } else {
     d = local_range(x, in, dst, 0, rows_end(r, 1), 1, dgaps, "dst");
@@ -383,7 +396,8 @@ AscStatus sim_data_copy_pad(AscExec *x, const AscInstr *in) {
   int dgaps = r.count > 1 && r.dst_step != row32;
   GmRange g;
   uint8_t *d = local_range(x, in, dst, 0, rows_end(&r, 1), 1, dgaps, "dst");
-  if (!d || !gm_range(x, in, src, 0, rows_end(&r, 0), 0, "src", &g))
+  if (!d || !gm_range(x, in, src, 0, rows_end(&r, 0), 0, "src", &g, r.count, l,
+                      r.src_step))
     return ASC_ERR_KERNEL;
   uint64_t pad = x->b->pad_value;
   for (int64_t b = 0; b < r.count; b++) {

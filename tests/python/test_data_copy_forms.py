@@ -521,3 +521,41 @@ def test_ascendc_of_the_forms() -> None:
     srcs = "\n".join(all_ascendc(copy_kernel))
     assert "AscendC::Copy(b, a, 64" in srcs or "AscendC::Copy(b, a, static_cast<uint64_t>" in srcs
     assert "AscendC::Copy<float, false>(b, a, " in srcs and "AscendC::CopyRepeatParams(" in srcs
+
+
+# ---------------------------------------------------------------------------
+# strided GM writes of several blocks: the sanitizer looks at the rows
+# ---------------------------------------------------------------------------
+
+@asc.jit
+def columns_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, rows: int, cols: int, width: int,
+                   overlap: asc.ConstExpr[bool], params: asc.ConstExpr[bool]):
+    # block i writes columns [i * cols, (i + 1) * cols) of a rows x width matrix (overlap: all write 0..cols)
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    col = 0 if overlap else asc.get_block_idx() * cols
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z + col)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 0, UBN // 4)
+    asc.data_copy(a, x_gm, UBN // 4)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    if params:  # whole 32-byte units: DataCopyParams strides
+        asc.data_copy(z_gm, a, asc.DataCopyParams(rows, cols // 8, 0, (width - cols) // 8))
+    else:
+        asc.data_copy_pad(z_gm, a, asc.DataCopyExtParams(rows, cols * 4, 0, (width - cols) * 4, 0))
+
+
+@pytest.mark.parametrize("params", [False, True], ids=["data_copy_pad", "data_copy"])
+def test_blocks_writing_interleaved_rows_do_not_race(params: bool) -> None:
+    rows, cols, blocks = 6, 8, 3
+    width = cols * blocks
+    x = np.arange(UBN // 4, dtype=np.float32)
+    z = np.full(rows * width, -1, np.float32)
+    columns_kernel[blocks](x, z, rows, cols, width, False, params, sanitize="error")
+    step = (cols + 7) // 8 * 8  # each UB row is rounded up to 32 bytes
+    expect = np.vstack([x[r * step:r * step + cols] for r in range(rows)])
+    for b in range(blocks):
+        np.testing.assert_array_equal(z.reshape(rows, width)[:, b * cols:(b + 1) * cols], expect)
+    with pytest.raises(asc.SanitizerError, match="data race on GM between blocks 0 and 1"):
+        columns_kernel[blocks](x, z, rows, cols, width, True, params, sanitize="error")
