@@ -503,6 +503,24 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_GATHER_MASK:
   case ASC_OP_GATHER_MASK_PATTERN:
     return layout_check(l, op);
+  /* datamove family: Copy's and the store atomics' element types */
+  case ASC_OP_COPY_L0:
+    return asc_copy_dtype_supported(dt) ? ASC_OK : unsupported_dtype(l, op, dt);
+  case ASC_OP_SET_ATOMIC_ADD:
+  case ASC_OP_SET_ATOMIC_MAX:
+  case ASC_OP_SET_ATOMIC_MIN:
+  case ASC_OP_SET_ATOMIC_TYPE: {
+    const AscAttr *a = asc_op_attr(op, "dtype");
+    AscDType t = a && a->kind == ASC_ATTR_TYPES && a->n_types == 1
+                     ? a->types[0]->dtype
+                     : ASC_DT_NONE;
+    if (asc_atomic_dtype_supported(t))
+      return ASC_OK;
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s does not support element type %s on the Ascend910B "
+                     "(int8, int16, int32, float16, bfloat16, float32)",
+                     asc_op_info(op->id)->name, asc_dtype_name(t));
+  }
   default:
     return ASC_OK;
   }
@@ -720,6 +738,9 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
                                asc_op_attr_str(op, "field"));
   if (op->id == ASC_OP_CAST_L0) /* imm2 is the mask mode */
     in->imm3 = asc_op_attr_int(op, "round_mode", 0);
+  /* datamove family: GetStoreAtomicConfig's second result */
+  if (op->id == ASC_OP_GET_STORE_ATOMIC_CONFIG && op->n_results == 2)
+    in->imm3 = slot_of(l, &op->results[1]);
   return ASC_OK;
 }
 

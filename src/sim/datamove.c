@@ -4,6 +4,7 @@
  * 32-byte aligned; GM addresses aligned to the element size; when
  * count * sizeof(T) is not a multiple of 32 bytes the amount moved is
  * rounded down to a multiple of 32 bytes. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "checked.h"
@@ -59,10 +60,13 @@ AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
       memcpy(d + span.skip, span.p, (size_t)span.valid);
   } else if (dst_gm) { /* UB -> GM: writes outside the argument go nowhere */
     uint8_t *s = sim_local_ptr(x, in, &src, n, 0, "src");
+    int n_acc = x->b->ev.n_acc;
     if (!s || sim_gm_span(x, in, &dst, n, 1, "dst", &span))
       return ASC_ERR_KERNEL;
-    if (span.valid)
-      memcpy(span.p, s + span.skip, (size_t)span.valid);
+    sim_gm_mark_atomic(x, n_acc);
+    if (span.valid &&
+        sim_gm_store(x, in, span.p, s + span.skip, span.valid) != ASC_OK)
+      return ASC_ERR_KERNEL;
   } else {
     uint8_t *d = sim_local_ptr(x, in, &dst, n, 1, "dst");
     uint8_t *s = d ? sim_local_ptr(x, in, &src, n, 0, "src") : NULL;
@@ -73,4 +77,483 @@ AscStatus sim_data_copy(AscExec *x, const AscInstr *in) {
   x->b->ev.elems = n;
   x->b->ev.bytes = bytes;
   return ASC_OK;
+}
+
+/* ---- data movement family: DataCopy with DataCopyParams, DataCopyPad,
+ * SetPadValue, Copy --------------------------------------------------------
+ *
+ * The strided forms move blockCount blocks ("bursts") of blockLen each;
+ * a block starts `stride` after the previous one ends. Facts (devkit docs
+ * "DataCopy (GM与UB连续数据搬运)", "DataCopyPad (GMToUB / UBToGM
+ * 非对齐数据搬运)", dav_c220 kernel_operator_data_copy_impl.h):
+ *   DataCopyParams: blockCount [1, 4095], blockLen [1, 65535] and both
+ *     strides [0, 65535], all in 32-byte blocks on either side.
+ *   DataCopyPad: blockLen in bytes, a multiple of sizeof(T); the GM stride
+ *     in bytes, the UB stride in 32-byte blocks; a UB block takes blockLen
+ *     (plus the paddings GM -> UB) rounded up to 32 bytes; blockCount or
+ *     blockLen 0 is a NOP. DataCopyExtParams: blockCount [0, 4095],
+ *     blockLen [0, 2097151], strides uint32; DataCopyParams: uint16.
+ *   GM -> UB padding: leftPadding / rightPadding elements (at most 32 bytes
+ *     each) of the pad value around each block's data, then dummy bytes to
+ *     the next 32 bytes: the block's first element when both paddings are
+ *     0, else the pad value. isPad writes paddingValue into the pad
+ *     register (set_mov_pad_val, which SetPadValue also writes) and the
+ *     register holds for later copies; with isPad false the pads are
+ *     whatever the register holds (the docs call them random unless
+ *     SetPadValue set it; the model: 0 until set).
+ * The UB range a copy touches is checked and recorded as one range (its
+ * gaps marked for the sanitizer), the GM range as one span. */
+
+static uint64_t field_u(AscExec *x, const AscInstr *in, int k, int f) {
+  return (uint64_t)x->regs[in->a[k] + f].i;
+}
+
+/* Bytes [lo, hi) from local tensor t's address, inside t and the UB: the
+ * host pointer of byte lo, or NULL after sim_fail. */
+static uint8_t *local_range(AscExec *x, const AscInstr *in,
+                            const AscTensorRef *t, int64_t lo, int64_t hi,
+                            int write, int gaps, const char *what) {
+  int64_t es = (int64_t)asc_dtype_size((AscDType)t->dtype), bytes;
+  AscTensorRef sub = *t;
+  sub.dtype = ASC_DT_UINT8;
+  if (asc_add_i64(t->addr, lo, &sub.addr)) {
+    sim_fail(x, in, "%s: UB address out of range", what);
+    return NULL;
+  }
+  if (t->len >= 0) {
+    if (asc_mul_i64(t->len, es, &bytes))
+      bytes = INT64_MAX;
+    sub.len = bytes - lo < 0 ? 0 : bytes - lo;
+  }
+  int n = x->b->ev.n_acc;
+  uint8_t *p = sim_local_ptr(x, in, &sub, hi - lo, write, what);
+  if (p && gaps)
+    for (int i = n; i < x->b->ev.n_acc; i++)
+      x->b->ev.acc[i].bounding = 1;
+  return p;
+}
+
+typedef struct GmRange {
+  SimGmSpan span;
+  int64_t lo;
+} GmRange;
+
+/* Bytes [lo, hi) from GM tensor t's address (byte-granular); rows > 1:
+ * only rows runs of row_len bytes every row_step from t's address are
+ * touched (recorded for the sanitizer's checks between blocks). */
+static int gm_range(AscExec *x, const AscInstr *in, const AscTensorRef *t,
+                    int64_t lo, int64_t hi, int write, const char *what,
+                    GmRange *r, int64_t rows, int64_t row_len,
+                    int64_t row_step) {
+  AscTensorRef sub = *t;
+  sub.dtype = ASC_DT_UINT8;
+  if (asc_add_i64(t->addr, lo, &sub.addr)) {
+    sim_fail(x, in, "%s: GM address out of range", what);
+    return 0;
+  }
+  int n = x->b->ev.n_acc;
+  if (sim_gm_span(x, in, &sub, hi - lo, write, what, &r->span))
+    return 0;
+  if (write)
+    sim_gm_mark_atomic(x, n);
+  if (rows > 1 && row_step != row_len)
+    for (int i = n; i < x->b->ev.n_acc; i++) {
+      AscAccess *acc = &x->b->ev.acc[i];
+      acc->rows = (int32_t)rows;
+      acc->row0 = t->addr;
+      acc->row_len = row_len;
+      acc->row_step = row_step;
+    }
+  r->lo = lo;
+  return 1;
+}
+
+/* The part of bytes [off, off + len) that lies inside the argument: its
+ * host pointer, *skip bytes after off, *n bytes (0: none). */
+static uint8_t *gm_row(const GmRange *r, int64_t off, int64_t len,
+                       int64_t *skip, int64_t *n) {
+  int64_t a = off - r->lo, b = a + len;
+  int64_t va = r->span.skip, vb = va + r->span.valid;
+  int64_t lo = a > va ? a : va, hi = b < vb ? b : vb;
+  *skip = 0;
+  *n = 0;
+  if (!r->span.p || hi <= lo)
+    return NULL;
+  *skip = lo - a;
+  *n = hi - lo;
+  return r->span.p + (lo - va);
+}
+
+typedef struct Rows {
+  int64_t count, len;           /* blocks; data bytes a block */
+  int64_t src_step, dst_step;   /* bytes from a block's start to the next */
+  int64_t src_extra, dst_extra; /* bytes a block takes past len */
+} Rows;
+
+static int64_t rows_end(const Rows *r, int dst) {
+  return (r->count - 1) * (dst ? r->dst_step : r->src_step) + r->len +
+         (dst ? r->dst_extra : r->src_extra);
+}
+
+static int check_range(AscExec *x, const AscInstr *in, const char *name,
+                       uint64_t v, uint64_t lo, uint64_t hi) {
+  if (v >= lo && v <= hi)
+    return 1;
+  sim_fail(x, in, "%s %llu is out of range [%llu, %llu]", name,
+           (unsigned long long)v, (unsigned long long)lo,
+           (unsigned long long)hi);
+  return 0;
+}
+
+/* Moves the rows: GM -> UB (reads outside the argument see zeros), UB ->
+ * GM (through sim_gm_store: the atomics) or UB -> UB. */
+static AscStatus move_rows(AscExec *x, const AscInstr *in, const Rows *r,
+                           int src_gm, int dst_gm, int64_t es) {
+  const AscTensorRef *dst = &ASC_SLOT(x, in, 0).t, *src = &ASC_SLOT(x, in, 1).t;
+  int dgaps = r->count > 1 && r->dst_step != r->len + r->dst_extra;
+  int sgaps = r->count > 1 && r->src_step != r->len + r->src_extra;
+  GmRange g;
+  uint8_t *d = NULL, *s = NULL;
+  if (src_gm) {
+    d = local_range(x, in, dst, 0, rows_end(r, 1), 1, dgaps, "dst");
+    if (!d || !gm_range(x, in, src, 0, rows_end(r, 0), 0, "src", &g, r->count,
+                        r->len, r->src_step))
+      return ASC_ERR_KERNEL;
+  } else if (dst_gm) {
+    s = local_range(x, in, src, 0, rows_end(r, 0), 0, sgaps, "src");
+    if (!s || !gm_range(x, in, dst, 0, rows_end(r, 1), 1, "dst", &g, r->count,
+                        r->len, r->dst_step))
+      return ASC_ERR_KERNEL;
+  } else {
+    d = local_range(x, in, dst, 0, rows_end(r, 1), 1, dgaps, "dst");
+    s = d ? local_range(x, in, src, 0, rows_end(r, 0), 0, sgaps, "src") : NULL;
+    if (!s)
+      return ASC_ERR_KERNEL;
+  }
+  for (int64_t b = 0; b < r->count; b++) {
+    int64_t so = b * r->src_step, dof = b * r->dst_step, skip, n;
+    if (src_gm) {
+      uint8_t *p = gm_row(&g, so, r->len, &skip, &n);
+      if (n < r->len)
+        memset(d + dof, 0, (size_t)r->len);
+      if (n)
+        memcpy(d + dof + skip, p, (size_t)n);
+    } else if (dst_gm) {
+      uint8_t *p = gm_row(&g, dof, r->len, &skip, &n);
+      if (n && sim_gm_store(x, in, p, s + so + skip, n) != ASC_OK)
+        return ASC_ERR_KERNEL;
+    } else {
+      memmove(d + dof, s + so, (size_t)r->len);
+    }
+  }
+  x->b->ev.bytes = r->count * r->len;
+  x->b->ev.elems = x->b->ev.bytes / es;
+  return ASC_OK;
+}
+
+static int dir_src_gm(const AscInstr *in) {
+  return in->op == ASC_OP_DATA_COPY_P_GM_TO_LOCAL ||
+         in->op == ASC_OP_DATA_COPY_E_GM_TO_LOCAL ||
+         in->op == ASC_OP_DATA_COPY_PAD_GM_TO_LOCAL ||
+         in->op == ASC_OP_DATA_COPY_PAD_P_GM_TO_LOCAL;
+}
+
+static int dir_dst_gm(const AscInstr *in) {
+  return in->op == ASC_OP_DATA_COPY_P_LOCAL_TO_GM ||
+         in->op == ASC_OP_DATA_COPY_E_LOCAL_TO_GM ||
+         in->op == ASC_OP_DATA_COPY_PAD_LOCAL_TO_GM ||
+         in->op == ASC_OP_DATA_COPY_PAD_P_LOCAL_TO_GM;
+}
+
+/* The operands' element size and alignment: UB 32 bytes; GM the element
+ * size (DataCopy) or none (DataCopyPad: gm_align 1). */
+static int64_t check_operands(AscExec *x, const AscInstr *in, int gm_align) {
+  if (!sim_tensor_arg(x, in, 0, "dst") || !sim_tensor_arg(x, in, 1, "src"))
+    return 0;
+  const AscTensorRef *t[2] = {&ASC_SLOT(x, in, 0).t, &ASC_SLOT(x, in, 1).t};
+  int gm[2] = {dir_dst_gm(in), dir_src_gm(in)};
+  int64_t es = (int64_t)asc_dtype_size((AscDType)t[1]->dtype);
+  if ((int64_t)asc_dtype_size((AscDType)t[0]->dtype) != es) {
+    sim_fail(x, in, "dst and src element sizes differ");
+    return 0;
+  }
+  for (int i = 0; i < 2; i++) {
+    int64_t al = gm[i] ? (gm_align ? gm_align : es) : 32;
+    if (t[i]->addr % al) {
+      sim_fail(x, in, "%s: %s address %lld is not %lld-byte aligned",
+               i ? "src" : "dst", gm[i] ? "GM" : "UB", (long long)t[i]->addr,
+               (long long)al);
+      return 0;
+    }
+  }
+  return es;
+}
+
+AscStatus sim_data_copy_params(AscExec *x, const AscInstr *in) {
+  int64_t es = check_operands(x, in, 0);
+  if (!es)
+    return ASC_ERR_KERNEL;
+  uint64_t cnt = field_u(x, in, 2, 0), len = field_u(x, in, 2, 1);
+  uint64_t ss = field_u(x, in, 2, 2), ds = field_u(x, in, 2, 3);
+  if (!check_range(x, in, "blockCount", cnt, 0, 4095) ||
+      !check_range(x, in, "blockLen", len, 0, 65535) ||
+      !check_range(x, in, "srcStride", ss, 0, 65535) ||
+      !check_range(x, in, "dstStride", ds, 0, 65535))
+    return ASC_ERR_KERNEL;
+  if (!cnt || !len)
+    return ASC_OK; /* nothing moves */
+  Rows r = {(int64_t)cnt,
+            (int64_t)len * 32,
+            (int64_t)(len + ss) * 32,
+            (int64_t)(len + ds) * 32,
+            0,
+            0};
+  return move_rows(x, in, &r, dir_src_gm(in), dir_dst_gm(in), es);
+}
+
+/* The low es bytes of the pad register, repeated over n bytes. */
+static void fill_pad(uint8_t *p, int64_t n, uint64_t bits, int64_t es) {
+  for (int64_t i = 0; i < n; i++)
+    p[i] = (uint8_t)(bits >> (8 * (i % es)));
+}
+
+/* The bits of a T holding v (the register as SetPadValue / isPad set it). */
+static uint64_t scalar_bits(AscDType dt, AscSlot v) {
+  AscScalar s;
+  if (asc_dtype_is_float(dt)) {
+    s.f = v.f;
+    s.i = asc_float_to_int64(v.f);
+  } else {
+    s.i = v.i;
+    s.f = (double)v.i;
+  }
+  uint8_t buf[8] = {0};
+  asc_store_scalar(dt, buf, 0, s);
+  uint64_t bits = 0;
+  for (int i = 0; i < 8; i++)
+    bits |= (uint64_t)buf[i] << (8 * i);
+  return bits;
+}
+
+AscStatus sim_data_copy_pad(AscExec *x, const AscInstr *in) {
+  int64_t es = check_operands(x, in, 1);
+  if (!es)
+    return ASC_ERR_KERNEL;
+  int ext = in->imm == 0, src_gm = dir_src_gm(in), dst_gm = dir_dst_gm(in);
+  uint64_t cnt = field_u(x, in, 2, 0), len = field_u(x, in, 2, 1);
+  uint64_t ss = field_u(x, in, 2, 2), ds = field_u(x, in, 2, 3);
+  uint64_t smax = ext ? UINT32_MAX : 65535;
+  if (!check_range(x, in, "blockCount", cnt, 0, 4095) ||
+      !check_range(x, in, "blockLen", len, 0, ext ? 2097151 : 65535) ||
+      !check_range(x, in, "srcStride", ss, 0, smax) ||
+      !check_range(x, in, "dstStride", ds, 0, smax))
+    return ASC_ERR_KERNEL;
+  if (len % (uint64_t)es)
+    return sim_fail(x, in,
+                    "blockLen %llu is not a multiple of the %lld-byte "
+                    "element size",
+                    (unsigned long long)len, (long long)es);
+  int64_t left = 0, right = 0;
+  if (src_gm) {
+    left = (int64_t)field_u(x, in, 3, 1) * es;
+    right = (int64_t)field_u(x, in, 3, 2) * es;
+    if (left > 32 || right > 32)
+      return sim_fail(x, in,
+                      "leftPadding and rightPadding take at most 32 bytes "
+                      "each, got %lld and %lld",
+                      (long long)left, (long long)right);
+    if (x->regs[in->a[3]].i) { /* isPad: the pad register takes the value */
+      AscSlot v = x->regs[in->a[3] + 3];
+      x->b->pad_value =
+          ext ? scalar_bits((AscDType)ASC_SLOT(x, in, 0).t.dtype, v)
+              : (uint64_t)v.i;
+    }
+  }
+  if (!cnt || !len)
+    return ASC_OK; /* a NOP (also for the pad register? isPad set it) */
+  int64_t l = (int64_t)len, row = left + l + right,
+          row32 = (row + 31) / 32 * 32;
+  Rows r;
+  r.count = (int64_t)cnt;
+  r.len = l;
+  if (src_gm) { /* GM rows of len bytes, UB rows of row32 */
+    r.src_step = l + (int64_t)ss;
+    r.dst_step = row32 + (int64_t)ds * 32;
+    r.src_extra = 0;
+    r.dst_extra = row32 - l;
+  } else { /* UB rows of len rounded up to 32 bytes, GM rows of len; the
+            * dummy bytes after a UB row's data are not read into GM, so only
+            * the data is checked (a tensor may end with the data) */
+    r.src_step = (l + 31) / 32 * 32 + (int64_t)ss * 32;
+    r.dst_step = l + (int64_t)ds;
+    r.src_extra = 0;
+    r.dst_extra = 0;
+  }
+  if (!src_gm)
+    return move_rows(x, in, &r, 0, dst_gm, es);
+  /* GM -> UB: the data goes after the left padding of each UB row */
+  const AscTensorRef *dst = &ASC_SLOT(x, in, 0).t, *src = &ASC_SLOT(x, in, 1).t;
+  int dgaps = r.count > 1 && r.dst_step != row32;
+  GmRange g;
+  uint8_t *d = local_range(x, in, dst, 0, rows_end(&r, 1), 1, dgaps, "dst");
+  if (!d || !gm_range(x, in, src, 0, rows_end(&r, 0), 0, "src", &g, r.count, l,
+                      r.src_step))
+    return ASC_ERR_KERNEL;
+  uint64_t pad = x->b->pad_value;
+  for (int64_t b = 0; b < r.count; b++) {
+    uint8_t *o = d + b * r.dst_step;
+    int64_t skip, n;
+    uint8_t *p = gm_row(&g, b * r.src_step, l, &skip, &n);
+    fill_pad(o, left, pad, es);
+    if (n < l)
+      memset(o + left, 0, (size_t)l);
+    if (n)
+      memcpy(o + left + skip, p, (size_t)n);
+    fill_pad(o + left + l, right, pad, es);
+    if (row32 > row) {
+      if (left == 0 && right == 0) /* dummy: the block's first element */
+        for (int64_t i = row; i < row32; i += es)
+          memcpy(o + i, o, (size_t)(row32 - i < es ? row32 - i : es));
+      else
+        fill_pad(o + row, row32 - row, pad, es);
+    }
+  }
+  x->b->ev.bytes = r.count * l;
+  x->b->ev.elems = x->b->ev.bytes / es;
+  return ASC_OK;
+}
+
+/* SetPadValue<T, pos>(v): the pad register holds v's bits as a T (T the
+ * value's own type, as upstream passes it). */
+AscStatus sim_set_pad_value(AscExec *x, const AscInstr *in) {
+  AscDType dt = in->src->operands[0]->type->dtype;
+  x->b->pad_value = scalar_bits(dt, ASC_SLOT(x, in, 0));
+  return ASC_OK;
+}
+
+/* Copy (UB -> UB, level 0): per repeat, the enabled elements of 8 blocks
+ * of 32 bytes; block j of repeat r of an operand starts (r * repeatSize +
+ * j * stride) * 32 bytes after its address (CopyRepeatParams: dstStride,
+ * srcStride [0, 65535], dstRepeatSize, srcRepeatSize [0, 4095]). The mask
+ * as for the vector instructions in normal mode. In counter mode, unlike
+ * them, the mask counts the elements of each repeat and repeatTime holds:
+ * a repeat takes ceil(mask * sizeof(T) / 32) blocks, the mask's elements
+ * in order (devkit doc "Copy (UBToUB掩码式高维数据搬运)"). Each repeat
+ * reads its source blocks before it writes (the model's order). */
+AscStatus sim_copy_l0(AscExec *x, const AscInstr *in) {
+  if (!sim_tensor_arg(x, in, 0, "dst") || !sim_tensor_arg(x, in, 1, "src"))
+    return ASC_ERR_KERNEL;
+  const AscTensorRef *t[2] = {&ASC_SLOT(x, in, 0).t, &ASC_SLOT(x, in, 1).t};
+  int64_t es = (int64_t)asc_dtype_size((AscDType)t[0]->dtype);
+  int64_t pb = 32 / es, per_repeat = 256 / es;
+  sim_l0_apply_mask(x, in, 2, per_repeat);
+  int64_t repeat = ASC_SLOT(x, in, 4).i;
+  int64_t blk[2] = {(int64_t)field_u(x, in, 5, 0),
+                    (int64_t)field_u(x, in, 5, 1)};
+  int64_t rep[2] = {(int64_t)field_u(x, in, 5, 2),
+                    (int64_t)field_u(x, in, 5, 3)};
+  if (!check_range(x, in, "repeatTime", (uint64_t)repeat, 0, 255) ||
+      !check_range(x, in, "dstStride", (uint64_t)blk[0], 0, 65535) ||
+      !check_range(x, in, "srcStride", (uint64_t)blk[1], 0, 65535) ||
+      !check_range(x, in, "dstRepeatSize", (uint64_t)rep[0], 0, 4095) ||
+      !check_range(x, in, "srcRepeatSize", (uint64_t)rep[1], 0, 4095))
+    return ASC_ERR_KERNEL;
+  for (int i = 0; i < 2; i++)
+    if (t[i]->addr % 32)
+      return sim_fail(x, in, "%s: UB address %lld is not 32-byte aligned",
+                      i ? "src" : "dst", (long long)t[i]->addr);
+  /* enabled[i]: element i of a repeat takes part (n_el elements) */
+  int64_t n_el;
+  uint64_t lo = x->b->mask_low, hi = x->b->mask_high;
+  int counter = x->b->mask_counter;
+  if (counter) {
+    int64_t max_el = x->b->ub_size / es;
+    if (lo > (uint64_t)max_el)
+      return sim_fail(x, in,
+                      "counter mode: the mask counts %llu elements a repeat, "
+                      "more than the UB holds",
+                      (unsigned long long)lo);
+    n_el = (int64_t)lo;
+  } else {
+    n_el = per_repeat;
+    if (per_repeat <= 64)
+      hi = 0;
+    if (per_repeat < 64)
+      lo &= ((uint64_t)1 << per_repeat) - 1;
+  }
+  int64_t first = -1, last = -1, enabled = 0;
+  for (int64_t i = 0; i < n_el; i++) {
+    int on = counter || (i < 64 ? (lo >> i) & 1 : (hi >> (i - 64)) & 1);
+    if (!on)
+      continue;
+    if (first < 0)
+      first = i;
+    last = i;
+    enabled++;
+    if (counter) { /* all of them */
+      last = n_el - 1;
+      enabled = n_el;
+      break;
+    }
+  }
+  x->b->ev.elems = 0;
+  x->b->ev.bytes = 0;
+  if (repeat == 0 || enabled == 0)
+    return ASC_OK; /* a NOP */
+  if (blk[0] == 0 && last / pb > 0)
+    return sim_fail(x, in,
+                    "dst block stride 0 is undefined behaviour on the "
+                    "hardware (the blocks of a repeat would write one block)");
+  uint8_t *base[2];
+  int64_t off0[2];
+  for (int i = 0; i < 2; i++) {
+    int64_t b0 = (first / pb * blk[i]) * 32 + first % pb * es;
+    int64_t b1 =
+        ((repeat - 1) * rep[i] + last / pb * blk[i]) * 32 + last % pb * es + es;
+    int dense = blk[i] == 1 && enabled == n_el && n_el % pb == 0 &&
+                (repeat == 1 || rep[i] * 32 == n_el * es);
+    base[i] =
+        local_range(x, in, t[i], b0, b1, i == 0, !dense, i ? "src" : "dst");
+    if (!base[i])
+      return ASC_ERR_KERNEL;
+    off0[i] = b0;
+  }
+  int64_t nblk = (last / pb) + 1;
+  uint8_t stack[256], *tmp = stack;
+  if (nblk * 32 > (int64_t)sizeof stack && !(tmp = malloc((size_t)(nblk * 32))))
+    return sim_fail(x, in, "out of memory");
+  for (int64_t r = 0; r < repeat; r++) {
+    for (int64_t i = first; i <= last; i++) {
+      if (!counter && !(i < 64 ? (lo >> i) & 1 : (hi >> (i - 64)) & 1))
+        continue;
+      int64_t so = (r * rep[1] + i / pb * blk[1]) * 32 + i % pb * es - off0[1];
+      memcpy(tmp + i * es, base[1] + so, (size_t)es);
+    }
+    for (int64_t i = first; i <= last; i++) {
+      if (!counter && !(i < 64 ? (lo >> i) & 1 : (hi >> (i - 64)) & 1))
+        continue;
+      int64_t dof = (r * rep[0] + i / pb * blk[0]) * 32 + i % pb * es - off0[0];
+      memcpy(base[0] + dof, tmp + i * es, (size_t)es);
+    }
+  }
+  if (tmp != stack)
+    free(tmp);
+  x->b->ev.elems = repeat * (counter ? nblk * pb : per_repeat);
+  x->b->ev.bytes = x->b->ev.elems * es;
+  return ASC_OK;
+}
+
+int asc_copy_dtype_supported(AscDType dt) {
+  switch (dt) {
+  case ASC_DT_INT16:
+  case ASC_DT_UINT16:
+  case ASC_DT_FLOAT16:
+  case ASC_DT_BFLOAT16:
+  case ASC_DT_INT32:
+  case ASC_DT_UINT32:
+  case ASC_DT_FLOAT32:
+    return 1;
+  default:
+    return 0;
+  }
 }

@@ -48,6 +48,15 @@ typedef struct AscAccess {
    * level-0 vector instruction with a mask or strides): the sanitizer
    * checks races on the whole range, uninitialised reads not at all */
   uint8_t bounding;
+  /* 1: a GM write with the store-atomic mode on (SetAtomicAdd, ...): two
+   * blocks' atomic writes into one byte do not race (datamove family) */
+  uint8_t atomic;
+  /* GM, rows > 0: [lo, hi) bounds a strided access, `rows` runs of row_len
+   * bytes every row_step bytes from row0 (offsets in buf, before clamping
+   * to the argument); the sanitizer checks races between blocks on the
+   * runs (DataCopy with DataCopyParams, DataCopyPad: datamove family) */
+  int32_t rows;
+  int64_t row0, row_len, row_step;
   int32_t buf;    /* GM: the kernel argument */
   int64_t lo, hi; /* byte range [lo, hi): UB address or offset in buf */
 } AscAccess;

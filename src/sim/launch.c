@@ -121,6 +121,9 @@ static void *worker_main(void *arg) {
     b.deq_half = 0;
     b.deq_half_set = 0;
     b.rsvd_cnt = 0; /* GatherMask's kept count (family gather) */
+    b.atomic_type = 0; /* datamove family: no store atomics, pad 0 */
+    b.atomic_op = 0;
+    b.pad_value = 0;
     /* every block starts from a zeroed UB: only what was touched needs it */
     memset(b.ub, 0, (size_t)sc->dirty);
     sc->dirty = 0;

@@ -33,6 +33,8 @@ void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
   a->write = (uint8_t)write;
   a->space = (uint8_t)space;
   a->bounding = 0;
+  a->atomic = 0;
+  a->rows = 0;
   a->buf = buf;
   a->lo = lo;
   a->hi = hi;

@@ -111,10 +111,13 @@ typedef struct GmRec {
   const AscInstr *in;
   int32_t buf, block;
   uint8_t write;
+  uint8_t atomic; /* a store-atomic write (datamove family) */
   AscPipe pipe;
   /* system family: the block's sync epoch at the access and the index of
    * its vector-clock snapshot in its GmList (-1: no cross-block sync) */
   int32_t epoch, snap;
+  int32_t rows; /* > 0: strided, as AscAccess.rows (datamove family) */
+  int64_t row0, row_len, row_step;
 } GmRec;
 
 typedef struct GmList {
@@ -1012,7 +1015,8 @@ static void gm_record(AscSanitizer *s, const AscBlockState *b,
   for (int k = l->n - 1; k >= 0 && k >= l->n - GM_LOOKBACK; k--) {
     GmRec *g = &l->v[k];
     if (g->in == e->in && g->buf == a->buf && g->write == a->write &&
-        g->snap == snap && a->lo <= g->hi && g->lo <= a->hi) {
+        g->snap == snap && g->atomic == a->atomic && !g->rows && !a->rows &&
+        a->lo <= g->hi && g->lo <= a->hi) {
       if (a->lo < g->lo)
         g->lo = a->lo;
       if (a->hi > g->hi)
@@ -1037,9 +1041,14 @@ static void gm_record(AscSanitizer *s, const AscBlockState *b,
   g->buf = a->buf;
   g->block = b->block_idx;
   g->write = a->write;
+  g->atomic = a->atomic;
   g->pipe = e->pipe;
   g->epoch = b->xsync_epoch;
   g->snap = snap;
+  g->rows = a->rows;
+  g->row0 = a->row0;
+  g->row_len = a->row_len;
+  g->row_step = a->row_step;
 }
 
 static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
@@ -1385,6 +1394,46 @@ static int gm_before(const AscSanitizer *s, const GmRec *x, const GmRec *y) {
   return vc[x->block] >= x->epoch;
 }
 
+/* Do the bytes of x and y (each contiguous in [lo, hi), or strided runs
+ * within it) meet? The runs of the one with fewer are checked against the
+ * other's pattern (datamove family). */
+static int run_meets(const GmRec *y, int64_t s, int64_t e) {
+  if (s < y->lo)
+    s = y->lo;
+  if (e > y->hi)
+    e = y->hi;
+  if (s >= e)
+    return 0;
+  if (!y->rows)
+    return 1;
+  /* the runs k of y with row0 + k * step < e and row0 + k * step + len > s */
+  int64_t k0 = s - y->row0 - y->row_len + 1, k1 = e - 1 - y->row0;
+  k0 = k0 <= 0 ? 0 : (k0 + y->row_step - 1) / y->row_step;
+  k1 = k1 < 0 ? -1 : k1 / y->row_step;
+  if (k1 > y->rows - 1)
+    k1 = y->rows - 1;
+  return k0 <= k1;
+}
+
+static int gm_meet(const GmRec *x, const GmRec *y) {
+  if (!x->rows && !y->rows)
+    return 1; /* contiguous: the ranges already overlap */
+  if (!x->rows || (y->rows && y->rows < x->rows)) {
+    const GmRec *t = x;
+    x = y;
+    y = t;
+  }
+  for (int64_t k = 0; k < x->rows; k++) {
+    int64_t s = x->row0 + k * x->row_step;
+    if (s >= x->hi)
+      break;
+    if (s + x->row_len > x->lo &&
+        run_meets(y, s < x->lo ? x->lo : s, s + x->row_len))
+      return 1;
+  }
+  return 0;
+}
+
 /* Every pair of blocks that touch one GM byte, at least one writing. */
 static void core_races(AscSanitizer *s) {
   int n = 0, nw = 0;
@@ -1433,7 +1482,9 @@ static void core_races(AscSanitizer *s) {
          j >= 0 && w[j].buf == a->buf && reach[j] > a->lo && budget > 0;
          j--, budget--)
       if (w[j].block != a->block && w[j].hi > a->lo &&
-          (!a->write || a->block < w[j].block) && !gm_before(s, a, &w[j]) &&
+          (!a->write || a->block < w[j].block) &&
+          !(a->atomic && w[j].atomic) && /* store atomics combine */
+          gm_meet(a, &w[j]) && !gm_before(s, a, &w[j]) &&
           !gm_before(s, &w[j], a))
         report_core_race(s, a, &w[j]);
   }

@@ -165,6 +165,12 @@ typedef struct AscBlockState {
   int deq_half_set;
   /* the count GatherMask kept (get_rsvd_cnt; family gather) */
   int64_t rsvd_cnt;
+  /* ---- data movement family (datamove.c, atomic.c) ----
+   * the store-atomic state DMA writes into GM combine with (atomic_type:
+   * an AtomicDtype value, 0 none; atomic_op: 0 sum, 1 max, 2 min) and the
+   * DataCopyPad pad register (set_mov_pad_val: the bits of a T) */
+  int atomic_type, atomic_op;
+  uint64_t pad_value;
   /* register frames, a stack grown on demand */
   AscSlot *stack;
   int64_t stack_size, stack_used;
@@ -320,6 +326,26 @@ void sim_vec_work(AscExec *x, const AscTensorRef *dst, int64_t n);
 int sim_l0_mask(AscExec *x, const AscInstr *in, int64_t per_repeat,
                 int bit_mode, int set_mask, uint64_t m0, uint64_t m1,
                 uint64_t *lo, uint64_t *hi);
+
+/* ---- data movement family (atomic.c, vector.c) ----
+ * Writes n bytes from src to GM at dst as a DMA write does: a plain copy,
+ * or with the block's store-atomic mode on, each element combined with
+ * the one in memory, atomically with respect to the other blocks.
+ * KernelError when n is not a whole number of the atomic type's elements. */
+AscStatus sim_gm_store(AscExec *x, const AscInstr *in, uint8_t *dst,
+                       const uint8_t *src, int64_t n);
+/* Marks the GM writes recorded since access n_before as atomic (for the
+ * sanitizer) when the store-atomic mode is on. */
+void sim_gm_mark_atomic(AscExec *x, int n_before);
+/* The mask register as a level-0 instruction with operands mask0, mask1 at
+ * k leaves it (its isSetMask / mask mode bits in imm2), per_repeat elements
+ * a repeat (vector.c). */
+void sim_l0_apply_mask(AscExec *x, const AscInstr *in, int k,
+                       int64_t per_repeat);
+/* The element types of the store atomics and of Copy on the Ascend910B
+ * (the lowering's compile-time checks). */
+int asc_atomic_dtype_supported(AscDType dt);
+int asc_copy_dtype_supported(AscDType dt);
 
 /* Copies the shape info a tensor value carries after its handle from src
  * to dst (shape_info.c; bytecode.h: ASC_TENSOR_SHAPE_SLOT). */

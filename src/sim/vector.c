@@ -561,6 +561,22 @@ AscStatus sim_vec_cast_l0(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
+/* ---- data movement family: Copy's mask (datamove.c) ----------------------
+ * The mask register as l0_prepare sets it for an instruction whose
+ * isSetMask is on. */
+void sim_l0_apply_mask(AscExec *x, const AscInstr *in, int k,
+                       int64_t per_repeat) {
+  if (in->imm2 & 2)
+    return;
+  uint64_t m0 = (uint64_t)ASC_SLOT(x, in, k).i;
+  if (in->imm2 & 1) {
+    x->b->mask_low = m0;
+    x->b->mask_high = (uint64_t)ASC_SLOT(x, in, k + 1).i;
+  } else {
+    l0_continuous(per_repeat, m0, &x->b->mask_high, &x->b->mask_low);
+  }
+}
+
 /* ---- the mask register ----------------------------------------------------
  * SetVectorMask<T, mode>(maskHigh, maskLow) writes the two words;
  * SetVectorMask<T, mode>(len) writes (0, len) for MaskMode::COUNTER and

@@ -1641,6 +1641,50 @@ __aicore__ void SetAippFunctions(const GlobalTensor<T> &src0, const GlobalTensor
                                  AippParams<U> config);
 template <typename T>
 __aicore__ void LoadImageToLocal(const LocalTensor<T> &dst, const LoadImageToLocalParams &loadDataParams);
+// ---- data movement family: kernel_operator_data_copy_intf.h,
+// kernel_operator_set_atomic_intf.h, kernel_operator_common_intf.h
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &repeatParams);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &repeatParams);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &repeatParams);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &intriParams,
+                         const DataCopyEnhancedParams &enhancedParams);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &intriParams,
+                         const DataCopyEnhancedParams &enhancedParams);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &intriParams,
+                         const DataCopyEnhancedParams &enhancedParams);
+template <typename T>
+__aicore__ void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                            const DataCopyParams &dataCopyParams, const DataCopyPadParams &padParams);
+template <typename T>
+__aicore__ void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                            const DataCopyParams &dataCopyParams);
+template <typename T>
+__aicore__ void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                            const DataCopyExtParams &dataCopyParams, const DataCopyPadExtParams<T> &padParams);
+template <typename T>
+__aicore__ void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                            const DataCopyExtParams &dataCopyParams);
+template <typename T, TPosition pos = TPosition::MAX> __aicore__ void SetPadValue(T paddingValue);
+template <typename T, bool isSetMask = true>
+__aicore__ void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],
+                     const uint8_t repeatTime, const CopyRepeatParams &repeatParams);
+template <typename T, bool isSetMask = true>
+__aicore__ void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask,
+                     const uint8_t repeatTime, const CopyRepeatParams &repeatParams);
+template <typename T> __aicore__ void SetAtomicType();
+template <typename T> __aicore__ void SetAtomicAdd();
+__aicore__ void DisableDmaAtomic();
+__aicore__ void SetAtomicNone();
+template <typename T> __aicore__ void SetAtomicMax();
+template <typename T> __aicore__ void SetAtomicMin();
+template <AtomicDtype type, AtomicOp op> __aicore__ void SetStoreAtomicConfig();
+__aicore__ void GetStoreAtomicConfig(uint16_t &atomicType, uint16_t &atomicOp);
 } // namespace AscendC
 
 // system family: the devkit declares GetSysWorkSpacePtr outside AscendC (kernel_operator_swap_mem_intf.h)

@@ -135,6 +135,17 @@ ACCEPTS: Dict[str, set] = {
     # GatherMask's built-in pattern is 1 to 7 (its pattern tensor is uint16/uint32, t is float32)
     "param_struct": set(),
     "gm_pattern": {"int", "rint", "rint64"},
+    # data movement family: structs no value of VALUES is; Copy's mask (a list or tuple of two words is a
+    # bit mask); the pad value (a number or scalar of any type); enums (AtomicDtype: 0 and 5 are members)
+    "copy_params": set(),
+    "pad_params": set(),
+    "copy_repeat_params": set(),
+    "copy_mask": {"int", "zero", "rint", "rint64", "list", "tuple"},
+    "repeat_time": {"int", "zero", "rint", "rint64"},
+    "pad_value": {"int", "zero", "negative", "float", "inf", "rint", "rfloat", "rint64"},
+    "pad_pos": {"tposition"},
+    "atomicdtype": {"int", "zero"},
+    "atomicop": {"zero"},
 }
 
 # a uint32 view of t (the indices of sort32 and sort; Gatherb's data: uint16 or uint32)
@@ -361,6 +372,26 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
                                 ("shared_tmp_buffer", "local", U8))),
     "data_copy": ("asc.data_copy({dst}, {src}, {count})",
                   (("dst", "local", "t"), ("src", "copy_src", "g"), ("count", "count", "64"))),
+    # data movement family
+    "data_copy_pad": ("asc.data_copy_pad({dst}, {src}, {data_copy_params}, {pad_params})",
+                      (("dst", "local", "t"), ("src", "gtensor", "g"),
+                       ("data_copy_params", "copy_params", "asc.DataCopyExtParams(1, 36, 0, 0, 0)"),
+                       ("pad_params", "pad_params", "asc.DataCopyPadExtParams(asc.float32)"))),
+    "copy": ("asc.copy({dst}, {src}, {mask}, {repeat_time}, {repeat_params})",
+             (("dst", "local", "t"), ("src", "local", "u"), ("mask", "copy_mask", "64"),
+              ("repeat_time", "repeat_time", "1"),
+              ("repeat_params", "copy_repeat_params", "asc.CopyRepeatParams(dst_stride=1)"))),
+    "set_pad_value": ("asc.set_pad_value({padding_value}, {pos})",
+                      (("padding_value", "pad_value", "1.5"), ("pos", "pad_pos", "asc.TPosition.VECIN"))),
+    "set_atomic_add": ("asc.set_atomic_add({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "set_atomic_max": ("asc.set_atomic_max({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "set_atomic_min": ("asc.set_atomic_min({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "set_atomic_type": ("asc.set_atomic_type({dtype})", (("dtype", "dtype", "asc.float32"),)),
+    "set_atomic_none": ("asc.set_atomic_none()", ()),
+    "set_store_atomic_config": ("asc.set_store_atomic_config({atomic_type}, {atomic_op})",
+                                (("atomic_type", "atomicdtype", "asc.AtomicDtype.ATOMIC_F16"),
+                                 ("atomic_op", "atomicop", "asc.AtomicOp.ATOMIC_SUM"))),
+    "get_store_atomic_config": ("y = asc.get_store_atomic_config()", ()),
     "set_flag": ("asc.set_flag({event}, {event_id})",
                  (("event", "hardevent", "asc.HardEvent.MTE2_V"), ("event_id", "count", "0"))),
     "wait_flag": ("asc.wait_flag({event}, {event_id})",
@@ -544,7 +575,8 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "GlobalTensor.set_l2_cache_hint", "TPipe.fetch_event_id", "set_vector_mask",
                  "reduce_max", "reduce_min", "sort", "mrg_sort",
                  "whole_reduce_max", "whole_reduce_sum",  # cmpsel family: order, is_set_mask
-                 "dump_tensor"}  # family debug
+                 "dump_tensor",  # family debug
+                 "set_pad_value"}  # datamove family
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:

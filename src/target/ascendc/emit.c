@@ -1234,6 +1234,18 @@ static SpecialRule special_rule(AscOpId id) {
   case ASC_OP_CONDITION:
   case ASC_OP_STRUCT_DEF: /* declared before the functions */
     return emit_nothing;
+  /* data movement family (emit_datamove.c) */
+  case ASC_OP_SET_ATOMIC_ADD:
+  case ASC_OP_SET_ATOMIC_MAX:
+  case ASC_OP_SET_ATOMIC_MIN:
+  case ASC_OP_SET_ATOMIC_TYPE:
+    return emit_atomic_typed;
+  case ASC_OP_SET_STORE_ATOMIC_CONFIG:
+    return emit_store_atomic_config;
+  case ASC_OP_GET_STORE_ATOMIC_CONFIG:
+    return emit_get_store_atomic_config;
+  case ASC_OP_SET_PAD_VALUE:
+    return emit_set_pad_value;
   default:
     return em_system_rule(id); /* system family (emit_system.c), or NULL */
   }

@@ -138,5 +138,10 @@ void emit_set_aipp_functions(Emitter *e, AscOp *op);
 /* emit_layout.c (family gather) */
 void emit_trans_data_to_5hd(Emitter *e, AscOp *op);
 void emit_gather_mask(Emitter *e, AscOp *op);
+/* emit_datamove.c (data movement family) */
+void emit_atomic_typed(Emitter *e, AscOp *op);
+void emit_store_atomic_config(Emitter *e, AscOp *op);
+void emit_get_store_atomic_config(Emitter *e, AscOp *op);
+void emit_set_pad_value(Emitter *e, AscOp *op);
 
 #endif

@@ -3,7 +3,18 @@
 from .aipp import load_image_to_local, set_aipp_functions
 from .block_sync import pipe_barrier, set_flag, wait_flag
 from .common import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
-from .data_copy import data_copy
+
+# data movement family
+from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
+from .set_atomic import (
+    get_store_atomic_config,
+    set_atomic_add,
+    set_atomic_max,
+    set_atomic_min,
+    set_atomic_none,
+    set_atomic_type,
+    set_store_atomic_config,
+)
 from .proposal import (
     get_mrg_sort_result,
     get_sort_len,
@@ -132,4 +143,7 @@ __all__ = [
     "bilinear_interpolation",
     "brcb", "gather", "gatherb", "gather_mask", "get_gather_mask_remain_count", "scatter", "transpose",
     "trans_data_to_5hd",
+    # data movement family
+    "copy", "data_copy_pad", "set_pad_value", "set_atomic_add", "set_atomic_max", "set_atomic_min",
+    "set_atomic_none", "set_atomic_type", "set_store_atomic_config", "get_store_atomic_config",
 ]

@@ -1,51 +1,288 @@
-"""`asc.data_copy` (AscendC::DataCopy), count form."""
+"""Data movement: `asc.data_copy` (AscendC::DataCopy), `asc.data_copy_pad`
+(AscendC::DataCopyPad), `asc.set_pad_value` (AscendC::SetPadValue) and
+`asc.copy` (AscendC::Copy, UB -> UB with a mask).
+
+data_copy moves whole 32-byte blocks: `count` elements (rounded down to
+whole blocks), or a DataCopyParams (block_count blocks of block_len
+32-byte units, src_stride / dst_stride 32-byte units between them). GM ->
+UB runs on MTE2, UB -> GM on MTE3, UB -> UB on V. data_copy_pad moves
+byte-granular blocks (DataCopyExtParams / DataCopyParams with block_len in
+bytes, the GM stride in bytes and the UB stride in 32-byte blocks), each
+UB block padded to 32 bytes; GM -> UB it adds left/right padding of a pad
+value (DataCopyPadExtParams / DataCopyPadParams). Writes into GM combine
+with memory when a store atomic is set (asc.set_atomic_add, ...).
+
+The copies between GM or UB and the cube's buffers (L1, L0A/B/C: the
+Nd2NzParams, Nz2NdParamsFull and DataCopyCO12DstParams forms, and tensors
+at the A1/B1/CO1/... positions) belong to the cube family and raise
+NotImplementedError here, as do the slice forms (slice_list1, slice_list2,
+dim_value).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Dict, Optional, Tuple
 
 from ...codegen import builder as _b
-from ..core.checks import describe, error, usage
-from ..core.values import GlobalTensor, LocalTensor, int_operand
+from ..core import dtype as dt
+from ..core import types as _types
+from ..core.checks import describe, enum_arg, error, usage
+from ..core.enums import TPosition  # type: ignore[attr-defined]
+from ..core.values import GlobalTensor, LocalTensor, Scalar, const, int_operand, is_number, to_scalar
+from .vec_ops import _check_const, _u64
 
-# upstream's keyword names of the forms not implemented yet (DataCopyParams, slices, ...)
-_OTHER_FORMS = ("repeat_params", "intri_params", "enhanced_params", "slice_list1", "slice_list2", "dim_value")
-_HINT = "hint: write asc.data_copy(dst, src, count) with count the number of elements"
+_UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
+_COPY_DTYPES = (dt.int16, dt.uint16, dt.float16, dt.bfloat16, dt.int32, dt.uint32, dt.float32)
+_CUBE_STRUCTS = ("Nd2NzParams", "Nz2NdParamsFull", "DataCopyCO12DstParams")
+_HINT = ("hint: write asc.data_copy(dst, src, count) with count the number of elements, or "
+         "asc.data_copy(dst, src, asc.DataCopyParams(block_count, block_len, src_stride, dst_stride))")
 
 
-@usage("asc.data_copy(dst, src, count)")
-def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
-    """Copies `count` elements between global and local memory.
-
-    GM→UB runs on MTE2, UB→GM on MTE3. `count * sizeof(T)` should be a
-    multiple of 32 bytes: otherwise (as on the NPU) the amount moved is
-    rounded down to whole 32-byte blocks.
-    """
-    for k in kwargs:
-        if k != "count" and k not in _OTHER_FORMS:
-            raise error(f"asc.data_copy: unexpected keyword argument `{k}`", _HINT)
-    if "count" in kwargs:
-        if args:
-            raise error("asc.data_copy: `count` is given both by position and by keyword", _HINT)
-        args = (kwargs.pop("count"),)
-    if kwargs or len(args) != 1:
-        # (the DataCopyParams fields by position, slices, ...: upstream's other forms)
-        raise NotImplementedError("asc.data_copy with DataCopyParams or other parameter forms is not "
-                                  "supported yet; use asc.data_copy(dst, src, count)")
-    count = int_operand(args[0], "count")
+def _direction(api: str, dst: Any, src: Any) -> str:
+    """gm_to_local, local_to_gm or local_to_local; the cube positions are
+    the cube family's."""
+    for t in (dst, src):
+        if isinstance(t, LocalTensor) and getattr(t, "position", TPosition.VECCALC) not in _UB_POSITIONS:
+            raise NotImplementedError(f"{api} with a LocalTensor at TPosition.{TPosition(t.position).name} "
+                                      "(the cube's L1/L0 buffers) is not supported yet: it belongs to the cube "
+                                      "data movement (issue: cube family)")
     if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
-        op = "asc.data_copy.gm_to_local"
-    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
-        op = "asc.data_copy.local_to_gm"
-    elif isinstance(dst, LocalTensor) and isinstance(src, LocalTensor):
-        op = "asc.data_copy.local_to_local"
-    else:
-        raise error(f"asc.data_copy copies GlobalTensor→LocalTensor, LocalTensor→GlobalTensor or "
-                    f"LocalTensor→LocalTensor, got {type(dst).__name__} ← {type(src).__name__} "
-                    f"(dst: {describe(dst)}, src: {describe(src)})",
-                    "hint: copy between a GlobalTensor (set_global_buffer) and a LocalTensor (alloc_tensor, "
-                    "TBuf.get or asc.LocalTensor): asc.data_copy(x_ub, x_gm, n), asc.data_copy(z_gm, z_ub, n)")
+        return "gm_to_local"
+    if isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
+        return "local_to_gm"
+    if isinstance(dst, LocalTensor) and isinstance(src, LocalTensor):
+        return "local_to_local"
+    raise error(f"{api} copies GlobalTensor→LocalTensor, LocalTensor→GlobalTensor or "
+                f"LocalTensor→LocalTensor, got {type(dst).__name__} ← {type(src).__name__} "
+                f"(dst: {describe(dst)}, src: {describe(src)})",
+                "hint: copy between a GlobalTensor (set_global_buffer) and a LocalTensor (alloc_tensor, "
+                "TBuf.get or asc.LocalTensor): asc.data_copy(x_ub, x_gm, n), asc.data_copy(z_gm, z_ub, n)")
+
+
+def _same_dtype(api: str, dst: Any, src: Any) -> None:
     if dst.dtype != src.dtype:
-        raise error(f"asc.data_copy: dst is {dst.dtype.name} but src is {src.dtype.name}",
+        raise error(f"{api}: dst is {dst.dtype.name} but src is {src.dtype.name}",
                     "hint: copy between tensors of one element type; convert in UB with asc.cast")
-    _b.current().create(op, [dst, src, count])
+
+
+def _bind(api: str, names: Tuple[str, ...], args: tuple, kwargs: Dict[str, Any], hint: str) -> Dict[str, Any]:
+    if len(args) > len(names):
+        raise error(f"{api}: too many arguments ({len(args)}) for the form ({', '.join(names)})", hint)
+    bound = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k not in names:
+            raise error(f"{api}: unexpected keyword argument `{k}`", hint)
+        if k in bound:
+            raise error(f"{api}: `{k}` is given both by position and by keyword", hint)
+        bound[k] = v
+    return bound
+
+
+def _struct_name(x: Any) -> Optional[str]:
+    return type(x).__name__ if isinstance(x, _types.ParamStruct) else None
+
+
+@usage("asc.data_copy(dst, src, count)", "asc.data_copy(dst, src, repeat_params)",
+       "asc.data_copy(dst, src, intri_params, enhanced_params)")
+def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
+    """`AscendC::DataCopy` between GM and UB or within the UB.
+
+    - `data_copy(dst, src, count)`: `count` elements; `count * sizeof(T)`
+      should be a multiple of 32 bytes, otherwise (as on the NPU) the
+      amount moved is rounded down to whole 32-byte blocks.
+    - `data_copy(dst, src, repeat_params)` with an `asc.DataCopyParams`:
+      `block_count` blocks of `block_len` 32-byte units; `src_stride` and
+      `dst_stride` (32-byte units) between the end of a block and the start
+      of the next, on either side.
+    - `data_copy(dst, src, intri_params, enhanced_params)`: the same with
+      an `asc.DataCopyEnhancedParams`, whose fields only matter for L0C
+      (GM <-> UB and UB -> UB copies ignore them, as the devkit does).
+
+    UB addresses must be 32-byte aligned, GM addresses aligned to the
+    element size. The forms with Nd2NzParams, Nz2NdParamsFull or
+    DataCopyCO12DstParams (the cube's buffers) and the slice forms raise
+    NotImplementedError.
+    """
+    api = "asc.data_copy"
+    if "slice_list1" in kwargs or "slice_list2" in kwargs or "dim_value" in kwargs or \
+            (args and isinstance(args[0], (list, tuple))):
+        raise NotImplementedError("asc.data_copy with slice_list1, slice_list2, dim_value (the SliceInfo form) "
+                                  "is not supported yet")
+    first = args[0] if args else next((kwargs[k] for k in ("repeat_params", "intri_params", "count")
+                                       if k in kwargs), None)
+    name = _struct_name(first)
+    if name in _CUBE_STRUCTS:
+        raise NotImplementedError(f"asc.data_copy with {name} (a copy into or out of the cube's buffers) is not "
+                                  "supported yet: it belongs to the cube data movement (issue: cube family)")
+    direction = _direction(api, dst, src)
+    if name == "DataCopyParams":
+        if "enhanced_params" in kwargs or len(args) == 2 or "intri_params" in kwargs:
+            p = _bind(api, ("intri_params", "enhanced_params"), args, kwargs, _HINT)
+            if set(p) != {"intri_params", "enhanced_params"}:
+                raise error(f"{api}: the enhanced form takes intri_params and enhanced_params", _HINT)
+            if not isinstance(p["enhanced_params"], _types.DataCopyEnhancedParams):  # type: ignore[attr-defined]
+                raise error(f"{api}: enhanced_params must be an asc.DataCopyEnhancedParams, got "
+                            f"{describe(p['enhanced_params'])}", _HINT)
+            _same_dtype(api, dst, src)
+            _b.current().create(f"asc.data_copy.enhanced.{direction}",
+                                [dst, src, p["intri_params"].to_ir(), p["enhanced_params"].to_ir()])
+            return
+        p = _bind(api, ("repeat_params",), args, kwargs, _HINT)
+        _same_dtype(api, dst, src)
+        _b.current().create(f"asc.data_copy.params.{direction}", [dst, src, p["repeat_params"].to_ir()])
+        return
+    if name is not None:
+        raise error(f"{api}: takes a count, an asc.DataCopyParams or (DataCopyParams, DataCopyEnhancedParams), "
+                    f"got an asc.{name}", _HINT)
+    p = _bind(api, ("count",), args, kwargs, _HINT)
+    if "count" not in p:
+        raise error(f"{api}: missing the element count or an asc.DataCopyParams", _HINT)
+    count = int_operand(p["count"], "count")
+    _same_dtype(api, dst, src)
+    _b.current().create(f"asc.data_copy.{direction}", [dst, src, count])
+
+
+_PAD_HINT = ("hint: write asc.data_copy_pad(x_ub, x_gm, asc.DataCopyExtParams(block_count, block_len_bytes, "
+             "src_stride, dst_stride, 0), asc.DataCopyPadExtParams(x_ub.dtype, is_pad, left, right, value)) or "
+             "asc.data_copy_pad(z_gm, z_ub, asc.DataCopyExtParams(...))")
+
+
+@usage("asc.data_copy_pad(dst, src, data_copy_params, pad_params)", "asc.data_copy_pad(dst, src, data_copy_params)")
+def data_copy_pad(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
+    """`AscendC::DataCopyPad`: byte-granular copies between GM and UB.
+
+    - GM -> UB: `data_copy_pad(dst, src, data_copy_params, pad_params)`
+      with an `asc.DataCopyExtParams` and an `asc.DataCopyPadExtParams`
+      (of dst's dtype), or an `asc.DataCopyParams` and an
+      `asc.DataCopyPadParams`. `block_count` blocks of `block_len` bytes (a
+      multiple of the element size); `src_stride` bytes between blocks in
+      GM; each UB block holds `left_padding` elements, the data,
+      `right_padding` elements (each padding at most 32 bytes), rounded up
+      to 32 bytes, and `dst_stride` 32-byte blocks follow it. The paddings
+      hold the pad value: `padding_value` when `is_pad` (which also sets
+      the pad register, as set_pad_value does), else the pad register. The
+      bytes that round a block up to 32 are its first element when both
+      paddings are 0, else the pad value.
+    - UB -> GM: `data_copy_pad(dst, src, data_copy_params)`: each UB block
+      takes `block_len` rounded up to 32 bytes plus `src_stride` 32-byte
+      blocks; `block_len` bytes of it go to GM, `dst_stride` bytes apart.
+      With a store atomic set the bytes combine with GM.
+
+    block_count or block_len 0 is a NOP. The forms with Nd2NzParams (UB ->
+    L1) raise NotImplementedError.
+    """
+    api = "asc.data_copy_pad"
+    if "nd2nz_params" in kwargs or any(_struct_name(a) == "Nd2NzParams" for a in args):
+        raise NotImplementedError("asc.data_copy_pad with Nd2NzParams (a copy into the cube's L1 buffer) is not "
+                                  "supported yet: it belongs to the cube data movement (issue: cube family)")
+    direction = _direction(api, dst, src)
+    if direction == "local_to_local":
+        raise error(f"{api} copies GM→UB or UB→GM, got LocalTensor ← LocalTensor", _PAD_HINT)
+    _same_dtype(api, dst, src)
+    names = ("data_copy_params", "pad_params") if direction == "gm_to_local" else ("data_copy_params",)
+    p = _bind(api, names, args, kwargs, _PAD_HINT)
+    missing = [n for n in names if n not in p]
+    if missing:
+        raise error(f"{api}: missing `{missing[0]}` (GM→UB takes data_copy_params and pad_params, UB→GM "
+                    "data_copy_params)", _PAD_HINT)
+    cp = p["data_copy_params"]
+    cname = _struct_name(cp)
+    if cname not in ("DataCopyExtParams", "DataCopyParams"):
+        raise error(f"{api}: data_copy_params must be an asc.DataCopyExtParams or asc.DataCopyParams, got "
+                    f"{describe(cp)}", _PAD_HINT)
+    ext = cname == "DataCopyExtParams"
+    operands = [dst, src, cp.to_ir()]
+    if direction == "gm_to_local":
+        pp = p["pad_params"]
+        want = "DataCopyPadExtParams" if ext else "DataCopyPadParams"
+        if _struct_name(pp) != want:
+            raise error(f"{api}: with an asc.{cname}, pad_params must be an asc.{want}, got {describe(pp)}",
+                        _PAD_HINT)
+        if ext and pp.dtype != dst.dtype:
+            raise error(f"{api}: pad_params is a DataCopyPadExtParams of {pp.dtype.name} but the tensors are "
+                        f"{dst.dtype.name}", "hint: make the DataCopyPadExtParams of the tensors' dtype: "
+                        "asc.DataCopyPadExtParams(x_ub.dtype, is_pad, left, right, value)")
+        operands.append(pp.to_ir())
+    _b.current().create(f"asc.data_copy_pad.{'' if ext else 'params.'}{direction}", operands)
+
+
+@usage("asc.set_pad_value(padding_value, pos=asc.TPosition.MAX)")
+def set_pad_value(padding_value: Any, pos: Any = TPosition.MAX) -> None:  # type: ignore[name-defined]
+    """`AscendC::SetPadValue<T, pos>(padding_value)`: sets the pad register
+    that `asc.data_copy_pad` GM -> UB fills its paddings with when
+    `is_pad` is False. T is the value's type (a Python float is float32, an
+    int int32: pass a typed scalar, e.g. a value read from a tensor of the
+    copy's dtype, for other types); the register holds its bits and a copy
+    of a narrower type uses their low bytes. `pos` is TPosition.MAX (the
+    default, either), VECIN or VECOUT."""
+    api = "asc.set_pad_value"
+    p = enum_arg(pos, TPosition, api, "pos")
+    if p not in (TPosition.MAX, TPosition.VECIN, TPosition.VECOUT):
+        raise error(f"{api}: pos must be TPosition.MAX, VECIN or VECOUT, got TPosition.{p.name}",
+                    "hint: leave pos out (TPosition.MAX)")
+    if isinstance(padding_value, bool) or not (is_number(padding_value) or isinstance(padding_value, Scalar)):
+        raise error(f"{api}: padding_value must be a number or a runtime scalar, got {describe(padding_value)}",
+                    "hint: write asc.set_pad_value(1.0)")
+    v = to_scalar(padding_value)
+    if v.dtype not in (dt.int8, dt.uint8, dt.int16, dt.uint16, dt.float16, dt.bfloat16, dt.int32, dt.uint32,
+                       dt.float32, dt.int64, dt.uint64):
+        raise error(f"{api} does not support a padding value of {v.dtype.name}")
+    attrs = {} if p == TPosition.MAX else {"pos": ("TPosition", int(p))}
+    _b.current().create("asc.set_pad_value", [v], attrs=attrs)
+
+
+def _copy_mask(api: str, dtype: dt.DataType, mask: Any, repeat_time: Any) -> Tuple[list, int]:
+    """mask0, mask1, repeat_time and the mask mode (0 continuous, 1 bit)."""
+    per_repeat = 256 // dtype.sizeof()
+    if isinstance(mask, (list, tuple)):
+        if not (len(mask) == 2 or (per_repeat <= 64 and len(mask) == 1)):
+            raise error(f"{api}: a bit mask is a list [mask0, mask1] of two uint64 (mask0: elements 0-63, "
+                        f"mask1: elements 64-127), got {len(mask)} values")
+        ops = [_u64(mask[0], f"{api}: mask[0]"), _u64(mask[1] if len(mask) == 2 else 0, f"{api}: mask[1]")]
+        mode = 1
+    else:
+        if isinstance(mask, int) and not isinstance(mask, bool) and mask < 0:
+            raise error(f"{api}: mask = {mask} is negative (the number of elements of each repeat)")
+        ops = [_u64(mask, f"{api}: mask"), const(0, dt.uint64)]
+        mode = 0
+    try:
+        _check_const(repeat_time, 0, 255, f"{api}: repeat_time")
+    except ValueError as e:
+        raise error(str(e), "hint: repeat_time is a uint8_t: 0 to 255") from None
+    ops.append(int_operand(repeat_time, f"{api}: repeat_time"))
+    return ops, mode
+
+
+@usage("asc.copy(dst, src, mask, repeat_time, repeat_params, is_set_mask=True)")
+def copy(dst: Any, src: Any, mask: Any, repeat_time: Any, repeat_params: Any, is_set_mask: bool = True) -> None:
+    """`AscendC::Copy<T, isSetMask>`: UB -> UB copy of `repeat_time` repeats
+    of 8 blocks of 32 bytes, the elements `mask` selects (continuous: the
+    first `mask` of each repeat; a list [mask0, mask1]: a bit per element).
+    `repeat_params` is an `asc.CopyRepeatParams`: dst_stride / src_stride
+    (32-byte blocks between the blocks of a repeat, 0 to 65535),
+    dst_repeat_size / src_repeat_size (between repeats, 0 to 4095). In
+    counter mode (asc.set_mask_count) the mask counts the elements of each
+    repeat and repeat_time still holds. Types: int16, uint16, float16,
+    bfloat16, int32, uint32, float32."""
+    api = "asc.copy"
+    for n, t in (("dst", dst), ("src", src)):
+        if not isinstance(t, LocalTensor):
+            raise error(f"{api}: `{n}` must be a LocalTensor, got {describe(t)}",
+                        "hint: asc.copy copies within the UB; use asc.data_copy for GM")
+    _same_dtype(api, dst, src)
+    if dst.dtype not in _COPY_DTYPES:
+        raise error(f"{api} does not support element type {dst.dtype.name} on the Ascend910B",
+                    "hint: asc.copy takes int16, uint16, float16, bfloat16, int32, uint32 or float32 tensors")
+    if not isinstance(repeat_params, _types.CopyRepeatParams):  # type: ignore[attr-defined]
+        raise error(f"{api}: repeat_params must be an asc.CopyRepeatParams, got {describe(repeat_params)}",
+                    "hint: asc.CopyRepeatParams(dst_stride=1, src_stride=1, dst_repeat_size=8, src_repeat_size=8)")
+    if type(is_set_mask) is not bool:
+        raise error(f"{api}: is_set_mask must be True or False, got {describe(is_set_mask)}")
+    try:
+        ops, mode = _copy_mask(api, dst.dtype, mask, repeat_time)
+    except (TypeError, ValueError) as e:
+        raise error(str(e), "hint: mask is an int (continuous) or [mask0, mask1] (bit mode)") from None
+    attrs: Dict[str, Any] = {"mask_mode": mode}
+    if not is_set_mask:
+        attrs["is_set_mask"] = 0
+    _b.current().create("asc.copy.l0", [dst, src] + ops + [repeat_params.to_ir()], attrs=attrs)
