@@ -8,7 +8,7 @@
  * conversion). Nothing is read or written until LoadImageToLocal copies an
  * image with them; on the Ascend910B that instruction writes the L1
  * (TPosition A1/B1), which this simulator does not model yet, so here the
- * state is checked and kept for the block (AscBlockState.aipp) and nothing
+ * state is checked and kept for the block (AscCoreRegs.aipp) and nothing
  * else happens. The checks are the devkit's constraints on the values:
  * the modes' ranges and the GM alignment each format needs. */
 #include <string.h>
@@ -90,7 +90,7 @@ AscStatus sim_set_aipp_functions(AscExec *x, const AscInstr *in) {
   }
   if (s)
     return s;
-  AscSimAipp *a = &x->b->aipp;
+  AscSimAipp *a = &x->b->regs.aipp;
   a->set = 1;
   a->format = format;
   a->src0 = *src0;

@@ -13,14 +13,17 @@
  * memory (sum, max or min) and writes the result. The operation encodings
  * 1 (max) and 2 (min) are the model's: the devkit names only ATOMIC_SUM = 0.
  *
- * Blocks run on worker threads: the read-combine-write of a whole DMA
- * write is done under one process-wide lock, so each DMA write is atomic
- * with respect to every other block's. Integer sums, max and min are then
- * independent of the order the blocks run in; a float sum is the sum of
- * the blocks' values in the order their DMA writes took the lock (float
- * addition is not associative: with more than two blocks adding into one
- * element the last bits may vary between runs). Each addition rounds to
- * the atomic type (round to nearest even for f16 / bf16, as an f32 add). */
+ * The read-combine-write of a whole DMA write is done under one
+ * process-wide lock, so each DMA write is atomic with respect to every
+ * other block's. Float addition is not associative, so a float sum depends
+ * on the order of the writes: to keep results independent of host thread
+ * scheduling, a launch of a kernel with store atomics runs its blocks one
+ * after another in block order (asc_kernel_uses_store_atomics, launch.c),
+ * and the sum is then taken in block order and, within a block, in program
+ * order. The exception is a kernel that also synchronises its blocks
+ * (sync_all, ...), whose blocks must run at once: there the order of its
+ * float atomic sums follows the threads. Each addition rounds to the
+ * atomic type (round to nearest even for f16 / bf16, as an f32 add). */
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -57,6 +60,22 @@ static const AscDType type_dtypes[7] = {
 
 int asc_atomic_dtype_supported(AscDType dt) { return atomic_type_of(dt) != 0; }
 
+int asc_kernel_uses_store_atomics(const AscKernel *k) {
+  for (int f = 0; f < k->n_funcs; f++)
+    for (int i = 0; i < k->funcs[f].n_code; i++)
+      switch (k->funcs[f].code[i].op) {
+      case ASC_OP_SET_ATOMIC_ADD:
+      case ASC_OP_SET_ATOMIC_MAX:
+      case ASC_OP_SET_ATOMIC_MIN:
+      case ASC_OP_SET_ATOMIC_TYPE:
+      case ASC_OP_SET_STORE_ATOMIC_CONFIG:
+        return 1;
+      default:
+        break;
+      }
+  return 0;
+}
+
 static AscDType template_dtype(const AscInstr *in) {
   const AscAttr *a = asc_op_attr(in->src, "dtype");
   if (!a || a->kind != ASC_ATTR_TYPES || a->n_types != 1)
@@ -67,7 +86,7 @@ static AscDType template_dtype(const AscInstr *in) {
 /* sub: 0 add, 1 max, 2 min (operation and type), 3 type only, 4 none. */
 AscStatus sim_set_atomic(AscExec *x, const AscInstr *in) {
   if (in->imm == 4) {
-    x->b->atomic_type = 0;
+    x->b->regs.atomic_type = 0;
     return ASC_OK;
   }
   AscDType dt = template_dtype(in);
@@ -76,8 +95,8 @@ AscStatus sim_set_atomic(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "store atomics do not support %s",
                     asc_dtype_name(dt));
   if (in->imm < 3)
-    x->b->atomic_op = (int)in->imm;
-  x->b->atomic_type = t;
+    x->b->regs.atomic_op = (int)in->imm;
+  x->b->regs.atomic_type = t;
   return ASC_OK;
 }
 
@@ -87,21 +106,21 @@ AscStatus sim_set_store_atomic_config(AscExec *x, const AscInstr *in) {
   if (t < 0 || t > 6 || op < 0 || op > 3)
     return sim_fail(x, in, "SetStoreAtomicConfig: type %lld, op %lld",
                     (long long)t, (long long)op);
-  x->b->atomic_type = (int)t;
-  x->b->atomic_op = (int)op;
+  x->b->regs.atomic_type = (int)t;
+  x->b->regs.atomic_op = (int)op;
   return ASC_OK;
 }
 
 /* Results: the type (bits 0-2) and the operation (bits 3-4); the second
  * result's slot is imm3 (lower.c). */
 AscStatus sim_get_store_atomic_config(AscExec *x, const AscInstr *in) {
-  ASC_DST(x, in).i = x->b->atomic_type;
-  x->regs[in->imm3].i = x->b->atomic_op;
+  ASC_DST(x, in).i = x->b->regs.atomic_type;
+  x->regs[in->imm3].i = x->b->regs.atomic_op;
   return ASC_OK;
 }
 
 void sim_gm_mark_atomic(AscExec *x, int n_before) {
-  if (!x->b->atomic_type)
+  if (!x->b->regs.atomic_type)
     return;
   for (int i = n_before; i < x->b->ev.n_acc; i++)
     if (x->b->ev.acc[i].space == ASC_SPACE_GM && x->b->ev.acc[i].write)
@@ -170,7 +189,7 @@ AscStatus sim_gm_store(AscExec *x, const AscInstr *in, uint8_t *dst,
                        const uint8_t *src, int64_t n) {
   if (n <= 0)
     return ASC_OK;
-  int t = x->b->atomic_type;
+  int t = x->b->regs.atomic_type;
   if (!t) {
     memcpy(dst, src, (size_t)n);
     return ASC_OK;
@@ -182,7 +201,7 @@ AscStatus sim_gm_store(AscExec *x, const AscInstr *in, uint8_t *dst,
                     "an atomic write of %lld bytes: not a whole number of "
                     "%s elements",
                     (long long)n, asc_dtype_name(dt));
-  int op = x->b->atomic_op;
+  int op = x->b->regs.atomic_op;
   if (op > OP_MIN)
     return sim_fail(x, in, "store atomic operation %d is not modelled", op);
   pthread_mutex_lock(&atomic_lock);

@@ -86,9 +86,9 @@ AscStatus sim_vec_bilinear(AscExec *x, const AscInstr *in) {
   uint64_t lo = m0, hi = m1;
   if (!(in->imm2 & 1))
     sim_vec_mask_words(REP_ELEMS, m0, &hi, &lo);
-  x->b->mask_counter = 0;
-  x->b->mask_low = lo;
-  x->b->mask_high = hi;
+  x->b->regs.mask_counter = 0;
+  x->b->regs.mask_low = lo;
+  x->b->regs.mask_high = hi;
 
   /* operands: the offsets, then the gathered blocks' bounding range */
   const uint8_t *offp = range(x, in, 2, 0, 4 * 8 * n, 0, "src0_offset");

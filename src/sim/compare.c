@@ -272,7 +272,7 @@ AscStatus sim_vec_compare_reg(AscExec *x, const AscInstr *in) {
         cmp_f(mode, load_f(sdt, a.base + cs_off(&a, 0, i), 0),
               load_f(sdt, b.base + cs_off(&b, 0, i), 0)))
       bits[i / 8] |= (uint8_t)(1u << (i % 8));
-  memcpy(x->b->cmp_mask, bits, 16);
+  memcpy(x->b->regs.cmp_mask, bits, 16);
   x->b->ev.elems = per_repeat;
   x->b->ev.bytes = CS_REPEAT;
   return ASC_OK;

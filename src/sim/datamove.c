@@ -364,7 +364,7 @@ AscStatus sim_data_copy_pad(AscExec *x, const AscInstr *in) {
                       (long long)left, (long long)right);
     if (x->regs[in->a[3]].i) { /* isPad: the pad register takes the value */
       AscSlot v = x->regs[in->a[3] + 3];
-      x->b->pad_value =
+      x->b->regs.pad_value =
           ext ? scalar_bits((AscDType)ASC_SLOT(x, in, 0).t.dtype, v)
               : (uint64_t)v.i;
     }
@@ -399,7 +399,7 @@ AscStatus sim_data_copy_pad(AscExec *x, const AscInstr *in) {
   if (!d || !gm_range(x, in, src, 0, rows_end(&r, 0), 0, "src", &g, r.count, l,
                       r.src_step))
     return ASC_ERR_KERNEL;
-  uint64_t pad = x->b->pad_value;
+  uint64_t pad = x->b->regs.pad_value;
   for (int64_t b = 0; b < r.count; b++) {
     uint8_t *o = d + b * r.dst_step;
     int64_t skip, n;
@@ -427,7 +427,7 @@ AscStatus sim_data_copy_pad(AscExec *x, const AscInstr *in) {
  * value's own type, as upstream passes it). */
 AscStatus sim_set_pad_value(AscExec *x, const AscInstr *in) {
   AscDType dt = in->src->operands[0]->type->dtype;
-  x->b->pad_value = scalar_bits(dt, ASC_SLOT(x, in, 0));
+  x->b->regs.pad_value = scalar_bits(dt, ASC_SLOT(x, in, 0));
   return ASC_OK;
 }
 
@@ -464,8 +464,8 @@ AscStatus sim_copy_l0(AscExec *x, const AscInstr *in) {
                       i ? "src" : "dst", (long long)t[i]->addr);
   /* enabled[i]: element i of a repeat takes part (n_el elements) */
   int64_t n_el;
-  uint64_t lo = x->b->mask_low, hi = x->b->mask_high;
-  int counter = x->b->mask_counter;
+  uint64_t lo = x->b->regs.mask_low, hi = x->b->regs.mask_high;
+  int counter = x->b->regs.mask_counter;
   if (counter) {
     int64_t max_el = x->b->ub_size / es;
     if (lo > (uint64_t)max_el)

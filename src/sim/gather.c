@@ -123,7 +123,8 @@ AscStatus sim_vec_brcb(AscExec *x, const AscInstr *in) {
         memcpy(o + e * es, v + j * es, (size_t)es);
     }
   }
-  x->b->mask_high = x->b->mask_low = UINT64_MAX; /* BrcbImpl's ResetMask */
+  x->b->regs.mask_high = x->b->regs.mask_low =
+      UINT64_MAX; /* BrcbImpl's ResetMask */
   sim_layout_work(x, repeat * REPEAT / es, es);
   return ASC_OK;
 }
@@ -183,7 +184,8 @@ AscStatus sim_vec_gatherb(AscExec *x, const AscInstr *in) {
     for (int j = 0; j < BLOCKS; j++)
       memcpy(d + (r * rep + j * blk) * BLOCK, v[j], BLOCK);
   }
-  x->b->mask_high = x->b->mask_low = UINT64_MAX; /* GatherbImpl's ResetMask */
+  x->b->regs.mask_high = x->b->regs.mask_low =
+      UINT64_MAX; /* GatherbImpl's ResetMask */
   sim_layout_work(x, repeat * REPEAT / es, es);
   return ASC_OK;
 }
@@ -322,7 +324,7 @@ static void continuous_lanes(int64_t per, uint64_t len, uint64_t *lo,
 AscStatus sim_vec_gather(AscExec *x, const AscInstr *in) {
   AscDType dt = (AscDType)in->dtype;
   int64_t es = (int64_t)asc_dtype_size(dt), per = REPEAT / es;
-  if (x->b->mask_counter)
+  if (x->b->regs.mask_counter)
     return sim_fail(x, in,
                     "gather in counter mode (set_mask_count) is not "
                     "modelled; call set_mask_norm first");
@@ -346,8 +348,8 @@ AscStatus sim_vec_gather(AscExec *x, const AscInstr *in) {
       continuous_lanes(per, c == 0 && reps ? (uint64_t)per : (uint64_t)tail,
                        &calls[c].lo, &calls[c].hi);
     if (n) { /* the mask register as the last SetMask<T> left it */
-      x->b->mask_low = calls[n - 1].lo;
-      x->b->mask_high = calls[n - 1].hi;
+      x->b->regs.mask_low = calls[n - 1].lo;
+      x->b->regs.mask_high = calls[n - 1].hi;
     }
   } else {
     int64_t repeat, rep = ASC_SLOT(x, in, 7).i;
@@ -364,12 +366,12 @@ AscStatus sim_vec_gather(AscExec *x, const AscInstr *in) {
     if (in->imm2 & 1) {
       g.lo = m0;
       g.hi = m1;
-      x->b->mask_low = m0;
-      x->b->mask_high = m1;
+      x->b->regs.mask_low = m0;
+      x->b->regs.mask_high = m1;
     } else {
       continuous_lanes(per, m0, &g.lo, &g.hi);
-      x->b->mask_low = g.lo;
-      x->b->mask_high = g.hi;
+      x->b->regs.mask_low = g.lo;
+      x->b->regs.mask_high = g.hi;
     }
     if (per <= 64)
       g.hi = 0; /* 64 lanes read the low word */
@@ -495,16 +497,16 @@ AscStatus sim_vec_gather_mask(AscExec *x, const AscInstr *in) {
       memcpy(d, out, (size_t)(kept * es));
     free(out);
   }
-  x->b->rsvd_cnt = kept;
-  x->b->mask_counter = 0; /* GatherMaskImpl ends with SetMaskNorm */
-  x->b->mask_high = 0;
-  x->b->mask_low = reduce ? (uint64_t)mask : UINT64_MAX;
+  x->b->regs.rsvd_cnt = kept;
+  x->b->regs.mask_counter = 0; /* GatherMaskImpl ends with SetMaskNorm */
+  x->b->regs.mask_high = 0;
+  x->b->regs.mask_low = reduce ? (uint64_t)mask : UINT64_MAX;
   ASC_DST(x, in).i = kept;
   sim_layout_work(x, repeat * per, es);
   return ASC_OK;
 }
 
 AscStatus sim_get_gather_mask_remain_count(AscExec *x, const AscInstr *in) {
-  ASC_DST(x, in).i = x->b->rsvd_cnt;
+  ASC_DST(x, in).i = x->b->regs.rsvd_cnt;
   return ASC_OK;
 }

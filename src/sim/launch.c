@@ -47,6 +47,12 @@ typedef struct Worker {
   int secondary;
 } Worker;
 
+void sim_regs_reset(AscCoreRegs *r) {
+  memset(r, 0, sizeof *r);
+  r->mask_high = UINT64_MAX; /* the mask register as a kernel starts: */
+  r->mask_low = UINT64_MAX;  /* all bits set, normal mode */
+}
+
 static void block_reset(AscBlockState *b) {
   for (AscSimQueue *q = b->queues; q;) {
     AscSimQueue *n = q->next;
@@ -65,7 +71,6 @@ static void block_reset(AscBlockState *b) {
   memset(b->flags, 0, sizeof b->flags);
   memset(b->waits, 0, sizeof b->waits);
   memset(b->first_wait, 0, sizeof b->first_wait);
-  memset(&b->aipp, 0, sizeof b->aipp); /* family debug */
 }
 
 /* Checks the end-of-kernel state: a wait_flag still waiting is a deadlock. */
@@ -106,24 +111,11 @@ static void *worker_main(void *arg) {
   b.xsync = w->xsync;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
-    /* system family: no system workspace yet; the block's clock, epoch 1 */
-    b.has_sys_ws = 0;
-    if (w->xsync) {
+    sim_regs_reset(&b.regs);
+    if (w->xsync) { /* the block's vector clock, epoch 1 (block_sync.c) */
       b.xsync_vc = asc_xsync_vc(w->xsync, blk);
       b.xsync_epoch = 1;
     }
-    b.mask_high = UINT64_MAX; /* the mask register as a kernel starts: */
-    b.mask_low = UINT64_MAX;  /* all bits set, normal mode */
-    b.mask_counter = 0;
-    memset(b.cmp_mask, 0, sizeof b.cmp_mask); /* cmpsel: CmpMask register */
-    b.deq_scale = 0; /* quant family: DEQSCALE and g_deqValue unset */
-    b.deq_mode = 0;
-    b.deq_half = 0;
-    b.deq_half_set = 0;
-    b.rsvd_cnt = 0; /* GatherMask's kept count (family gather) */
-    b.atomic_type = 0; /* datamove family: no store atomics, pad 0 */
-    b.atomic_op = 0;
-    b.pad_value = 0;
     /* every block starts from a zeroed UB: only what was touched needs it */
     memset(b.ub, 0, (size_t)sc->dirty);
     sc->dirty = 0;
@@ -323,6 +315,8 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
       snprintf(err->message, sizeof err->message, "out of memory");
       return err->status;
     }
+  } else if (asc_kernel_uses_store_atomics(k)) {
+    workers = 1; /* float atomic sums in block order (atomic.c) */
   }
   /* small launches (the common 1-block case) allocate nothing */
   Worker local[4];

@@ -75,16 +75,17 @@ AscStatus sim_set_deq_scale(AscExec *x, const AscInstr *in) {
   AscBlockState *b = x->b;
   if (in->imm == 0) {
     uint16_t h = asc_f32_to_f16((float)num_operand(x, in, 0));
-    b->deq_scale = h;
-    b->deq_mode = ASC_DEQ_HALF;
-    b->deq_half = h;
-    b->deq_half_set = 1;
+    b->regs.deq_scale = h;
+    b->regs.deq_mode = ASC_DEQ_HALF;
+    b->regs.deq_half = h;
+    b->regs.deq_half_set = 1;
     return ASC_OK;
   }
   if (in->imm == 1) {
-    b->deq_scale = deq_config((float)num_operand(x, in, 0),
-                              ASC_SLOT(x, in, 1).i, num_operand(x, in, 2) != 0);
-    b->deq_mode = ASC_DEQ_CONFIG;
+    b->regs.deq_scale =
+        deq_config((float)num_operand(x, in, 0), ASC_SLOT(x, in, 1).i,
+                   num_operand(x, in, 2) != 0);
+    b->regs.deq_mode = ASC_DEQ_CONFIG;
     return ASC_OK;
   }
   uint8_t *v = sim_vec_operand(x, in, 0, VDEQ_SIZE, 1, "vdeq");
@@ -103,8 +104,8 @@ AscStatus sim_set_deq_scale(AscExec *x, const AscInstr *in) {
                             r[si->fields[fm].slot + i].i != 0);
     memcpy(v + 8 * i, &c, 8);
   }
-  b->deq_scale = (uint64_t)ASC_SLOT(x, in, 0).t.addr >> 5;
-  b->deq_mode = ASC_DEQ_VECTOR;
+  b->regs.deq_scale = (uint64_t)ASC_SLOT(x, in, 0).t.addr >> 5;
+  b->regs.deq_mode = ASC_DEQ_VECTOR;
   return ASC_OK;
 }
 
@@ -135,40 +136,40 @@ static int deq_load(AscExec *x, const AscInstr *in, Deq *q, int vec) {
   q->sd = (AscDType)ASC_SLOT(x, in, 1).t.dtype;
   q->vec = vec;
   if (q->sd == ASC_DT_INT32) {
-    if (b->deq_mode != ASC_DEQ_HALF) {
+    if (b->regs.deq_mode != ASC_DEQ_HALF) {
       sim_fail(x, in,
                "cast_deq from int32 to half reads the half scale of "
                "set_deq_scale(scale), but the DEQSCALE register %s",
-               b->deq_mode == ASC_DEQ_NONE ? "was never set"
-                                           : "holds another form's value");
+               b->regs.deq_mode == ASC_DEQ_NONE ? "was never set"
+                                                : "holds another form's value");
       return 0;
     }
-    q->half = asc_f16_to_f32((uint16_t)b->deq_scale);
+    q->half = asc_f16_to_f32((uint16_t)b->regs.deq_scale);
     return 1;
   }
   if (!vec) {
-    if (b->deq_mode != ASC_DEQ_CONFIG) {
+    if (b->regs.deq_mode != ASC_DEQ_CONFIG) {
       sim_fail(x, in,
                "cast_deq with is_vec_deq=False reads the config of "
                "set_deq_scale(scale, offset, sign_mode), but the DEQSCALE "
                "register %s",
-               b->deq_mode == ASC_DEQ_NONE ? "was never set"
-                                           : "holds another form's value");
+               b->regs.deq_mode == ASC_DEQ_NONE ? "was never set"
+                                                : "holds another form's value");
       return 0;
     }
-    deq_decode(q, 0, b->deq_scale);
+    deq_decode(q, 0, b->regs.deq_scale);
     return 1;
   }
-  if (b->deq_mode != ASC_DEQ_VECTOR) {
+  if (b->regs.deq_mode != ASC_DEQ_VECTOR) {
     sim_fail(x, in,
              "cast_deq with is_vec_deq=True reads the 16 configs of "
              "set_deq_scale(vdeq, vdeq_info), but the DEQSCALE register %s",
-             b->deq_mode == ASC_DEQ_NONE ? "was never set"
-                                         : "holds another form's value");
+             b->regs.deq_mode == ASC_DEQ_NONE ? "was never set"
+                                              : "holds another form's value");
     return 0;
   }
-  AscTensorRef t = {(int64_t)(b->deq_scale << 5), VDEQ_SIZE, -1, ASC_DT_UINT64,
-                    0};
+  AscTensorRef t = {(int64_t)(b->regs.deq_scale << 5), VDEQ_SIZE, -1,
+                    ASC_DT_UINT64, 0};
   const uint8_t *p = sim_local_ptr(x, in, &t, VDEQ_SIZE, 0, "the vdeq table");
   if (!p)
     return 0;
@@ -326,11 +327,11 @@ enum { DEQ_RELU_CHUNK = 8 * 1024 / 4 }; /* TMP_UB_SIZE / sizeof(int32_t) */
  * its src1 bytes (the devkit's scratch use of the sources). */
 static AscStatus add_deq_relu(AscExec *x, const AscInstr *in, uint8_t *d,
                               uint8_t *a, uint8_t *b, int64_t n) {
-  if (!x->b->deq_half_set)
+  if (!x->b->regs.deq_half_set)
     return sim_fail(x, in,
                     "add_deq_relu reads the half scale of "
                     "set_deq_scale(scale), which was never set");
-  float scale = asc_f16_to_f32(x->b->deq_half);
+  float scale = asc_f16_to_f32(x->b->regs.deq_half);
   if (x->b->n_observers) {
     const AscTensorRef *t0 = &ASC_SLOT(x, in, 1).t, *t1 = &ASC_SLOT(x, in, 2).t;
     sim_record_access(x->b, ASC_SPACE_UB, 1, -1, t0->addr, t0->addr + 4 * n);
@@ -452,7 +453,7 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
   for (int k = 0; k < 3; k++)
     if (!sim_tensor_arg(x, in, k, names[k]))
       return ASC_ERR_KERNEL;
-  if (!x->b->deq_half_set)
+  if (!x->b->regs.deq_half_set)
     return sim_fail(x, in,
                     "add_deq_relu reads the half scale of "
                     "set_deq_scale(scale), which was never set");
@@ -475,9 +476,9 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
     sim_vec_mask_words(64, m0, &ihi, &ilo);
     sim_vec_mask_words(128, m0, &hhi, &hlo);
   }
-  x->b->mask_counter = 0;
-  x->b->mask_low = hlo;
-  x->b->mask_high = hhi;
+  x->b->regs.mask_counter = 0;
+  x->b->regs.mask_low = hlo;
+  x->b->regs.mask_high = hhi;
   if (rep == 0)
     return ASC_OK;
   /* the chunks: `per` repeats each (32 when they do not fit the buffer) */
@@ -516,7 +517,7 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
   uint8_t *d = span_ptr(x, in, 0, wd, 1, "dst");
   if (!d)
     return ASC_ERR_KERNEL;
-  float scale = asc_f16_to_f32(x->b->deq_half);
+  float scale = asc_f16_to_f32(x->b->regs.deq_half);
   int32_t buf[ADR_BUF + 64] = {0}; /* the reserved buffer, as zeros */
   uint8_t *tb = (uint8_t *)buf;
   for (int64_t c = 0; c * per < rep; c++) {

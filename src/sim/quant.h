@@ -15,7 +15,7 @@ typedef enum AscQuantBinOp {
   ASC_QBIN_SUB_RELU_CAST, /* T(relu(a - b)) */
 } AscQuantBinOp;
 
-/* What the DEQSCALE register holds (AscBlockState.deq_mode). */
+/* What the DEQSCALE register holds (AscCoreRegs.deq_mode). */
 enum {
   ASC_DEQ_NONE,   /* never written */
   ASC_DEQ_HALF,   /* SetDeqScale(half): the scale's bits */

@@ -74,7 +74,7 @@ AscStatus sim_set_cmp_mask(AscExec *x, const AscInstr *in) {
   const uint8_t *s = cs_span(x, in, 0, "src", 0, 16, 0, 16, 1);
   if (!s)
     return ASC_ERR_KERNEL;
-  memcpy(x->b->cmp_mask, s, 16);
+  memcpy(x->b->regs.cmp_mask, s, 16);
   x->b->ev.elems = 16;
   x->b->ev.bytes = 16;
   return ASC_OK;
@@ -95,7 +95,7 @@ AscStatus sim_get_cmp_mask(AscExec *x, const AscInstr *in) {
   uint8_t *d = cs_span(x, in, 0, "dst", 0, 16, 1, 16, 1);
   if (!d)
     return ASC_ERR_KERNEL;
-  memcpy(d, x->b->cmp_mask, 16);
+  memcpy(d, x->b->regs.cmp_mask, 16);
   x->b->ev.elems = 16;
   x->b->ev.bytes = 16;
   return ASC_OK;
@@ -134,7 +134,7 @@ static int sel_bit(const Sel *s, const uint8_t *reg, int64_t r, int64_t i) {
 static void sel_run(AscExec *x, const Sel *s, int64_t repeats, uint64_t lo,
                     uint64_t hi, uint64_t lo_t, uint64_t hi_t) {
   uint8_t reg[16];
-  memcpy(reg, x->b->cmp_mask, 16);
+  memcpy(reg, x->b->regs.cmp_mask, 16);
   for (int64_t r = 0; r < repeats; r++) {
     uint64_t l = r == repeats - 1 ? lo_t : lo, h = r == repeats - 1 ? hi_t : hi;
     /* the repeat reads its sources before it writes dst */
@@ -159,14 +159,14 @@ static void sel_run(AscExec *x, const Sel *s, int64_t repeats, uint64_t lo,
 static void sel_set_register(AscExec *x, const Sel *s, const uint8_t *sel,
                              int64_t sel_addr) {
   if (s->mode == 0) {
-    memcpy(x->b->cmp_mask, sel, 16);
+    memcpy(x->b->regs.cmp_mask, sel, 16);
   } else if (s->mode == 1) {
     for (int64_t k = 0; k < 16; k += s->es)
-      memcpy(x->b->cmp_mask + k, s->scalar, (size_t)s->es);
+      memcpy(x->b->regs.cmp_mask + k, s->scalar, (size_t)s->es);
   } else {
     uint32_t a = (uint32_t)sel_addr;
     for (int k = 0; k < 16; k += 4)
-      memcpy(x->b->cmp_mask + k, &a, 4);
+      memcpy(x->b->regs.cmp_mask + k, &a, 4);
   }
 }
 
@@ -225,7 +225,7 @@ static int sel_bits(AscExec *x, const AscInstr *in, Sel *s, int ks,
     return s->bits != NULL;
   }
   uint32_t a;
-  memcpy(&a, x->b->cmp_mask, 4);
+  memcpy(&a, x->b->regs.cmp_mask, 4);
   AscTensorRef t = {.addr = a, .len = -1, .buf = -1, .dtype = ASC_DT_UINT8};
   if (a % 32)
     return sim_fail(x, in,
@@ -391,7 +391,7 @@ AscStatus sim_vec_select_reg(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "repeat_times %lld is out of range [0, 255]",
                     (long long)repeats);
   if (scalar)
-    memcpy(s.scalar, x->b->cmp_mask, (size_t)s.es);
+    memcpy(s.scalar, x->b->regs.cmp_mask, (size_t)s.es);
   uint64_t lo, hi;
   if (!sim_l0_mask(x, in, s.per_repeat, 0, 0, 0, 0, &lo, &hi))
     return ASC_ERR_KERNEL;

@@ -129,6 +129,44 @@ typedef struct AscLaunchControl {
   int64_t last_poll_ns; /* touched by the launching thread only */
 } AscLaunchControl;
 
+/* The registers of an AI Core a kernel's instructions set and read. Each
+ * block starts with them as a kernel starts on an NPU (sim_regs_reset):
+ * one struct, so that a register added for a new instruction cannot keep
+ * the previous block's value on the same worker. */
+typedef struct AscCoreRegs {
+  /* the vector mask register: its two words and the mode (1: counter) */
+  uint64_t mask_high, mask_low;
+  int mask_counter;
+  /* the merge result register VMS4_SR (sort.c): the elements
+   * the last MrgSort took of each list, 16 bits a list */
+  uint64_t vms4_sr;
+  /* the 128-bit CmpMask register (Compare's register form,
+   * Select, SetCmpMask/GetCmpMask), its bytes in UB order */
+  uint8_t cmp_mask[16];
+  /* the DEQSCALE register (what set_deq_scale wrote, of
+   * kind deq_mode: ASC_DEQ_* in quant.h) and the devkit's g_deqValue, the
+   * half scale AddDeqRelu reads (deq_half_set: written) */
+  uint64_t deq_scale;
+  int deq_mode;
+  uint16_t deq_half;
+  int deq_half_set;
+  /* the count GatherMask kept (get_rsvd_cnt; gather.c) */
+  int64_t rsvd_cnt;
+  /* the store-atomic state DMA writes into GM combine with (atomic_type:
+   * an AtomicDtype value, 0 none; atomic_op: 0 sum, 1 max, 2 min) and the
+   * DataCopyPad pad register (set_mov_pad_val: the bits of a T) */
+  int atomic_type, atomic_op;
+  uint64_t pad_value;
+  /* the address SetSysWorkspace gave (has_sys_ws; system.c) */
+  AscTensorRef sys_ws;
+  int has_sys_ws;
+  /* SetAippFunctions' state (aipp.c) */
+  AscSimAipp aipp;
+} AscCoreRegs;
+
+/* All registers zero, except the mask register: all bits set, normal mode. */
+void sim_regs_reset(AscCoreRegs *r);
+
 typedef struct AscBlockState {
   const AscKernel *kernel;
   const AscPlatform *platform;
@@ -147,30 +185,7 @@ typedef struct AscBlockState {
   AscSimTBuf *tbufs;
   int n_objects; /* queues + tbufs */
   AscSimPipe pipe;
-  /* the vector mask register: its two words and the mode (1: counter) */
-  uint64_t mask_high, mask_low;
-  int mask_counter;
-  /* sort family: the merge result register VMS4_SR (sort.c): the elements
-   * the last MrgSort took of each list, 16 bits a list */
-  uint64_t vms4_sr;
-  /* cmpsel family: the 128-bit CmpMask register (Compare's register form,
-   * Select, SetCmpMask/GetCmpMask), its bytes in UB order */
-  uint8_t cmp_mask[16];
-  /* quant family: the DEQSCALE register (what set_deq_scale wrote, of
-   * kind deq_mode: ASC_DEQ_* in quant.h) and the devkit's g_deqValue, the
-   * half scale AddDeqRelu reads (deq_half_set: written) */
-  uint64_t deq_scale;
-  int deq_mode;
-  uint16_t deq_half;
-  int deq_half_set;
-  /* the count GatherMask kept (get_rsvd_cnt; family gather) */
-  int64_t rsvd_cnt;
-  /* ---- data movement family (datamove.c, atomic.c) ----
-   * the store-atomic state DMA writes into GM combine with (atomic_type:
-   * an AtomicDtype value, 0 none; atomic_op: 0 sum, 1 max, 2 min) and the
-   * DataCopyPad pad register (set_mov_pad_val: the bits of a T) */
-  int atomic_type, atomic_op;
-  uint64_t pad_value;
+  AscCoreRegs regs; /* the core's registers, reset as each block starts */
   /* register frames, a stack grown on demand */
   AscSlot *stack;
   int64_t stack_size, stack_used;
@@ -196,11 +211,6 @@ typedef struct AscBlockState {
    * op, so the sanitizer orders GM accesses of different blocks */
   const int32_t *xsync_vc;
   int32_t xsync_epoch;
-  /* system family: the address SetSysWorkspace gave (has_sys_ws) */
-  AscTensorRef sys_ws;
-  int has_sys_ws;
-  /* family debug: SetAippFunctions' state (aipp.h), reset for each block */
-  AscSimAipp aipp;
 } AscBlockState;
 
 typedef struct AscExec {
@@ -345,6 +355,9 @@ void sim_l0_apply_mask(AscExec *x, const AscInstr *in, int k,
 /* The element types of the store atomics and of Copy on the Ascend910B
  * (the lowering's compile-time checks). */
 int asc_atomic_dtype_supported(AscDType dt);
+/* Whether the kernel turns store atomics on anywhere: its blocks then run
+ * in block order, one after another (atomic.c says why). */
+int asc_kernel_uses_store_atomics(const AscKernel *k);
 int asc_copy_dtype_supported(AscDType dt);
 
 /* Copies the shape info a tensor value carries after its handle from src

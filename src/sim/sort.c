@@ -188,7 +188,7 @@ static void set_result_register(AscBlockState *b,
   uint64_t r = 0;
   for (int i = 0; i < MAX_LISTS; i++)
     r |= ((uint64_t)took[i] & 0xffff) << (16 * i);
-  b->vms4_sr = r;
+  b->regs.vms4_sr = r;
 }
 
 static int lists_of(unsigned valid) {
@@ -436,7 +436,7 @@ AscStatus sim_sort(AscExec *x, const AscInstr *in) {
 /* ---- scalar helpers ---------------------------------------------------- */
 
 AscStatus sim_get_mrg_sort_result(AscExec *x, const AscInstr *in) {
-  uint64_t r = x->b->vms4_sr;
+  uint64_t r = x->b->regs.vms4_sr;
   /* result 0 is the instruction's dst, results 1..3 its arguments (the
    * lowering's layout for this op) */
   ASC_DST(x, in).i = (int64_t)(r & 0xffff);

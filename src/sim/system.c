@@ -126,16 +126,16 @@ AscStatus sim_sys_workspace(AscExec *x, const AscInstr *in) {
       return sim_fail(x, in,
                       "asc.set_sys_workspace: not a kernel argument's "
                       "global address");
-    b->sys_ws = *t;
-    b->has_sys_ws = 1;
+    b->regs.sys_ws = *t;
+    b->regs.has_sys_ws = 1;
     return ASC_OK;
   }
-  if (!b->has_sys_ws)
+  if (!b->regs.has_sys_ws)
     return sim_fail(x, in,
                     "asc.get_sys_workspace(): no system workspace was set: on "
                     "the NPU the framework passes one; here call "
                     "asc.set_sys_workspace(addr) first with a kernel argument");
-  AscTensorRef a = b->sys_ws;
+  AscTensorRef a = b->regs.sys_ws;
   a.dtype = ASC_DT_UINT8; /* GetSysWorkSpacePtr is a __gm__ uint8_t * */
   a.len = -1;             /* an address: bounded by its kernel argument */
   ASC_DST(x, in).t = a;

@@ -27,9 +27,9 @@ uint8_t *sim_vec_operand(AscExec *x, const AscInstr *in, int k, int64_t n,
 void sim_vec_work(AscExec *x, const AscTensorRef *dst, int64_t n) {
   x->b->ev.elems = n;
   x->b->ev.bytes = n * (int64_t)asc_dtype_size((AscDType)dst->dtype);
-  x->b->mask_counter = 0;
-  x->b->mask_high = UINT64_MAX;
-  x->b->mask_low = UINT64_MAX;
+  x->b->regs.mask_counter = 0;
+  x->b->regs.mask_high = UINT64_MAX;
+  x->b->regs.mask_low = UINT64_MAX;
 }
 
 static AscScalar scalar_operand(AscExec *x, const AscInstr *in, int k) {
@@ -252,22 +252,23 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
   l->repeat = ASC_SLOT(x, in, k + 2).i;
   if (!(in->imm2 & 2)) { /* isSetMask: the instruction sets the register */
     if (in->imm2 & 1) {  /* bit mode: mask[0] low 64 bits, mask[1] high */
-      x->b->mask_low = m0;
-      x->b->mask_high = m1;
+      x->b->regs.mask_low = m0;
+      x->b->regs.mask_high = m1;
     } else {
-      l0_continuous(per_repeat, m0, &x->b->mask_high, &x->b->mask_low);
+      l0_continuous(per_repeat, m0, &x->b->regs.mask_high,
+                    &x->b->regs.mask_low);
     }
   }
-  uint64_t lo = x->b->mask_low, hi = x->b->mask_high;
+  uint64_t lo = x->b->regs.mask_low, hi = x->b->regs.mask_high;
   if (per_repeat <= 64)
     hi = 0; /* a repeat of 64 elements or fewer reads the low word */
   if (per_repeat < 64)
     lo &= ((uint64_t)1 << per_repeat) - 1;
   l->tail = 0;
-  if (x->b->mask_counter) {
+  if (x->b->regs.mask_counter) {
     /* counter mode: the low word counts the elements of the instruction,
      * repeat_times is not used (SIMD计算说明/掩码.md) */
-    uint64_t count = x->b->mask_low;
+    uint64_t count = x->b->regs.mask_low;
     uint64_t reps = count / (uint64_t)per_repeat;
     uint64_t rest = count % (uint64_t)per_repeat;
     if (reps + (rest != 0) > L0_MAX_COUNTER_REPEATS) {
@@ -570,10 +571,10 @@ void sim_l0_apply_mask(AscExec *x, const AscInstr *in, int k,
     return;
   uint64_t m0 = (uint64_t)ASC_SLOT(x, in, k).i;
   if (in->imm2 & 1) {
-    x->b->mask_low = m0;
-    x->b->mask_high = (uint64_t)ASC_SLOT(x, in, k + 1).i;
+    x->b->regs.mask_low = m0;
+    x->b->regs.mask_high = (uint64_t)ASC_SLOT(x, in, k + 1).i;
   } else {
-    l0_continuous(per_repeat, m0, &x->b->mask_high, &x->b->mask_low);
+    l0_continuous(per_repeat, m0, &x->b->regs.mask_high, &x->b->regs.mask_low);
   }
 }
 
@@ -585,8 +586,8 @@ void sim_l0_apply_mask(AscExec *x, const AscInstr *in, int k,
  * SetMaskCount / SetMaskNorm do. */
 AscStatus sim_set_vector_mask(AscExec *x, const AscInstr *in) {
   if (in->imm == 0) {
-    x->b->mask_high = (uint64_t)ASC_SLOT(x, in, 0).i;
-    x->b->mask_low = (uint64_t)ASC_SLOT(x, in, 1).i;
+    x->b->regs.mask_high = (uint64_t)ASC_SLOT(x, in, 0).i;
+    x->b->regs.mask_low = (uint64_t)ASC_SLOT(x, in, 1).i;
     return ASC_OK;
   }
   int64_t len = ASC_SLOT(x, in, 0).i;
@@ -594,27 +595,28 @@ AscStatus sim_set_vector_mask(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "set_vector_mask: len %lld is negative",
                     (long long)len);
   if (in->imm2 == ASC_MASKMODE_COUNTER) {
-    x->b->mask_high = 0;
-    x->b->mask_low = (uint64_t)len;
+    x->b->regs.mask_high = 0;
+    x->b->regs.mask_low = (uint64_t)len;
     return ASC_OK;
   }
   size_t es = asc_dtype_size((AscDType)in->dtype);
   int64_t per_repeat = L0_REPEAT / (int64_t)(es ? es : 1);
-  l0_continuous(per_repeat, (uint64_t)len, &x->b->mask_high, &x->b->mask_low);
+  l0_continuous(per_repeat, (uint64_t)len, &x->b->regs.mask_high,
+                &x->b->regs.mask_low);
   return ASC_OK;
 }
 
 /* SetMaskCount (sub 1) / SetMaskNorm (sub 0). */
 AscStatus sim_set_mask_mode(AscExec *x, const AscInstr *in) {
-  x->b->mask_counter = in->imm;
+  x->b->regs.mask_counter = in->imm;
   return ASC_OK;
 }
 
 /* ResetMask: both words all ones. */
 AscStatus sim_reset_mask(AscExec *x, const AscInstr *in) {
   (void)in;
-  x->b->mask_high = UINT64_MAX;
-  x->b->mask_low = UINT64_MAX;
+  x->b->regs.mask_high = UINT64_MAX;
+  x->b->regs.mask_low = UINT64_MAX;
   return ASC_OK;
 }
 
@@ -625,20 +627,21 @@ int sim_l0_mask(AscExec *x, const AscInstr *in, int64_t per_repeat,
                 uint64_t *lo, uint64_t *hi) {
   if (set_mask) {
     if (bit_mode) {
-      x->b->mask_low = m0;
-      x->b->mask_high = m1;
+      x->b->regs.mask_low = m0;
+      x->b->regs.mask_high = m1;
     } else {
-      l0_continuous(per_repeat, m0, &x->b->mask_high, &x->b->mask_low);
+      l0_continuous(per_repeat, m0, &x->b->regs.mask_high,
+                    &x->b->regs.mask_low);
     }
   }
-  if (x->b->mask_counter) {
+  if (x->b->regs.mask_counter) {
     sim_fail(x, in,
              "the mask register is in counter mode (set_mask_count); this "
              "level-0 form needs normal mode (set_mask_norm)");
     return 0;
   }
-  *lo = x->b->mask_low;
-  *hi = per_repeat <= 64 ? 0 : x->b->mask_high;
+  *lo = x->b->regs.mask_low;
+  *hi = per_repeat <= 64 ? 0 : x->b->regs.mask_high;
   if (per_repeat < 64)
     *lo &= ((uint64_t)1 << per_repeat) - 1;
   return 1;
