@@ -116,10 +116,15 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   e->kind = ASC_EV_OP;
   AscPipe p = asc_op_info((AscOpId)in->op)->pipe;
   e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
-  e->n_acc = 0;
+  e->n_acc = e->acc_overflow = 0;
   e->has_ov = e->has_lov = 0;
   e->elems = e->bytes = e->dropped = 0;
   AscStatus s = exec_fns[in->op](x, in);
+  if (!s && e->acc_overflow) /* a bug of the semantic function's records */
+    return sim_fail(x, in,
+                    "internal error: the instruction touched more than %d "
+                    "memory ranges (ASC_EVENT_MAX_ACCESSES in events.h)",
+                    ASC_EVENT_MAX_ACCESSES);
   for (int i = 0; i < b->n_observers && !s; i++)
     if (b->observers[i].event)
       s = b->observers[i].event(b->observers[i].self, b, e);

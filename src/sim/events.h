@@ -83,6 +83,9 @@ typedef struct AscEvent {
   int64_t dropped;
   AscAccess acc[ASC_EVENT_MAX_ACCESSES];
   int n_acc;
+  /* an access that did not fit acc: the instruction fails (interp.c)
+   * rather than hide it from the sanitizer */
+  int acc_overflow;
   /* OP: a GM access (partly) outside its kernel argument, clamped to it
    * (only when overruns are reported: the sanitizer is on): the bytes
    * [ov_lo, ov_hi) of argument ov_buf were asked for */

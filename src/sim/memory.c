@@ -27,8 +27,12 @@ AscStatus sim_fail(AscExec *x, const AscInstr *in, const char *fmt, ...) {
 void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
                        int64_t lo, int64_t hi) {
   AscEvent *e = &b->ev;
-  if (e->n_acc >= ASC_EVENT_MAX_ACCESSES || hi <= lo)
+  if (hi <= lo)
     return;
+  if (e->n_acc >= ASC_EVENT_MAX_ACCESSES) {
+    e->acc_overflow = 1;
+    return;
+  }
   AscAccess *a = &e->acc[e->n_acc++];
   a->write = (uint8_t)write;
   a->space = (uint8_t)space;
