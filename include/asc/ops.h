@@ -81,6 +81,7 @@ typedef struct AscOperandSpec {
   char reads;     /* tensor operand is read */
   char writes;    /* tensor operand is written */
   char optional;  /* may be omitted (only at the end) */
+  char own_dtype; /* tensor: not tied to the others' element type (ops.def) */
 } AscOperandSpec;
 
 typedef struct AscAttrSpec {

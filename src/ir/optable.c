@@ -112,6 +112,8 @@ static void parse_operands(AscOpInfo *info, const char *spec) {
         o->writes = 1;
       else if (k[j] == '?')
         o->optional = 1;
+      else if (k[j] == 'o')
+        o->own_dtype = 1;
     }
     if (!o->optional)
       info->n_required = info->n_operands;

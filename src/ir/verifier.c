@@ -338,62 +338,25 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
     return asc_printf_verify(v->ctx, op);
   if (info->pipe == ASC_PIPE_V || info->pipe == ASC_PIPE_MTE2 ||
       info->pipe == ASC_PIPE_MTE3) {
-    /* Cast converts; MulAddDst and Axpy may accumulate half sources into a
-     * float dst (the lowering checks their pairs) */
-    if (op->id == ASC_OP_CAST || op->id == ASC_OP_CAST_L0 ||
-        op->id == ASC_OP_MUL_ADD_DST || op->id == ASC_OP_MUL_ADD_DST_L0 ||
-        op->id == ASC_OP_AXPY || op->id == ASC_OP_AXPY_L0)
-      return ASC_OK;
-    /* sort family: Sort32 and Sort take uint32 indices with half or float
-     * scores (the lowering checks the types) */
-    if (op->id == ASC_OP_SORT32 || op->id == ASC_OP_SORT)
-      return ASC_OK;
-    /* cmpsel family: Compare's bit-mask dst and Select's sel_mask have
-     * types of their own (the lowering checks them) */
-    if (op->id == ASC_OP_COMPARE_L0 || op->id == ASC_OP_COMPARE_SCALAR_L0 ||
-        op->id == ASC_OP_SELECT || op->id == ASC_OP_SELECT_SCALAR ||
-        op->id == ASC_OP_SELECT_L0 || op->id == ASC_OP_SELECT_SCALAR_L0 ||
-        op->id == ASC_OP_SELECT_SCALAR_CMPMASK)
-      return ASC_OK;
-    /* quant family: the dequantisations and fused casts convert, the
-     * bilinear interpolation takes uint32 offsets and a uint8 buffer (the
-     * lowering checks their element types) */
-    if (op->id == ASC_OP_CAST_DEQ || op->id == ASC_OP_CAST_DEQ_L0 ||
-        op->id == ASC_OP_ADD_DEQ_RELU || op->id == ASC_OP_ADD_DEQ_RELU_L0 ||
-        op->id == ASC_OP_MUL_CAST || op->id == ASC_OP_MUL_CAST_L0 ||
-        op->id == ASC_OP_ADD_RELU_CAST || op->id == ASC_OP_ADD_RELU_CAST_L0 ||
-        op->id == ASC_OP_SUB_RELU_CAST || op->id == ASC_OP_SUB_RELU_CAST_L0 ||
-        op->id == ASC_OP_BILINEAR_INTERPOLATION)
-      return ASC_OK;
-    /* family gather: uint32 offsets, a uint8 shared_tmp_buffer, uint64
-     * address tensors (the lowering checks their types) */
-    if (op->id == ASC_OP_TRANSPOSE_EXT || op->id == ASC_OP_GATHER ||
-        op->id == ASC_OP_GATHER_L0 || op->id == ASC_OP_GATHERB ||
-        op->id == ASC_OP_TRANS_DATA_TO_5HD || op->id == ASC_OP_GATHER_MASK)
-      return ASC_OK;
-    /* Compare writes a uint8/int8 bit mask of its sources' comparison */
-    if (op->id == ASC_OP_COMPARE || op->id == ASC_OP_COMPARE_SCALAR) {
-      const AscType *t1 = op->operands[1]->type, *t2 = op->operands[2]->type;
-      if (asc_type_is_tensor(t2) && t2->dtype != t1->dtype) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "%s and %s", asc_dtype_name(t1->dtype),
-                 asc_dtype_name(t2->dtype));
-        return fail(v, op, "src0 and src1 must have one dtype, got ", buf);
-      }
-      return ASC_OK;
-    }
     AscDType dt = ASC_DT_NONE;
+    int first = -1; /* the first tensor operand tied to the others */
     for (int i = 0; i < op->n_operands; i++) {
       const AscType *t = op->operands[i]->type;
-      if (!asc_type_is_tensor(t))
+      if (!asc_type_is_tensor(t) ||
+          (i < info->n_operands && info->operands[i].own_dtype))
         continue;
-      if (dt == ASC_DT_NONE)
+      if (dt == ASC_DT_NONE) {
         dt = t->dtype;
-      else if (t->dtype != dt) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "%s and %s", asc_dtype_name(dt),
+        first = i;
+      } else if (t->dtype != dt) {
+        char buf[160];
+        const char *a = first < info->n_operands ? info->operands[first].name
+                                                 : "the tensor operands";
+        const char *b = i < info->n_operands ? info->operands[i].name : "";
+        snprintf(buf, sizeof buf, "%s%s%s must have one dtype, got %s and %s",
+                 a, *b ? " and " : "", b, asc_dtype_name(dt),
                  asc_dtype_name(t->dtype));
-        return fail(v, op, "tensor operands must have one dtype, got ", buf);
+        return fail(v, op, buf, NULL);
       }
     }
   }
