@@ -618,6 +618,15 @@ __aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTenso
 __aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
                                   const LocalTensor<int32_t> &src1, uint64_t mask, const uint8_t repeatTime,
                                   const BinaryRepeatParams &repeatParams) {}
+/* gaps: AddDeqRelu<isSetMask>(...) */
+template <bool isSetMask>
+__aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
+                                  const LocalTensor<int32_t> &src1, uint64_t mask[], const uint8_t repeatTime,
+                                  const BinaryRepeatParams &repeatParams) {}
+template <bool isSetMask>
+__aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
+                                  const LocalTensor<int32_t> &src1, uint64_t mask, const uint8_t repeatTime,
+                                  const BinaryRepeatParams &repeatParams) {}
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ void MulCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
                         uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &repeatParams);

@@ -1,0 +1,164 @@
+"""Gaps of the basic API closed after the families of issue 13, each against
+a NumPy reference that follows the devkit's dav-c220 implementation:
+
+- add_deq_relu level 0 with is_set_mask=False (AddDeqRelu<false>): the
+  first chunk's int32 sums and conversions under the register's mask, the
+  max step and later chunks under all ones (the devkit's zero fill resets
+  the register), the register left all ones.
+"""
+
+import zlib
+from typing import Any
+
+import numpy as np
+import pytest
+
+import asc
+
+SENT = 0x5A5A
+
+
+def rng_for(*key: Any) -> np.random.Generator:
+    return np.random.default_rng([zlib.crc32(str(k).encode()) for k in key])
+
+
+# ---------------------------------------------------------------------------
+# add_deq_relu, level 0, is_set_mask=False
+# ---------------------------------------------------------------------------
+
+@asc.jit
+def _adr_keep_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, w: asc.GlobalAddress,
+                     hi: asc.ConstExpr[int], lo: asc.ConstExpr[int], repeat: asc.ConstExpr[int],
+                     db: asc.ConstExpr[int], sb: asc.ConstExpr[int], dr: asc.ConstExpr[int], sr: asc.ConstExpr[int],
+                     bits: asc.ConstExpr[bool], cap: asc.ConstExpr[int]):
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    w_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm.set_global_buffer(y)
+    z_gm.set_global_buffer(z)
+    w_gm.set_global_buffer(w)
+    xl = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, cap)
+    yl = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, cap * 4, cap)
+    zl = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, cap * 8, cap)
+    wl = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, cap * 10, 128)
+    asc.data_copy(xl, x_gm, cap)
+    asc.data_copy(yl, y_gm, cap)
+    asc.data_copy(zl, z_gm, cap)
+    asc.data_copy(wl, w_gm, 128)
+    asc.set_deq_scale(0.125)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.set_vector_mask(hi, lo, dtype=asc.int32)
+    p = asc.BinaryRepeatParams(db, sb, sb, dr, sr, sr)
+    # the mask argument is ignored: 1 / [1, 0] would select one element
+    if bits:
+        asc.add_deq_relu(zl, xl, yl, [1, 0], repeat, p, False)
+    else:
+        asc.add_deq_relu(zl, xl, yl, 1, repeat, p, is_set_mask=False)
+    # the register as the instruction leaves it: a level-0 duplicate without setting it
+    asc.duplicate(wl, asc.float16(1.0), 128, 1, 1, 8, False)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, zl, cap)
+    asc.data_copy(x_gm, xl, cap)
+    asc.data_copy(y_gm, yl, cap)
+    asc.data_copy(w_gm, wl, 128)
+
+
+def adr_keep_ref(a: np.ndarray, b: np.ndarray, z: np.ndarray, lo: int, rep: int, db: int, sb: int, dr: int,
+                 sr: int) -> None:
+    """AddDeqRelu<false>'s steps on copies of the UB tensors, in place."""
+    if rep == 0:
+        return
+    full = 2 ** 64 - 1
+    per = rep if rep * 64 <= 2048 else 32
+    calc = min(rep * 64, 2048)
+    buf = np.zeros(2048 + 64, np.int32)
+    af, bh = a.view(np.float32), b.view(np.float16)
+    sc = np.float32(np.float16(0.125))
+    for c in range(0, (rep + per - 1) // per):
+        m = lo if c == 0 else full  # steps 1-6: the register's low word, then all ones
+        n = min(per, rep - c * per)
+        a0, b0 = c * per * sr * 8, c * per * sr * 16
+        for r in range(n):
+            for e in range(64):
+                if (m >> e) & 1:
+                    ia = ((c * per + r) * sr + e // 8 * sb) * 8 + e % 8
+                    buf[r * 64 + e] = (int(a[ia]) + int(b[ia]) + 2 ** 31) % 2 ** 32 - 2 ** 31
+        for r in range(n):
+            for e in range(64):
+                if (m >> e) & 1:
+                    g = np.float32(buf[r * 64 + e]) * np.float32(2.0 ** -17)
+                    af[a0 + r * 64 + e] = g * sc * np.float32(2.0 ** 17)
+        for r in range(n):
+            for e in range(64):
+                if (m >> e) & 1:
+                    with np.errstate(over="ignore"):
+                        bh[b0 + r * 64 + e] = np.float16(af[a0 + r * 64 + e])
+        bufh = buf.view(np.float16)
+        bufh[:calc] = 0
+        for r in range(n):  # step 8: all 128 halves of each repeat
+            out = []
+            for e in range(128):
+                t, v = bufh[r * 64 + e], bh[b0 + r * 64 + e]
+                out.append(t if (t >= v or t != t) else v)
+            for e in range(128):
+                z[(((c * per + r) * dr + e // 16 * db) * 32 + e % 16 * 2) // 2] = out[e]
+
+
+ADR_KEEP = [  # hi, lo, repeat, db, sb, dr, sr, bits
+    (0, 2 ** 64 - 1, 2, 1, 1, 8, 8, False),
+    (0, 0x0000_FFFF_0F0F_0003, 2, 1, 1, 8, 8, True),
+    (0, (1 << 37) - 1, 3, 2, 1, 16, 8, False),
+    (0, 0xFFFF, 40, 1, 1, 8, 8, False),  # a chunk of 32 repeats under the register's mask, then all ones
+]
+
+
+@pytest.mark.parametrize("case", range(len(ADR_KEEP)))
+def test_add_deq_relu_level0_without_setting_the_mask(case: int) -> None:
+    hi, lo, rep, db, sb, dr, sr, bits = ADR_KEEP[case]
+    rng = rng_for("adr-keep", case)
+    cap = max(rep * dr * 16 + 256, rep * 64 + 128, 1024)
+    a = rng.integers(-(2 ** 18), 2 ** 18, cap).astype(np.int32)
+    b = rng.integers(-(2 ** 18), 2 ** 18, cap).astype(np.int32)
+    z = np.full(cap, SENT, np.uint16).view(np.float16)
+    w = np.full(128, SENT, np.uint16).view(np.float16)
+    wa, wb, wz = a.copy(), b.copy(), z.copy()
+    _adr_keep_kernel[1](a, b, z, w, hi, lo, rep, db, sb, dr, sr, bits, cap)
+    adr_keep_ref(wa, wb, wz, lo, rep, db, sb, dr, sr)
+    np.testing.assert_array_equal(z.view(np.uint16), wz.view(np.uint16), err_msg="dst")
+    np.testing.assert_array_equal(a, wa, err_msg="src0")
+    np.testing.assert_array_equal(b, wb, err_msg="src1")
+    # the register is left all ones (normal mode): the duplicate fills all 128 halves
+    np.testing.assert_array_equal(w, np.ones(128, np.float16))
+
+
+def test_add_deq_relu_without_setting_the_mask_in_counter_mode_is_a_kernel_error() -> None:
+    @asc.jit
+    def k(x: asc.GlobalAddress):
+        t = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 64)
+        h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 512, 128)
+        asc.set_deq_scale(1.0)
+        asc.set_mask_count()
+        asc.set_vector_mask(0, 64, dtype=asc.int32, mode=asc.MaskMode.COUNTER)
+        asc.add_deq_relu(h, t, t, 64, 1, asc.BinaryRepeatParams(), False)
+
+    with pytest.raises(asc.KernelError, match="counter mode"):
+        k[1](np.zeros(8, np.float32))
+
+
+def all_ascendc(kernel: Any) -> str:
+    """The Ascend C of every compilation of kernel (the cache keeps one per specialisation)."""
+    return "\n".join(v.ascendc(line_comments=False) for v in kernel.cache.values())
+
+
+def test_the_ascend_c_of_add_deq_relu_without_setting_the_mask() -> None:
+    for bits in (False, True):
+        a = np.zeros(1024, np.int32)
+        _adr_keep_kernel[1](a, a.copy(), np.zeros(1024, np.float16), np.zeros(128, np.float16), 0, 2 ** 64 - 1,
+                            1, 1, 1, 8, 8, bits, 1024)
+    code = all_ascendc(_adr_keep_kernel)
+    assert "AscendC::AddDeqRelu<false>(zl, xl, yl, 1ULL, 1, " in code
+    assert "AscendC::AddDeqRelu<false>(zl, xl, yl, mask" in code
