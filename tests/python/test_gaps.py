@@ -162,3 +162,83 @@ def test_the_ascend_c_of_add_deq_relu_without_setting_the_mask() -> None:
     code = all_ascendc(_adr_keep_kernel)
     assert "AscendC::AddDeqRelu<false>(zl, xl, yl, 1ULL, 1, " in code
     assert "AscendC::AddDeqRelu<false>(zl, xl, yl, mask" in code
+
+
+# ---------------------------------------------------------------------------
+# bitwise_and / bitwise_or on int32 / uint32: the count form as int16 lanes
+# ---------------------------------------------------------------------------
+
+@asc.jit
+def _bitwise_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
+                    dtype: asc.ConstExpr[Any], op: asc.ConstExpr[int], cap: asc.ConstExpr[int]):
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm.set_global_buffer(y)
+    z_gm.set_global_buffer(z)
+    xl = asc.LocalTensor(dtype, asc.TPosition.VECIN, 0, cap)
+    yl = asc.LocalTensor(dtype, asc.TPosition.VECIN, cap * 4, cap)
+    zl = asc.LocalTensor(dtype, asc.TPosition.VECOUT, cap * 8, cap)
+    asc.data_copy(xl, x_gm, cap)
+    asc.data_copy(yl, y_gm, cap)
+    asc.data_copy(zl, z_gm, cap)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    if op == 0:
+        asc.bitwise_and(zl, xl, yl, n)
+    else:
+        asc.bitwise_or(zl, xl, yl, count=n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, zl, cap)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32"])
+@pytest.mark.parametrize("op", [0, 1])
+@pytest.mark.parametrize("n", [0, 1, 64, 129, 256])
+def test_bitwise_on_32_bit_types_takes_count_int16_lanes(dtype: str, op: int, n: int) -> None:
+    cap = 128
+    rng = rng_for("bitwise32", dtype, op, n)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, cap, dtype=dtype, endpoint=True)
+    b = rng.integers(info.min, info.max, cap, dtype=dtype, endpoint=True)
+    z = np.full(cap, 0x5A5A5A5A, np.uint32).view(dtype)
+    want = z.copy().view(np.uint16)
+    a16, b16 = a.view(np.uint16), b.view(np.uint16)
+    want[:n] = (a16 & b16)[:n] if op == 0 else (a16 | b16)[:n]
+    _bitwise_kernel[1](a, b, z, n, getattr(asc, dtype), op, cap)
+    np.testing.assert_array_equal(z.view(np.uint16), want)
+
+
+def test_bitwise_on_32_bit_types_counts_the_int16_lanes_against_the_tensor() -> None:
+    a = np.zeros(128, np.int32)
+    with pytest.raises(asc.KernelError, match="bitwise_and"):
+        _bitwise_kernel[1](a, a.copy(), a.copy(), 257, asc.int32, 0, 128)  # 257 lanes > 256 of 128 int32
+
+
+@pytest.mark.parametrize("api", ["bitwise_and", "bitwise_or"])
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "float32"])
+def test_bitwise_level0_on_32_bit_types_is_a_compile_error(api: str, dtype: str) -> None:
+    @asc.jit
+    def k(x: asc.GlobalAddress, dt: asc.ConstExpr[Any], op: asc.ConstExpr[int]):
+        t = asc.LocalTensor(dt, asc.TPosition.VECCALC, 0, 64)
+        if op == 0:
+            asc.bitwise_and(t, t, t, 64, 1, asc.BinaryRepeatParams())
+        else:
+            asc.bitwise_or(t, t, t, [1, 0], 1, asc.BinaryRepeatParams())
+
+    match = (f"element type {dtype} in the level-0 form: the devkit's" if dtype != "float32"
+             else "element type float32 on the Ascend910B")
+    with pytest.raises(asc.CompileError, match=f"asc.{api}.l0 does not support {match}"):
+        k[1](np.zeros(8, np.float32), getattr(asc, dtype), 0 if api == "bitwise_and" else 1)
+
+
+def test_the_ascend_c_of_bitwise_on_int32() -> None:
+    a = np.zeros(128, np.int32)
+    _bitwise_kernel[1](a, a.copy(), a.copy(), 64, asc.int32, 0, 128)
+    _bitwise_kernel[1](a.view(np.uint32), a.view(np.uint32).copy(), a.view(np.uint32).copy(), 64, asc.uint32, 1, 128)
+    code = all_ascendc(_bitwise_kernel)
+    assert "AscendC::And(zl, xl, yl, n)" in code
+    assert "AscendC::Or(zl, xl, yl, n)" in code
+    assert "AscendC::LocalTensor<uint32_t> zl" in code
