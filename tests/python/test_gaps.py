@@ -242,3 +242,50 @@ def test_the_ascend_c_of_bitwise_on_int32() -> None:
     assert "AscendC::And(zl, xl, yl, n)" in code
     assert "AscendC::Or(zl, xl, yl, n)" in code
     assert "AscendC::LocalTensor<uint32_t> zl" in code
+
+
+# ---------------------------------------------------------------------------
+# compare / compare_scalar count form: the mask register is left as it was
+# ---------------------------------------------------------------------------
+
+@asc.jit
+def _cmp_mask_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, w: asc.GlobalAddress, lo: asc.ConstExpr[int],
+                     scalar: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    w_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    w_gm.set_global_buffer(w)
+    xl = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)
+    zl = asc.LocalTensor(asc.uint8, asc.TPosition.VECOUT, 512, 32)
+    wl = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 128)
+    asc.data_copy(xl, x_gm, 256)
+    asc.data_copy(wl, w_gm, 128)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.set_vector_mask(0, lo, dtype=asc.float16)
+    if scalar:
+        asc.compare_scalar(zl, xl, asc.float16(0.0), asc.CMPMODE.GT, 256)
+    else:
+        asc.compare(zl, xl, xl, asc.CMPMODE.EQ, 256)
+    asc.duplicate(wl, asc.float16(2.0), 128, 1, 1, 8, False)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, zl, 32)
+    asc.data_copy(w_gm, wl, 128)
+
+
+@pytest.mark.parametrize("scalar", [False, True])
+@pytest.mark.parametrize("lo", [0xF, 0x8000_0000_0000_0001])
+def test_compare_count_form_leaves_the_mask_register(scalar: bool, lo: int) -> None:
+    x = rng_for("cmp-mask", scalar, lo).standard_normal(256).astype(np.float16)
+    z = np.zeros(32, np.uint8)
+    w = np.full(128, SENT, np.uint16).view(np.float16)
+    _cmp_mask_kernel[1](x, z, w, lo, scalar)
+    want_bits = (x > 0) if scalar else (x == x)
+    np.testing.assert_array_equal(np.unpackbits(z, bitorder="little").astype(bool), want_bits)
+    on = np.array([(lo >> e) & 1 for e in range(64)] + [0] * 64, bool)
+    want = np.full(128, SENT, np.uint16).view(np.float16)
+    want[on] = 2.0
+    np.testing.assert_array_equal(w.view(np.uint16), want.view(np.uint16))
