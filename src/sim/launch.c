@@ -120,6 +120,8 @@ static void *worker_main(void *arg) {
     b.deq_mode = 0;
     b.deq_half = 0;
     b.deq_half_set = 0;
+    memset(b.ia, 0, sizeof b.ia); /* gaps: no CheckLocalMemoryIA range */
+    b.ia_on = 0;
     /* every block starts from a zeroed UB: only what was touched needs it */
     memset(b.ub, 0, (size_t)sc->dirty);
     sc->dirty = 0;

@@ -193,6 +193,15 @@ typedef struct AscBlockState {
   int has_sys_ws;
   /* family debug: SetAippFunctions' state (aipp.h), reset for each block */
   AscSimAipp aipp;
+  /* gaps: the four exception registers CheckLocalMemoryIA arms (gaps.c):
+   * the UB blocks (start, end] of 32 bytes and the access kinds checked
+   * (SIM_IA_* bits); ia_on: some register is enabled */
+  struct {
+    int64_t start, end;
+    unsigned kinds;
+    const AscOp *set_by;
+  } ia[4];
+  int ia_on;
 } AscBlockState;
 
 typedef struct AscExec {
@@ -222,6 +231,11 @@ const AscTensorRef *sim_tensor_arg(AscExec *x, const AscInstr *in, int k,
  * the observers); `what` names the operand in messages. */
 uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                        int64_t count, int write, const char *what);
+/* gaps: the CheckLocalMemoryIA check of a UB access of bytes [lo, hi) by
+ * in (its pipe: scalar, vector or MTE); 0 after sim_fail when an enabled
+ * exception register's range and kinds take it, else 1 (gaps.c) */
+int sim_ia_access(AscExec *x, const AscInstr *in, int64_t lo, int64_t hi,
+                  int write);
 /* The part of a GM access that lies inside its kernel argument: `valid`
  * bytes from p (NULL when none), after `skip` bytes of the request that lie
  * before the argument's start; `total` bytes were asked for. */

@@ -289,3 +289,104 @@ def test_compare_count_form_leaves_the_mask_register(scalar: bool, lo: int) -> N
     want = np.full(128, SENT, np.uint16).view(np.float16)
     want[on] = 2.0
     np.testing.assert_array_equal(w.view(np.uint16), want.view(np.uint16))
+
+
+# ---------------------------------------------------------------------------
+# check_local_memory_ia: an armed range makes accesses of its kinds KernelErrors
+# ---------------------------------------------------------------------------
+
+@asc.jit
+def _ia_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, start: asc.ConstExpr[int], end: asc.ConstExpr[int],
+               kind: asc.ConstExpr[int], enable: asc.ConstExpr[bool], reset: asc.ConstExpr[bool],
+               only_block: asc.ConstExpr[int]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)      # UB bytes [0, 256): blocks 0-7
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 256, 64)   # UB bytes [256, 512): blocks 8-15
+    p = asc.CheckLocalMemoryIAParam(enable_bit=2, start_addr=start, end_addr=end,
+                                    is_vector_read=kind == 0, is_vector_write=kind == 1,
+                                    is_mte_read=kind == 2, is_mte_write=kind == 3, is_enable=enable)
+    if only_block < 0 or asc.get_block_idx() == only_block:
+        asc.check_local_memory_ia(p)
+    if reset:
+        asc.check_local_memory_ia(asc.CheckLocalMemoryIAParam(enable_bit=2, is_enable=False))
+    asc.data_copy(a, x_gm, 64)                       # MTE write of a
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adds(b, a, 1.0, 64)                          # vector read of a, vector write of b
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm[asc.get_block_idx() * 64], b, 64)   # MTE read of b
+
+
+def _ia_line(fragment: str) -> int:
+    import inspect
+    src, first = inspect.getsourcelines(_ia_kernel.fn if hasattr(_ia_kernel, "fn") else _ia_kernel)
+    return first + next(i for i, s in enumerate(src) if fragment in s)
+
+
+def _ia_run(start: int, end: int, kind: int, enable: bool = True, reset: bool = False, blocks: int = 1,
+            only_block: int = -1) -> np.ndarray:
+    x = np.arange(64, dtype=np.float32)
+    z = np.zeros(64 * blocks, np.float32)
+    _ia_kernel[blocks](x, z, start, end, kind, enable, reset, only_block)
+    return z
+
+
+# kind, (start, end], the op and access it catches
+IA_HITS = [
+    (0, 0, 7, "asc.adds", "vector read of UB bytes [0, 256)"),     # blocks 1-7 of a
+    (1, 7, 8, "asc.adds", "vector write of UB bytes [256, 512)"),  # block 8: b's first
+    (3, 6, 7, "asc.data_copy", "MTE write of UB bytes [0, 256)"),  # block 7: a's last
+    (2, 14, 20, "asc.data_copy", "MTE read of UB bytes [256, 512)"),  # block 15: b's last
+]
+
+
+@pytest.mark.parametrize("case", range(len(IA_HITS)))
+def test_check_local_memory_ia_raises_at_an_access_in_range(case: int) -> None:
+    kind, start, end, op, what = IA_HITS[case]
+    with pytest.raises(asc.KernelError, match=op) as info:
+        _ia_run(start, end, kind)
+    msg = str(info.value)
+    assert what in msg
+    assert f"({start}, {end}] of 32-byte blocks" in msg and "exception register 2" in msg
+    line = _ia_line({0: "asc.adds", 1: "asc.adds", 2: "data_copy(z_gm", 3: "data_copy(a, x_gm"}[kind])
+    assert f":{line}:" in msg
+
+
+# accesses not taken: outside the range (the start block is excluded), another kind, not enabled, reset
+IA_MISSES = [
+    dict(kind=0, start=7, end=7),        # an empty range
+    dict(kind=1, start=15, end=30),      # b ends in block 15: (15, 30] starts at block 16
+    dict(kind=0, start=8, end=15),       # a vector read of a (blocks 0-7) is not in (8, 15]
+    dict(kind=2, start=0, end=7),        # MTE reads happen to b only
+    dict(kind=1, start=7, end=8, enable=False),
+    dict(kind=1, start=7, end=8, reset=True),
+]
+
+
+@pytest.mark.parametrize("case", range(len(IA_MISSES)))
+def test_check_local_memory_ia_lets_other_accesses_through(case: int) -> None:
+    z = _ia_run(**IA_MISSES[case])
+    np.testing.assert_array_equal(z, np.arange(64, dtype=np.float32) + 1)
+
+
+def test_check_local_memory_ia_is_per_block() -> None:
+    with pytest.raises(asc.KernelError, match=r"block 1\b"):
+        _ia_run(7, 8, 1, blocks=2, only_block=1)
+    z = _ia_run(7, 8, 1, blocks=2, only_block=5)  # no block arms it
+    np.testing.assert_array_equal(z, np.tile(np.arange(64, dtype=np.float32) + 1, 2))
+
+
+@pytest.mark.parametrize("bit, start, end, match", [(4, 0, 1, "enable_bit 4 is out of range"),
+                                                    (0, 0, 65536, "out of range \\[0, 65535\\]")])
+def test_check_local_memory_ia_bad_params_are_kernel_errors(bit: int, start: int, end: int, match: str) -> None:
+    @asc.jit
+    def k(x: asc.GlobalAddress, bit: int, start: int, end: int):
+        asc.check_local_memory_ia(asc.CheckLocalMemoryIAParam(enable_bit=bit, start_addr=start, end_addr=end,
+                                                              is_vector_write=True, is_enable=True))
+
+    with pytest.raises(asc.KernelError, match=match):
+        k[1](np.zeros(8, np.float32), bit, start, end)
