@@ -390,3 +390,83 @@ def test_check_local_memory_ia_bad_params_are_kernel_errors(bit: int, start: int
 
     with pytest.raises(asc.KernelError, match=match):
         k[1](np.zeros(8, np.float32), bit, start, end)
+
+
+# ---------------------------------------------------------------------------
+# duplicate: upstream's calling forms (count with is_set_mask, runtime level-0 operands)
+# ---------------------------------------------------------------------------
+
+@asc.jit
+def _dup_forms_kernel(z: asc.GlobalAddress, w: asc.GlobalAddress, s: float, m: int, r: int, bs: int, rs: int,
+                      form: asc.ConstExpr[int]):
+    z_gm = asc.GlobalTensor()
+    w_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    w_gm.set_global_buffer(w)
+    zl = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 0, 1024)
+    wl = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 4096, 128)
+    asc.data_copy(zl, z_gm, 1024)
+    asc.data_copy(wl, w_gm, 128)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.set_vector_mask(0, 0xFF, dtype=asc.float16)
+    if form == 0:
+        asc.duplicate(zl, s, m, False)              # the count form takes (and ignores) is_set_mask
+    elif form == 1:
+        asc.duplicate(zl, s, count=m, is_set_mask=True)
+    elif form == 2:
+        asc.duplicate(zl, s, m, r, bs, rs)          # level 0, every operand a runtime value
+    else:
+        asc.duplicate(zl, s, [m, m], r, bs, rs, is_set_mask=True)
+    asc.duplicate(wl, asc.float16(1.0), 128, 1, 1, 8, False)  # the register the call left
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, zl, 1024)
+    asc.data_copy(w_gm, wl, 128)
+
+
+@pytest.mark.parametrize("form, m, r, bs, rs", [(0, 37, 0, 0, 0), (1, 300, 0, 0, 0), (2, 100, 3, 2, 17),
+                                                (3, 0x4101_0081, 2, 3, 24)])
+def test_duplicate_forms_against_numpy(form: int, m: int, r: int, bs: int, rs: int) -> None:
+    z = np.full(1024, SENT, np.uint16).view(np.float16)
+    w = np.full(128, SENT, np.uint16).view(np.float16)
+    _dup_forms_kernel[1](z, w, -2.5, m, r, bs, rs, form)
+    want = np.full(1024, SENT, np.uint16).view(np.float16)
+    if form < 2:
+        want[:m] = -2.5
+        reg = np.ones(128, bool)  # the count form leaves the mask all ones (ResetMask)
+    else:
+        on = ([e < m for e in range(128)] if form == 2
+              else [bool((m >> (e % 64)) & 1) for e in range(128)])
+        for rep in range(r):
+            for e in range(128):
+                if on[e]:
+                    want[(rep * rs * 32 + e // 16 * bs * 32) // 2 + e % 16] = -2.5
+        reg = np.array(on, bool)  # isSetMask: the call's mask stays in the register
+    np.testing.assert_array_equal(z.view(np.uint16), want.view(np.uint16))
+    want_w = np.full(128, SENT, np.uint16).view(np.float16)
+    want_w[reg] = 1.0
+    np.testing.assert_array_equal(w.view(np.uint16), want_w.view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "float64"])
+def test_duplicate_other_dtypes_are_compile_errors(dtype: str) -> None:
+    @asc.jit
+    def k(x: asc.GlobalAddress, dt: asc.ConstExpr[Any]):
+        t = asc.LocalTensor(dt, asc.TPosition.VECCALC, 0, 256)
+        asc.duplicate(t, 1, 32)
+
+    with pytest.raises(asc.CompileError, match=f"asc.duplicate does not support element type {dtype}"):
+        k[1](np.zeros(8, np.float32), getattr(asc, dtype))
+
+
+def test_the_ascend_c_of_the_duplicate_forms() -> None:
+    z = np.zeros(1024, np.float16)
+    for form in range(4):
+        _dup_forms_kernel[1](z, np.zeros(128, np.float16), 1.0, 8, 1, 1, 8, form)
+    code = all_ascendc(_dup_forms_kernel)
+    assert code.count("AscendC::Duplicate(zl, static_cast<half>(s), m);") == 2  # is_set_mask: not emitted
+    assert "AscendC::Duplicate(zl, static_cast<half>(s), static_cast<uint64_t>(m), r, bs, rs);" in code
+    assert "uint64_t mask[2] = {static_cast<uint64_t>(m), static_cast<uint64_t>(m)};" in code
+    assert "AscendC::Duplicate(zl, static_cast<half>(s), mask, r, bs, rs);" in code
+    assert "AscendC::Duplicate<half, false>(wl, half(1.0f), 128ULL, 1, 1, 8);" in code
