@@ -5,6 +5,13 @@ a NumPy reference that follows the devkit's dav-c220 implementation:
   first chunk's int32 sums and conversions under the register's mask, the
   max step and later chunks under all ones (the devkit's zero fill resets
   the register), the register left all ones.
+- bitwise_and / bitwise_or count form on int32 / uint32: int16 lanes, the
+  count counting 16-bit halves; their level-0 forms a CompileError.
+- compare / compare_scalar count form: the mask register is left as it was.
+- check_local_memory_ia: an access of an armed kind in (start, end] (32-byte
+  blocks) is a KernelError at the access, per block.
+- duplicate: upstream's forms (count with is_set_mask, runtime level-0
+  operands, bit masks) and the mask register they leave.
 """
 
 import zlib
