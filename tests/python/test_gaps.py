@@ -477,3 +477,26 @@ def test_the_ascend_c_of_the_duplicate_forms() -> None:
     assert "uint64_t mask[2] = {static_cast<uint64_t>(m), static_cast<uint64_t>(m)};" in code
     assert "AscendC::Duplicate(zl, static_cast<half>(s), mask, r, bs, rs);" in code
     assert "AscendC::Duplicate<half, false>(wl, half(1.0f), 128ULL, 1, 1, 8);" in code
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_check_local_memory_ia_checks_scalar_accesses(write: bool) -> None:
+    @asc.jit
+    def k(x: asc.GlobalAddress, w: asc.ConstExpr[bool], i: int):
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
+        asc.duplicate(a, 0.0, 64)  # a vector write before the range is armed
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.check_local_memory_ia(asc.CheckLocalMemoryIAParam(enable_bit=0, start_addr=0, end_addr=3,
+                                                              is_scalar_read=not w, is_scalar_write=w,
+                                                              is_enable=True))
+        if w:
+            a.set_value(i, 1.0)
+        else:
+            a.get_value(i)
+
+    x = np.zeros(8, np.float32)
+    k[1](x, write, 7)  # UB bytes [28, 32): block 0, the excluded start
+    k[1](x, write, 32)  # block 4, past the end
+    what = "LocalTensor.set_value: the scalar write" if write else "LocalTensor.get_value: the scalar read"
+    with pytest.raises(asc.KernelError, match=f"{what} of UB bytes \\[80, 84\\)"):
+        k[1](x, write, 20)
