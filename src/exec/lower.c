@@ -10,8 +10,8 @@
 
 #include "../ir/hash.h"
 #include "../sim/compare.h"
-#include "../sim/quant.h"
 #include "../sim/layout.h"
+#include "../sim/quant.h"
 #include "../sim/sim.h" /* the vector unit's element types, constants */
 #include "bytecode.h"
 
@@ -205,6 +205,19 @@ static AscStatus layout_check(Lower *l, const AscOp *op) {
 
 static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   AscDType dt = first_tensor_dtype(op);
+  /* the devkit's And / Or take int32 / uint32 in the count form only
+   * (as int16 lanes, 逻辑计算/And.md); its level-0 form rejects them */
+  if ((op->id == ASC_OP_BITWISE_AND || op->id == ASC_OP_BITWISE_OR) &&
+      (dt == ASC_DT_INT32 || dt == ASC_DT_UINT32))
+    return ASC_OK;
+  if ((op->id == ASC_OP_BITWISE_AND_L0 || op->id == ASC_OP_BITWISE_OR_L0) &&
+      (dt == ASC_DT_INT32 || dt == ASC_DT_UINT32))
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s does not support element type %s in the level-0 "
+                     "form: the devkit's %s takes int16/uint16 there (the "
+                     "count form takes int32/uint32 as int16 lanes)",
+                     asc_op_info(op->id)->name, asc_dtype_name(dt),
+                     asc_op_info(op->id)->cpp);
   switch (op->id) {
   case ASC_OP_ADD:
   case ASC_OP_SUB:

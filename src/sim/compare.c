@@ -76,7 +76,11 @@ static int64_t load_i32(const uint8_t *p, int64_t i) {
 }
 
 /* in->imm: 0 Compare (operand 2 a tensor), 1 Compares (a scalar);
- * in->imm2: the CMPMODE. */
+ * in->imm2: the CMPMODE. Unlike the other count forms (sim_vec_work), the
+ * devkit's level-2 Compare / CompareScalar on the Ascend910B (dav_c220
+ * kernel_operator_vec_cmp_impl.h: CompareCompute, CompareScalarCompute) run
+ * vcmpv / vcmpvs over whole repeats in normal mode without SetMaskCount or
+ * ResetMask, so the mask register is left as it was. */
 AscStatus sim_vec_compare(AscExec *x, const AscInstr *in) {
   int scalar = in->imm == 1;
   int mode = (int)in->imm2;

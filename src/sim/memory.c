@@ -93,6 +93,8 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
              (long long)x->b->ub_size);
     return NULL;
   }
+  if (x->b->regs.ia_on && !sim_ia_access(x, in, t->addr, end, write))
+    return NULL; /* CheckLocalMemoryIA's exception (memory_ia.c) */
   if (end > *x->b->ub_dirty)
     *x->b->ub_dirty = end; /* zeroed before the next block uses the UB */
   if (x->b->n_observers) {

@@ -412,7 +412,8 @@ AscStatus sim_vec_binary_cast_l0(AscExec *x, const AscInstr *in) {
  * With a mask above 64 elements repeat r's upper 64 results are repeat
  * r + 1's (the last repeat's read the buffer and src1 past the chunk). The
  * reserved buffer is modelled as zeros when the instruction starts. The
- * mask register is left as the half mask sets it. */
+ * mask register is left as the half mask sets it (all ones in normal mode
+ * with isSetMask false: step 7's set_vector_mask(-1, -1)). */
 
 enum { ADR_BUF = 2048 }; /* int32 elements of the reserved buffer */
 
@@ -448,6 +449,19 @@ static int bit_of(uint64_t lo, uint64_t hi, int e) {
   return e < 64 ? (int)((lo >> e) & 1) : (int)((hi >> (e - 64)) & 1);
 }
 
+/* The masks of chunk c: m[0] the int32 steps' (1-5), m[1] step 6's (low
+ * words), m[2] / m[3] step 8's half mask. */
+static void adr_masks(int keep, int64_t c, uint64_t ilo, uint64_t hlo,
+                      uint64_t hhi, uint64_t m[4]) {
+  if (!keep) {
+    m[0] = ilo, m[1] = hlo, m[2] = hlo, m[3] = hhi;
+    return;
+  }
+  m[0] = c ? UINT64_MAX : ilo;
+  m[1] = c ? UINT64_MAX : hlo;
+  m[2] = m[3] = UINT64_MAX;
+}
+
 AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
   static const char *const names[] = {"dst", "src0", "src1"};
   for (int k = 0; k < 3; k++)
@@ -476,9 +490,21 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
     sim_vec_mask_words(64, m0, &ihi, &ilo);
     sim_vec_mask_words(128, m0, &hhi, &hlo);
   }
+  /* isSetMask false: steps 1-6 of the first chunk run under the register's
+   * mask (its low word: 64 elements a repeat); step 7 leaves it all ones in
+   * normal mode, so step 8 and every later chunk use the full mask */
+  int keep = (in->imm2 & 2) != 0;
+  if (keep) {
+    if (x->b->regs.mask_counter)
+      return sim_fail(x, in,
+                      "add_deq_relu with is_set_mask=False in counter mode "
+                      "is not modelled (the devkit's steps switch the mask "
+                      "mode mid-instruction)");
+    ilo = hlo = x->b->regs.mask_low;
+  }
   x->b->regs.mask_counter = 0;
-  x->b->regs.mask_low = hlo;
-  x->b->regs.mask_high = hhi;
+  x->b->regs.mask_low = keep ? UINT64_MAX : hlo;
+  x->b->regs.mask_high = keep ? UINT64_MAX : hhi;
   if (rep == 0)
     return ASC_OK;
   /* the chunks: `per` repeats each (32 when they do not fit the buffer) */
@@ -489,15 +515,17 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
   AdrSpan r0 = {INT64_MAX, 0}, r1 = r0, w0 = r0, w1 = r0, r8 = r0, wd = r0;
   for (int64_t r = 0; r < rep; r++) {
     int64_t c = r / per, rl = r % per;
+    uint64_t m[4];
+    adr_masks(keep, c, ilo, hlo, hhi, m);
     for (int e = 0; e < 128; e++) {
-      if (e < 64 && bit_of(ilo, 0, e)) {
+      if (e < 64 && bit_of(m[0], 0, e)) {
         span_add(&r0, (r * rep0 + e / 8 * blk0) * 32 + e % 8 * 4, 4);
         span_add(&r1, (r * rep1 + e / 8 * blk1) * 32 + e % 8 * 4, 4);
         span_add(&w0, c * per * rep0 * 32 + (rl * 64 + e) * 4, 4);
       }
-      if (e < 64 && bit_of(hlo, 0, e))
+      if (e < 64 && bit_of(m[1], 0, e))
         span_add(&w1, c * per * rep1 * 32 + (rl * 64 + e) * 2, 2);
-      if (bit_of(hlo, hhi, e)) {
+      if (bit_of(m[2], m[3], e)) {
         span_add(&r8, c * per * rep1 * 32 + (rl * 64 + e) * 2, 2);
         span_add(&wd, (r * drep + e / 16 * dblk) * 32 + e % 16 * 2, 2);
       }
@@ -524,9 +552,11 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
     int64_t n = rep - c * per < per ? rep - c * per : per;
     uint8_t *s0w = a + c * per * rep0 * 32, *s1w = b + c * per * rep1 * 32;
     uint8_t *dc = d + c * per * drep * 32;
+    uint64_t m[4];
+    adr_masks(keep, c, ilo, hlo, hhi, m);
     for (int64_t r = 0; r < n; r++) /* 1 */
       for (int e = 0; e < 64; e++)
-        if (bit_of(ilo, 0, e)) {
+        if (bit_of(m[0], 0, e)) {
           int64_t rg = c * per + r;
           int32_t u, v;
           memcpy(&u, a + (rg * rep0 + e / 8 * blk0) * 32 + e % 8 * 4, 4);
@@ -535,7 +565,7 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
         }
     for (int64_t r = 0; r < n; r++) /* 2-5 */
       for (int e = 0; e < 64; e++)
-        if (bit_of(ilo, 0, e)) {
+        if (bit_of(m[0], 0, e)) {
           float g = (float)buf[r * 64 + e] * (1.0f / 131072.0f);
           g = g * scale;
           g = g * 131072.0f;
@@ -543,7 +573,7 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
         }
     for (int64_t r = 0; r < n; r++) /* 6 */
       for (int e = 0; e < 64; e++)
-        if (bit_of(hlo, 0, e)) {
+        if (bit_of(m[1], 0, e)) {
           float g;
           memcpy(&g, s0w + (r * 64 + e) * 4, 4);
           uint16_t h = asc_f32_to_f16(g);
@@ -553,11 +583,11 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
     for (int64_t r = 0; r < n; r++) {  /* 8 */
       uint8_t out[256];
       for (int e = 0; e < 128; e++)
-        if (bit_of(hlo, hhi, e))
+        if (bit_of(m[2], m[3], e))
           asc_vec_binary(ASC_VBIN_MAX, ASC_DT_FLOAT16, out + 2 * e,
                          tb + (r * 64 + e) * 2, s1w + (r * 64 + e) * 2, 1);
       for (int e = 0; e < 128; e++)
-        if (bit_of(hlo, hhi, e))
+        if (bit_of(m[2], m[3], e))
           memcpy(dc + (r * drep + e / 16 * dblk) * 32 + e % 16 * 2, out + 2 * e,
                  2);
     }

@@ -162,6 +162,15 @@ typedef struct AscCoreRegs {
   int has_sys_ws;
   /* SetAippFunctions' state (aipp.c) */
   AscSimAipp aipp;
+  /* the four exception registers CheckLocalMemoryIA arms (memory_ia.c):
+   * the UB blocks (start, end] of 32 bytes and the access kinds checked
+   * (SIM_IA_* bits); ia_on: some register is enabled */
+  struct {
+    int64_t start, end;
+    unsigned kinds;
+    const AscOp *set_by;
+  } ia[4];
+  int ia_on;
 } AscCoreRegs;
 
 /* All registers zero, except the mask register: all bits set, normal mode. */
@@ -240,6 +249,11 @@ const AscTensorRef *sim_tensor_arg(AscExec *x, const AscInstr *in, int k,
  * the observers); `what` names the operand in messages. */
 uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                        int64_t count, int write, const char *what);
+/* the CheckLocalMemoryIA check of a UB access of bytes [lo, hi) by
+ * in (its pipe: scalar, vector or MTE); 0 after sim_fail when an enabled
+ * exception register's range and kinds take it, else 1 (memory_ia.c) */
+int sim_ia_access(AscExec *x, const AscInstr *in, int64_t lo, int64_t hi,
+                  int write);
 /* The part of a GM access that lies inside its kernel argument: `valid`
  * bytes from p (NULL when none), after `skip` bytes of the request that lie
  * before the argument's start; `total` bytes were asked for. */

@@ -433,6 +433,16 @@ PYASC_BINARY(Or, BitsType)
 PYASC_BINARY(FusedMulAdd, FloatType)
 PYASC_BINARY(MulAddRelu, FloatType)
 #undef PYASC_BINARY
+// the devkit's level-2 And / Or also take int32_t / uint32_t (as int16 lanes; the
+// level-0 forms do not): non-template overloads win over the asserting templates
+#define PYASC_BITS32(NAME, T)                                                                        \
+  __aicore__ inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,               \
+                              const LocalTensor<T> &src1, const int32_t &count) {}
+PYASC_BITS32(And, int32_t)
+PYASC_BITS32(And, uint32_t)
+PYASC_BITS32(Or, int32_t)
+PYASC_BITS32(Or, uint32_t)
+#undef PYASC_BITS32
 
 // MulAddDst and Axpy: dst of T, sources of U: (half, half), (float, float), (float, half)
 template <typename T, typename U>
@@ -615,6 +625,15 @@ __aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTenso
 __aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
                                   const LocalTensor<int32_t> &src1, uint64_t mask[], const uint8_t repeatTime,
                                   const BinaryRepeatParams &repeatParams) {}
+__aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
+                                  const LocalTensor<int32_t> &src1, uint64_t mask, const uint8_t repeatTime,
+                                  const BinaryRepeatParams &repeatParams) {}
+/* AddDeqRelu<isSetMask>(...) */
+template <bool isSetMask>
+__aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
+                                  const LocalTensor<int32_t> &src1, uint64_t mask[], const uint8_t repeatTime,
+                                  const BinaryRepeatParams &repeatParams) {}
+template <bool isSetMask>
 __aicore__ inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0,
                                   const LocalTensor<int32_t> &src1, uint64_t mask, const uint8_t repeatTime,
                                   const BinaryRepeatParams &repeatParams) {}

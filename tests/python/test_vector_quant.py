@@ -539,17 +539,6 @@ def test_add_deq_relu_level0(case: int) -> None:
     np.testing.assert_array_equal(b, wb, err_msg="src1")
 
 
-def test_add_deq_relu_level0_without_setting_the_mask_is_not_implemented() -> None:
-    @asc.jit
-    def k(x: asc.GlobalAddress):
-        t = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 64)
-        h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 512, 64)
-        asc.add_deq_relu(h, t, t, 64, 1, asc.BinaryRepeatParams(), False)
-
-    with pytest.raises((NotImplementedError, asc.CompileError), match="is_set_mask=False is not implemented"):
-        k[1](np.zeros(8, np.float32))
-
-
 # ---------------------------------------------------------------------------
 # errors, Ascend C
 # ---------------------------------------------------------------------------

@@ -1301,6 +1301,8 @@ static void emit_level0(Emitter *e, AscOp *op, AscDType el) {
                   is_set ? "true" : "false",
                   asc_op_attr_int(op, "is_vec_deq", 1) ? "true" : "false",
                   asc_op_attr_int(op, "half_block", 1) ? "true" : "false");
+  } else if (!is_set && op->id == ASC_OP_ADD_DEQ_RELU_L0) {
+    em_buf_printf(&b, "%s<false>(", oi->cpp); /* template <bool isSetMask> */
   } else if (!is_set && (op->id == ASC_OP_ADD_RELU_CAST_L0 ||
                          op->id == ASC_OP_SUB_RELU_CAST_L0 ||
                          op->id == ASC_OP_MUL_CAST_L0)) {

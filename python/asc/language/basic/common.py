@@ -115,9 +115,10 @@ def init_soc_state() -> None:
 
 @usage("asc.check_local_memory_ia(asc.CheckLocalMemoryIAParam(...))")
 def check_local_memory_ia(check_params: Any) -> None:
-    """`AscendC::CheckLocalMemoryIA(checkParams)`: arms the hardware's check of accesses to a UB address range
-    (a debugging aid). Accepted and emitted; the model does not raise the hardware's exception for it (its own
-    bounds checks and sanitizer cover out-of-range accesses)."""
+    """`AscendC::CheckLocalMemoryIA(checkParams)`: arms exception register `enable_bit` (0-3) of the block
+    to check the UB accesses of the kinds it enables (scalar / vector / MTE reads and writes) inside the
+    32-byte blocks (start_addr, end_addr] (start excluded, end included); such an access then raises the
+    core's exception, here a KernelError at the access. `is_enable=False` resets the register."""
     from ..core.types import ParamStruct
 
     if not isinstance(check_params, ParamStruct) or type(check_params).__name__ != "CheckLocalMemoryIAParam":

@@ -74,7 +74,8 @@ def sub_relu(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any,
        "asc.bitwise_and(dst, src0, src1, mask, repeat_times, asc.BinaryRepeatParams(...))")
 def bitwise_and(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """src0 & src1 elementwise on int16/uint16 (AscendC::And; named so as not to clash with Python's `and`).
-    `bitwise_and(dst, src0, src1, count)`."""
+    `bitwise_and(dst, src0, src1, count)`; the count form also takes int32/uint32 as the devkit does, as int16
+    lanes: count counts 16-bit halves (pass twice the element count)."""
     emit("asc.bitwise_and", (dst, src0, src1), ("dst", "src0", "src1"), NO_SCALAR, args, kwargs, level0="binary")
 
 
@@ -82,7 +83,8 @@ def bitwise_and(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: A
        "asc.bitwise_or(dst, src0, src1, mask, repeat_times, asc.BinaryRepeatParams(...))")
 def bitwise_or(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: Any, **kwargs: Any) -> None:
     """src0 | src1 elementwise on int16/uint16 (AscendC::Or; named so as not to clash with Python's `or`).
-    `bitwise_or(dst, src0, src1, count)`."""
+    `bitwise_or(dst, src0, src1, count)`; the count form also takes int32/uint32 as the devkit does, as int16
+    lanes: count counts 16-bit halves (pass twice the element count)."""
     emit("asc.bitwise_or", (dst, src0, src1), ("dst", "src0", "src1"), NO_SCALAR, args, kwargs, level0="binary")
 
 

@@ -184,8 +184,12 @@ def add_deq_relu(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: 
     bytes). The level-0 form `(mask, repeat_times, repeat_params,
     is_set_mask=True)` follows the devkit's sequence (64 int32 elements a
     repeat under the mask, each dst repeat 128 halves under the half mask:
-    with a mask above 64 the upper 64 are the next repeat's results);
-    is_set_mask=False is not implemented (NotImplementedError)."""
+    with a mask above 64 the upper 64 are the next repeat's results).
+    With is_set_mask=False the mask argument is ignored: the first 32
+    repeats' sums and conversions use the register's mask (set by
+    set_vector_mask, normal mode), then the devkit's zero fill leaves the
+    register all ones, so the max step and later chunks take every
+    element; the register is left all ones."""
     api = "asc.add_deq_relu"
     d, s0, s1 = local(dst, api, "dst"), local(src0, api, "src0"), local(src1, api, "src1")
     kw = dict(kwargs)
@@ -197,10 +201,10 @@ def add_deq_relu(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args: 
         _count_form(api, d, s0, s1, a, kw)
         return
     l0, mode, set_mask = level0_operands(api, "binary", dt.int32, a, kw)
+    attrs = {"mask_mode": mode}
     if not set_mask:
-        raise NotImplementedError("asc.add_deq_relu with is_set_mask=False is not implemented "
-                                  "(its mask register use between the devkit's steps is not modelled)")
-    _b.current().create("asc.add_deq_relu.l0", [d, s0, s1] + l0, attrs={"mask_mode": mode})
+        attrs["is_set_mask"] = 0
+    _b.current().create("asc.add_deq_relu.l0", [d, s0, s1] + l0, attrs=attrs)
 
 
 @usage("asc.mul_cast(dst, src0, src1, count)",
