@@ -7,7 +7,9 @@
 
 const char *const type_kind_names[ASC_TY_KIND_COUNT] = {
     "scalar", "global_address", "global_tensor", "local_tensor",
-    "tpipe",  "tque",           "tbuf",          "struct"};
+    "tpipe",  "tque",           "tbuf",          "struct",
+    /* family: listtensor */
+    "tensor_desc", "list_tensor_desc"};
 
 /* Appends a new reference to list l and drops it; -1 on failure (a NULL
  * item counts as one: the error is already set). */

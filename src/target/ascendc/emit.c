@@ -289,6 +289,13 @@ static const char *type_cpp(const AscType *t, char *buf, size_t size) {
     snprintf(buf, size, "%s", si ? si->cpp : "void");
     break;
   }
+  /* family: listtensor */
+  case ASC_TY_TENSOR_DESC:
+    snprintf(buf, size, "AscendC::TensorDesc<%s>", el);
+    break;
+  case ASC_TY_LIST_TENSOR_DESC:
+    snprintf(buf, size, "AscendC::ListTensorDesc");
+    break;
   default:
     snprintf(buf, size, "void");
   }
@@ -1228,7 +1235,8 @@ static SpecialRule special_rule(AscOpId id) {
   case ASC_OP_STRUCT_DEF: /* declared before the functions */
     return emit_nothing;
   default:
-    return em_system_rule(id); /* system family (emit_system.c), or NULL */
+    /* system family (emit_system.c), family listtensor, or NULL */
+    return em_system_rule(id) ? em_system_rule(id) : em_list_tensor_rule(id);
   }
 }
 

@@ -136,4 +136,8 @@ void emit_cmpsel(Emitter *e, AscOp *op);
 void emit_printf(Emitter *e, AscOp *op);
 void emit_set_aipp_functions(Emitter *e, AscOp *op);
 
+/* emit_list_tensor.c (family: listtensor): the rule for one of its rows,
+ * or NULL */
+EmSystemRule em_list_tensor_rule(AscOpId id);
+
 #endif
