@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 const char *const type_kind_names[ASC_TY_KIND_COUNT] = {
-    "scalar", "global_address", "global_tensor", "local_tensor",
-    "tpipe",  "tque",           "tbuf",          "struct",
+    "scalar", "global_address", "global_tensor", "local_tensor", "tpipe",
+    "tque", "tbuf", "struct",
     /* family: listtensor */
     "tensor_desc", "list_tensor_desc"};
 

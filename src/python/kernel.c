@@ -119,9 +119,9 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   const char *platform_name;
   PyObject *launch_args;
   PyObject *timing = NULL;
-  static char *kwlist[] = {"core_num", "platform", "args",      "workers",
-                           "sanitize", "timing",   "max_steps", "n_extra",
-                           NULL};
+  static char *kwlist[] = {"core_num",  "platform", "args",
+                           "workers",   "sanitize", "timing",
+                           "max_steps", "n_extra",  NULL};
   /* family: listtensor: n_extra, the GM buffers after the parameters */
   int n_extra = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|iiOLi", kwlist, &core_num,

@@ -167,9 +167,8 @@ int launch_args_convert(LaunchArgs *la, const AscKernel *k, PyObject *args) {
 int launch_args_convert_extra(LaunchArgs *la, const AscKernel *k,
                               PyObject *args, int n_extra) {
   /* family: listtensor: the type of the extra GM buffers */
-  static const AscType extra_type = {.kind = ASC_TY_GLOBAL_ADDRESS,
-                                     .dtype = ASC_DT_UINT8,
-                                     .position = -1};
+  static const AscType extra_type = {
+      .kind = ASC_TY_GLOBAL_ADDRESS, .dtype = ASC_DT_UINT8, .position = -1};
   la->n = 0;
   la->args = la->inline_args;
   la->views = la->inline_views;

@@ -212,9 +212,8 @@ AscStatus sim_list_tensor_desc_create(AscExec *x, const AscInstr *in) {
     list_clear(l);
     return ASC_OK;
   }
-  return decode(x, in, l, &ASC_SLOT(x, in, 0).t,
-                (uint64_t)ASC_SLOT(x, in, 1).i, (uint64_t)ASC_SLOT(x, in, 2).i,
-                "ListTensorDesc");
+  return decode(x, in, l, &ASC_SLOT(x, in, 0).t, (uint64_t)ASC_SLOT(x, in, 1).i,
+                (uint64_t)ASC_SLOT(x, in, 2).i, "ListTensorDesc");
 }
 
 AscStatus sim_list_tensor_desc_init(AscExec *x, const AscInstr *in) {
@@ -227,11 +226,12 @@ static AscStatus check_index(AscExec *x, const AscInstr *in, const AscSlot *l,
                              uint64_t index, const char *what) {
   if (index >= (uint64_t)l[ASC_LTDESC_COUNT].i)
     return sim_fail(x, in,
-                    "%s: index %" PRIu64 " is out of range of a list of %" PRId64
-                    " tensors%s",
+                    "%s: index %" PRIu64
+                    " is out of range of a list of %" PRId64 " tensors%s",
                     what, index, l[ASC_LTDESC_COUNT].i,
-                    l[ASC_LTDESC_DECODED].i ? "" : " (the ListTensorDesc was "
-                                                   "never initialised)");
+                    l[ASC_LTDESC_DECODED].i ? ""
+                                            : " (the ListTensorDesc was "
+                                              "never initialised)");
   return ASC_OK;
 }
 

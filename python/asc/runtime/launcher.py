@@ -19,8 +19,8 @@ from ..lib.runtime import state
 from ..profiler import session as _profiling
 from . import memory_cache
 from .compiler import compile_kernel
-from .tensor_list import TensorList  # family: listtensor
 from .jit import LAUNCH_ONLY_OPTIONS, OPTIONS, JITFunction, check_options, max_steps_arg, sanitize_code
+from .tensor_list import TensorList  # family: listtensor
 
 _SCALAR_ANNOTATIONS = {int: "int", float: "float", bool: "bool"}
 _EMPTY = inspect.Parameter.empty  # family: listtensor

@@ -15,7 +15,7 @@ static void emit_desc_declaration(Emitter *e, AscOp *op) {
     e->failed = 1;
     return;
   }
-  em_set_expr(e, &op->results[0], name);
+  em_set_expr(e, &op->results[0], em_fmt_str("%s", name));
 }
 
 /* AscendC::ListTensorDesc list(data, length, shapeSize); */
@@ -33,16 +33,15 @@ static void emit_list_from_data(Emitter *e, AscOp *op) {
                 em_unparen(em_expr(e, op->operands[1]), t1, sizeof t1),
                 em_unparen(em_expr(e, op->operands[2]), t2, sizeof t2));
   em_line_end(e, op);
-  em_set_expr(e, &op->results[0], name);
+  em_set_expr(e, &op->results[0], em_fmt_str("%s", name));
 }
 
 /* desc.SetShapeAddr(reinterpret_cast<uint64_t *>(shapePtr)); */
 static void emit_set_shape_addr(Emitter *e, AscOp *op) {
   char t1[4096];
-  char *s = em_fmt_str(
-      "%s.SetShapeAddr(reinterpret_cast<uint64_t *>(%s))",
-      em_expr(e, op->operands[0]),
-      em_unparen(em_expr(e, op->operands[1]), t1, sizeof t1));
+  char *s = em_fmt_str("%s.SetShapeAddr(reinterpret_cast<uint64_t *>(%s))",
+                       em_expr(e, op->operands[0]),
+                       em_unparen(em_expr(e, op->operands[1]), t1, sizeof t1));
   if (!s) {
     e->failed = 1;
     return;
@@ -54,10 +53,10 @@ static void emit_set_shape_addr(Emitter *e, AscOp *op) {
 /* list.GetDataPtr<T>(index), T the result's element type */
 static void emit_list_data_ptr(Emitter *e, AscOp *op) {
   char t1[4096];
-  char *rhs = em_fmt_str(
-      "%s.GetDataPtr<%s>(%s)", em_expr(e, op->operands[0]),
-      asc_dtype_cpp_name(op->results[0].type->dtype),
-      em_unparen(em_expr(e, op->operands[1]), t1, sizeof t1));
+  char *rhs =
+      em_fmt_str("%s.GetDataPtr<%s>(%s)", em_expr(e, op->operands[0]),
+                 asc_dtype_cpp_name(op->results[0].type->dtype),
+                 em_unparen(em_expr(e, op->operands[1]), t1, sizeof t1));
   if (!rhs) {
     e->failed = 1;
     return;

@@ -17,7 +17,7 @@ from ...runtime.tensor_list import TensorList
 from ..core import dtype as dt
 from ..core.checks import error, got, is_ir_handle, usage
 from ..core.dtype import DataType
-from ..core.values import GlobalAddress, GlobalTensor, Scalar, int_operand
+from ..core.values import GlobalAddress, GlobalTensor, IRValue, Scalar, int_operand
 
 __all__ = ["ListTensorDesc", "TensorDesc", "TensorList"]
 
@@ -40,7 +40,7 @@ def _uint(x: Any, api: str, name: str) -> Scalar:
     return v
 
 
-class TensorDesc:
+class TensorDesc(IRValue):
     """`AscendC::TensorDesc<T>`: one tensor of a ListTensorDesc, filled by `ListTensorDesc.get_desc`.
 
     `set_shape_addr` must give it the address of the array its shape is written to before `get_desc` (in the
@@ -115,7 +115,7 @@ def _list_operands(data: Any, length: Any, shape_size: Any, api: str) -> list:
     return [data, _uint(length, api, "length"), _uint(shape_size, api, "shape_size")]
 
 
-class ListTensorDesc:
+class ListTensorDesc(IRValue):
     """`AscendC::ListTensorDesc`: decodes a list of tensors in global memory (see the module's docstring)."""
 
     @usage("asc.ListTensorDesc()", "asc.ListTensorDesc(data=x)",
