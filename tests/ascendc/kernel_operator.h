@@ -1562,28 +1562,6 @@ __aicore__ void SetAippFunctions(const GlobalTensor<T> &src0, const GlobalTensor
                                  AippParams<U> config);
 template <typename T>
 __aicore__ void LoadImageToLocal(const LocalTensor<T> &dst, const LoadImageToLocalParams &loadDataParams);
-
-// ---- family listtensor: kernel_operator_list_tensor_intf.h
-class ListTensorDesc;
-template <class T> class TensorDesc {
-public:
-  __aicore__ TensorDesc();
-  __aicore__ void SetShapeAddr(uint64_t *shapePtr);
-  __aicore__ uint64_t GetDim();
-  __aicore__ uint64_t GetIndex();
-  __aicore__ uint64_t GetShape(uint32_t offset);
-  __aicore__ __gm__ T *GetDataPtr();
-  __aicore__ GlobalTensor<T> GetDataObj();
-};
-class ListTensorDesc {
-public:
-  __aicore__ ListTensorDesc();
-  __aicore__ ListTensorDesc(__gm__ void *data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff);
-  __aicore__ void Init(__gm__ void *data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff);
-  template <class T> __aicore__ void GetDesc(TensorDesc<T> &desc, uint32_t index);
-  template <class T> __aicore__ __gm__ T *GetDataPtr(uint32_t index);
-  __aicore__ uint32_t GetSize();
-};
 } // namespace AscendC
 
 // system family: the devkit declares GetSysWorkSpacePtr outside AscendC (kernel_operator_swap_mem_intf.h)

@@ -79,3 +79,22 @@ EmSystemRule em_list_tensor_rule(AscOpId id) {
     return NULL;
   }
 }
+
+static int block_uses_list_tensor(const AscBlock *b) {
+  for (const AscOp *op = b ? b->first : NULL; op; op = op->next) {
+    if (op->id == ASC_OP_TENSOR_DESC || op->id == ASC_OP_LIST_TENSOR_DESC ||
+        op->id == ASC_OP_LIST_TENSOR_DESC_DATA)
+      return 1;
+    for (int r = 0; r < op->n_regions; r++)
+      if (block_uses_list_tensor(op->regions[r].block))
+        return 1;
+  }
+  return 0;
+}
+
+/* The devkit's kernel_operator.h does not include the list tensor API:
+ * a kernel that makes a TensorDesc or ListTensorDesc includes it itself
+ * (as the devkit's list_tensor_desc_input example does). */
+int em_uses_list_tensor(const AscModule *m) {
+  return block_uses_list_tensor(m->body);
+}
