@@ -371,3 +371,31 @@ def test_host_tensor_list_errors() -> None:
 
     with pytest.raises(TypeError, match="annotate its parameter asc.GlobalAddress"):
         takes_int[1](asc.TensorList([np.zeros(2)]))
+
+
+@asc.jit
+def count_of(lst_desc: Any, d: Any) -> int:
+    lst_desc.get_desc(d, 1)
+    return lst_desc.get_size() + d.get_dim()
+
+
+@asc.jit
+def through_device_function(lst: asc.GlobalAddress, out: asc.GlobalAddress, flag: int):
+    l_desc = asc.ListTensorDesc(data=lst)
+    d = asc.TensorDesc(dtype=asc.int32)
+    d.set_shape_addr(8)
+    o = asc.GlobalTensor()
+    o.set_global_buffer(out)
+    o.set_value(0, count_of(l_desc, d))
+    o.set_value(1, d.get_dim())  # passed by value, as in C++: the caller's desc is unchanged
+    if flag > 0:
+        l_desc.get_desc(d, 0)
+    o.set_value(2, d.get_dim())
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_device_functions_and_branches(flag: int) -> None:
+    out = np.zeros(3, np.int64)
+    through_device_function[1](asc.TensorList([np.zeros((2, 2, 2), np.int32), np.zeros((1, 1, 1), np.int32)]),
+                               out, flag)
+    assert list(out) == [2 + 3, 0, 3 * flag]
