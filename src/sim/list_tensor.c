@@ -32,6 +32,8 @@
 enum { PTR_SHIFT = 40 };
 #define PTR_OFFSET_MASK ((UINT64_C(1) << PTR_SHIFT) - 1)
 #define NO_SIZE UINT64_C(0xffffffff)
+/* what the messages of GM accesses call the words read (the op names itself) */
+#define LIST_WORD "a word of the list"
 
 /* The uint64 word at byte offset `off` from the GM address at *base. */
 static AscStatus read_word(AscExec *x, const AscInstr *in,
@@ -41,7 +43,7 @@ static AscStatus read_word(AscExec *x, const AscInstr *in,
   SimGmSpan span;
   uint8_t tmp[8] = {0};
   if (asc_add_i64(base->addr, off, &r.addr))
-    return sim_fail(x, in, "%s: address overflow", what);
+    return sim_fail(x, in, "address overflow reading the list");
   r.dtype = ASC_DT_UINT64;
   r.len = -1;
   AscStatus s = sim_gm_span(x, in, &r, 1, 0, what, &span);
@@ -60,16 +62,16 @@ static AscStatus decode_ptr(AscExec *x, const AscInstr *in, uint64_t w,
   uint64_t arg = w >> PTR_SHIFT;
   uint64_t off = w & PTR_OFFSET_MASK;
   if (w == 0)
-    return sim_fail(x, in, "%s: the data pointer of tensor %" PRIu32 " is null",
-                    what, index);
+    return sim_fail(x, in, "the data pointer of tensor %" PRIu32 " is null",
+                    index);
   if (arg == 0 || arg > (uint64_t)x->b->n_args ||
       x->b->args[arg - 1].kind != ASC_ARG_GM ||
       off > (uint64_t)x->b->args[arg - 1].nbytes)
     return sim_fail(x, in,
-                    "%s: the data pointer of tensor %" PRIu32 " (0x%" PRIx64
+                    "the data pointer of tensor %" PRIu32 " (0x%" PRIx64
                     ") is not an address in this launch's global memory "
                     "(build the list with asc.TensorList)",
-                    what, index, w);
+                    index, w);
   memset(out, 0, sizeof *out);
   out->buf = (int32_t)(arg - 1);
   out->addr = (int64_t)off;
@@ -92,7 +94,7 @@ AscStatus sim_tensor_desc_create(AscExec *x, const AscInstr *in) {
 AscStatus sim_tensor_desc_set_shape_addr(AscExec *x, const AscInstr *in) {
   uint64_t p = (uint64_t)ASC_SLOT(x, in, 1).i;
   if (p == 0)
-    return sim_fail(x, in, "TensorDesc.set_shape_addr: a null shape address");
+    return sim_fail(x, in, "a null shape address");
   (&ASC_SLOT(x, in, 0))[ASC_TDESC_SHAPE_ADDR].i = (int64_t)p;
   return ASC_OK;
 }
@@ -107,8 +109,7 @@ AscStatus sim_tensor_desc_get_shape(AscExec *x, const AscInstr *in) {
   uint64_t off = (uint64_t)ASC_SLOT(x, in, 1).i;
   if (off >= (uint64_t)d[ASC_TDESC_DIM].i)
     return sim_fail(x, in,
-                    "TensorDesc.get_shape: offset %" PRIu64
-                    " is not below the tensor's dim %" PRId64,
+                    "offset %" PRIu64 " is not below the tensor's dim %" PRId64,
                     off, d[ASC_TDESC_DIM].i);
   ASC_DST(x, in).i = d[ASC_TDESC_SHAPE + off].i;
   return ASC_OK;
@@ -130,7 +131,7 @@ AscStatus sim_tensor_desc_get_data_obj(AscExec *x, const AscInstr *in) {
   for (int64_t i = 0; i < d[ASC_TDESC_DIM].i; i++)
     if (asc_mul_i64(size, d[ASC_TDESC_SHAPE + i].i, &size) || size < 0)
       return sim_fail(x, in,
-                      "TensorDesc.get_data_obj: the size of the tensor "
+                      "the size of the tensor "
                       "overflows");
   AscSlot *g = &ASC_DST(x, in);
   memset(g, 0, sizeof *g * (size_t)(ASC_TENSOR_SHAPE_SLOT + 1));
@@ -154,7 +155,7 @@ static AscStatus decode(AscExec *x, const AscInstr *in, AscSlot *l,
   uint64_t ptr_off, head;
   list_clear(l);
   if (data->buf < 0)
-    return sim_fail(x, in, "%s: a null list address", what);
+    return sim_fail(x, in, "a null list address");
   AscStatus s = read_word(x, in, data, 0, what, &ptr_off);
   if (!s)
     s = read_word(x, in, data, 8, what, &head);
@@ -164,9 +165,8 @@ static AscStatus decode(AscExec *x, const AscInstr *in, AscSlot *l,
   uint64_t words = dim == 0 ? 2 : 1 + dim;
   uint64_t count = first;
   if (ptr_off > (uint64_t)INT64_MAX - 8)
-    return sim_fail(x, in,
-                    "%s: the data pointers' offset %" PRIu64 " is too large",
-                    what, ptr_off);
+    return sim_fail(x, in, "the data pointers' offset %" PRIu64 " is too large",
+                    ptr_off);
   int64_t ptrs = (int64_t)(ptr_off / 8 * 8); /* dataAddr + offset / 8 */
   if (count == 0) { /* the last descriptor's index + 1 */
     uint64_t last;
@@ -188,15 +188,15 @@ static AscStatus decode(AscExec *x, const AscInstr *in, AscSlot *l,
   }
   if (!consistent)
     return sim_fail(x, in,
-                    "%s: the list's header is inconsistent (data pointers at "
+                    "the list's header is inconsistent (data pointers at "
                     "byte %" PRIu64 ", dim %" PRIu64 ", %" PRIu64 " tensors)",
-                    what, ptr_off, dim, count);
+                    ptr_off, dim, count);
   if (length != NO_SIZE && shape_size != NO_SIZE &&
       (count != shape_size || length != ptr_off + count * 8))
     return sim_fail(x, in,
-                    "%s: the list holds %" PRIu64 " tensors in %" PRIu64
+                    "the list holds %" PRIu64 " tensors in %" PRIu64
                     " bytes, not shape_size %" PRIu64 " in length %" PRIu64,
-                    what, count, ptr_off + count * 8, shape_size, length);
+                    count, ptr_off + count * 8, shape_size, length);
   l[ASC_LTDESC_BASE].t = *data;
   l[ASC_LTDESC_PTR_OFFSET].i = ptrs;
   l[ASC_LTDESC_DIM].i = (int64_t)dim;
@@ -213,22 +213,22 @@ AscStatus sim_list_tensor_desc_create(AscExec *x, const AscInstr *in) {
     return ASC_OK;
   }
   return decode(x, in, l, &ASC_SLOT(x, in, 0).t, (uint64_t)ASC_SLOT(x, in, 1).i,
-                (uint64_t)ASC_SLOT(x, in, 2).i, "ListTensorDesc");
+                (uint64_t)ASC_SLOT(x, in, 2).i, LIST_WORD);
 }
 
 AscStatus sim_list_tensor_desc_init(AscExec *x, const AscInstr *in) {
   return decode(x, in, &ASC_SLOT(x, in, 0), &ASC_SLOT(x, in, 1).t,
                 (uint64_t)ASC_SLOT(x, in, 2).i, (uint64_t)ASC_SLOT(x, in, 3).i,
-                "ListTensorDesc.init");
+                LIST_WORD);
 }
 
 static AscStatus check_index(AscExec *x, const AscInstr *in, const AscSlot *l,
                              uint64_t index, const char *what) {
   if (index >= (uint64_t)l[ASC_LTDESC_COUNT].i)
     return sim_fail(x, in,
-                    "%s: index %" PRIu64
-                    " is out of range of a list of %" PRId64 " tensors%s",
-                    what, index, l[ASC_LTDESC_COUNT].i,
+                    "index %" PRIu64 " is out of range of a list of %" PRId64
+                    " tensors%s",
+                    index, l[ASC_LTDESC_COUNT].i,
                     l[ASC_LTDESC_DECODED].i ? ""
                                             : " (the ListTensorDesc was "
                                               "never initialised)");
@@ -236,7 +236,7 @@ static AscStatus check_index(AscExec *x, const AscInstr *in, const AscSlot *l,
 }
 
 AscStatus sim_list_tensor_desc_get_desc(AscExec *x, const AscInstr *in) {
-  static const char what[] = "ListTensorDesc.get_desc";
+  static const char what[] = LIST_WORD;
   const AscSlot *l = &ASC_SLOT(x, in, 0);
   AscSlot *d = &ASC_SLOT(x, in, 1);
   uint64_t index = (uint64_t)ASC_SLOT(x, in, 2).i;
@@ -246,25 +246,23 @@ AscStatus sim_list_tensor_desc_get_desc(AscExec *x, const AscInstr *in) {
   int64_t dim = l[ASC_LTDESC_DIM].i, words = l[ASC_LTDESC_STRUCT_SIZE].i;
   if (dim == 0)
     return sim_fail(x, in,
-                    "%s: the list holds data pointers only (dim 0): read them "
-                    "with get_data_ptr",
-                    what);
+                    "the list holds data pointers only (dim 0): read them "
+                    "with get_data_ptr");
   if (d[ASC_TDESC_SHAPE_ADDR].i == 0)
     return sim_fail(x, in,
-                    "%s: the TensorDesc has no shape address (call "
-                    "set_shape_addr first)",
-                    what);
+                    "the TensorDesc has no shape address (call "
+                    "set_shape_addr first)");
   if (dim > ASC_TDESC_MAX_DIM)
     return sim_fail(x, in,
-                    "%s: the tensors have %" PRId64
+                    "the tensors have %" PRId64
                     " dimensions; the simulator's TensorDesc holds up to %d",
-                    what, dim, (int)ASC_TDESC_MAX_DIM);
+                    dim, (int)ASC_TDESC_MAX_DIM);
   const AscTensorRef *base = &l[ASC_LTDESC_BASE].t;
   uint64_t w;
   AscTensorRef ptr;
   int64_t off;
   if (asc_scaled_add(l[ASC_LTDESC_PTR_OFFSET].i, (int64_t)index, 8, &off))
-    return sim_fail(x, in, "%s: address overflow", what);
+    return sim_fail(x, in, "address overflow reading the list");
   s = read_word(x, in, base, off, what, &w);
   if (!s)
     s = decode_ptr(x, in, w, (uint32_t)index,
@@ -287,13 +285,13 @@ AscStatus sim_list_tensor_desc_get_desc(AscExec *x, const AscInstr *in) {
 }
 
 AscStatus sim_list_tensor_desc_get_data_ptr(AscExec *x, const AscInstr *in) {
-  static const char what[] = "ListTensorDesc.get_data_ptr";
+  static const char what[] = LIST_WORD;
   const AscSlot *l = &ASC_SLOT(x, in, 0);
   uint64_t index = (uint64_t)ASC_SLOT(x, in, 1).i, w;
   int64_t off = 0;
   AscStatus s = check_index(x, in, l, index, what);
   if (!s && asc_scaled_add(l[ASC_LTDESC_PTR_OFFSET].i, (int64_t)index, 8, &off))
-    s = sim_fail(x, in, "%s: address overflow", what);
+    s = sim_fail(x, in, "address overflow reading the list");
   if (!s)
     s = read_word(x, in, &l[ASC_LTDESC_BASE].t, off, what, &w);
   if (!s)

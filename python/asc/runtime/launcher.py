@@ -111,6 +111,9 @@ _API_NAMES = {
     "arith.shr": "operator >>", "func.call": "call of an @asc.jit function", "scf.for": "for ... in range()",
     "scf.while": "while", "scf.condition": "while", "asc.global_address.offset": "GlobalAddress + offset",
     "asc.global_tensor.offset": "GlobalTensor[offset:]", "asc.local_tensor.offset": "LocalTensor[offset:]",
+    # family listtensor
+    "asc.list_tensor_desc.from_data": "asc.ListTensorDesc", "asc.list_tensor_desc": "asc.ListTensorDesc",
+    "asc.tensor_desc": "asc.TensorDesc",
 }
 
 
@@ -123,7 +126,8 @@ def api_name(op: str) -> str:
     parts = op.split(".")
     if len(parts) == 3 and parts[0] == "asc":
         cls = {"tque": "TQue", "tbuf": "TBuf", "tpipe": "TPipe", "global_tensor": "GlobalTensor",
-               "local_tensor": "LocalTensor"}.get(parts[1], parts[1])
+               "local_tensor": "LocalTensor", "tensor_desc": "TensorDesc",
+               "list_tensor_desc": "ListTensorDesc"}.get(parts[1], parts[1])
         return f"{cls}.{parts[2]}"
     return op
 
