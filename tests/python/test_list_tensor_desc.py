@@ -399,3 +399,20 @@ def test_device_functions_and_branches(flag: int) -> None:
     through_device_function[1](asc.TensorList([np.zeros((2, 2, 2), np.int32), np.zeros((1, 1, 1), np.int32)]),
                                out, flag)
     assert list(out) == [2 + 3, 0, 3 * flag]
+
+
+@asc.jit
+def write_past(lst: asc.GlobalAddress, i: int):
+    l_desc = asc.ListTensorDesc(data=lst)
+    g = asc.GlobalTensor()
+    g.set_global_buffer(l_desc.get_data_ptr(1, asc.int16))
+    g.set_value(i, 7)  # write
+
+
+def test_accesses_through_a_pointer_are_bounded_by_its_array() -> None:
+    a, b = np.zeros(4, np.int16), np.zeros(3, np.int16)
+    write_past[1](asc.TensorList([a, b]), 2)
+    assert list(b) == [0, 0, 7] and not a.any()
+    err = fails_at(write_past, (asc.TensorList([a, b]), 3), "# write", "kernel argument 3")  # (lst, i, then the arrays)
+    assert isinstance(err, asc.KernelError)
+    assert list(b) == [0, 0, 7] and not a.any()  # nothing written outside the arrays
