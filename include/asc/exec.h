@@ -103,7 +103,9 @@ enum { ASC_INTERRUPT_POLL_MS = 100 };
 /* Runs `core_num` blocks of the kernel. Thread-safe for distinct launches;
  * blocks never write outside the GM arguments. Returns ASC_OK, or
  * ASC_ERR_INTERRUPTED when options->interrupt cancelled it, or the status
- * of the failing block with the lowest index, described in *err. */
+ * of the failing block with the lowest index, described in *err. args holds
+ * one argument per parameter, then (family: listtensor) any number of GM
+ * buffers that only pointers stored in GM refer to. */
 AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
                             int core_num, const AscLaunchArg *args, int n_args,
                             const AscLaunchOptions *options,

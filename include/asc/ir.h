@@ -194,6 +194,9 @@ typedef enum AscTypeKind {
   ASC_TY_TQUE,           /* !asc.tque<POSITION, DEPTH> */
   ASC_TY_TBUF,           /* !asc.tbuf<POSITION> */
   ASC_TY_STRUCT,         /* !asc.struct<NAME>: a parameter or user struct */
+  /* family: listtensor */
+  ASC_TY_TENSOR_DESC,      /* !asc.tensor_desc<T>: AscendC::TensorDesc<T> */
+  ASC_TY_LIST_TENSOR_DESC, /* !asc.list_tensor_desc */
   ASC_TY_KIND_COUNT
 } AscTypeKind;
 

@@ -65,6 +65,9 @@ typedef enum AscOperandKind {
   ASC_OK_QUE = 'Q',
   ASC_OK_BUF = 'B',
   ASC_OK_STRUCT = 'S', /* a parameter struct: S{BinaryRepeatParams} */
+  /* family: listtensor */
+  ASC_OK_TENSOR_DESC = 'D',      /* an AscendC::TensorDesc<T> */
+  ASC_OK_LIST_TENSOR_DESC = 'T', /* an AscendC::ListTensorDesc */
   ASC_OK_ANY = '*',
 } AscOperandKind;
 

@@ -46,6 +46,31 @@ typedef union AscSlot {
  * (src/sim/shape_info.c). Instructions see slot 0; copies (MOVN) carry the
  * whole value, as a C++ copy of the tensor carries its shape info. */
 enum { ASC_TENSOR_SHAPE_SLOT = 1 };
+/* family: listtensor. A TensorDesc<T> value (src/sim/list_tensor.c): its
+ * data pointer (an AscTensorRef, buf -1 while null), dim, index, the
+ * address set_shape_addr gave (0: none; on the device the uint64_t array
+ * GetDesc fills) and the shape that array holds, up to ASC_TDESC_MAX_DIM
+ * entries. A ListTensorDesc value: the list's GM address, what
+ * ListTensorDecode derives from its header (data-pointer offset, dim,
+ * words per descriptor, count) and whether it was decoded. */
+enum {
+  ASC_TDESC_PTR = 0,
+  ASC_TDESC_DIM,
+  ASC_TDESC_INDEX,
+  ASC_TDESC_SHAPE_ADDR,
+  ASC_TDESC_SHAPE,
+  ASC_TDESC_MAX_DIM = 8,
+  ASC_TDESC_SLOTS = ASC_TDESC_SHAPE + ASC_TDESC_MAX_DIM
+};
+enum {
+  ASC_LTDESC_BASE = 0,
+  ASC_LTDESC_PTR_OFFSET,
+  ASC_LTDESC_DIM,
+  ASC_LTDESC_STRUCT_SIZE,
+  ASC_LTDESC_COUNT,
+  ASC_LTDESC_DECODED,
+  ASC_LTDESC_SLOTS
+};
 enum {
   ASC_BC_MOV = ASC_OP_COUNT, /* regs[dst] = regs[a[0]] */
   ASC_BC_MOVN,               /* regs[dst .. dst+imm) = regs[a[0] ..) */

@@ -33,6 +33,11 @@ int asc_slot_width(const AscType *t) {
   if (t->kind == ASC_TY_LOCAL_TENSOR || t->kind == ASC_TY_GLOBAL_TENSOR)
     return ASC_TENSOR_SHAPE_SLOT + 1 +
            asc_struct_info(ASC_STRUCT_SHAPE_INFO)->n_slots;
+  /* family: listtensor: the decoded state (bytecode.h) */
+  if (t->kind == ASC_TY_TENSOR_DESC)
+    return ASC_TDESC_SLOTS;
+  if (t->kind == ASC_TY_LIST_TENSOR_DESC)
+    return ASC_LTDESC_SLOTS;
   return 1;
 }
 

@@ -230,6 +230,13 @@ void asc_type_format(const AscType *t, char *buf, size_t size) {
     snprintf(buf, size, "!asc.struct<%s>", si ? si->name : "?");
     break;
   }
+  /* family: listtensor */
+  case ASC_TY_TENSOR_DESC:
+    snprintf(buf, size, "!asc.tensor_desc<%s>", dt);
+    break;
+  case ASC_TY_LIST_TENSOR_DESC:
+    snprintf(buf, size, "!asc.list_tensor_desc");
+    break;
   default:
     snprintf(buf, size, "!asc.unknown");
   }

@@ -698,6 +698,9 @@ static const AscType *parse_type(Parser *p) {
       {"!asc.tque", ASC_TY_TQUE},
       {"!asc.tbuf", ASC_TY_TBUF},
       {"!asc.struct", ASC_TY_STRUCT},
+      /* family: listtensor */
+      {"!asc.tensor_desc", ASC_TY_TENSOR_DESC},
+      {"!asc.list_tensor_desc", ASC_TY_LIST_TENSOR_DESC},
   };
   int k = -1;
   for (int i = 0; i < (int)(sizeof kinds / sizeof kinds[0]); i++)
@@ -710,7 +713,7 @@ static const AscType *parse_type(Parser *p) {
   AscDType dt = ASC_DT_NONE;
   int64_t pos = -1;
   int depth = 0;
-  if (kind == ASC_TY_TPIPE)
+  if (kind == ASC_TY_TPIPE || kind == ASC_TY_LIST_TENSOR_DESC)
     return p->failed ? NULL : make_type(p, kind, dt, -1, 0);
   if (expect(p, T_LESS, "after the type name"))
     return NULL;
@@ -719,6 +722,7 @@ static const AscType *parse_type(Parser *p) {
     return parse_struct_type(p);
   case ASC_TY_GLOBAL_ADDRESS:
   case ASC_TY_GLOBAL_TENSOR:
+  case ASC_TY_TENSOR_DESC: /* family: listtensor */
     if (parse_dtype(p, &dt))
       return NULL;
     break;

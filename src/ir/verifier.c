@@ -35,6 +35,11 @@ static int kind_matches(char kind, const AscType *t) {
     return t->kind == ASC_TY_TBUF;
   case ASC_OK_STRUCT:
     return t->kind == ASC_TY_STRUCT;
+  /* family: listtensor */
+  case ASC_OK_TENSOR_DESC:
+    return t->kind == ASC_TY_TENSOR_DESC;
+  case ASC_OK_LIST_TENSOR_DESC:
+    return t->kind == ASC_TY_LIST_TENSOR_DESC;
   default:
     return 1;
   }
@@ -62,6 +67,11 @@ static const char *kind_name(char kind) {
     return "a TBuf";
   case ASC_OK_STRUCT:
     return "a parameter struct";
+  /* family: listtensor */
+  case ASC_OK_TENSOR_DESC:
+    return "a TensorDesc";
+  case ASC_OK_LIST_TENSOR_DESC:
+    return "a ListTensorDesc";
   default:
     return "a value";
   }

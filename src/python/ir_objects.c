@@ -6,8 +6,10 @@
 #include <stdint.h>
 
 const char *const type_kind_names[ASC_TY_KIND_COUNT] = {
-    "scalar", "global_address", "global_tensor", "local_tensor",
-    "tpipe",  "tque",           "tbuf",          "struct"};
+    "scalar", "global_address", "global_tensor", "local_tensor", "tpipe",
+    "tque", "tbuf", "struct",
+    /* family: listtensor */
+    "tensor_desc", "list_tensor_desc"};
 
 /* Appends a new reference to list l and drops it; -1 on failure (a NULL
  * item counts as one: the error is already set). */

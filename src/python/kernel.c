@@ -119,11 +119,14 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   const char *platform_name;
   PyObject *launch_args;
   PyObject *timing = NULL;
-  static char *kwlist[] = {"core_num", "platform", "args",      "workers",
-                           "sanitize", "timing",   "max_steps", NULL};
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|iiOL", kwlist, &core_num,
+  static char *kwlist[] = {"core_num",  "platform", "args",
+                           "workers",   "sanitize", "timing",
+                           "max_steps", "n_extra",  NULL};
+  /* family: listtensor: n_extra, the GM buffers after the parameters */
+  int n_extra = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|iiOLi", kwlist, &core_num,
                                    &platform_name, &launch_args, &workers,
-                                   &sanitize, &timing, &max_steps))
+                                   &sanitize, &timing, &max_steps, &n_extra))
     return NULL;
   if (max_steps < 0) {
     if (max_steps_default < 0 && max_steps_from_env(&max_steps_default) < 0)
@@ -135,7 +138,7 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
     return PyErr_Format(PyExc_ValueError, "unknown platform '%s'",
                         platform_name);
   LaunchArgs la;
-  if (launch_args_convert(&la, self->k, launch_args))
+  if (launch_args_convert_extra(&la, self->k, launch_args, n_extra))
     return NULL;
   PyObject *result = NULL;
   AscSanitizer *san = NULL;

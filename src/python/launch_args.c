@@ -161,6 +161,14 @@ static int convert_arg(const AscType *t, PyObject *o, AscLaunchArg *a,
  * failure the error is set, nothing is held and the result is -1; on
  * success the caller releases la with launch_args_release. */
 int launch_args_convert(LaunchArgs *la, const AscKernel *k, PyObject *args) {
+  return launch_args_convert_extra(la, k, args, 0);
+}
+
+int launch_args_convert_extra(LaunchArgs *la, const AscKernel *k,
+                              PyObject *args, int n_extra) {
+  /* family: listtensor: the type of the extra GM buffers */
+  static const AscType extra_type = {
+      .kind = ASC_TY_GLOBAL_ADDRESS, .dtype = ASC_DT_UINT8, .position = -1};
   la->n = 0;
   la->args = la->inline_args;
   la->views = la->inline_views;
@@ -169,9 +177,9 @@ int launch_args_convert(LaunchArgs *la, const AscKernel *k, PyObject *args) {
     return -1;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(la->fast);
   int n_params = asc_kernel_num_params(k);
-  if (n != n_params) {
+  if (n_extra < 0 || n - n_extra != n_params) {
     PyErr_Format(PyExc_TypeError, "the kernel takes %d arguments, got %zd",
-                 n_params, n);
+                 n_params, n - n_extra);
     launch_args_release(la);
     return -1;
   }
@@ -189,7 +197,8 @@ int launch_args_convert(LaunchArgs *la, const AscKernel *k, PyObject *args) {
   }
   la->n = n;
   for (Py_ssize_t i = 0; i < n; i++)
-    if (convert_arg(asc_kernel_param_type(k, (int)i),
+    if (convert_arg(i < n_params ? asc_kernel_param_type(k, (int)i)
+                                 : &extra_type,
                     PySequence_Fast_GET_ITEM(la->fast, i), &la->args[i],
                     &la->views[i], i)) {
       launch_args_release(la);

@@ -88,6 +88,11 @@ typedef struct LaunchArgs {
 } LaunchArgs;
 
 int launch_args_convert(LaunchArgs *la, const AscKernel *k, PyObject *args);
+/* family: listtensor: as launch_args_convert, where the last n_extra items
+ * of args are GM buffers beyond the kernel's parameters (the tensors an
+ * asc.TensorList argument points to). */
+int launch_args_convert_extra(LaunchArgs *la, const AscKernel *k,
+                              PyObject *args, int n_extra);
 void launch_args_release(LaunchArgs *la);
 
 /* ---- sanitizer and timing data (results.c) ------------------------------ */

@@ -277,15 +277,26 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
              "core_num must be at least 1, got %d", core_num);
     return err->status;
   }
-  if (n_args != k->n_params) {
+  /* family: listtensor: GM buffers may follow the parameters (the tensors
+   * a list argument points to) */
+  if (n_args < k->n_params) {
     err->status = ASC_ERR_KERNEL;
     snprintf(err->message, sizeof err->message,
              "the kernel takes %d arguments, got %d", k->n_params, n_args);
     return err->status;
   }
-  for (int i = 0; i < n_args; i++)
-    if (check_arg(k->param_types[i], &args[i], i, err))
+  for (int i = 0; i < n_args; i++) {
+    if (i >= k->n_params && args[i].kind != ASC_ARG_GM) {
+      err->status = ASC_ERR_KERNEL;
+      snprintf(err->message, sizeof err->message,
+               "launch argument %d (after the kernel's parameters) must be a "
+               "global memory buffer",
+               i);
       return err->status;
+    }
+    if (i < k->n_params && check_arg(k->param_types[i], &args[i], i, err))
+      return err->status;
+  }
   int workers =
       options && options->workers > 0 ? options->workers : host_cores();
   if (workers > MAX_WORKERS)

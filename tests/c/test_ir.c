@@ -248,7 +248,10 @@ static void test_dtypes(void) {
 
 /* ---- the op table -------------------------------------------------------- */
 
-static int valid_kind(char k) { return k && strchr("LGAifnPQBS*", k) != NULL; }
+/* (family listtensor: D a TensorDesc, T a ListTensorDesc) */
+static int valid_kind(char k) {
+  return k && strchr("LGAifnPQBSDT*", k) != NULL;
+}
 
 static void test_op_table(void) {
   int all_named = 1, round_trip = 1, ids_ok = 1, unique = 1, kinds_ok = 1;

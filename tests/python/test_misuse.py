@@ -56,6 +56,8 @@ PRELUDE = """\
     b = asc.TBuf(asc.TPosition.VECCALC)
     s = asc.get_block_idx()
     am = asc.LocalMemAllocator()
+    td = asc.TensorDesc()
+    ld = asc.ListTensorDesc()
 """
 
 VALUES: Dict[str, str] = {
@@ -146,6 +148,7 @@ ACCEPTS: Dict[str, set] = {
     "pad_pos": {"tposition"},
     "atomicdtype": {"int", "zero"},
     "atomicop": {"zero"},
+    "tensor_desc": set(),  # family listtensor (an asc.TensorDesc, which no value of VALUES is)
 }
 
 # a uint32 view of t (the indices of sort32 and sort; Gatherb's data: uint16 or uint32)
@@ -528,6 +531,26 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "set_aipp_functions": ("asc.set_aipp_functions({src0}, {input_format}, {config})",
                            (("src0", "gtensor", "g"), ("input_format", "aippinputformat", "asc.AippInputFormat.RGB888_U8"),
                             ("config", "aipp_params", "asc.AippParams(asc.int8)"))),
+    # family listtensor (x is no list: the valid calls that decode it are KernelErrors when they run)
+    "TensorDesc": ("asc.TensorDesc({dtype})", (("dtype", "dtype", "asc.float16"),)),
+    "TensorDesc.set_shape_addr": ("td.set_shape_addr({shape_ptr})",
+                                  (("shape_ptr", "u32", "64"),)),
+    "TensorDesc.get_dim": ("y = td.get_dim()", ()),
+    "TensorDesc.get_index": ("y = td.get_index()", ()),
+    "TensorDesc.get_shape": ("y = td.get_shape({offset})", (("offset", "u32", "0"),)),
+    "TensorDesc.get_data_ptr": ("y = td.get_data_ptr()", ()),
+    "TensorDesc.get_data_obj": ("y = td.get_data_obj()", ()),
+    "ListTensorDesc": ("asc.ListTensorDesc({data}, {length}, {shape_size})",
+                       (("data", "address", "x"), ("length", "u32", "0xffffffff"),
+                        ("shape_size", "u32", "0xffffffff"))),
+    "ListTensorDesc.init": ("ld.init({data}, {length}, {shape_size})",
+                            (("data", "address", "x"), ("length", "u32", "0xffffffff"),
+                             ("shape_size", "u32", "0xffffffff"))),
+    "ListTensorDesc.get_desc": ("ld.get_desc({desc}, {index})",
+                                (("desc", "tensor_desc", "asc.TensorDesc()"), ("index", "u32", "0"))),
+    "ListTensorDesc.get_data_ptr": ("y = ld.get_data_ptr({index}, {dtype})",
+                                    (("index", "u32", "0"), ("dtype", "dtype", "asc.float16"))),
+    "ListTensorDesc.get_size": ("y = ld.get_size()", ()),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
@@ -543,10 +566,10 @@ NOT_CALLED |= {"LocalTensorAuto"}
 # the region-proposal instructions are a CompileError on the Ascend910B (test_vector_sort.py has their cases)
 NOT_CALLED |= {"rp_sort16", "mrg_sort4", "proposal_concat", "proposal_extract"}
 # system family: the sync ops on int32 workspaces, data_cache_preload (a uint64 GlobalTensor) and trap (a
-# KernelError when it runs) have their misuse cases in test_block_sync.py / test_system.py; TensorDesc and
-# ListTensorDesc raise NotImplementedError
-NOT_CALLED |= {"ib_set", "ib_wait", "notify_next_block", "wait_pre_block", "data_cache_preload", "trap",
-               "TensorDesc", "ListTensorDesc"}
+# KernelError when it runs) have their misuse cases in test_block_sync.py / test_system.py
+NOT_CALLED |= {"ib_set", "ib_wait", "notify_next_block", "wait_pre_block", "data_cache_preload", "trap"}
+# family listtensor: TensorList is the host side's list (test_list_tensor_desc.py has its checks)
+NOT_CALLED |= {"TensorList"}
 # load_image_to_local is an UnsupportedError until the simulator models the L1 (test_aipp_api.py has its case)
 NOT_CALLED |= {"load_image_to_local"}  # family debug
 # scatter is a CompileError on the Ascend910B, which the devkit does not give it (test_vector_gather.py)
@@ -576,7 +599,8 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "reduce_max", "reduce_min", "sort", "mrg_sort",
                  "whole_reduce_max", "whole_reduce_sum",  # cmpsel family: order, is_set_mask
                  "dump_tensor",  # family debug
-                 "set_pad_value"}  # datamove family
+                 "set_pad_value",  # datamove family
+                 "TensorDesc", "ListTensorDesc", "ListTensorDesc.init"}  # family listtensor
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:

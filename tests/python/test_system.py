@@ -164,15 +164,6 @@ def test_without_the_timing_model_the_cycle_still_advances() -> None:
     assert z[0] <= z[1] <= z[2]
 
 
-def test_not_supported_yet() -> None:
-    for name in ("TensorDesc", "ListTensorDesc"):
-        assert callable(getattr(asc, name))
-    with pytest.raises(NotImplementedError):
-        asc.TensorDesc()
-    with pytest.raises(NotImplementedError):
-        asc.ListTensorDesc()
-
-
 @asc.jit
 def bad_system_kernel(z: asc.GlobalAddress, case: asc.ConstExpr[int]):
     z_gm = asc.GlobalTensor()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
@@ -19,8 +20,10 @@ from ..profiler import session as _profiling
 from . import memory_cache
 from .compiler import compile_kernel
 from .jit import LAUNCH_ONLY_OPTIONS, OPTIONS, JITFunction, check_options, max_steps_arg, sanitize_code
+from .tensor_list import TensorList  # family: listtensor
 
 _SCALAR_ANNOTATIONS = {int: "int", float: "float", bool: "bool"}
+_EMPTY = inspect.Parameter.empty  # family: listtensor
 # marks a compiled kernel as just launched (bound once: Launcher._fast calls it every launch)
 _touch = memory_cache.touch
 
@@ -108,6 +111,9 @@ _API_NAMES = {
     "arith.shr": "operator >>", "func.call": "call of an @asc.jit function", "scf.for": "for ... in range()",
     "scf.while": "while", "scf.condition": "while", "asc.global_address.offset": "GlobalAddress + offset",
     "asc.global_tensor.offset": "GlobalTensor[offset:]", "asc.local_tensor.offset": "LocalTensor[offset:]",
+    # family listtensor
+    "asc.list_tensor_desc.from_data": "asc.ListTensorDesc", "asc.list_tensor_desc": "asc.ListTensorDesc",
+    "asc.tensor_desc": "asc.TensorDesc",
 }
 
 
@@ -120,7 +126,8 @@ def api_name(op: str) -> str:
     parts = op.split(".")
     if len(parts) == 3 and parts[0] == "asc":
         cls = {"tque": "TQue", "tbuf": "TBuf", "tpipe": "TPipe", "global_tensor": "GlobalTensor",
-               "local_tensor": "LocalTensor"}.get(parts[1], parts[1])
+               "local_tensor": "LocalTensor", "tensor_desc": "TensorDesc",
+               "list_tensor_desc": "ListTensorDesc"}.get(parts[1], parts[1])
         return f"{cls}.{parts[2]}"
     return op
 
@@ -200,9 +207,17 @@ class Launcher:
         bound.apply_defaults()
         specs: Dict[str, Tuple[Any, ...]] = {}
         launch_args: List[Any] = []
+        tensor_lists: List[Tuple[int, str, TensorList]] = []  # family: listtensor
         for name, value in bound.arguments.items():
             ann = fn.signature.parameters[name].annotation
-            if is_constexpr_annotation(ann):
+            if isinstance(value, TensorList):  # family: listtensor: a uint8 GM address, packed below
+                if ann is not GlobalAddress and ann is not _EMPTY:
+                    raise TypeError(f"argument `{name}` is an asc.TensorList: annotate its parameter "
+                                    f"asc.GlobalAddress")
+                specs[name] = ("gm", "uint8")
+                tensor_lists.append((len(launch_args), name, value))
+                launch_args.append(None)
+            elif is_constexpr_annotation(ann):
                 value = ConstExpr.unwrap(value)
                 if isinstance(value, (np.ndarray,)) or _is_torch_tensor(value):
                     raise TypeError(f"argument `{name}` is asc.ConstExpr and cannot be an array")
@@ -232,6 +247,7 @@ class Launcher:
                     if kind == "int" and not -(2**31) <= iv < 2**31:
                         raise OverflowError(f"argument `{name}` = {iv} does not fit the kernel's int32 parameter")
                     launch_args.append(iv)
+        n_extra = _pack_tensor_lists(launch_args, tensor_lists)  # family: listtensor
         platform = state.soc_version
         spec_key = tuple((k, _freeze(v)) for k, v in specs.items())
         option_key = tuple(sorted((k, repr(v)) for k, v in options.items() if k not in LAUNCH_ONLY_OPTIONS))
@@ -258,13 +274,26 @@ class Launcher:
         try:
             reports = compiled.kernel.launch(self.core_num, platform, launch_args, state.workers,
                                              sanitize_code(options), timing=timing,
-                                             max_steps=max_steps_arg(options))
+                                             max_steps=max_steps_arg(options), n_extra=n_extra)
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
         if timing is not None and profiled:
             _profiling.record(fn.name, platform, self.core_num, timing)
         if reports is not None:
             _warn(fn, reports)
+
+
+def _pack_tensor_lists(launch_args: List[Any], lists: List[Tuple[int, str, TensorList]]) -> int:
+    """family listtensor: each TensorList's words in place of its placeholder, and its arrays appended after
+    the parameters as extra GM buffers; how many were appended."""
+    n_params = len(launch_args)
+    extra: List[Any] = []
+    for pos, name, tl in lists:
+        launch_args[pos] = tl.pack(n_params + len(extra)).view(np.uint8)
+        for i, a in enumerate(tl.arrays):
+            extra.append(_gm_arg(f"{name}[{i}]", a)[1])
+    launch_args.extend(extra)
+    return len(extra)
 
 
 def fast_key(args: Tuple[Any, ...], const_mask: Tuple[bool, ...]) -> Any:

@@ -144,4 +144,10 @@ void emit_store_atomic_config(Emitter *e, AscOp *op);
 void emit_get_store_atomic_config(Emitter *e, AscOp *op);
 void emit_set_pad_value(Emitter *e, AscOp *op);
 
+/* emit_list_tensor.c (family: listtensor): the rule for one of its rows,
+ * or NULL */
+EmSystemRule em_list_tensor_rule(AscOpId id);
+/* whether the module makes a TensorDesc or ListTensorDesc */
+int em_uses_list_tensor(const AscModule *m);
+
 #endif

@@ -92,7 +92,7 @@ from .block_sync import data_sync_barrier, ib_set, ib_wait, sync_all
 from .cache import data_cache_clean_and_invalid, get_icache_preload_status, icache_preload
 from .common import check_local_memory_ia, data_cache_preload, get_sys_workspace, init_soc_state, set_sys_workspace
 from .determine_compute_sync import notify_next_block, wait_pre_block
-from .list_tensor import ListTensorDesc, TensorDesc
+from .list_tensor import ListTensorDesc, TensorDesc, TensorList  # family listtensor: TensorList (host side)
 from .scalar import (
     count_bits_cnt_same_as_sign_bit,
     scalar_cast,
@@ -127,7 +127,7 @@ __all__ = [
     "data_sync_barrier", "ib_set", "ib_wait", "sync_all",
     "data_cache_clean_and_invalid", "get_icache_preload_status", "icache_preload",
     "check_local_memory_ia", "data_cache_preload", "get_sys_workspace", "init_soc_state", "set_sys_workspace",
-    "notify_next_block", "wait_pre_block", "ListTensorDesc", "TensorDesc",
+    "notify_next_block", "wait_pre_block", "ListTensorDesc", "TensorDesc", "TensorList",
     "count_bits_cnt_same_as_sign_bit", "scalar_cast", "scalar_count_leading_zero", "scalar_get_count_of_value",
     "scalar_get_sff_value",
     "get_arch_version", "get_data_block_size_in_bytes", "get_program_counter", "get_sub_block_idx",

@@ -639,4 +639,10 @@ def wrap_framework(handle: Any) -> Any:
         return TQue(handle=handle)
     if kind == "tbuf":
         return TBuf(handle=handle)
+    if kind in ("tensor_desc", "list_tensor_desc"):  # family listtensor (a device function's parameter or result)
+        from ..basic.list_tensor import ListTensorDesc, TensorDesc
+        from ..core import dtype as dt
+        if kind == "list_tensor_desc":
+            return ListTensorDesc(handle=handle)
+        return TensorDesc(dt.from_name(handle.type.dtype), handle=handle)
     raise TypeError(f"no Python wrapper for IR type {handle.type}")
