@@ -363,8 +363,9 @@ static AscStatus check_types(Verifier *v, const AscOp *op) {
         const char *a = first < info->n_operands ? info->operands[first].name
                                                  : "the tensor operands";
         const char *b = i < info->n_operands ? info->operands[i].name : "";
-        snprintf(buf, sizeof buf, "%s%s%s must have one dtype, got %s and %s",
-                 a, *b ? " and " : "", b, asc_dtype_name(dt),
+        snprintf(buf, sizeof buf,
+                 "%s%s%s must have one element type, got %s and %s", a,
+                 *b ? " and " : "", b, asc_dtype_name(dt),
                  asc_dtype_name(t->dtype));
         return fail(v, op, buf, NULL);
       }

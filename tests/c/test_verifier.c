@@ -150,7 +150,7 @@ static void test_verifier_rejects(void) {
     AscValue *h = emit(&t.b, ASC_OP_LT_CREATE, 9, t.b.lt_f16, 2, t.c64, t.c64);
     emit(&t.b, ASC_OP_ADD, 10, NULL, 4, t.lt, t.lt, h, t.c64);
   }
-  EXPECT_REJECT(&t, 10, "dst and src1 must have one dtype");
+  EXPECT_REJECT(&t, 10, "dst and src1 must have one element type");
 
   /* ... and in a data copy */
   bad_begin(&t);
