@@ -243,9 +243,8 @@ static AscStatus gather_run(AscExec *x, const AscInstr *in,
     int64_t e = g->first + (g->repeat - 1) * per + last + 1;
     if (e > n_off)
       n_off = e;
-    int64_t de =
-        g->first * es + g->dst_adj + (g->repeat - 1) * g->rep * BLOCK +
-        (last + 1) * es;
+    int64_t de = g->first * es + g->dst_adj + (g->repeat - 1) * g->rep * BLOCK +
+                 (last + 1) * es;
     if (de > d_hi)
       d_hi = de;
     work += g->repeat * per;

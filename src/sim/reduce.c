@@ -161,8 +161,8 @@ static int red_bit(const Red *rd, int64_t r, int64_t i) {
 static int64_t red_end(const Red *rd, int64_t r_unit, int64_t e_unit,
                        int64_t last_div, int64_t tail_div) {
   int64_t end = (rd->repeats - 1) * r_unit + (tail_div + 1) * e_unit;
-  if (rd->repeats > 1 && (rd->repeats - 2) * r_unit + (last_div + 1) * e_unit >
-                             end)
+  if (rd->repeats > 1 &&
+      (rd->repeats - 2) * r_unit + (last_div + 1) * e_unit > end)
     end = (rd->repeats - 2) * r_unit + (last_div + 1) * e_unit;
   return end;
 }
@@ -192,11 +192,10 @@ static int red_prepare(AscExec *x, const AscInstr *in, Red *rd, int kr, int km,
   int64_t m0 = ASC_SLOT(x, in, km).i;
   if (!bit_mode && m0 < 0)
     return sim_fail(x, in, "mask %lld is negative", (long long)m0), 0;
-  if (!sim_l0_mask_counter(x, in, rd->per_repeat, bit_mode, set_mask,
-                           (uint64_t)m0,
-                           km1 >= 0 ? (uint64_t)ASC_SLOT(x, in, km1).i : 0,
-                           &rd->repeats, &rd->lo, &rd->hi, &rd->lo_t,
-                           &rd->hi_t))
+  if (!sim_l0_mask_counter(
+          x, in, rd->per_repeat, bit_mode, set_mask, (uint64_t)m0,
+          km1 >= 0 ? (uint64_t)ASC_SLOT(x, in, km1).i : 0, &rd->repeats,
+          &rd->lo, &rd->hi, &rd->lo_t, &rd->hi_t))
     return 0;
   rd->src.es = rd->es;
   rd->src.blk = kb >= 0 ? ASC_SLOT(x, in, kb).i : 1;
@@ -213,15 +212,14 @@ static int red_prepare(AscExec *x, const AscInstr *in, Red *rd, int kr, int km,
     return 2;
   }
   int64_t t_first = 0;
-  if (!cs_mask_range(rd->lo_t, rd->hi_t, rd->per_repeat, &t_first,
-                     &rd->last_t))
+  if (!cs_mask_range(rd->lo_t, rd->hi_t, rd->per_repeat, &t_first, &rd->last_t))
     rd->last_t = rd->last;
   int64_t end = cs_off(&rd->src, rd->repeats - 1, rd->last_t) + rd->es;
   if (rd->repeats > 1 &&
       cs_off(&rd->src, rd->repeats - 2, rd->last) + rd->es > end)
     end = cs_off(&rd->src, rd->repeats - 2, rd->last) + rd->es;
-  rd->src.base = cs_span(x, in, 1, "src", cs_off(&rd->src, 0, rd->first), end,
-                         0, 32, 0);
+  rd->src.base =
+      cs_span(x, in, 1, "src", cs_off(&rd->src, 0, rd->first), end, 0, 32, 0);
   return rd->src.base ? 1 : 0;
 }
 
@@ -381,10 +379,10 @@ AscStatus sim_vec_block_reduce(AscExec *x, const AscInstr *in) {
       any |= cs_bit(rd.lo, rd.hi, b * rd.per_block + e);
     all_blocks &= any;
   }
-  uint8_t *d = cs_span(
-      x, in, 0, "dst", b0 * rd.es,
-      red_end(&rd, dst_rep * unit, rd.es, b1, rd.last_t / rd.per_block), 1,
-      unit, dst_rep == 1 && all_blocks && rd.last_t == rd.last);
+  uint8_t *d =
+      cs_span(x, in, 0, "dst", b0 * rd.es,
+              red_end(&rd, dst_rep * unit, rd.es, b1, rd.last_t / rd.per_block),
+              1, unit, dst_rep == 1 && all_blocks && rd.last_t == rd.last);
   if (!d)
     return ASC_ERR_KERNEL;
   for (int64_t r = 0; r < rd.repeats; r++)
@@ -419,10 +417,10 @@ AscStatus sim_vec_pair_reduce(AscExec *x, const AscInstr *in) {
   if (!red_dst_stride(x, in, 5, &dst_rep))
     return ASC_ERR_KERNEL;
   int64_t unit = CS_REPEAT / 2;
-  uint8_t *d = cs_span(
-      x, in, 0, "dst", rd.first / 2 * rd.es,
-      red_end(&rd, dst_rep * unit, rd.es, rd.last / 2, rd.last_t / 2), 1, 32,
-      0);
+  uint8_t *d =
+      cs_span(x, in, 0, "dst", rd.first / 2 * rd.es,
+              red_end(&rd, dst_rep * unit, rd.es, rd.last / 2, rd.last_t / 2),
+              1, 32, 0);
   if (!d)
     return ASC_ERR_KERNEL;
   for (int64_t r = 0; r < rd.repeats; r++)

@@ -380,8 +380,8 @@ AscStatus sim_vec_select_l0(AscExec *x, const AscInstr *in) {
   sel_set_register(x, &s, m0, st->addr);
   uint64_t lo, hi, lt, ht;
   int64_t n_bits = 0;
-  if (!sel_mask_mode(x, in, &s, bit_mode, set_mask, 4, &repeats, &n_bits,
-                     &lo, &hi, &lt, &ht))
+  if (!sel_mask_mode(x, in, &s, bit_mode, set_mask, 4, &repeats, &n_bits, &lo,
+                     &hi, &lt, &ht))
     return ASC_ERR_KERNEL;
   int64_t first, last;
   if (repeats == 0 || !cs_mask_range(lo, hi, s.per_repeat, &first, &last)) {
