@@ -406,7 +406,7 @@ def adr_counter_ref(a: np.ndarray, b: np.ndarray, z: np.ndarray, count: int, rep
         n = min(per, rep - c * per)
         a0, b0 = c * per * sr * 8, c * per * sr * 16
 
-        def on(r: int, e: int) -> bool:
+        def on(r: int, e: int, c: int = c) -> bool:
             return c > 0 or r * 64 + e < count
 
         for r in range(n):
