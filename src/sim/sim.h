@@ -341,7 +341,8 @@ uint8_t *sim_vec_operand(AscExec *x, const AscInstr *in, int k, int64_t n,
 /* The work of a count (level-2) vector instruction for the timing model,
  * and the mask register as such an instruction leaves it (vector.c). */
 void sim_vec_work(AscExec *x, const AscTensorRef *dst, int64_t n);
-/* cmpsel family: the mask a level-0 compare/select/reduction uses
+/* cmpsel family: the mask a level-0 compare/select/reduction uses (now
+ * only compare's register form; the others take sim_l0_mask_counter)
  * (vector.c). Sets the mask register as the instruction's isSetMask form
  * does (bit_mode: m0 the low word, m1 the high one; else a continuous mask
  * of m0 elements of a repeat of per_repeat) and gives the register's words
