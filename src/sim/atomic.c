@@ -203,7 +203,13 @@ AscStatus sim_gm_store(AscExec *x, const AscInstr *in, uint8_t *dst,
                     (long long)n, asc_dtype_name(dt));
   int op = x->b->regs.atomic_op;
   if (op > OP_MIN)
-    return sim_fail(x, in, "store atomic operation %d is not modelled", op);
+    /* counter family: op 3 can only come from set_store_atomic_config's
+     * two-bit field; no devkit API names it (AtomicOp has ATOMIC_SUM only,
+     * SetAtomicAdd/Max/Min set 0 to 2, kernel_operator_common_intf.h) */
+    return sim_fail(x, in,
+                    "store atomic operation %d: the hardware's are 0 (add), "
+                    "1 (max) and 2 (min); the devkit defines no other",
+                    op);
   pthread_mutex_lock(&atomic_lock);
   for (int64_t i = 0; i < n; i += es)
     combine(dt, op, dst + i, src + i);

@@ -195,6 +195,9 @@ AscStatus sim_vec_gatherb(AscExec *x, const AscInstr *in) {
 typedef struct GatherCall {
   int64_t first, repeat, rep; /* rep: dst_rep_stride in blocks */
   uint64_t lo, hi;            /* the lanes of a repeat */
+  /* counter family: bytes added to dst's offset first * es (counter mode's
+   * short last repeat follows the others at the repeat stride) */
+  int64_t dst_adj;
 } GatherCall;
 
 static int lane_on(const GatherCall *g, int64_t i) {
@@ -240,8 +243,8 @@ static AscStatus gather_run(AscExec *x, const AscInstr *in,
     int64_t e = g->first + (g->repeat - 1) * per + last + 1;
     if (e > n_off)
       n_off = e;
-    int64_t de =
-        g->first * es + (g->repeat - 1) * g->rep * BLOCK + (last + 1) * es;
+    int64_t de = g->first * es + g->dst_adj + (g->repeat - 1) * g->rep * BLOCK +
+                 (last + 1) * es;
     if (de > d_hi)
       d_hi = de;
     work += g->repeat * per;
@@ -295,7 +298,7 @@ static AscStatus gather_run(AscExec *x, const AscInstr *in,
           memcpy(&o, off + 4 * (g->first + r * per + i), 4);
           memcpy(v + i * es, src + base + o, (size_t)es);
         }
-      uint8_t *o = d + g->first * es + r * g->rep * BLOCK;
+      uint8_t *o = d + g->first * es + g->dst_adj + r * g->rep * BLOCK;
       for (int64_t i = 0; i < per; i++)
         if (lane_on(g, i))
           memcpy(o + i * es, v + i * es, (size_t)es);
@@ -324,10 +327,14 @@ static void continuous_lanes(int64_t per, uint64_t len, uint64_t *lo,
 AscStatus sim_vec_gather(AscExec *x, const AscInstr *in) {
   AscDType dt = (AscDType)in->dtype;
   int64_t es = (int64_t)asc_dtype_size(dt), per = REPEAT / es;
-  if (x->b->regs.mask_counter)
+  int counter = x->b->regs.mask_counter;
+  if (counter && in->imm == 0)
     return sim_fail(x, in,
-                    "gather in counter mode (set_mask_count) is not "
-                    "modelled; call set_mask_norm first");
+                    "gather's count form in counter mode (set_mask_count): "
+                    "the devkit's Gather(count) sets a normal-mode mask for "
+                    "each call (dav_c220 kernel_operator_vec_gather_impl.h) "
+                    "and is documented for normal mode only; call "
+                    "set_mask_norm first");
   GatherCall calls[2];
   int n = 0;
   if (in->imm == 0) {
@@ -341,9 +348,9 @@ AscStatus sim_vec_gather(AscExec *x, const AscInstr *in) {
                       (long long)per);
     int64_t reps = count / per, tail = count % per;
     if (reps)
-      calls[n++] = (GatherCall){0, reps, BLOCKS, 0, 0};
+      calls[n++] = (GatherCall){0, reps, BLOCKS, 0, 0, 0};
     if (tail)
-      calls[n++] = (GatherCall){count - tail, 1, BLOCKS, 0, 0};
+      calls[n++] = (GatherCall){count - tail, 1, BLOCKS, 0, 0, 0};
     for (int c = 0; c < n; c++)
       continuous_lanes(per, c == 0 && reps ? (uint64_t)per : (uint64_t)tail,
                        &calls[c].lo, &calls[c].hi);
@@ -362,7 +369,7 @@ AscStatus sim_vec_gather(AscExec *x, const AscInstr *in) {
                       (long long)rep);
     uint64_t m0 = (uint64_t)ASC_SLOT(x, in, 4).i;
     uint64_t m1 = (uint64_t)ASC_SLOT(x, in, 5).i;
-    GatherCall g = {0, repeat, rep, 0, 0};
+    GatherCall g = {0, repeat, rep, 0, 0, 0};
     if (in->imm2 & 1) {
       g.lo = m0;
       g.hi = m1;
@@ -375,6 +382,31 @@ AscStatus sim_vec_gather(AscExec *x, const AscInstr *in) {
     }
     if (per <= 64)
       g.hi = 0; /* 64 lanes read the low word */
+    if (counter) {
+      /* counter family: the register's low word, as SetMask<T> left it,
+       * counts the instruction's elements (SIMD计算说明/掩码.md):
+       * repeat_times is ignored, count / per whole repeats, then the rest
+       * in one more repeat at the next dst repeat stride */
+      uint64_t count = x->b->regs.mask_low;
+      uint64_t whole = count / (uint64_t)per, rest = count % (uint64_t)per;
+      if (whole + (rest != 0) > 65535)
+        return sim_fail(x, in,
+                        "gather: counter mode: the mask counts %llu "
+                        "elements, more than 65535 repeats of %lld",
+                        (unsigned long long)count, (long long)per);
+      if (whole) {
+        continuous_lanes(per, (uint64_t)per, &g.lo, &g.hi);
+        g.repeat = (int64_t)whole;
+        calls[n++] = g;
+      }
+      if (rest) {
+        GatherCall t = {(int64_t)whole * per, 1, rep, 0, 0, 0};
+        continuous_lanes(per, rest, &t.lo, &t.hi);
+        t.dst_adj = (int64_t)whole * rep * BLOCK - t.first * es;
+        calls[n++] = t;
+      }
+      return gather_run(x, in, calls, n);
+    }
     calls[n++] = g;
   }
   return gather_run(x, in, calls, n);

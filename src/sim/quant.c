@@ -462,6 +462,21 @@ static void adr_masks(int keep, int64_t c, uint64_t ilo, uint64_t hlo,
   m[2] = m[3] = UINT64_MAX;
 }
 
+/* counter family: with isSetMask false in counter mode, steps 1-6 of the
+ * first chunk run under the register's count of 32-bit elements (64 a
+ * repeat, repeatTime ignored): repeat r of the chunk has all 64, the
+ * count's rest or none; count < 0 is normal mode (m as it is). Step 7's
+ * set_mask_norm puts every later step in normal mode, all ones. */
+static uint64_t adr_counter(uint64_t m, int64_t count, int64_t c, int64_t r) {
+  if (count < 0 || c)
+    return m;
+  if (r < count / 64)
+    return UINT64_MAX;
+  if (r == count / 64 && count % 64)
+    return ((uint64_t)1 << (count % 64)) - 1;
+  return 0;
+}
+
 AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
   static const char *const names[] = {"dst", "src0", "src1"};
   for (int k = 0; k < 3; k++)
@@ -494,13 +509,22 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
    * mask (its low word: 64 elements a repeat); step 7 leaves it all ones in
    * normal mode, so step 8 and every later chunk use the full mask */
   int keep = (in->imm2 & 2) != 0;
+  int64_t count = -1; /* counter family: the register's count, or -1 */
   if (keep) {
-    if (x->b->regs.mask_counter)
-      return sim_fail(x, in,
-                      "add_deq_relu with is_set_mask=False in counter mode "
-                      "is not modelled (the devkit's steps switch the mask "
-                      "mode mid-instruction)");
     ilo = hlo = x->b->regs.mask_low;
+    if (x->b->regs.mask_counter) {
+      int64_t first = rep * 64 <= ADR_BUF ? rep : ADR_BUF / 64;
+      if (x->b->regs.mask_low > (uint64_t)(first * 64))
+        return sim_fail(x, in,
+                        "add_deq_relu with is_set_mask=False in counter "
+                        "mode: the mask counts %llu elements, more than the "
+                        "%lld of the devkit's first chunk (%lld repeats of "
+                        "64): its steps 1-6 would write src0, src1 and its "
+                        "reserved buffer past the instruction's operands",
+                        (unsigned long long)x->b->regs.mask_low,
+                        (long long)(first * 64), (long long)first);
+      count = (int64_t)x->b->regs.mask_low;
+    }
   }
   x->b->regs.mask_counter = 0;
   x->b->regs.mask_low = keep ? UINT64_MAX : hlo;
@@ -517,6 +541,8 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
     int64_t c = r / per, rl = r % per;
     uint64_t m[4];
     adr_masks(keep, c, ilo, hlo, hhi, m);
+    m[0] = adr_counter(m[0], count, c, rl);
+    m[1] = adr_counter(m[1], count, c, rl);
     for (int e = 0; e < 128; e++) {
       if (e < 64 && bit_of(m[0], 0, e)) {
         span_add(&r0, (r * rep0 + e / 8 * blk0) * 32 + e % 8 * 4, 4);
@@ -556,7 +582,7 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
     adr_masks(keep, c, ilo, hlo, hhi, m);
     for (int64_t r = 0; r < n; r++) /* 1 */
       for (int e = 0; e < 64; e++)
-        if (bit_of(m[0], 0, e)) {
+        if (bit_of(adr_counter(m[0], count, c, r), 0, e)) {
           int64_t rg = c * per + r;
           int32_t u, v;
           memcpy(&u, a + (rg * rep0 + e / 8 * blk0) * 32 + e % 8 * 4, 4);
@@ -565,7 +591,7 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
         }
     for (int64_t r = 0; r < n; r++) /* 2-5 */
       for (int e = 0; e < 64; e++)
-        if (bit_of(m[0], 0, e)) {
+        if (bit_of(adr_counter(m[0], count, c, r), 0, e)) {
           float g = (float)buf[r * 64 + e] * (1.0f / 131072.0f);
           g = g * scale;
           g = g * 131072.0f;
@@ -573,7 +599,7 @@ AscStatus sim_vec_add_deq_relu_l0(AscExec *x, const AscInstr *in) {
         }
     for (int64_t r = 0; r < n; r++) /* 6 */
       for (int e = 0; e < 64; e++)
-        if (bit_of(m[1], 0, e)) {
+        if (bit_of(adr_counter(m[1], count, c, r), 0, e)) {
           float g;
           memcpy(&g, s0w + (r * 64 + e) * 4, 4);
           uint16_t h = asc_f32_to_f16(g);

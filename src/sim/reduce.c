@@ -145,7 +145,27 @@ typedef struct Red {
   uint64_t lo, hi;
   int64_t first, last; /* enabled elements of a repeat */
   CsOp src;
+  /* counter family: the last repeat's mask and last enabled element (in
+   * counter mode it is short; otherwise as the other repeats') */
+  uint64_t lo_t, hi_t;
+  int64_t last_t;
 } Red;
+
+static int red_bit(const Red *rd, int64_t r, int64_t i) {
+  return r == rd->repeats - 1 ? cs_bit(rd->lo_t, rd->hi_t, i)
+                              : cs_bit(rd->lo, rd->hi, i);
+}
+
+/* The end of the span of `repeats` repeats whose element `last` (the last
+ * repeat's: last_t) at byte off(r, i) + es ends the repeat's part. */
+static int64_t red_end(const Red *rd, int64_t r_unit, int64_t e_unit,
+                       int64_t last_div, int64_t tail_div) {
+  int64_t end = (rd->repeats - 1) * r_unit + (tail_div + 1) * e_unit;
+  if (rd->repeats > 1 &&
+      (rd->repeats - 2) * r_unit + (last_div + 1) * e_unit > end)
+    end = (rd->repeats - 2) * r_unit + (last_div + 1) * e_unit;
+  return end;
+}
 
 /* Decodes repeat_time (operand kr), the mask (operands km, km + 1; km + 1
  * < 0: a continuous mask only) and the source strides (operands kb, kp),
@@ -172,9 +192,10 @@ static int red_prepare(AscExec *x, const AscInstr *in, Red *rd, int kr, int km,
   int64_t m0 = ASC_SLOT(x, in, km).i;
   if (!bit_mode && m0 < 0)
     return sim_fail(x, in, "mask %lld is negative", (long long)m0), 0;
-  if (!sim_l0_mask(x, in, rd->per_repeat, bit_mode, set_mask, (uint64_t)m0,
-                   km1 >= 0 ? (uint64_t)ASC_SLOT(x, in, km1).i : 0, &rd->lo,
-                   &rd->hi))
+  if (!sim_l0_mask_counter(
+          x, in, rd->per_repeat, bit_mode, set_mask, (uint64_t)m0,
+          km1 >= 0 ? (uint64_t)ASC_SLOT(x, in, km1).i : 0, &rd->repeats,
+          &rd->lo, &rd->hi, &rd->lo_t, &rd->hi_t))
     return 0;
   rd->src.es = rd->es;
   rd->src.blk = kb >= 0 ? ASC_SLOT(x, in, kb).i : 1;
@@ -190,9 +211,15 @@ static int red_prepare(AscExec *x, const AscInstr *in, Red *rd, int kr, int km,
     x->b->ev.bytes = 0;
     return 2;
   }
+  int64_t t_first = 0;
+  if (!cs_mask_range(rd->lo_t, rd->hi_t, rd->per_repeat, &t_first, &rd->last_t))
+    rd->last_t = rd->last;
+  int64_t end = cs_off(&rd->src, rd->repeats - 1, rd->last_t) + rd->es;
+  if (rd->repeats > 1 &&
+      cs_off(&rd->src, rd->repeats - 2, rd->last) + rd->es > end)
+    end = cs_off(&rd->src, rd->repeats - 2, rd->last) + rd->es;
   rd->src.base =
-      cs_span(x, in, 1, "src", cs_off(&rd->src, 0, rd->first),
-              cs_off(&rd->src, rd->repeats - 1, rd->last) + rd->es, 0, 32, 0);
+      cs_span(x, in, 1, "src", cs_off(&rd->src, 0, rd->first), end, 0, 32, 0);
   return rd->src.base ? 1 : 0;
 }
 
@@ -206,7 +233,7 @@ static int red_sum(const Red *rd, int64_t r, int64_t from, int64_t n,
   double v[MAX_LANES];
   int present[MAX_LANES];
   for (int64_t i = 0; i < n; i++) {
-    present[i] = cs_bit(rd->lo, rd->hi, from + i);
+    present[i] = red_bit(rd, r, from + i);
     v[i] = present[i] ? red_load(rd, r, from + i) : 0;
   }
   return tree_present(rd->dt, v, present, n, out);
@@ -218,7 +245,7 @@ static int red_extreme(const Red *rd, int64_t r, int64_t from, int64_t n,
                        int max, double *out, int64_t *idx) {
   int found = 0;
   for (int64_t i = from; i < from + n; i++) {
-    if (!cs_bit(rd->lo, rd->hi, i))
+    if (!red_bit(rd, r, i))
       continue;
     double v = red_load(rd, r, i);
     if (!found || (*out == *out && (v != v || (max ? v > *out : v < *out)))) {
@@ -352,9 +379,10 @@ AscStatus sim_vec_block_reduce(AscExec *x, const AscInstr *in) {
       any |= cs_bit(rd.lo, rd.hi, b * rd.per_block + e);
     all_blocks &= any;
   }
-  uint8_t *d = cs_span(x, in, 0, "dst", b0 * rd.es,
-                       (rd.repeats - 1) * dst_rep * unit + (b1 + 1) * rd.es, 1,
-                       unit, dst_rep == 1 && all_blocks);
+  uint8_t *d =
+      cs_span(x, in, 0, "dst", b0 * rd.es,
+              red_end(&rd, dst_rep * unit, rd.es, b1, rd.last_t / rd.per_block),
+              1, unit, dst_rep == 1 && all_blocks && rd.last_t == rd.last);
   if (!d)
     return ASC_ERR_KERNEL;
   for (int64_t r = 0; r < rd.repeats; r++)
@@ -389,9 +417,10 @@ AscStatus sim_vec_pair_reduce(AscExec *x, const AscInstr *in) {
   if (!red_dst_stride(x, in, 5, &dst_rep))
     return ASC_ERR_KERNEL;
   int64_t unit = CS_REPEAT / 2;
-  uint8_t *d = cs_span(
-      x, in, 0, "dst", rd.first / 2 * rd.es,
-      (rd.repeats - 1) * dst_rep * unit + (rd.last / 2 + 1) * rd.es, 1, 32, 0);
+  uint8_t *d =
+      cs_span(x, in, 0, "dst", rd.first / 2 * rd.es,
+              red_end(&rd, dst_rep * unit, rd.es, rd.last / 2, rd.last_t / 2),
+              1, 32, 0);
   if (!d)
     return ASC_ERR_KERNEL;
   for (int64_t r = 0; r < rd.repeats; r++)
@@ -417,6 +446,17 @@ AscStatus sim_vec_reduce_l0(AscExec *x, const AscInstr *in) {
   if (!sim_tensor_arg(x, in, 2, "shared_tmp_buffer"))
     return ASC_ERR_KERNEL;
   int cal_index = op != ASC_VRED_SUM && ASC_SLOT(x, in, 7).i != 0;
+  /* counter family: these forms have no isSetMask (附录/Mask接口汇总.md:
+   * the instruction sets the mask itself) and the devkit's steps switch
+   * the mode themselves (ReduceSumSecondStep: SetMaskCount ... SetMaskNorm,
+   * dav_c220 kernel_operator_vec_reduce_impl.h); their first step in
+   * counter mode is not documented, so it is refused */
+  if (x->b->regs.mask_counter)
+    return sim_fail(x, in,
+                    "level-0 ReduceMax/Min/Sum in counter mode "
+                    "(set_mask_count) is not supported: the devkit documents "
+                    "these forms for normal mode only; call set_mask_norm "
+                    "first");
   Red rd;
   int st = red_prepare(x, in, &rd, 5, 3, 4, -1, 6);
   if (st != 1)

@@ -120,6 +120,8 @@ typedef struct Sel {
   CsOp dst, src0, src1; /* src1 unused in mode 1 */
   const uint8_t *bits;  /* modes 1 and 2: the selection mask */
   uint8_t scalar[8];    /* mode 1: the register's first element */
+  int64_t tail_last;    /* counter mode: the last repeat's last element + 1
+                           (0: as the other repeats) */
 } Sel;
 
 static int sel_bit(const Sel *s, const uint8_t *reg, int64_t r, int64_t i) {
@@ -207,6 +209,11 @@ static int sel_operands(AscExec *x, const AscInstr *in, Sel *s, int kd, int k0,
     int dense = full && ops[j]->blk == 1 && ops[j]->rep == 8;
     int64_t lo = cs_off(ops[j], 0, first);
     int64_t hi = cs_off(ops[j], repeats - 1, last) + s->es;
+    if (s->tail_last) { /* counter mode: the last repeat is short */
+      hi = cs_off(ops[j], repeats - 1, s->tail_last - 1) + s->es;
+      if (repeats > 1 && cs_off(ops[j], repeats - 2, last) + s->es > hi)
+        hi = cs_off(ops[j], repeats - 2, last) + s->es;
+    }
     ops[j]->base = cs_span(x, in, ks[j], names[j], lo, hi, j == 0, 32, dense);
     if (!ops[j]->base)
       return 0;
@@ -316,6 +323,29 @@ AscStatus sim_vec_select(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
+/* counter family: the mask of a level-0 vsel in either mode (operands km,
+ * km + 1 the mask when km >= 0). In counter mode the register's count
+ * sets the repeats (repeat_times is ignored) and the last repeat is
+ * short; the selection mask is then read for the count's bits only. */
+static int sel_mask_mode(AscExec *x, const AscInstr *in, Sel *s, int bit_mode,
+                         int set_mask, int km, int64_t *repeats,
+                         int64_t *n_bits, uint64_t *lo, uint64_t *hi,
+                         uint64_t *lt, uint64_t *ht) {
+  int counter = x->b->regs.mask_counter;
+  if (!sim_l0_mask_counter(x, in, s->per_repeat, bit_mode, set_mask,
+                           km >= 0 ? (uint64_t)ASC_SLOT(x, in, km).i : 0,
+                           km >= 0 ? (uint64_t)ASC_SLOT(x, in, km + 1).i : 0,
+                           repeats, lo, hi, lt, ht))
+    return 0;
+  *n_bits = *repeats * s->per_repeat;
+  if (counter && *repeats > 0) {
+    int64_t rest = (int64_t)(x->b->regs.mask_low % (uint64_t)s->per_repeat);
+    s->tail_last = rest;
+    *n_bits = (int64_t)x->b->regs.mask_low;
+  }
+  return 1;
+}
+
 /* Select's level-0 forms with a mask: operands dst, sel_mask, src0,
  * src1 | scalar, mask0, mask1, repeat_times, repeat_params; in->imm 1 for
  * the scalar form. */
@@ -348,10 +378,10 @@ AscStatus sim_vec_select_l0(AscExec *x, const AscInstr *in) {
       return ASC_ERR_KERNEL;
   }
   sel_set_register(x, &s, m0, st->addr);
-  uint64_t lo, hi;
-  if (!sim_l0_mask(x, in, s.per_repeat, bit_mode, set_mask,
-                   (uint64_t)ASC_SLOT(x, in, 4).i,
-                   (uint64_t)ASC_SLOT(x, in, 5).i, &lo, &hi))
+  uint64_t lo, hi, lt, ht;
+  int64_t n_bits = 0;
+  if (!sel_mask_mode(x, in, &s, bit_mode, set_mask, 4, &repeats, &n_bits, &lo,
+                     &hi, &lt, &ht))
     return ASC_ERR_KERNEL;
   int64_t first, last;
   if (repeats == 0 || !cs_mask_range(lo, hi, s.per_repeat, &first, &last)) {
@@ -359,12 +389,12 @@ AscStatus sim_vec_select_l0(AscExec *x, const AscInstr *in) {
     x->b->ev.bytes = 0;
     return ASC_OK; /* a NOP */
   }
-  if (mode != 0 && !sel_bits(x, in, &s, 1, repeats * s.per_repeat))
+  if (mode != 0 && !sel_bits(x, in, &s, 1, n_bits))
     return ASC_ERR_KERNEL;
   if (!sel_operands(x, in, &s, 0, 2, scalar ? -1 : 3, 7, repeats, first, last,
                     mask_full(lo, hi, s.per_repeat)))
     return ASC_ERR_KERNEL;
-  sel_run(x, &s, repeats, lo, hi, lo, hi);
+  sel_run(x, &s, repeats, lo, hi, lt, ht);
   x->b->ev.elems = repeats * s.per_repeat;
   x->b->ev.bytes = repeats * CS_REPEAT;
   return ASC_OK;
@@ -392,8 +422,10 @@ AscStatus sim_vec_select_reg(AscExec *x, const AscInstr *in) {
                     (long long)repeats);
   if (scalar)
     memcpy(s.scalar, x->b->regs.cmp_mask, (size_t)s.es);
-  uint64_t lo, hi;
-  if (!sim_l0_mask(x, in, s.per_repeat, 0, 0, 0, 0, &lo, &hi))
+  uint64_t lo, hi, lt, ht;
+  int64_t n_bits = 0;
+  if (!sel_mask_mode(x, in, &s, 0, 0, -1, &repeats, &n_bits, &lo, &hi, &lt,
+                     &ht))
     return ASC_ERR_KERNEL;
   int64_t first, last;
   if (repeats == 0 || !cs_mask_range(lo, hi, s.per_repeat, &first, &last)) {
@@ -401,13 +433,12 @@ AscStatus sim_vec_select_reg(AscExec *x, const AscInstr *in) {
     x->b->ev.bytes = 0;
     return ASC_OK;
   }
-  if (mode != 0 &&
-      !sel_bits(x, in, &s, scalar ? 1 : -1, repeats * s.per_repeat))
+  if (mode != 0 && !sel_bits(x, in, &s, scalar ? 1 : -1, n_bits))
     return ASC_ERR_KERNEL;
   if (!sel_operands(x, in, &s, 0, scalar ? 2 : 1, scalar ? -1 : 2, 4, repeats,
                     first, last, mask_full(lo, hi, s.per_repeat)))
     return ASC_ERR_KERNEL;
-  sel_run(x, &s, repeats, lo, hi, lo, hi);
+  sel_run(x, &s, repeats, lo, hi, lt, ht);
   x->b->ev.elems = repeats * s.per_repeat;
   x->b->ev.bytes = repeats * CS_REPEAT;
   return ASC_OK;

@@ -341,7 +341,8 @@ uint8_t *sim_vec_operand(AscExec *x, const AscInstr *in, int k, int64_t n,
 /* The work of a count (level-2) vector instruction for the timing model,
  * and the mask register as such an instruction leaves it (vector.c). */
 void sim_vec_work(AscExec *x, const AscTensorRef *dst, int64_t n);
-/* cmpsel family: the mask a level-0 compare/select/reduction uses
+/* cmpsel family: the mask a level-0 compare/select/reduction uses (now
+ * only compare's register form; the others take sim_l0_mask_counter)
  * (vector.c). Sets the mask register as the instruction's isSetMask form
  * does (bit_mode: m0 the low word, m1 the high one; else a continuous mask
  * of m0 elements of a repeat of per_repeat) and gives the register's words
@@ -350,6 +351,17 @@ void sim_vec_work(AscExec *x, const AscTensorRef *dst, int64_t n);
 int sim_l0_mask(AscExec *x, const AscInstr *in, int64_t per_repeat,
                 int bit_mode, int set_mask, uint64_t m0, uint64_t m1,
                 uint64_t *lo, uint64_t *hi);
+/* counter family: as sim_l0_mask, but in counter mode too: the mask
+ * register's low word counts the elements of the whole instruction
+ * (SIMD计算说明/掩码.md), so *repeats becomes ceil(count / per_repeat) (the
+ * operand repeat_times is ignored), every repeat but the last runs with all
+ * per_repeat lanes and the last with the count's rest (*lo_t, *hi_t). In
+ * normal mode *repeats is kept and the tail mask is the repeats' mask. The
+ * register is left as it is (counter mode, the count). 0 after sim_fail. */
+int sim_l0_mask_counter(AscExec *x, const AscInstr *in, int64_t per_repeat,
+                        int bit_mode, int set_mask, uint64_t m0, uint64_t m1,
+                        int64_t *repeats, uint64_t *lo, uint64_t *hi,
+                        uint64_t *lo_t, uint64_t *hi_t);
 
 /* ---- data movement family (atomic.c, vector.c) ----
  * Writes n bytes from src to GM at dst as a DMA write does: a plain copy,

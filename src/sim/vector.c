@@ -648,6 +648,51 @@ int sim_l0_mask(AscExec *x, const AscInstr *in, int64_t per_repeat,
   return 1;
 }
 
+/* ---- counter family: the level-0 compare/select/reduction forms'
+ * mask in either mode (sim.h) ------------------------------------------- */
+int sim_l0_mask_counter(AscExec *x, const AscInstr *in, int64_t per_repeat,
+                        int bit_mode, int set_mask, uint64_t m0, uint64_t m1,
+                        int64_t *repeats, uint64_t *lo, uint64_t *hi,
+                        uint64_t *lo_t, uint64_t *hi_t) {
+  if (!x->b->regs.mask_counter) {
+    if (!sim_l0_mask(x, in, per_repeat, bit_mode, set_mask, m0, m1, lo, hi))
+      return 0;
+    *lo_t = *lo;
+    *hi_t = *hi;
+    return 1;
+  }
+  if (set_mask) { /* the form writes the register as in normal mode */
+    if (bit_mode) {
+      x->b->regs.mask_low = m0;
+      x->b->regs.mask_high = m1;
+    } else {
+      l0_continuous(per_repeat, m0, &x->b->regs.mask_high,
+                    &x->b->regs.mask_low);
+    }
+  }
+  uint64_t count = x->b->regs.mask_low;
+  uint64_t reps = count / (uint64_t)per_repeat;
+  uint64_t rest = count % (uint64_t)per_repeat;
+  if (reps + (rest != 0) > L0_MAX_COUNTER_REPEATS) {
+    sim_fail(x, in,
+             "counter mode: the mask counts %llu elements, more than %d "
+             "repeats of %lld",
+             (unsigned long long)count, L0_MAX_COUNTER_REPEATS,
+             (long long)per_repeat);
+    return 0;
+  }
+  *repeats = (int64_t)(reps + (rest != 0));
+  *lo = per_repeat >= 64 ? UINT64_MAX : (((uint64_t)1 << per_repeat) - 1);
+  *hi = per_repeat > 64 ? UINT64_MAX : 0;
+  *lo_t = *lo;
+  *hi_t = *hi;
+  if (rest) {
+    *lo_t = rest >= 64 ? UINT64_MAX : (((uint64_t)1 << rest) - 1);
+    *hi_t = rest > 64 ? (((uint64_t)1 << (rest - 64)) - 1) : 0;
+  }
+  return 1;
+}
+
 /* ---- quant family: the level-0 driver of quant.c --------------------------
  * Runs fn over the runs of enabled elements of each repeat, with the mask,
  * strides, checks and access records of the other level-0 forms. n_ops is

@@ -143,17 +143,18 @@ def test_add_deq_relu_level0_without_setting_the_mask(case: int) -> None:
     np.testing.assert_array_equal(w, np.ones(128, np.float16))
 
 
-def test_add_deq_relu_without_setting_the_mask_in_counter_mode_is_a_kernel_error() -> None:
+def test_add_deq_relu_without_setting_the_mask_counting_past_its_first_chunk_is_a_kernel_error() -> None:
+    # counter mode within the first chunk is modelled (tests/python/test_counter_mode.py)
     @asc.jit
     def k(x: asc.GlobalAddress):
         t = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 64)
         h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 512, 128)
         asc.set_deq_scale(1.0)
         asc.set_mask_count()
-        asc.set_vector_mask(0, 64, dtype=asc.int32, mode=asc.MaskMode.COUNTER)
+        asc.set_vector_mask(0, 65, dtype=asc.int32, mode=asc.MaskMode.COUNTER)
         asc.add_deq_relu(h, t, t, 64, 1, asc.BinaryRepeatParams(), False)
 
-    with pytest.raises(asc.KernelError, match="counter mode"):
+    with pytest.raises(asc.KernelError, match="counter mode.*first chunk"):
         k[1](np.zeros(8, np.float32))
 
 
