@@ -235,6 +235,10 @@ AscStatus asc_block_run(AscBlockState *b) {
              "out of memory for the register stack");
     return ASC_ERR_INTERNAL;
   }
+  /* every block starts from zeroed registers: the slots a never-written
+   * value would read (a tensor's ShapeInfo stamp) then hold nothing of an
+   * earlier block or launch on this worker */
+  memset(b->stack, 0, sizeof *b->stack * (size_t)need);
   b->stack_used = 0;
   b->call_depth = 0;
   b->ret_to = NULL;

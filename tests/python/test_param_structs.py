@@ -570,6 +570,27 @@ def test_shape_info_of_tensors_on_the_simulator() -> None:
     assert out[:7].tolist() == [24, 24, 3, 4, int(asc.DataFormat.NZ), 9, 3]
     with pytest.raises(asc.KernelError, match="no ShapeInfo was set on this tensor"):
         _shape_info_kernel[1](out, 3, 2)
+
+
+@asc.jit
+def _shape_info_maybe_set(out: asc.GlobalAddress, set_it: int):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(out)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
+    if set_it:
+        t.set_shape_info(asc.ShapeInfo([5, 7]))
+    g.set_value(0, asc.get_shape_size(t.get_shape_info()))
+
+
+def test_shape_info_is_not_left_over_from_an_earlier_launch() -> None:
+    """A launch's registers start zeroed: what an earlier launch of the same kernel set is not seen."""
+    out = np.zeros(8, np.int32)
+    _shape_info_maybe_set[1](out, 1)
+    assert out[0] == 35
+    with pytest.raises(asc.KernelError, match="no ShapeInfo was set on this tensor"):
+        _shape_info_maybe_set[1](out, 0)
+    with pytest.raises(asc.KernelError, match="no ShapeInfo was set on this tensor"):
+        _shape_info_maybe_set[4](np.zeros(8, np.int32), 0)  # (blocks after another on one worker too)
     cpp = next(iter(_shape_info_kernel.cache.values())).ascendc(line_comments=False)
     assert ".SetShapeInfo(AscendC::ShapeInfo(3, shape, 3, originalShape, AscendC::DataFormat::ND))" in cpp
     assert "AscendC::ShapeInfo s = t.GetShapeInfo();" in cpp and "AscendC::GetShapeSize(" in cpp
