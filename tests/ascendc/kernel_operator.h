@@ -1212,6 +1212,14 @@ struct SliceInfo {
   uint32_t shapeValue = 0;
 };
 
+// ---- family: slice. DataCopy with SliceInfo (kernel_operator_data_copy_intf.h) ----
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const SliceInfo dstSliceInfo[],
+                         const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const SliceInfo dstSliceInfo[],
+                         const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1);
+
 struct CopyRepeatParams {
   __aicore__ CopyRepeatParams() {}
   __aicore__ CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn, uint16_t dstRepeatSizeIn,
