@@ -171,6 +171,11 @@ typedef struct AscCoreRegs {
     const AscOp *set_by;
   } ia[4];
   int ia_on;
+  /* family: slice. The HCCL context addresses SetHcclContext<0/1> stored
+   * (the devkit's per-core g_hcclContextReserved[2]; hccl.c); not set: a
+   * null address */
+  AscTensorRef hccl_ctx[2];
+  int hccl_ctx_set[2];
 } AscCoreRegs;
 
 /* All registers zero, except the mask register: all bits set, normal mode. */

@@ -3,7 +3,8 @@
  *   AscendC::SliceInfo dst_slices[2] = {...};
  *   AscendC::SliceInfo src_slices[2] = {...};
  *   AscendC::DataCopy(dst, src, dst_slices, src_slices, dim_value);
- * The IR holds dim_value first, then the n_dst slices of dst, then src's. */
+ * The IR holds dim_value first, then the n_dst slices of dst, then src's.
+ * Also the HCCL context registers, Set/GetHcclContext<index>. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -60,11 +61,42 @@ static void emit_data_copy_slice(Emitter *e, AscOp *op) {
   free(call);
 }
 
+/* SetHcclContext<index>(GM_ADDR) (the address of any element type as
+ * GM_ADDR) and GetHcclContext<index>(), a __gm__ uint8_t *. Not pure: a
+ * later Set changes what Get returns. */
+static void emit_hccl_context(Emitter *e, AscOp *op) {
+  const AscOpInfo *oi = asc_op_info(op->id);
+  const AscAttr *a = asc_op_attr(op, "index");
+  long long index = a ? (long long)a->i : 0;
+  if (op->id == ASC_OP_GET_HCCL_CONTEXT) {
+    char *rhs = em_fmt_str("%s<%lld>()", oi->cpp, index);
+    if (!rhs) {
+      e->failed = 1;
+      return;
+    }
+    em_bind(e, op, rhs, 0);
+    return;
+  }
+  char tmp[4096];
+  char *s =
+      em_fmt_str("%s<%lld>(reinterpret_cast<GM_ADDR>(%s))", oi->cpp, index,
+                 em_unparen(em_expr(e, op->operands[0]), tmp, sizeof tmp));
+  if (!s) {
+    e->failed = 1;
+    return;
+  }
+  em_statement(e, op, s);
+  free(s);
+}
+
 EmSystemRule em_slice_rule(AscOpId id) {
   switch (id) {
   case ASC_OP_DATA_COPY_SLICE_GM_TO_LOCAL:
   case ASC_OP_DATA_COPY_SLICE_LOCAL_TO_GM:
     return emit_data_copy_slice;
+  case ASC_OP_SET_HCCL_CONTEXT:
+  case ASC_OP_GET_HCCL_CONTEXT:
+    return emit_hccl_context;
   default:
     return NULL;
   }

@@ -111,6 +111,9 @@ from .sys_var import (
     trap,
 )
 
+# family: slice (the HCCL context registers; the SliceInfo form of data_copy is in data_copy.py)
+from .hccl_context import get_hccl_context, set_hccl_context
+
 __all__ = [
     "pipe_barrier", "set_flag", "wait_flag", "reset_mask", "set_mask_count", "set_mask_norm", "set_vector_mask",
     "data_copy", "get_block_idx", "get_block_num",
@@ -146,4 +149,6 @@ __all__ = [
     # data movement family
     "copy", "data_copy_pad", "set_pad_value", "set_atomic_add", "set_atomic_max", "set_atomic_min",
     "set_atomic_none", "set_atomic_type", "set_store_atomic_config", "get_store_atomic_config",
+    # family: slice
+    "get_hccl_context", "set_hccl_context",
 ]
