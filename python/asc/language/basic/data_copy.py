@@ -100,7 +100,7 @@ def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
       an `asc.DataCopyEnhancedParams`, whose fields only matter for L0C
       (GM <-> UB and UB -> UB copies ignore them, as the devkit does).
 
-    - `data_copy(dst, src, slice_list1, slice_list2, dim_value=1)` (GM ->
+    - `data_copy(dst, src, slice_list1, slice_list2, dim_value)` (GM ->
       UB or UB -> GM): lists of `asc.SliceInfo`, dst's then src's, one per
       dimension (dimension 0 the innermost); see `_data_copy_slice`.
 
@@ -330,9 +330,10 @@ def _data_copy_slice(api: str, dst: Any, src: Any, args: tuple, kwargs: Dict[str
     set) are a KernelError on the simulator.
     """
     p = _bind(api, ("slice_list1", "slice_list2", "dim_value"), args, kwargs, _SLICE_HINT)
-    for n in ("slice_list1", "slice_list2"):
+    for n in ("slice_list1", "slice_list2", "dim_value"):
         if n not in p:
-            raise error(f"{api}: the slice form takes slice_list1 and slice_list2 (missing `{n}`)", _SLICE_HINT)
+            raise error(f"{api}: the slice form takes slice_list1, slice_list2 and dim_value (missing `{n}`)",
+                        _SLICE_HINT)
     dst_slices = _slice_list(api, "slice_list1", p["slice_list1"])
     src_slices = _slice_list(api, "slice_list2", p["slice_list2"])
     direction = _direction(api, dst, src)
@@ -343,7 +344,7 @@ def _data_copy_slice(api: str, dst: Any, src: Any, args: tuple, kwargs: Dict[str
         raise error(f"{api} with SliceInfo does not support {dst.dtype.name}",
                     "hint: the devkit copies int8/uint8/int16/uint16/half/bfloat16/int32/uint32/float/int64/"
                     "uint64/double")
-    dim = ConstExpr.unwrap(p.get("dim_value", 1))
+    dim = ConstExpr.unwrap(p["dim_value"])
     if isinstance(dim, int) and not isinstance(dim, bool):
         if not 1 <= dim <= _SLICE_MAX_DIM:
             raise error(f"{api}: dim_value = {dim} is out of range [1, {_SLICE_MAX_DIM}]", _SLICE_HINT)

@@ -13,6 +13,7 @@ are per block.
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from ...codegen import builder as _b
@@ -26,7 +27,7 @@ _HINT = "hint: the index is the template argument of Get/SetHcclContext<index>: 
 
 def _index(api: str, index: Any) -> int:
     index = ConstExpr.unwrap(index)
-    if isinstance(index, bool) or not isinstance(index, int):
+    if isinstance(index, (bool, enum.Enum)) or not isinstance(index, int):
         raise error(f"{api}: index must be a compile-time integer (a template argument), got {describe(index)}",
                     _HINT)
     if not 0 <= index <= 0xFFFFFFFF:
