@@ -350,3 +350,14 @@ def test_unsupported_dtype() -> None:
         asc.data_copy(ub, g, [asc.SliceInfo()], [asc.SliceInfo()], 1)  # bad
 
     fails_at(k, (np.zeros(8, np.bool_),), "# bad", "does not support bool", cls=asc.CompileError)
+
+
+def test_slice_info_getitem_not_supported() -> None:
+    """Upstream's SliceInfo.__getitem__ reads an array of SliceInfo through a pointer: not modelled."""
+    @asc.jit
+    def k(x: asc.GlobalAddress):
+        s = asc.SliceInfo(0, 31, 0, 1, 32)
+        t = s[1:]  # noqa: F841
+
+    with pytest.raises(NotImplementedError, match="asc.SliceInfo.__getitem__"):
+        k[1](np.zeros(8, np.float32))
