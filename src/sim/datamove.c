@@ -610,14 +610,9 @@ static int slice_shape(AscExec *x, const AscInstr *in, int k, int first,
              side, side);
     return 0;
   }
-  for (int i = 0; i < dim; i++) {
-    if (use_value)
-      shape[i] = slice_field(x, in, first + i, SL_SHAPE);
-    if (!shape[i]) {
-      sim_fail(x, in, "%s: dimension %d has shape 0", side, i);
-      return 0;
-    }
-  }
+  /* (a shape of 0 is not refused: the devkit's offsets just do not move) */
+  for (int i = 0; use_value && i < dim; i++)
+    shape[i] = slice_field(x, in, first + i, SL_SHAPE);
   return 1;
 }
 
