@@ -753,10 +753,15 @@ AscStatus sim_data_copy_slice(AscExec *x, const AscInstr *in) {
   const AscTensorRef *ub =
       src_gm ? &ASC_SLOT(x, in, 0).t : &ASC_SLOT(x, in, 1).t;
   int64_t total = 0;
-  int n0 = x->b->ev.n_acc;
+  int n0 = x->b->ev.n_acc, merged = 0;
+  /* the GM side as evenly spaced runs (first, step), while it is one */
+  int64_t g_first = 0, g_step = 0;
+  int g_even = r.count == 1 || (src_gm ? r.src_step : r.dst_step) == len;
   for (int i = 0; i < n_srows; i++) {
-    if (x->b->ev.n_acc + 2 > ASC_EVENT_MAX_ACCESSES)
+    if (x->b->ev.n_acc + 2 > ASC_EVENT_MAX_ACCESSES) {
       merge_accesses(&x->b->ev, n0);
+      merged = 1;
+    }
     int64_t de = dstart + drows[i], se = sstart + srows[i], doff, soff, ua;
     if (asc_mul_i64(de, es, &doff) || asc_mul_i64(se, es, &soff))
       return sim_fail(x, in, "the slice offsets overflow");
@@ -769,6 +774,31 @@ AscStatus sim_data_copy_slice(AscExec *x, const AscInstr *in) {
     if (move_rows_at(x, in, &r, src_gm, !src_gm, es, doff, soff) != ASC_OK)
       return ASC_ERR_KERNEL;
     total += x->b->ev.bytes;
+    int64_t g = src_gm ? soff : doff;
+    if (i == 0)
+      g_first = g;
+    else if (i == 1)
+      g_step = g - g_first;
+    else if (g - g_first != g_step * i)
+      g_even = 0;
+  }
+  if (merged) {
+    merge_accesses(&x->b->ev, n0);
+    /* evenly spaced contiguous runs: the GM record says so, so that blocks
+     * writing interleaved rows are not taken for a race */
+    int64_t run = rows_end(&r, !src_gm ? 1 : 0);
+    for (int k = n0; g_even && g_step >= run && k < x->b->ev.n_acc; k++) {
+      AscAccess *a = &x->b->ev.acc[k];
+      if (a->space != ASC_SPACE_GM)
+        continue;
+      const AscTensorRef *gt =
+          src_gm ? &ASC_SLOT(x, in, 1).t : &ASC_SLOT(x, in, 0).t;
+      a->bounding = 0;
+      a->rows = n_srows;
+      a->row0 = gt->addr + g_first;
+      a->row_len = run;
+      a->row_step = g_step;
+    }
   }
   x->b->ev.bytes = total;
   x->b->ev.elems = total / es;

@@ -374,3 +374,30 @@ def test_slice_info_getitem_not_supported() -> None:
 
     with pytest.raises(NotImplementedError, match="asc.SliceInfo.__getitem__"):
         k[1](np.zeros(8, np.float32))
+
+
+@asc.jit
+def rows_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, same: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    ub = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 0, 1024)
+    asc.data_copy(ub, x_gm, 256)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    b = 0 if same else asc.get_block_idx()
+    # block b writes rows b, b + 2, ..., b + 14 of a 16 x 8 matrix
+    asc.data_copy(z_gm, ub, [asc.SliceInfo(0, 7, 0, 1, 8), asc.SliceInfo(b, 15, 1, 1, 16)],  # rows
+                  [asc.SliceInfo(0, 7, 0, 1, 8), asc.SliceInfo(0, 7, 0, 1, 8)], 2)
+
+
+def test_sanitizer_sees_interleaved_rows() -> None:
+    """Eight rows are more than an instruction's records: the GM side is recorded as evenly spaced runs,
+    so two blocks writing interleaved rows do not race, and two writing the same rows do."""
+    x = np.arange(256, dtype=np.float32)
+    z = np.zeros(128, np.float32)
+    rows_kernel[2](x, z, False, sanitize="error")
+    np.testing.assert_array_equal(z.reshape(16, 8), np.repeat(x[:64].reshape(8, 8), 2, axis=0))
+    with pytest.raises(asc.SanitizerError, match="data race on GM between blocks"):
+        rows_kernel[2](x, z, True, sanitize="error")
