@@ -160,7 +160,7 @@ static int gm_range(AscExec *x, const AscInstr *in, const AscTensorRef *t,
     for (int i = n; i < x->b->ev.n_acc; i++) {
       AscAccess *acc = &x->b->ev.acc[i];
       acc->rows = (int32_t)rows;
-      acc->row0 = t->addr;
+      acc->row0 = sub.addr;
       acc->row_len = row_len;
       acc->row_step = row_step;
     }
@@ -207,22 +207,33 @@ static int check_range(AscExec *x, const AscInstr *in, const char *name,
 
 /* Moves the rows: GM -> UB (reads outside the argument see zeros), UB ->
  * GM (through sim_gm_store: the atomics) or UB -> UB. */
+static AscStatus move_rows_at(AscExec *x, const AscInstr *in, const Rows *r,
+                              int src_gm, int dst_gm, int64_t es, int64_t doff,
+                              int64_t soff);
+
 static AscStatus move_rows(AscExec *x, const AscInstr *in, const Rows *r,
                            int src_gm, int dst_gm, int64_t es) {
+  return move_rows_at(x, in, r, src_gm, dst_gm, es, 0, 0);
+}
+
+/* The rows, starting doff bytes after dst's address and soff after src's. */
+static AscStatus move_rows_at(AscExec *x, const AscInstr *in, const Rows *r,
+                              int src_gm, int dst_gm, int64_t es, int64_t doff,
+                              int64_t soff) {
   const AscTensorRef *dst = &ASC_SLOT(x, in, 0).t, *src = &ASC_SLOT(x, in, 1).t;
   int dgaps = r->count > 1 && r->dst_step != r->len + r->dst_extra;
   int sgaps = r->count > 1 && r->src_step != r->len + r->src_extra;
   GmRange g;
   uint8_t *d = NULL, *s = NULL;
   if (src_gm) {
-    d = local_range(x, in, dst, 0, rows_end(r, 1), 1, dgaps, "dst");
-    if (!d || !gm_range(x, in, src, 0, rows_end(r, 0), 0, "src", &g, r->count,
-                        r->len, r->src_step))
+    d = local_range(x, in, dst, doff, doff + rows_end(r, 1), 1, dgaps, "dst");
+    if (!d || !gm_range(x, in, src, soff, soff + rows_end(r, 0), 0, "src", &g,
+                        r->count, r->len, r->src_step))
       return ASC_ERR_KERNEL;
   } else if (dst_gm) {
-    s = local_range(x, in, src, 0, rows_end(r, 0), 0, sgaps, "src");
-    if (!s || !gm_range(x, in, dst, 0, rows_end(r, 1), 1, "dst", &g, r->count,
-                        r->len, r->dst_step))
+    s = local_range(x, in, src, soff, soff + rows_end(r, 0), 0, sgaps, "src");
+    if (!s || !gm_range(x, in, dst, doff, doff + rows_end(r, 1), 1, "dst", &g,
+                        r->count, r->len, r->dst_step))
       return ASC_ERR_KERNEL;
   } else {
     d = local_range(x, in, dst, 0, rows_end(r, 1), 1, dgaps, "dst");
@@ -233,13 +244,13 @@ static AscStatus move_rows(AscExec *x, const AscInstr *in, const Rows *r,
   for (int64_t b = 0; b < r->count; b++) {
     int64_t so = b * r->src_step, dof = b * r->dst_step, skip, n;
     if (src_gm) {
-      uint8_t *p = gm_row(&g, so, r->len, &skip, &n);
+      uint8_t *p = gm_row(&g, soff + so, r->len, &skip, &n);
       if (n < r->len)
         memset(d + dof, 0, (size_t)r->len);
       if (n)
         memcpy(d + dof + skip, p, (size_t)n);
     } else if (dst_gm) {
-      uint8_t *p = gm_row(&g, dof, r->len, &skip, &n);
+      uint8_t *p = gm_row(&g, doff + dof, r->len, &skip, &n);
       if (n && sim_gm_store(x, in, p, s + so + skip, n) != ASC_OK)
         return ASC_ERR_KERNEL;
     } else {
@@ -255,14 +266,16 @@ static int dir_src_gm(const AscInstr *in) {
   return in->op == ASC_OP_DATA_COPY_P_GM_TO_LOCAL ||
          in->op == ASC_OP_DATA_COPY_E_GM_TO_LOCAL ||
          in->op == ASC_OP_DATA_COPY_PAD_GM_TO_LOCAL ||
-         in->op == ASC_OP_DATA_COPY_PAD_P_GM_TO_LOCAL;
+         in->op == ASC_OP_DATA_COPY_PAD_P_GM_TO_LOCAL ||
+         in->op == ASC_OP_DATA_COPY_SLICE_GM_TO_LOCAL;
 }
 
 static int dir_dst_gm(const AscInstr *in) {
   return in->op == ASC_OP_DATA_COPY_P_LOCAL_TO_GM ||
          in->op == ASC_OP_DATA_COPY_E_LOCAL_TO_GM ||
          in->op == ASC_OP_DATA_COPY_PAD_LOCAL_TO_GM ||
-         in->op == ASC_OP_DATA_COPY_PAD_P_LOCAL_TO_GM;
+         in->op == ASC_OP_DATA_COPY_PAD_P_LOCAL_TO_GM ||
+         in->op == ASC_OP_DATA_COPY_SLICE_LOCAL_TO_GM;
 }
 
 /* The operands' element size and alignment: UB 32 bytes; GM the element
@@ -556,4 +569,238 @@ int asc_copy_dtype_supported(AscDType dt) {
   default:
     return 0;
   }
+}
+
+/* ---- family: slice. DataCopy with SliceInfo (GM -> UB, UB -> GM) ---------
+ *
+ * Facts (devkit kernel_operator_data_copy_intf_impl.h, _base_impl.h
+ * DataCopyGetOffsetList / DataCopyGetPhyStartIndex, dav_c220
+ * DataCopySlice*Impl): dimension 0 is the innermost. Each side's shape is
+ * its slices' shape_value when src's first shape_value is not 0, else the
+ * tensors' ShapeInfo. A side starts at sum(start_index[i] * prod(shape[<i])).
+ * Dimensions 1.. select rows start, start + (1 + stride), ... up to
+ * end_index ((end - start + 1 + stride) / (1 + stride) of them), in
+ * dimension order (dimension 1 fastest); src's list of rows drives the loop
+ * and dst's row i takes src's row i. Each row is one DataCopy of src's
+ * dimension 0: blockLen = src burst_len 32-byte blocks, blockCount =
+ * (end - start + 1 + stride) / (burst_len * 32 / sizeof(T) + stride);
+ * between blocks the GM side skips its dimension-0 stride elements (bytes,
+ * through DataCopyPad, when they are not whole 32-byte blocks) and the UB
+ * side its stride rounded down to whole 32-byte blocks. The row lists hold
+ * at most MAX_SLICE_SIZE = 6 * 256 rows; dim_value is at most
+ * K_MAX_SHAPE_DIM = 8. The DataCopyParams fields are uint16_t: what does
+ * not fit is a KernelError here (the device would truncate it). */
+enum { SLICE_MAX_DIM = 8, SLICE_MAX_ROWS = 6 * 256 };
+enum { SL_START, SL_END, SL_STRIDE, SL_BURST, SL_SHAPE };
+
+static uint64_t slice_field(AscExec *x, const AscInstr *in, int k, int f) {
+  return (uint64_t)x->regs[in->a[k] + f].i & 0xffffffffu;
+}
+
+/* The shape of one side (k: its tensor operand, first: its first slice
+ * operand): shape_value, or the tensor's ShapeInfo. 0 after sim_fail. */
+static int slice_shape(AscExec *x, const AscInstr *in, int k, int first,
+                       int dim, int use_value, uint64_t *shape) {
+  const char *side = k ? "src" : "dst";
+  if (!use_value && !sim_tensor_shape(x, in, k, dim, shape)) {
+    sim_fail(x, in,
+             "%s: the first src SliceInfo's shape_value is 0, so the shape "
+             "is the tensors' ShapeInfo, and none was set on %s "
+             "(set_shape_info, or give every SliceInfo its shape_value)",
+             side, side);
+    return 0;
+  }
+  /* (a shape of 0 is not refused: the devkit's offsets just do not move) */
+  for (int i = 0; use_value && i < dim; i++)
+    shape[i] = slice_field(x, in, first + i, SL_SHAPE);
+  return 1;
+}
+
+/* One side's start (elements) and row offsets (elements from the start). */
+static int slice_rows(AscExec *x, const AscInstr *in, int first, int dim,
+                      const uint64_t *shape, int64_t *start, int64_t *rows,
+                      int *n_rows, const char *side) {
+  int64_t size = 1, st = 0, n = 1;
+  rows[0] = 0;
+  for (int i = 0; i < dim; i++) {
+    uint64_t s0 = slice_field(x, in, first + i, SL_START);
+    uint64_t e0 = slice_field(x, in, first + i, SL_END);
+    uint64_t str = slice_field(x, in, first + i, SL_STRIDE);
+    if (e0 < s0) {
+      sim_fail(x, in, "%s: dimension %d has end_index %llu < start_index %llu",
+               side, i, (unsigned long long)e0, (unsigned long long)s0);
+      return 0;
+    }
+    if (i > 0 && asc_mul_i64(size, (int64_t)shape[i - 1], &size))
+      goto overflow;
+    int64_t term;
+    if (asc_mul_i64(size, (int64_t)s0, &term) || asc_add_i64(st, term, &st))
+      goto overflow;
+    if (i == 0)
+      continue;
+    int64_t cur = (int64_t)((e0 - s0 + 1 + str) / (1 + str)), total;
+    if (asc_mul_i64(n, cur, &total) || total > SLICE_MAX_ROWS) {
+      sim_fail(x, in,
+               "%s: the slices select more than %d rows (the devkit's "
+               "MAX_SLICE_SIZE)",
+               side, SLICE_MAX_ROWS);
+      return 0;
+    }
+    for (int64_t it = 1; it < cur; it++) {
+      int64_t step;
+      if (asc_mul_i64(it * (int64_t)(1 + str), size, &step))
+        goto overflow;
+      for (int64_t k = 0; k < n; k++)
+        if (asc_add_i64(rows[k], step, &rows[it * n + k]))
+          goto overflow;
+    }
+    n = total;
+  }
+  *start = st;
+  *n_rows = (int)n;
+  return 1;
+overflow:
+  sim_fail(x, in, "%s: the slice offsets overflow", side);
+  return 0;
+}
+
+/* The accesses from n0 on merged into one bounding range a space (the
+ * event holds only ASC_EVENT_MAX_ACCESSES): the sanitizer then checks
+ * races on the hull of the rows, as for a masked vector instruction. */
+static void merge_accesses(AscEvent *ev, int n0) {
+  AscAccess hull[2] = {{0}, {0}};
+  int have[2] = {0, 0};
+  for (int i = n0; i < ev->n_acc; i++) {
+    const AscAccess *a = &ev->acc[i];
+    AscAccess *h = &hull[a->space == ASC_SPACE_GM];
+    if (!have[a->space == ASC_SPACE_GM]) {
+      *h = *a;
+      h->rows = 0;
+      have[a->space == ASC_SPACE_GM] = 1;
+    } else {
+      h->lo = a->lo < h->lo ? a->lo : h->lo;
+      h->hi = a->hi > h->hi ? a->hi : h->hi;
+      h->atomic |= a->atomic;
+    }
+    h->bounding = 1;
+  }
+  ev->n_acc = n0;
+  for (int k = 0; k < 2; k++)
+    if (have[k])
+      ev->acc[ev->n_acc++] = hull[k];
+}
+
+AscStatus sim_data_copy_slice(AscExec *x, const AscInstr *in) {
+  int64_t es = check_operands(x, in, 0);
+  if (!es)
+    return ASC_ERR_KERNEL;
+  int src_gm = in->op == ASC_OP_DATA_COPY_SLICE_GM_TO_LOCAL;
+  int n_dst = (int)asc_op_attr_int(in->src, "n_dst", 0),
+      n_src = in->n_args - 3 - n_dst;
+  uint64_t dim = (uint64_t)ASC_SLOT(x, in, 2).i;
+  if (dim < 1 || dim > SLICE_MAX_DIM)
+    return sim_fail(x, in, "dim_value %llu is out of range [1, %d]",
+                    (unsigned long long)dim, SLICE_MAX_DIM);
+  if ((int)dim > n_dst || (int)dim > n_src)
+    return sim_fail(x, in,
+                    "dim_value %llu is more than the slices given (%d for "
+                    "dst, %d for src)",
+                    (unsigned long long)dim, n_dst, n_src);
+  int d0 = 3, s0 = 3 + n_dst, nd = (int)dim;
+  int use_value = slice_field(x, in, s0, SL_SHAPE) != 0;
+  uint64_t dshape[SLICE_MAX_DIM], sshape[SLICE_MAX_DIM];
+  if (!slice_shape(x, in, 0, d0, nd, use_value, dshape) ||
+      !slice_shape(x, in, 1, s0, nd, use_value, sshape))
+    return ASC_ERR_KERNEL;
+  int64_t drows[SLICE_MAX_ROWS], srows[SLICE_MAX_ROWS];
+  int64_t dstart, sstart;
+  int n_drows, n_srows;
+  if (!slice_rows(x, in, d0, nd, dshape, &dstart, drows, &n_drows, "dst") ||
+      !slice_rows(x, in, s0, nd, sshape, &sstart, srows, &n_srows, "src"))
+    return ASC_ERR_KERNEL;
+  if (n_drows < n_srows)
+    return sim_fail(x, in,
+                    "the dst slices select %d rows, fewer than the %d of "
+                    "the src slices",
+                    n_drows, n_srows);
+  uint64_t burst = slice_field(x, in, s0, SL_BURST);
+  uint64_t sstr = slice_field(x, in, s0, SL_STRIDE);
+  uint64_t dstr = slice_field(x, in, d0, SL_STRIDE);
+  uint64_t span = slice_field(x, in, s0, SL_END) -
+                  slice_field(x, in, s0, SL_START) + 1 + sstr;
+  uint64_t one = burst * (uint64_t)(32 / es) + sstr;
+  if (!one)
+    return sim_fail(x, in, "src burst_len and stride are both 0");
+  uint64_t cnt = span / one;
+  /* the GM side's stride in bytes, the UB side's in whole blocks */
+  uint64_t gstr = (src_gm ? sstr : dstr) * (uint64_t)es;
+  uint64_t ustr = (src_gm ? dstr : sstr) * (uint64_t)es / 32;
+  int gm_bytes = gstr % 32 != 0;
+  if (!check_range(x, in, "blockCount", cnt, 0, 4095) ||
+      !check_range(x, in, "blockLen (burst_len)", burst, 0,
+                   gm_bytes ? 65535 / 32 : 65535) ||
+      !check_range(x, in, "the GM stride", gm_bytes ? gstr : gstr / 32, 0,
+                   65535) ||
+      !check_range(x, in, "the UB stride", ustr, 0, 65535))
+    return ASC_ERR_KERNEL;
+  x->b->ev.dropped = 0;
+  if (!cnt || !burst)
+    return ASC_OK; /* DataCopyParams with blockCount or blockLen 0: a NOP */
+  int64_t len = (int64_t)burst * 32;
+  int64_t gstep = len + (int64_t)gstr, ustep = len + (int64_t)ustr * 32;
+  Rows r = {(int64_t)cnt,           len, src_gm ? gstep : ustep,
+            src_gm ? ustep : gstep, 0,   0};
+  const AscTensorRef *ub =
+      src_gm ? &ASC_SLOT(x, in, 0).t : &ASC_SLOT(x, in, 1).t;
+  int64_t total = 0;
+  int n0 = x->b->ev.n_acc, merged = 0;
+  /* the GM side as evenly spaced runs (first, step), while it is one */
+  int64_t g_first = 0, g_step = 0;
+  int g_even = r.count == 1 || (src_gm ? r.src_step : r.dst_step) == len;
+  for (int i = 0; i < n_srows; i++) {
+    if (x->b->ev.n_acc + 2 > ASC_EVENT_MAX_ACCESSES) {
+      merge_accesses(&x->b->ev, n0);
+      merged = 1;
+    }
+    int64_t de = dstart + drows[i], se = sstart + srows[i], doff, soff, ua;
+    if (asc_mul_i64(de, es, &doff) || asc_mul_i64(se, es, &soff))
+      return sim_fail(x, in, "the slice offsets overflow");
+    if (asc_add_i64(ub->addr, src_gm ? doff : soff, &ua) || ua % 32)
+      return sim_fail(x, in,
+                      "row %d: the UB address %lld is not 32-byte aligned "
+                      "(the UB side's start and row offsets must be whole "
+                      "32-byte blocks)",
+                      i, (long long)ua);
+    if (move_rows_at(x, in, &r, src_gm, !src_gm, es, doff, soff) != ASC_OK)
+      return ASC_ERR_KERNEL;
+    total += x->b->ev.bytes;
+    int64_t g = src_gm ? soff : doff;
+    if (i == 0)
+      g_first = g;
+    else if (i == 1)
+      g_step = g - g_first;
+    else if (g - g_first != g_step * i)
+      g_even = 0;
+  }
+  if (merged) {
+    merge_accesses(&x->b->ev, n0);
+    /* evenly spaced contiguous runs: the GM record says so, so that blocks
+     * writing interleaved rows are not taken for a race */
+    int64_t run = rows_end(&r, !src_gm ? 1 : 0);
+    for (int k = n0; g_even && g_step >= run && k < x->b->ev.n_acc; k++) {
+      AscAccess *a = &x->b->ev.acc[k];
+      if (a->space != ASC_SPACE_GM)
+        continue;
+      const AscTensorRef *gt =
+          src_gm ? &ASC_SLOT(x, in, 1).t : &ASC_SLOT(x, in, 0).t;
+      a->bounding = 0;
+      a->rows = n_srows;
+      a->row0 = gt->addr + g_first;
+      a->row_len = run;
+      a->row_step = g_step;
+    }
+  }
+  x->b->ev.bytes = total;
+  x->b->ev.elems = total / es;
+  return ASC_OK;
 }

@@ -116,7 +116,9 @@ AscStatus sim_gm_span(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                       SimGmSpan *span) {
   memset(span, 0, sizeof *span);
   if (t->buf < 0 || t->buf >= x->b->n_args)
-    return sim_fail(x, in, "%s: GlobalTensor used before set_global_buffer",
+    return sim_fail(x, in,
+                    "%s: GlobalTensor used before set_global_buffer (or a "
+                    "null GM address, such as a get_hccl_context never set)",
                     what);
   const AscLaunchArg *a = &x->b->args[t->buf];
   int64_t esize = (int64_t)asc_dtype_size((AscDType)t->dtype);

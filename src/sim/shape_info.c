@@ -72,3 +72,16 @@ AscStatus sim_get_shape_size(AscExec *x, const AscInstr *in) {
   ASC_DST(x, in).i = asc_int_normalize((AscDType)in->dtype, (int64_t)size);
   return ASC_OK;
 }
+
+/* family: slice. The first n shape elements of operand k's ShapeInfo
+ * (DataCopy with SliceInfo reads them); 0 when none was set. */
+int sim_tensor_shape(AscExec *x, const AscInstr *in, int k, int n,
+                     uint64_t *shape) {
+  const AscSlot *v = &ASC_SLOT(x, in, k);
+  if (v[ASC_TENSOR_SHAPE_SLOT].i != stamp(&v->t))
+    return 0;
+  /* the slots after the stamp: shape_dim, then the shape array */
+  for (int i = 0; i < n; i++)
+    shape[i] = (uint64_t)v[ASC_TENSOR_SHAPE_SLOT + 2 + i].i & 0xffffffffu;
+  return 1;
+}

@@ -171,6 +171,11 @@ typedef struct AscCoreRegs {
     const AscOp *set_by;
   } ia[4];
   int ia_on;
+  /* family: slice. The HCCL context addresses SetHcclContext<0/1> stored
+   * (the devkit's per-core g_hcclContextReserved[2]; hccl.c); not set: a
+   * null address */
+  AscTensorRef hccl_ctx[2];
+  int hccl_ctx_set[2];
 } AscCoreRegs;
 
 /* All registers zero, except the mask register: all bits set, normal mode. */
@@ -389,6 +394,10 @@ int asc_copy_dtype_supported(AscDType dt);
 /* Copies the shape info a tensor value carries after its handle from src
  * to dst (shape_info.c; bytecode.h: ASC_TENSOR_SHAPE_SLOT). */
 void sim_copy_shape_info(AscSlot *dst, const AscSlot *src);
+/* family: slice. The first n elements of the shape operand k's ShapeInfo
+ * holds; 0 when set_shape_info never set it (shape_info.c). */
+int sim_tensor_shape(AscExec *x, const AscInstr *in, int k, int n,
+                     uint64_t *shape);
 
 /* quant family: the level-0 driver for instructions outside vector.c
  * (vector.c, sim_vec_l0_apply): fn computes elements [first, first + n) of

@@ -1212,6 +1212,14 @@ struct SliceInfo {
   uint32_t shapeValue = 0;
 };
 
+// ---- family: slice. DataCopy with SliceInfo (kernel_operator_data_copy_intf.h) ----
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const SliceInfo dstSliceInfo[],
+                         const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const SliceInfo dstSliceInfo[],
+                         const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1);
+
 struct CopyRepeatParams {
   __aicore__ CopyRepeatParams() {}
   __aicore__ CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn, uint16_t dstRepeatSizeIn,
@@ -1622,6 +1630,9 @@ __aicore__ void ICachePreLoad(const int64_t preFetchLen);
 template <typename T> __aicore__ void DataCachePreload(const GlobalTensor<uint64_t> &src, const T cacheOffset);
 __aicore__ void InitSocState();
 __aicore__ void SetSysWorkspace(GM_ADDR workspace);
+// family: slice. the HCCL context registers (kernel_common.h)
+template <uint32_t index> __aicore__ void SetHcclContext(__gm__ uint8_t *context);
+template <uint32_t index> __aicore__ __gm__ uint8_t *GetHcclContext(void);
 __aicore__ void CheckLocalMemoryIA(const CheckLocalMemoryIAParam &checkParams);
 __aicore__ void GetArchVersion(uint32_t &coreVersion);
 __aicore__ constexpr int16_t GetDataBlockSizeInBytes() { return 32; }

@@ -149,6 +149,12 @@ ACCEPTS: Dict[str, set] = {
     "atomicdtype": {"int", "zero"},
     "atomicop": {"zero"},
     "tensor_desc": set(),  # family listtensor (an asc.TensorDesc, which no value of VALUES is)
+    # family slice: a list of asc.SliceInfo (no value of VALUES is one); dim_value a uint32 at most the
+    # lists' length (1 here: 5 and 0 are refused, a runtime value is checked at run time); the HCCL
+    # context index, a compile-time uint32 (the template argument)
+    "slice_list": set(),
+    "slice_dim": {"rint", "rint64"},
+    "hccl_index": {"int", "zero"},
 }
 
 # a uint32 view of t (the indices of sort32 and sort; Gatherb's data: uint16 or uint32)
@@ -551,6 +557,14 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "ListTensorDesc.get_data_ptr": ("y = ld.get_data_ptr({index}, {dtype})",
                                     (("index", "u32", "0"), ("dtype", "dtype", "asc.float16"))),
     "ListTensorDesc.get_size": ("y = ld.get_size()", ()),
+    # ---- family slice: data_copy's SliceInfo form, the HCCL context registers
+    "data_copy.slice": ("asc.data_copy({dst}, {src}, {slice_list1}, {slice_list2}, {dim_value})",
+                        (("dst", "local", "t"), ("src", "gtensor", "g"),
+                         ("slice_list1", "slice_list", "[asc.SliceInfo()]"),
+                         ("slice_list2", "slice_list", "[asc.SliceInfo()]"), ("dim_value", "slice_dim", "1"))),
+    "get_hccl_context": ("y = asc.get_hccl_context({index})", (("index", "hccl_index", "0"),)),
+    "set_hccl_context": ("asc.set_hccl_context({index}, {context})",
+                         (("index", "hccl_index", "1"), ("context", "address", "x"))),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere

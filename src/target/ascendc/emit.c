@@ -1255,6 +1255,8 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_set_pad_value;
   default:
     /* system family (emit_system.c), family listtensor, or NULL */
+    if (em_slice_rule(id)) /* family: slice (emit_slice.c) */
+      return em_slice_rule(id);
     return em_system_rule(id) ? em_system_rule(id) : em_list_tensor_rule(id);
   }
 }

@@ -147,6 +147,8 @@ void emit_set_pad_value(Emitter *e, AscOp *op);
 /* emit_list_tensor.c (family: listtensor): the rule for one of its rows,
  * or NULL */
 EmSystemRule em_list_tensor_rule(AscOpId id);
+/* emit_slice.c (family: slice): DataCopy with SliceInfo, or NULL */
+EmSystemRule em_slice_rule(AscOpId id);
 /* whether the module makes a TensorDesc or ListTensorDesc */
 int em_uses_list_tensor(const AscModule *m);
 

@@ -25,6 +25,7 @@ from .dump_tensor import (
     print_time_stamp,
     printf,
 )
+from .hccl_context import get_hccl_context, set_hccl_context
 from .list_tensor import ListTensorDesc, TensorDesc, TensorList
 from .proposal import (
     get_mrg_sort_result,
@@ -117,6 +118,7 @@ from .vec_vconv import cast
 
 __all__ = [
     "load_image_to_local", "set_aipp_functions",
+    "get_hccl_context", "set_hccl_context",
     "data_sync_barrier", "ib_set", "ib_wait", "pipe_barrier", "set_flag", "sync_all", "wait_flag",
     "data_cache_clean_and_invalid", "get_icache_preload_status", "icache_preload",
     "check_local_memory_ia", "data_cache_preload", "get_sys_workspace", "init_soc_state", "reset_mask",

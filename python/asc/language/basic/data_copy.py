@@ -15,8 +15,9 @@ with memory when a store atomic is set (asc.set_atomic_add, ...).
 The copies between GM or UB and the cube's buffers (L1, L0A/B/C: the
 Nd2NzParams, Nz2NdParamsFull and DataCopyCO12DstParams forms, and tensors
 at the A1/B1/CO1/... positions) belong to the cube family and raise
-NotImplementedError here, as do the slice forms (slice_list1, slice_list2,
-dim_value).
+NotImplementedError here. The slice form (slice_list1, slice_list2,
+dim_value: SliceInfo lists) copies a strided sub-block of a tensor of up
+to 8 dimensions.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ...codegen import builder as _b
 from ..core import dtype as dt
 from ..core import types as _types
 from ..core.checks import describe, enum_arg, error, usage
+from ..core.constexpr import ConstExpr
 from ..core.enums import TPosition  # type: ignore[attr-defined]
 from ..core.values import GlobalTensor, LocalTensor, Scalar, const, int_operand, is_number, to_scalar
 from .vec_ops import _check_const, _u64
@@ -98,16 +100,19 @@ def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
       an `asc.DataCopyEnhancedParams`, whose fields only matter for L0C
       (GM <-> UB and UB -> UB copies ignore them, as the devkit does).
 
+    - `data_copy(dst, src, slice_list1, slice_list2, dim_value)` (GM ->
+      UB or UB -> GM): lists of `asc.SliceInfo`, dst's then src's, one per
+      dimension (dimension 0 the innermost); see `_data_copy_slice`.
+
     UB addresses must be 32-byte aligned, GM addresses aligned to the
     element size. The forms with Nd2NzParams, Nz2NdParamsFull or
-    DataCopyCO12DstParams (the cube's buffers) and the slice forms raise
-    NotImplementedError.
+    DataCopyCO12DstParams (the cube's buffers) raise NotImplementedError.
     """
     api = "asc.data_copy"
     if "slice_list1" in kwargs or "slice_list2" in kwargs or "dim_value" in kwargs or \
             (args and isinstance(args[0], (list, tuple))):
-        raise NotImplementedError("asc.data_copy with slice_list1, slice_list2, dim_value (the SliceInfo form) "
-                                  "is not supported yet")
+        _data_copy_slice(api, dst, src, args, kwargs)
+        return
     first = args[0] if args else next((kwargs[k] for k in ("repeat_params", "intri_params", "count")
                                        if k in kwargs), None)
     name = _struct_name(first)
@@ -286,3 +291,69 @@ def copy(dst: Any, src: Any, mask: Any, repeat_time: Any, repeat_params: Any, is
     if not is_set_mask:
         attrs["is_set_mask"] = 0
     _b.current().create("asc.copy.l0", [dst, src] + ops + [repeat_params.to_ir()], attrs=attrs)
+
+
+# ---- family: slice. DataCopy with SliceInfo -------------------------------
+_SLICE_DTYPES = (dt.int8, dt.uint8, dt.int16, dt.uint16, dt.float16, dt.bfloat16, dt.int32, dt.uint32,
+                 dt.float32, dt.int64, dt.uint64, dt.float64)
+_SLICE_MAX_DIM = 8  # the devkit's K_MAX_SHAPE_DIM
+_SLICE_HINT = ("hint: write asc.data_copy(x_ub, x_gm, [asc.SliceInfo(0, 15, 16, 1, 32), asc.SliceInfo(0, 2, 1, 1, 3)], "
+               "[asc.SliceInfo(...), asc.SliceInfo(...)], 2): the dst slices, the src slices (dimension 0 first), "
+               "the number of dimensions")
+
+
+def _slice_list(api: str, name: str, value: Any) -> list:
+    if not isinstance(value, (list, tuple)) or not value:
+        raise error(f"{api}: {name} must be a non-empty list of asc.SliceInfo, got {describe(value)}", _SLICE_HINT)
+    for i, v in enumerate(value):
+        if not isinstance(v, _types.SliceInfo):  # type: ignore[attr-defined]
+            raise error(f"{api}: {name}[{i}] must be an asc.SliceInfo, got {describe(v)}", _SLICE_HINT)
+    return list(value)
+
+
+def _data_copy_slice(api: str, dst: Any, src: Any, args: tuple, kwargs: Dict[str, Any]) -> None:
+    """`AscendC::DataCopy(dst, src, dstSliceInfo[], srcSliceInfo[], dimValue)`.
+
+    Each side is a tensor of dim_value dimensions, dimension 0 the
+    innermost; its shape is the slices' shape_value when src's first
+    shape_value is not 0, else the tensors' ShapeInfo (set_shape_info).
+    A side starts at element sum(start_index[i] * prod(shape[:i])). In
+    dimensions 1.. the slices select the rows start_index, start_index +
+    1 + stride, ... up to end_index, dimension 1 varying fastest; dst's
+    i-th row takes src's i-th row. A row is one strided copy of src's
+    dimension 0: blocks of src burst_len 32-byte units, as many as
+    (end - start + 1 + stride) // (burst_len * 32 / sizeof(T) + stride),
+    with the dimension-0 stride (elements) skipped after each block on
+    either side (the UB side's rounded down to whole 32-byte blocks). The
+    UB side's rows must start on 32-byte boundaries. Out-of-range values
+    (more than 4095 blocks, 1536 rows, a dim_value above 8, a shape never
+    set) are a KernelError on the simulator.
+    """
+    p = _bind(api, ("slice_list1", "slice_list2", "dim_value"), args, kwargs, _SLICE_HINT)
+    for n in ("slice_list1", "slice_list2", "dim_value"):
+        if n not in p:
+            raise error(f"{api}: the slice form takes slice_list1, slice_list2 and dim_value (missing `{n}`)",
+                        _SLICE_HINT)
+    dst_slices = _slice_list(api, "slice_list1", p["slice_list1"])
+    src_slices = _slice_list(api, "slice_list2", p["slice_list2"])
+    direction = _direction(api, dst, src)
+    if direction == "local_to_local":
+        raise error(f"{api} with SliceInfo copies GM→UB or UB→GM, got LocalTensor ← LocalTensor", _SLICE_HINT)
+    _same_dtype(api, dst, src)
+    if dst.dtype not in _SLICE_DTYPES:
+        raise error(f"{api} with SliceInfo does not support {dst.dtype.name}",
+                    "hint: the devkit copies int8/uint8/int16/uint16/half/bfloat16/int32/uint32/float/int64/"
+                    "uint64/double")
+    dim = ConstExpr.unwrap(p["dim_value"])
+    if isinstance(dim, int) and not isinstance(dim, bool):
+        if not 1 <= dim <= _SLICE_MAX_DIM:
+            raise error(f"{api}: dim_value = {dim} is out of range [1, {_SLICE_MAX_DIM}]", _SLICE_HINT)
+        if dim > len(dst_slices) or dim > len(src_slices):
+            raise error(f"{api}: dim_value = {dim} but slice_list1 has {len(dst_slices)} and slice_list2 "
+                        f"{len(src_slices)} SliceInfo", "hint: give one SliceInfo per dimension in each list")
+    try:
+        dim_op = int_operand(dim, "dim_value")
+    except TypeError as e:
+        raise error(f"{api}: {e}", _SLICE_HINT) from None
+    operands = [dst, src, dim_op] + [v.to_ir() for v in dst_slices + src_slices]
+    _b.current().create(f"asc.data_copy.slice.{direction}", operands, attrs={"n_dst": len(dst_slices)})

@@ -641,7 +641,20 @@ class FixpipeConfig(_make_class(_INFOS["FixpipeConfig"], _FixpipeConfigBase)):  
         return cls(_enums.CO2Layout.ROW_MAJOR)
 
 
-_CUSTOM = {"ShapeInfo": ShapeInfo, "FixpipeConfig": FixpipeConfig}
+# family slice: upstream's SliceInfo.__getitem__ (s[i], s[k:]) reads a C array of SliceInfo through a
+# pointer (GetValue / sliceInfo + k); a SliceInfo here is one struct value and data_copy takes Python lists
+class _SliceInfoBase(ParamStruct):
+    __slots__ = ()
+
+    def __getitem__(self, index: Any) -> Any:  # type: ignore[override]
+        raise NotImplementedError("asc.SliceInfo.__getitem__ (s[i], s[k:]: an element or the tail of an array "
+                                  "of SliceInfo) is not supported: a SliceInfo is one struct; pass the "
+                                  "SliceInfo of each dimension to asc.data_copy in a list (list[k:] for a tail)")
+
+
+SliceInfo = _make_class(_INFOS["SliceInfo"], _SliceInfoBase)
+
+_CUSTOM = {"ShapeInfo": ShapeInfo, "FixpipeConfig": FixpipeConfig, "SliceInfo": SliceInfo}
 
 # the table declares a nested struct before the structs that hold it
 STRUCTS: Dict[str, type] = {}
