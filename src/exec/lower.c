@@ -325,9 +325,14 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   case ASC_OP_DUPLICATE:
   case ASC_OP_DUPLICATE_L0:
     return asc_vec_dup_supported(dt) ? ASC_OK : unsupported_dtype(l, op, dt);
+  /* compare's count and level-0 forms: a uint8 (Compare: or int8) bit mask
+   * of half or float sources (int32: EQ only) */
   case ASC_OP_COMPARE:
-  case ASC_OP_COMPARE_SCALAR: {
-    int scalar = op->id == ASC_OP_COMPARE_SCALAR;
+  case ASC_OP_COMPARE_SCALAR:
+  case ASC_OP_COMPARE_L0:
+  case ASC_OP_COMPARE_SCALAR_L0: {
+    int scalar =
+        op->id == ASC_OP_COMPARE_SCALAR || op->id == ASC_OP_COMPARE_SCALAR_L0;
     AscDType s = op->operands[1]->type->dtype;
     int64_t mode = asc_op_attr_int(op, "cmp_mode", 0);
     if (!scalar && op->operands[2]->type->dtype != s)
@@ -371,28 +376,8 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
     }
     return ASC_OK;
   }
-  /* cmpsel family: compare's level-0 forms as its count forms; Select and
-   * the reductions half or float, Select's sel_mask an unsigned integer */
-  case ASC_OP_COMPARE_L0:
-  case ASC_OP_COMPARE_SCALAR_L0: {
-    int scalar = op->id == ASC_OP_COMPARE_SCALAR_L0;
-    AscDType s = op->operands[1]->type->dtype;
-    int64_t mode = asc_op_attr_int(op, "cmp_mode", 0);
-    if (!asc_cmp_dst_supported(dt, scalar))
-      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
-                       "%s: dst must be a %s tensor (the bit mask), got %s",
-                       asc_op_info(op->id)->name,
-                       scalar ? "uint8" : "uint8 or int8", asc_dtype_name(dt));
-    if (asc_cmp_src_supported(s, mode))
-      return ASC_OK;
-    if (asc_cmp_src_supported(s, ASC_CMPMODE_EQ))
-      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
-                       "%s with %s sources supports only CMPMODE.EQ on the "
-                       "Ascend910B, got CMPMODE.%s",
-                       asc_op_info(op->id)->name, asc_dtype_name(s),
-                       asc_enum_value_name(ASC_ENUM_CMPMODE, mode));
-    return unsupported_dtype(l, op, s);
-  }
+  /* Select and the reductions half or float, Select's sel_mask an unsigned
+   * integer */
   case ASC_OP_SELECT:
   case ASC_OP_SELECT_SCALAR:
   case ASC_OP_SELECT_L0:
