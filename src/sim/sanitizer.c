@@ -1,5 +1,7 @@
 /* The sanitizer: happens-before between the pipes of a core, shadow memory
- * of the Unified Buffer, global-memory races between blocks.
+ * of the Unified Buffer. Its global-memory part (the records of GM accesses,
+ * overruns, races between blocks) is in sanitizer_gm.c; what the two share,
+ * in sanitizer_impl.h.
  *
  * Happens-before, by vector clocks. Every instruction that touches local
  * memory gets a sequence number (seq, per block, increasing in program
@@ -39,15 +41,13 @@
  * shadow (from a process-wide pool, reused across launches) in a
  * thread-local slot set by block_begin. Reports go to the sanitizer under
  * its lock; they are rare. */
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sanitizer.h"
-#include "sim.h"
+#include "sanitizer_impl.h"
 
 enum {
   NP = ASC_PIPE_COUNT,
@@ -56,7 +56,6 @@ enum {
   NBUF = ASC_MAX_QUE_BUFS,
   RECENT = 8,        /* recent writes remembered for uninitialised reads */
   MAX_REPORTS = 256, /* per launch; more are counted, not kept */
-  GM_LOOKBACK = 8,   /* GM records a new access may extend */
 };
 #define LOG_MAX ((uint32_t)1 << 22) /* instructions remembered for reports */
 #define SEQ_MAX ((uint32_t)0xFFFFFFF0u)
@@ -79,7 +78,7 @@ typedef struct Recent {
 } Recent;
 
 /* The shadow state of the block a worker runs. */
-typedef struct Shadow {
+struct Shadow {
   struct Shadow *next; /* in the pool, or in a launch's in-use list */
   int64_t ub_size, nblk;
   uint32_t *mem; /* w[] and r[] below, nblk entries each */
@@ -104,52 +103,6 @@ typedef struct Shadow {
   uint32_t log_cap;
   Recent recent[RECENT];
   int n_recent;
-} Shadow;
-
-typedef struct GmRec {
-  int64_t lo, hi;
-  const AscInstr *in;
-  int32_t buf, block;
-  uint8_t write;
-  uint8_t atomic; /* a store-atomic write (datamove family) */
-  AscPipe pipe;
-  /* system family: the block's sync epoch at the access and the index of
-   * its vector-clock snapshot in its GmList (-1: no cross-block sync) */
-  int32_t epoch, snap;
-  int32_t rows; /* > 0: strided, as AscAccess.rows (datamove family) */
-  int64_t row0, row_len, row_step;
-} GmRec;
-
-typedef struct GmList {
-  GmRec *v;
-  int n, cap;
-  int oom;
-  /* system family: vector clocks (core_num each) at the epochs of the
-   * block's GM accesses */
-  int32_t *snaps;
-  int n_snaps, cap_snaps;
-  int32_t last_epoch;
-} GmList;
-
-typedef struct Rep {
-  AscSanReport r;
-  const void *k1, *k2; /* dedupe key: the two instructions */
-  uint32_t seq;        /* position in the block, for the order of reports */
-} Rep;
-
-struct AscSanitizer {
-  AscSanMode mode;
-  int flags;
-  int core_num;
-  uint64_t id;
-  AscObserver obs;
-  pthread_mutex_t lock;
-  Shadow *in_use;
-  GmList *gm; /* per block; NULL for one block */
-  Rep *reps;
-  int n_reps, cap_reps;
-  int dropped;
-  int err_index;
 };
 
 /* ---- names --------------------------------------------------------------- */
@@ -212,7 +165,7 @@ static const char *op_name_of(const AscInstr *in) {
 
 /* The Python API an IR op stands for ("asc.data_copy.gm_to_local" →
  * "asc.data_copy", "asc.tque.enque" → "TQue.enque"). */
-static const char *api_of(const AscInstr *in, char *buf, size_t n) {
+const char *san_api_of(const AscInstr *in, char *buf, size_t n) {
   const char *op = op_name_of(in);
   if (!op)
     return "an earlier instruction";
@@ -247,7 +200,7 @@ static const char *base_name(const char *file) {
 }
 
 /* "add.py:41" */
-static const char *where(AscLoc l, char *buf, size_t n) {
+const char *san_where(AscLoc l, char *buf, size_t n) {
   if (!l.line)
     return "an unknown line";
   snprintf(buf, n, "%s:%d", base_name(l.file), l.line);
@@ -403,8 +356,8 @@ static void view(const AscSanitizer *s, const Shadow *sh, int p,
 
 /* ---- reports ------------------------------------------------------------- */
 
-static Rep *rep_new(Rep *r, AscSanKind kind, const AscBlockState *b,
-                    const AscInstr *in, int pipe) {
+Rep *san_rep_new(Rep *r, AscSanKind kind, const AscBlockState *b,
+                 const AscInstr *in, int pipe) {
   memset(r, 0, sizeof *r);
   r->r.kind = kind;
   r->r.block = b ? b->block_idx : -1;
@@ -419,29 +372,21 @@ static Rep *rep_new(Rep *r, AscSanKind kind, const AscBlockState *b,
   return r;
 }
 
-static void rep_other(Rep *r, const AscInstr *in, int pipe) {
+void san_rep_other(Rep *r, const AscInstr *in, int pipe) {
   r->r.loc2 = loc_of(in);
   r->r.op2 = op_name_of(in);
   r->r.pipe2 = pipe;
   r->k2 = in;
 }
 
-#if defined(__GNUC__)
-#define ASC_SAN_FMT(a, b) __attribute__((format(printf, a, b)))
-#else
-#define ASC_SAN_FMT(a, b)
-#endif
-
-static void msg(Rep *r, const char *fmt, ...) ASC_SAN_FMT(2, 3);
-static void msg(Rep *r, const char *fmt, ...) {
+void san_msg(Rep *r, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(r->r.message, sizeof r->r.message, fmt, ap);
   va_end(ap);
 }
 
-static void fix(Rep *r, const char *fmt, ...) ASC_SAN_FMT(2, 3);
-static void fix(Rep *r, const char *fmt, ...) {
+void san_fix(Rep *r, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(r->r.fix, sizeof r->r.fix, fmt, ap);
@@ -461,7 +406,7 @@ static int rep_before(const Rep *a, const Rep *b) {
 
 /* Keeps a report; in warn mode (and for warnings) one per pair of
  * instructions, from the lowest block. */
-static void keep(AscSanitizer *s, const Rep *r) {
+void san_keep(AscSanitizer *s, const Rep *r) {
   pthread_mutex_lock(&s->lock);
   if (s->mode == ASC_SAN_WARN || r->r.warning)
     for (int i = 0; i < s->n_reps; i++) {
@@ -491,8 +436,8 @@ static void keep(AscSanitizer *s, const Rep *r) {
 
 /* Records the report; in error mode a report that is not a warning fails
  * the block with it. */
-static AscStatus emit(AscSanitizer *s, AscBlockState *b, Rep *r) {
-  keep(s, r);
+AscStatus san_emit(AscSanitizer *s, AscBlockState *b, Rep *r) {
+  san_keep(s, r);
   if (s->mode != ASC_SAN_ERROR || r->r.warning)
     return ASC_OK;
   AscLaunchError *e = b->err;
@@ -698,11 +643,11 @@ static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
                              const AscEvent *e, const AscAccess *a, int q,
                              const Conflict *c, const uint32_t *ord) {
   Rep rep;
-  Rep *r = rep_new(&rep, ASC_SAN_RACE, b, e->in, q);
+  Rep *r = san_rep_new(&rep, ASC_SAN_RACE, b, e->in, q);
   const AscInstr *other = logged(sh, c->seq);
   uint32_t last_seq = latest_unordered(sh, e, c->pipe, ord[c->pipe]);
   const AscInstr *last = logged(sh, last_seq > c->seq ? last_seq : c->seq);
-  rep_other(r, other, c->pipe);
+  san_rep_other(r, other, c->pipe);
   r->seq = sh->seq + 1;
   r->r.space = ASC_SPACE_UB;
   r->r.lo = c->b0 * 32 > a->lo ? c->b0 * 32 : a->lo;
@@ -713,32 +658,35 @@ static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
       c->write ? (a->write ? "also writes" : "writes") : "reads";
   AscLoc la = r->r.loc2, lb = r->r.loc;
   if (c->pipe == q)
-    msg(r,
-        "data race on UB within pipe %s: %s at %s %s bytes [%lld, %lld), "
-        "which %s at %s %s, and nothing makes the pipe finish one before "
-        "starting the other",
-        asc_san_pipe_name(q), api_of(e->in, api1, sizeof api1),
-        where(lb, w1, sizeof w1), verb, (long long)r->r.lo, (long long)r->r.hi,
-        api_of(other, api2, sizeof api2), where(la, w2, sizeof w2), verb2);
+    san_msg(r,
+            "data race on UB within pipe %s: %s at %s %s bytes [%lld, %lld), "
+            "which %s at %s %s, and nothing makes the pipe finish one before "
+            "starting the other",
+            asc_san_pipe_name(q), san_api_of(e->in, api1, sizeof api1),
+            san_where(lb, w1, sizeof w1), verb, (long long)r->r.lo,
+            (long long)r->r.hi, san_api_of(other, api2, sizeof api2),
+            san_where(la, w2, sizeof w2), verb2);
   else
-    msg(r,
-        "data race on UB between pipes %s and %s: %s (%s) at %s %s bytes "
-        "[%lld, %lld), which %s (%s) at %s %s, and no synchronisation "
-        "orders the two",
-        asc_san_pipe_name(c->pipe), asc_san_pipe_name(q),
-        api_of(e->in, api1, sizeof api1), asc_san_pipe_name(q),
-        where(lb, w1, sizeof w1), verb, (long long)r->r.lo, (long long)r->r.hi,
-        api_of(other, api2, sizeof api2), asc_san_pipe_name(c->pipe),
-        where(la, w2, sizeof w2), verb2);
+    san_msg(r,
+            "data race on UB between pipes %s and %s: %s (%s) at %s %s bytes "
+            "[%lld, %lld), which %s (%s) at %s %s, and no synchronisation "
+            "orders the two",
+            asc_san_pipe_name(c->pipe), asc_san_pipe_name(q),
+            san_api_of(e->in, api1, sizeof api1), asc_san_pipe_name(q),
+            san_where(lb, w1, sizeof w1), verb, (long long)r->r.lo,
+            (long long)r->r.hi, san_api_of(other, api2, sizeof api2),
+            asc_san_pipe_name(c->pipe), san_where(la, w2, sizeof w2), verb2);
   line_ref(last ? loc_of(last) : la, lb, l1, sizeof l1);
   line_ref(lb, lb, l2, sizeof l2);
   int ev = c->pipe == q ? -1 : hard_event(c->pipe, q);
   if (c->pipe == q)
-    fix(r, "insert `asc.pipe_barrier(asc.PipeID.%s)` after %s (before %s)%s",
-        pipe_id_name(q), l1, l2,
-        q == ASC_PIPE_V ? ", or compile with auto_sync=True" : "");
+    san_fix(r,
+            "insert `asc.pipe_barrier(asc.PipeID.%s)` after %s (before %s)%s",
+            pipe_id_name(q), l1, l2,
+            q == ASC_PIPE_V ? ", or compile with auto_sync=True" : "");
   else if (ev < 0)
-    fix(r,
+    san_fix(
+        r,
         "insert `asc.pipe_barrier(asc.PipeID.PIPE_ALL)` after %s (before %s)",
         l1, l2);
   else {
@@ -757,12 +705,12 @@ static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
       for (int id = 0; id < NID; id++)
         if (sh->pending[pe][id] && sh->flag_vc[pe][id].c[c->pipe] >= need) {
           char l3[128];
-          fix(r,
-              "insert `asc.wait_flag(asc.HardEvent.%s, %d)` before %s, to "
-              "consume the set_flag at %s",
-              event_name(pe), id, l2,
-              line_ref(loc_of(sh->flag_in[pe][id]), lb, l3, sizeof l3));
-          return emit(s, b, r);
+          san_fix(r,
+                  "insert `asc.wait_flag(asc.HardEvent.%s, %d)` before %s, to "
+                  "consume the set_flag at %s",
+                  event_name(pe), id, l2,
+                  line_ref(loc_of(sh->flag_in[pe][id]), lb, l3, sizeof l3));
+          return san_emit(s, b, r);
         }
     }
     int id = free_id(sh, ev);
@@ -778,12 +726,12 @@ static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     else if (que && (int)cons == c->pipe && (int)prod == q && a->write)
       hint = " (or let its TQue order them: `free_tensor` after the first "
              "call and `alloc_tensor` before the second)";
-    fix(r,
-        "insert `asc.set_flag(asc.HardEvent.%s, %d)` after %s and "
-        "`asc.wait_flag(asc.HardEvent.%s, %d)` before %s%s",
-        event_name(ev), id, l1, event_name(ev), id, l2, hint);
+    san_fix(r,
+            "insert `asc.set_flag(asc.HardEvent.%s, %d)` after %s and "
+            "`asc.wait_flag(asc.HardEvent.%s, %d)` before %s%s",
+            event_name(ev), id, l1, event_name(ev), id, l2, hint);
   }
-  return emit(s, b, r);
+  return san_emit(s, b, r);
 }
 
 /* The latest write in this block that nothing has read since and that
@@ -812,7 +760,7 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
                                const AscEvent *e, int q, int64_t u0,
                                int64_t u1) {
   Rep rep;
-  Rep *r = rep_new(&rep, ASC_SAN_UNINIT, b, e->in, q);
+  Rep *r = san_rep_new(&rep, ASC_SAN_UNINIT, b, e->in, q);
   r->seq = sh->seq + 1;
   r->r.space = ASC_SPACE_UB;
   r->r.lo = u0;
@@ -830,15 +778,16 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     snprintf(from, sizeof from,
              "; they belong to TQue buffer %d, taken by TQue.alloc_tensor at "
              "%s",
-             qi, where(al, w2, sizeof w2));
+             qi, san_where(al, w2, sizeof w2));
   }
   const Recent *w = unread_write(sh, u0, u1);
   AscLoc lb = r->r.loc;
-  msg(r,
+  san_msg(
+      r,
       "uninitialised read: %s (%s) at %s reads UB bytes [%lld, %lld), which "
       "nothing wrote in this block (on the NPU they hold stale data)%s",
-      api_of(e->in, api1, sizeof api1), asc_san_pipe_name(q),
-      where(lb, w1, sizeof w1), (long long)u0, (long long)u1, from);
+      san_api_of(e->in, api1, sizeof api1), asc_san_pipe_name(q),
+      san_where(lb, w1, sizeof w1), (long long)u0, (long long)u1, from);
   line_ref(lb, lb, l2, sizeof l2);
   if (w) {
     int wp = ASC_PIPE_S;
@@ -846,28 +795,28 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
       if (range_max(sh->w[p] + (w->lo >> 5),
                     ((w->hi + 31) >> 5) - (w->lo >> 5)) == w->seq)
         wp = p;
-    rep_other(r, w->in, wp);
+    san_rep_other(r, w->in, wp);
     AscLoc lw = r->r.loc2;
     size_t k = strlen(r->r.message);
     snprintf(r->r.message + k, sizeof r->r.message - k,
              "; the latest write nothing has read is %s at %s, to UB bytes "
              "[%lld, %lld)",
-             api_of(w->in, api2, sizeof api2), where(lw, w1, sizeof w1),
+             san_api_of(w->in, api2, sizeof api2), san_where(lw, w1, sizeof w1),
              (long long)w->lo, (long long)w->hi);
-    fix(r,
-        "read the buffer that %s wrote (UB bytes [%lld, %lld)) at %s, or "
-        "write bytes [%lld, %lld) before %s",
-        line_ref(lw, lb, l1, sizeof l1), (long long)w->lo, (long long)w->hi, l2,
-        (long long)u0, (long long)u1, l2);
+    san_fix(r,
+            "read the buffer that %s wrote (UB bytes [%lld, %lld)) at %s, or "
+            "write bytes [%lld, %lld) before %s",
+            line_ref(lw, lb, l1, sizeof l1), (long long)w->lo, (long long)w->hi,
+            l2, (long long)u0, (long long)u1, l2);
   } else {
     if (sq && sq->alloc_in[qi])
-      rep_other(r, sq->alloc_in[qi], ASC_PIPE_S);
-    fix(r,
-        "write UB bytes [%lld, %lld) (copy data in, or asc.duplicate a "
-        "value) before %s",
-        (long long)u0, (long long)u1, l2);
+      san_rep_other(r, sq->alloc_in[qi], ASC_PIPE_S);
+    san_fix(r,
+            "write UB bytes [%lld, %lld) (copy data in, or asc.duplicate a "
+            "value) before %s",
+            (long long)u0, (long long)u1, l2);
   }
-  return emit(s, b, r);
+  return san_emit(s, b, r);
 }
 
 /* One local-memory access, checked against the shadow. */
@@ -905,7 +854,7 @@ static AscStatus check_local(AscSanitizer *s, Shadow *sh, AscBlockState *b,
 static AscStatus report_dropped(AscSanitizer *s, AscBlockState *b,
                                 const AscEvent *e, int64_t dropped) {
   Rep rep;
-  Rep *r = rep_new(&rep, ASC_SAN_ALIGN, b, e->in, e->pipe);
+  Rep *r = san_rep_new(&rep, ASC_SAN_ALIGN, b, e->in, e->pipe);
   r->r.warning = 1;
   int64_t es = (int64_t)asc_dtype_size((AscDType)e->in->dtype);
   if (es <= 0)
@@ -920,135 +869,20 @@ static AscStatus report_dropped(AscSanitizer *s, AscBlockState *b,
       r->r.hi = e->acc[i].hi + dropped;
     }
   char api1[64], w1[128];
-  msg(r,
-      "misaligned length: %s at %s copies %lld %s elements (%lld bytes), "
-      "not a whole number of 32-byte blocks: DataCopy moves whole blocks, "
-      "so the last %lld bytes are not copied",
-      api_of(e->in, api1, sizeof api1), where(r->r.loc, w1, sizeof w1),
-      (long long)(asked / es), asc_dtype_name((AscDType)e->in->dtype),
-      (long long)asked, (long long)dropped);
-  fix(r,
+  san_msg(r,
+          "misaligned length: %s at %s copies %lld %s elements (%lld bytes), "
+          "not a whole number of 32-byte blocks: DataCopy moves whole blocks, "
+          "so the last %lld bytes are not copied",
+          san_api_of(e->in, api1, sizeof api1),
+          san_where(r->r.loc, w1, sizeof w1), (long long)(asked / es),
+          asc_dtype_name((AscDType)e->in->dtype), (long long)asked,
+          (long long)dropped);
+  san_fix(
+      r,
       "copy a multiple of %lld elements (%lld instead of %lld, with buffers "
       "padded to match)",
       (long long)per, (long long)up, (long long)(asked / es));
-  return emit(s, b, r);
-}
-
-/* A GM access (partly) outside its kernel argument, which the simulator
- * clamped (events.h: has_ov): an error in error mode; in warn mode a
- * warning, and the launch goes on with reads outside seeing zeros and
- * writes outside going nowhere. One report per call site. */
-static AscStatus report_overrun(AscSanitizer *s, AscBlockState *b,
-                                const AscEvent *e) {
-  Rep rep;
-  Rep *r = rep_new(&rep, ASC_SAN_OVERRUN, b, e->in, e->pipe);
-  int64_t nbytes = e->ov_buf >= 0 && e->ov_buf < b->n_args
-                       ? (int64_t)b->args[e->ov_buf].nbytes
-                       : 0;
-  int64_t es = (int64_t)asc_dtype_size((AscDType)e->in->dtype);
-  if (es <= 0)
-    es = 1;
-  r->r.space = ASC_SPACE_GM;
-  r->r.buf = e->ov_buf;
-  r->r.lo = e->ov_lo;
-  r->r.hi = e->ov_hi;
-  int64_t past = e->ov_hi > nbytes ? e->ov_hi - nbytes : 0;
-  /* unsigned: the start may be INT64_MIN, whose negation int64 lacks */
-  uint64_t before = e->ov_lo < 0 ? 0u - (uint64_t)e->ov_lo : 0;
-  char api1[64], w1[128], extent[96];
-  if (before)
-    snprintf(extent, sizeof extent, "%llu bytes before its start",
-             (unsigned long long)before);
-  else
-    snprintf(extent, sizeof extent, "%lld bytes past its end", (long long)past);
-  msg(r,
-      "GM access out of bounds: %s at %s %s bytes [%lld, %lld) of kernel "
-      "argument %d, a %lld-byte buffer (elements [%lld, %lld) of %lld): "
-      "%s. On an NPU this %s%s",
-      api_of(e->in, api1, sizeof api1), where(r->r.loc, w1, sizeof w1),
-      e->ov_write ? "writes" : "reads", (long long)e->ov_lo,
-      (long long)e->ov_hi, e->ov_buf, (long long)nbytes,
-      (long long)(e->ov_lo / es), (long long)(e->ov_hi / es),
-      (long long)(nbytes / es), extent,
-      e->ov_write ? "silently overwrites whatever follows the tensor (another "
-                    "tensor, the allocator's padding)"
-                  : "reads whatever memory follows the tensor",
-      s->mode == ASC_SAN_ERROR
-          ? ""
-          : "; here reads outside the argument see zeros and writes go "
-            "nowhere");
-  fix(r,
-      "copy only the elements that are left on the last tile or block "
-      "(count = min(tile, total - offset)), or allocate the tensor padded to "
-      "whole tiles");
-  return emit(s, b, r);
-}
-
-static void gm_record(AscSanitizer *s, const AscBlockState *b,
-                      const AscEvent *e, const AscAccess *a) {
-  if (!s->gm || b->block_idx < 0 || b->block_idx >= s->core_num)
-    return;
-  GmList *l = &s->gm[b->block_idx];
-  int32_t snap = -1;
-  if (b->xsync_vc) { /* system family: a snapshot per epoch */
-    if (!l->n_snaps || l->last_epoch != b->xsync_epoch) {
-      if (l->n_snaps == l->cap_snaps) {
-        int cap = l->cap_snaps ? l->cap_snaps * 2 : 8;
-        int32_t *v =
-            cap > (1 << 20) / s->core_num
-                ? NULL
-                : realloc(l->snaps, sizeof *v * (size_t)cap * s->core_num);
-        if (!v) {
-          l->oom = 1;
-          return;
-        }
-        l->snaps = v;
-        l->cap_snaps = cap;
-      }
-      memcpy(l->snaps + (size_t)l->n_snaps * s->core_num, b->xsync_vc,
-             sizeof(int32_t) * (size_t)s->core_num);
-      l->n_snaps++;
-      l->last_epoch = b->xsync_epoch;
-    }
-    snap = l->n_snaps - 1;
-  }
-  for (int k = l->n - 1; k >= 0 && k >= l->n - GM_LOOKBACK; k--) {
-    GmRec *g = &l->v[k];
-    if (g->in == e->in && g->buf == a->buf && g->write == a->write &&
-        g->snap == snap && g->atomic == a->atomic && !g->rows && !a->rows &&
-        a->lo <= g->hi && g->lo <= a->hi) {
-      if (a->lo < g->lo)
-        g->lo = a->lo;
-      if (a->hi > g->hi)
-        g->hi = a->hi;
-      return;
-    }
-  }
-  if (l->n == l->cap) {
-    int cap = l->cap ? l->cap * 2 : 16;
-    GmRec *v = realloc(l->v, sizeof *v * (size_t)cap);
-    if (!v) {
-      l->oom = 1;
-      return;
-    }
-    l->v = v;
-    l->cap = cap;
-  }
-  GmRec *g = &l->v[l->n++];
-  g->lo = a->lo;
-  g->hi = a->hi;
-  g->in = e->in;
-  g->buf = a->buf;
-  g->block = b->block_idx;
-  g->write = a->write;
-  g->atomic = a->atomic;
-  g->pipe = e->pipe;
-  g->epoch = b->xsync_epoch;
-  g->snap = snap;
-  g->rows = a->rows;
-  g->row0 = a->row0;
-  g->row_len = a->row_len;
-  g->row_step = a->row_step;
+  return san_emit(s, b, r);
 }
 
 static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
@@ -1057,7 +891,7 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   int has_ub = 0;
   for (int i = 0; i < e->n_acc; i++) {
     if (e->acc[i].space == ASC_SPACE_GM)
-      gm_record(s, b, e, &e->acc[i]);
+      san_gm_record(s, b, e, &e->acc[i]);
     else
       has_ub = 1;
   }
@@ -1122,24 +956,26 @@ static AscStatus on_set_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   }
   if (sh->pending[ev][id]) {
     Rep rep;
-    Rep *r = rep_new(&rep, ASC_SAN_SYNC, b, e->in, e->src);
-    rep_other(r, sh->flag_in[ev][id], e->src);
+    Rep *r = san_rep_new(&rep, ASC_SAN_SYNC, b, e->in, e->src);
+    san_rep_other(r, sh->flag_in[ev][id], e->src);
     r->seq = sh->seq + 1;
     char w1[128], w2[128], l1[128], l2[128];
     AscLoc la = r->r.loc2, lb = r->r.loc;
-    msg(r,
-        "set_flag(HardEvent.%s, %d) at %s while the same flag, set at %s, "
-        "has not been waited for: setting a flag that is set is undefined "
-        "behaviour on the NPU (and a later PipeBarrier<PIPE_ALL> hangs)",
-        event_name(ev), id, where(lb, w1, sizeof w1), where(la, w2, sizeof w2));
-    fix(r,
+    san_msg(r,
+            "set_flag(HardEvent.%s, %d) at %s while the same flag, set at %s, "
+            "has not been waited for: setting a flag that is set is undefined "
+            "behaviour on the NPU (and a later PipeBarrier<PIPE_ALL> hangs)",
+            event_name(ev), id, san_where(lb, w1, sizeof w1),
+            san_where(la, w2, sizeof w2));
+    san_fix(
+        r,
         "insert `asc.wait_flag(asc.HardEvent.%s, %d)` between %s and %s, or "
         "use another event id for one of them",
         event_name(ev), id, line_ref(la, lb, l1, sizeof l1),
         line_ref(lb, lb, l2, sizeof l2));
     sh->flag_vc[ev][id] = v;
     sh->flag_in[ev][id] = e->in;
-    return emit(s, b, r);
+    return san_emit(s, b, r);
   }
   sh->pending[ev][id] = 1;
   sh->n_pending++;
@@ -1163,24 +999,25 @@ static AscStatus on_wait_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   if (sh->held[ev][id] < UINT16_MAX)
     sh->held[ev][id]++;
   Rep rep;
-  Rep *r = rep_new(&rep, ASC_SAN_SYNC, b, e->in, e->dst);
+  Rep *r = san_rep_new(&rep, ASC_SAN_SYNC, b, e->in, e->dst);
   r->r.pipe2 = e->src;
   r->seq = sh->seq + 1;
   char w1[128], l1[128];
   AscLoc lb = r->r.loc;
-  msg(r,
+  san_msg(
+      r,
       "wait_flag(HardEvent.%s, %d) at %s has no set_flag issued before it: "
       "on the NPU pipe %s stalls here until a later set_flag, a deadlock if "
       "none comes; and if one does, pipe %s ran after work that follows in "
       "program order, which the simulator does not model",
-      event_name(ev), id, where(lb, w1, sizeof w1), asc_san_pipe_name(e->dst),
-      asc_san_pipe_name(e->dst));
-  fix(r,
-      "issue `asc.set_flag(asc.HardEvent.%s, %d)` before %s, after the %s "
-      "work this wait is for, or remove the wait_flag",
-      event_name(ev), id, line_ref(lb, lb, l1, sizeof l1),
-      asc_san_pipe_name(e->src));
-  return emit(s, b, r);
+      event_name(ev), id, san_where(lb, w1, sizeof w1),
+      asc_san_pipe_name(e->dst), asc_san_pipe_name(e->dst));
+  san_fix(r,
+          "issue `asc.set_flag(asc.HardEvent.%s, %d)` before %s, after the %s "
+          "work this wait is for, or remove the wait_flag",
+          event_name(ev), id, line_ref(lb, lb, l1, sizeof l1),
+          asc_san_pipe_name(e->src));
+  return san_emit(s, b, r);
 }
 
 static void on_barrier(Shadow *sh, const AscEvent *e) {
@@ -1247,7 +1084,7 @@ static void on_block_begin(void *self, AscBlockState *b) {
 static AscStatus report_local_overrun(AscSanitizer *s, AscBlockState *b,
                                       const AscEvent *e) {
   Rep rep;
-  Rep *r = rep_new(&rep, ASC_SAN_OVERRUN, b, e->in, e->pipe);
+  Rep *r = san_rep_new(&rep, ASC_SAN_OVERRUN, b, e->in, e->pipe);
   int64_t es = (int64_t)asc_dtype_size((AscDType)e->in->dtype);
   if (es <= 0)
     es = 1;
@@ -1256,19 +1093,20 @@ static AscStatus report_local_overrun(AscSanitizer *s, AscBlockState *b,
   r->r.lo = e->lov_lo;
   r->r.hi = e->lov_hi;
   char api1[64], w1[128];
-  msg(r,
+  san_msg(
+      r,
       "LocalTensor access out of bounds: %s at %s %s UB bytes [%lld, %lld), "
       "%lld elements, but the LocalTensor has only %lld. On an NPU this %s; "
       "here it is made (inside the UB)",
-      api_of(e->in, api1, sizeof api1), where(r->r.loc, w1, sizeof w1),
+      san_api_of(e->in, api1, sizeof api1), san_where(r->r.loc, w1, sizeof w1),
       e->lov_write ? "writes" : "reads", (long long)e->lov_lo,
       (long long)e->lov_hi, (long long)((e->lov_hi - e->lov_lo) / es),
       (long long)e->lov_len,
       e->lov_write ? "overwrites whatever follows the tensor in the UB"
                    : "reads whatever follows the tensor in the UB");
-  fix(r, "allocate the tensor to whole repeats (256 bytes), or use a mask "
-         "and repeat_times that stay inside it");
-  return emit(s, b, r);
+  san_fix(r, "allocate the tensor to whole repeats (256 bytes), or use a mask "
+             "and repeat_times that stay inside it");
+  return san_emit(s, b, r);
 }
 
 static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
@@ -1281,7 +1119,7 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
     if (e->dropped > 0)
       report_dropped(s, b, e, e->dropped);
     if (e->has_ov) {
-      AscStatus st = report_overrun(s, b, e);
+      AscStatus st = san_report_overrun(s, b, e);
       if (st)
         return st;
     }
@@ -1320,178 +1158,24 @@ static AscStatus on_block_end(void *self, AscBlockState *b) {
       AscPipe src, dst;
       asc_event_pipes(ev, &src, &dst);
       Rep rep;
-      Rep *r = rep_new(&rep, ASC_SAN_SYNC, b, in, src);
+      Rep *r = san_rep_new(&rep, ASC_SAN_SYNC, b, in, src);
       r->r.pipe2 = dst;
       r->seq = UINT32_MAX;
       char w1[128], l1[128];
       AscLoc la = r->r.loc;
-      msg(r,
-          "set_flag(HardEvent.%s, %d) at %s is never waited for: the flag "
-          "stays set when the kernel ends, and the next wait_flag on it "
-          "(in this kernel or the next one) passes at once",
-          event_name(ev), id, where(la, w1, sizeof w1));
-      fix(r,
-          "add `asc.wait_flag(asc.HardEvent.%s, %d)` after %s (before the "
-          "%s work that depends on it), or remove the set_flag",
-          event_name(ev), id, line_ref(la, la, l1, sizeof l1),
-          asc_san_pipe_name(dst));
-      st = emit(s, b, r);
+      san_msg(r,
+              "set_flag(HardEvent.%s, %d) at %s is never waited for: the flag "
+              "stays set when the kernel ends, and the next wait_flag on it "
+              "(in this kernel or the next one) passes at once",
+              event_name(ev), id, san_where(la, w1, sizeof w1));
+      san_fix(r,
+              "add `asc.wait_flag(asc.HardEvent.%s, %d)` after %s (before the "
+              "%s work that depends on it), or remove the set_flag",
+              event_name(ev), id, line_ref(la, la, l1, sizeof l1),
+              asc_san_pipe_name(dst));
+      st = san_emit(s, b, r);
     }
   return st;
-}
-
-/* ---- races between cores ------------------------------------------------- */
-
-static int cmp_gm(const void *pa, const void *pb) {
-  const GmRec *a = pa, *b = pb;
-  if (a->buf != b->buf)
-    return a->buf < b->buf ? -1 : 1;
-  if (a->lo != b->lo)
-    return a->lo < b->lo ? -1 : 1;
-  if (a->block != b->block)
-    return a->block < b->block ? -1 : 1;
-  return 0;
-}
-
-static void report_core_race(AscSanitizer *s, const GmRec *x, const GmRec *y) {
-  if (y->block < x->block) {
-    const GmRec *t = x;
-    x = y;
-    y = t;
-  }
-  Rep rep;
-  Rep *r = rep_new(&rep, ASC_SAN_CORE_RACE, NULL, x->in, x->pipe);
-  r->r.block = x->block;
-  r->r.block2 = y->block;
-  rep_other(r, y->in, y->pipe);
-  r->r.space = ASC_SPACE_GM;
-  r->r.buf = x->buf;
-  r->r.lo = x->lo > y->lo ? x->lo : y->lo;
-  r->r.hi = x->hi < y->hi ? x->hi : y->hi;
-  char api1[64], api2[64], w1[128], w2[128];
-  msg(r,
-      "data race on GM between blocks %d and %d: %s at %s in block %d %s "
-      "bytes [%lld, %lld) of kernel argument %d, which %s at %s in block %d "
-      "%s; blocks run in parallel and nothing orders them",
-      x->block, y->block, api_of(x->in, api1, sizeof api1),
-      where(r->r.loc, w1, sizeof w1), x->block, x->write ? "writes" : "reads",
-      (long long)r->r.lo, (long long)r->r.hi, x->buf,
-      api_of(y->in, api2, sizeof api2), where(r->r.loc2, w2, sizeof w2),
-      y->block, y->write ? (x->write ? "also writes" : "writes") : "reads");
-  fix(r,
-      "give each block its own part of kernel argument %d (offset by "
-      "asc.get_block_idx()), or let a single block %s it",
-      x->buf, "write");
-  keep(s, r);
-}
-
-/* system family: x happens before y through cross-block sync (y's block
- * had, at y's epoch, seen x's block's epoch). */
-static int gm_before(const AscSanitizer *s, const GmRec *x, const GmRec *y) {
-  if (y->snap < 0 || x->snap < 0)
-    return 0;
-  const int32_t *vc = s->gm[y->block].snaps + (size_t)y->snap * s->core_num;
-  return vc[x->block] >= x->epoch;
-}
-
-/* Do the bytes of x and y (each contiguous in [lo, hi), or strided runs
- * within it) meet? The runs of the one with fewer are checked against the
- * other's pattern (datamove family). */
-static int run_meets(const GmRec *y, int64_t s, int64_t e) {
-  if (s < y->lo)
-    s = y->lo;
-  if (e > y->hi)
-    e = y->hi;
-  if (s >= e)
-    return 0;
-  if (!y->rows)
-    return 1;
-  /* the runs k of y with row0 + k * step < e and row0 + k * step + len > s */
-  int64_t k0 = s - y->row0 - y->row_len + 1, k1 = e - 1 - y->row0;
-  k0 = k0 <= 0 ? 0 : (k0 + y->row_step - 1) / y->row_step;
-  k1 = k1 < 0 ? -1 : k1 / y->row_step;
-  if (k1 > y->rows - 1)
-    k1 = y->rows - 1;
-  return k0 <= k1;
-}
-
-static int gm_meet(const GmRec *x, const GmRec *y) {
-  if (!x->rows && !y->rows)
-    return 1; /* contiguous: the ranges already overlap */
-  if (!x->rows || (y->rows && y->rows < x->rows)) {
-    const GmRec *t = x;
-    x = y;
-    y = t;
-  }
-  for (int64_t k = 0; k < x->rows; k++) {
-    int64_t s = x->row0 + k * x->row_step;
-    if (s >= x->hi)
-      break;
-    if (s + x->row_len > x->lo &&
-        run_meets(y, s < x->lo ? x->lo : s, s + x->row_len))
-      return 1;
-  }
-  return 0;
-}
-
-/* Every pair of blocks that touch one GM byte, at least one writing. */
-static void core_races(AscSanitizer *s) {
-  int n = 0, nw = 0;
-  for (int i = 0; i < s->core_num; i++)
-    if (s->gm[i].oom && s->gm[i].n_snaps)
-      return; /* the ordering is incomplete: no reports */
-  for (int i = 0; i < s->core_num; i++) {
-    n += s->gm[i].n;
-    for (int k = 0; k < s->gm[i].n; k++)
-      nw += s->gm[i].v[k].write;
-  }
-  if (!nw)
-    return;
-  GmRec *all = malloc(sizeof *all * (size_t)n);
-  GmRec *w = malloc(sizeof *w * (size_t)nw);
-  int64_t *reach = malloc(sizeof *reach * (size_t)nw);
-  if (!all || !w || !reach)
-    goto done;
-  n = nw = 0;
-  for (int i = 0; i < s->core_num; i++)
-    for (int k = 0; k < s->gm[i].n; k++) {
-      all[n++] = s->gm[i].v[k];
-      if (s->gm[i].v[k].write)
-        w[nw++] = s->gm[i].v[k];
-    }
-  qsort(all, (size_t)n, sizeof *all, cmp_gm);
-  qsort(w, (size_t)nw, sizeof *w, cmp_gm);
-  /* reach[j]: the furthest end of writes[..j] into the same argument */
-  for (int j = 0; j < nw; j++)
-    reach[j] = j && w[j - 1].buf == w[j].buf && reach[j - 1] > w[j].hi
-                   ? reach[j - 1]
-                   : w[j].hi;
-  long budget = 4000000; /* bounded work for pathological overlaps */
-  for (int i = 0; i < n && budget > 0; i++) {
-    const GmRec *a = &all[i];
-    /* the writes into a->buf starting before a->hi: w[..hi) */
-    int lo = 0, hi = nw;
-    while (lo < hi) {
-      int mid = (lo + hi) / 2;
-      if (w[mid].buf < a->buf || (w[mid].buf == a->buf && w[mid].lo < a->hi))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    for (int j = lo - 1;
-         j >= 0 && w[j].buf == a->buf && reach[j] > a->lo && budget > 0;
-         j--, budget--)
-      if (w[j].block != a->block && w[j].hi > a->lo &&
-          (!a->write || a->block < w[j].block) &&
-          !(a->atomic && w[j].atomic) && /* store atomics combine */
-          gm_meet(a, &w[j]) && !gm_before(s, a, &w[j]) &&
-          !gm_before(s, &w[j], a))
-        report_core_race(s, a, &w[j]);
-  }
-done:
-  free(all);
-  free(w);
-  free(reach);
 }
 
 /* ---- the sanitizer object ------------------------------------------------ */
@@ -1558,7 +1242,7 @@ AscStatus asc_sanitizer_finish(AscSanitizer *s, AscStatus status,
   release_shadows(s);
   int before = s->n_reps;
   if (status == ASC_OK && s->gm)
-    core_races(s);
+    san_core_races(s);
   if (s->mode == ASC_SAN_ERROR) {
     /* keep the warnings and the report the launch fails with */
     int keep_i = -1;
