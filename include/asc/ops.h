@@ -96,6 +96,9 @@ typedef struct AscAttrSpec {
 typedef struct AscOpInfo {
   AscOpId id;
   const char *name;
+  /* how errors name it to the Python user: the name, a level-0 form as
+   * "asc.add (level-0 form)" rather than its IR name "asc.add.l0" */
+  const char *api;
   const char *cpp;
   AscPipe pipe;
   AscEmit emit;

@@ -141,7 +141,7 @@ static AscStatus unsupported_dtype(Lower *l, const AscOp *op, AscDType dt) {
   return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                    "%s does not support element type %s on the Ascend910B "
                    "vector unit",
-                   asc_op_info(op->id)->name, asc_dtype_name(dt));
+                   asc_op_info(op->id)->api, asc_dtype_name(dt));
 }
 
 static AscDType first_tensor_dtype(const AscOp *op) {
@@ -163,7 +163,7 @@ static AscDType layout_dtype(const AscOp *op) {
 }
 
 static AscStatus layout_check(Lower *l, const AscOp *op) {
-  const char *name = asc_op_info(op->id)->name;
+  const char *name = asc_op_info(op->id)->api;
   AscDType dt = layout_dtype(op);
   int n_same = op->id == ASC_OP_TRANS_DATA_TO_5HD_LIST ? 32
                : op->id == ASC_OP_TRANS_DATA_TO_5HD ||
@@ -218,10 +218,10 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   if ((op->id == ASC_OP_BITWISE_AND_L0 || op->id == ASC_OP_BITWISE_OR_L0) &&
       (dt == ASC_DT_INT32 || dt == ASC_DT_UINT32))
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
-                     "%s does not support element type %s in the level-0 "
-                     "form: the devkit's %s takes int16/uint16 there (the "
-                     "count form takes int32/uint32 as int16 lanes)",
-                     asc_op_info(op->id)->name, asc_dtype_name(dt),
+                     "%s does not support element type %s: the devkit's %s "
+                     "takes int16/uint16 there (the count form takes "
+                     "int32/uint32 as int16 lanes)",
+                     asc_op_info(op->id)->api, asc_dtype_name(dt),
                      asc_op_info(op->id)->cpp);
   switch (op->id) {
   case ASC_OP_ADD:
@@ -272,7 +272,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
         return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                          "%s: dst, src and shared_tmp_buffer must have one "
                          "element type, got %s and %s",
-                         asc_op_info(op->id)->name, asc_dtype_name(dt),
+                         asc_op_info(op->id)->api, asc_dtype_name(dt),
                          asc_dtype_name(op->operands[i]->type->dtype));
     return dt == ASC_DT_FLOAT16 || dt == ASC_DT_FLOAT32
                ? ASC_OK
@@ -310,7 +310,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
       return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                        "%s: src0 and src1 must have one element type, got "
                        "%s and %s",
-                       asc_op_info(op->id)->name, asc_dtype_name(s),
+                       asc_op_info(op->id)->api, asc_dtype_name(s),
                        asc_dtype_name(op->operands[2]->type->dtype));
     if (asc_vec_ternary_supported((AscVecTernOp)sub, dt, s))
       return ASC_OK;
@@ -319,7 +319,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "%s does not support a %s dst with %s sources on the "
                      "Ascend910B vector unit",
-                     asc_op_info(op->id)->name, asc_dtype_name(dt),
+                     asc_op_info(op->id)->api, asc_dtype_name(dt),
                      asc_dtype_name(s));
   }
   case ASC_OP_DUPLICATE:
@@ -339,12 +339,12 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
       return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                        "%s: src0 and src1 must have one element type, got "
                        "%s and %s",
-                       asc_op_info(op->id)->name, asc_dtype_name(s),
+                       asc_op_info(op->id)->api, asc_dtype_name(s),
                        asc_dtype_name(op->operands[2]->type->dtype));
     if (!asc_cmp_dst_supported(dt, scalar))
       return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                        "%s: dst must be a %s tensor (the bit mask), got %s",
-                       asc_op_info(op->id)->name,
+                       asc_op_info(op->id)->api,
                        scalar ? "uint8" : "uint8 or int8", asc_dtype_name(dt));
     if (asc_cmp_src_supported(s, mode))
       return ASC_OK;
@@ -352,7 +352,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
       return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                        "%s with %s sources supports only CMPMODE.EQ on the "
                        "Ascend910B, got CMPMODE.%s",
-                       asc_op_info(op->id)->name, asc_dtype_name(s),
+                       asc_op_info(op->id)->api, asc_dtype_name(s),
                        asc_enum_value_name(ASC_ENUM_CMPMODE, mode));
     return unsupported_dtype(l, op, s);
   }
@@ -370,7 +370,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
       if (asc_type_is_tensor(t) && t->dtype != want)
         return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                          "%s: %s must be a tensor of %s, got %s",
-                         asc_op_info(op->id)->name,
+                         asc_op_info(op->id)->api,
                          asc_op_info(op->id)->operands[i].name,
                          asc_dtype_name(want), asc_dtype_name(t->dtype));
     }
@@ -389,14 +389,14 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
       return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                        "%s: sel_mask must be a uint8, uint16, uint32 or "
                        "uint64 tensor, got %s",
-                       asc_op_info(op->id)->name, asc_dtype_name(m));
+                       asc_op_info(op->id)->api, asc_dtype_name(m));
     for (int i = 2; i < op->n_operands; i++)
       if (asc_type_is_tensor(op->operands[i]->type) &&
           op->operands[i]->type->dtype != dt)
         return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                          "%s: dst, src0 and src1 must have one element "
                          "type, got %s and %s",
-                         asc_op_info(op->id)->name, asc_dtype_name(dt),
+                         asc_op_info(op->id)->api, asc_dtype_name(dt),
                          asc_dtype_name(op->operands[i]->type->dtype));
     return dt == ASC_DT_FLOAT16 || dt == ASC_DT_FLOAT32
                ? ASC_OK
@@ -442,7 +442,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "%s from %s to %s is not supported on the Ascend910B "
                      "(int16 to int8 or uint8, int32 to float16)",
-                     asc_op_info(op->id)->name, asc_dtype_name(s),
+                     asc_op_info(op->id)->api, asc_dtype_name(s),
                      asc_dtype_name(dt));
   }
   case ASC_OP_ADD_DEQ_RELU:
@@ -458,14 +458,14 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
       return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                        "%s: src0 and src1 must have one element type, got "
                        "%s and %s",
-                       asc_op_info(op->id)->name, asc_dtype_name(s),
+                       asc_op_info(op->id)->api, asc_dtype_name(s),
                        asc_dtype_name(op->operands[2]->type->dtype));
     if (asc_quant_binary_supported(sub, dt, s))
       return ASC_OK;
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "%s does not support a %s dst with %s sources on the "
                      "Ascend910B vector unit",
-                     asc_op_info(op->id)->name, asc_dtype_name(dt),
+                     asc_op_info(op->id)->api, asc_dtype_name(dt),
                      asc_dtype_name(s));
   }
   case ASC_OP_BILINEAR_INTERPOLATION: {
@@ -476,13 +476,13 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
       if (op->operands[i]->type->dtype != want[i])
         return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                          "%s: %s must be a %s tensor on the Ascend910B, got %s",
-                         asc_op_info(op->id)->name, names[i],
+                         asc_op_info(op->id)->api, names[i],
                          asc_dtype_name(want[i]),
                          asc_dtype_name(op->operands[i]->type->dtype));
     if (op->operands[11]->type->dtype != ASC_DT_UINT8)
       return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                        "%s: shared_tmp_buffer must be a uint8 tensor, got %s",
-                       asc_op_info(op->id)->name,
+                       asc_op_info(op->id)->api,
                        asc_dtype_name(op->operands[11]->type->dtype));
     return ASC_OK;
   }
@@ -492,7 +492,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
                : asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                            "%s: vdeq must be a uint64 tensor, "
                            "got %s",
-                           asc_op_info(op->id)->name, asc_dtype_name(dt));
+                           asc_op_info(op->id)->api, asc_dtype_name(dt));
   /* family gather: broadcast, gather, transposes (src/sim/layout.h) */
   case ASC_OP_TRANSPOSE:
   case ASC_OP_TRANSPOSE_EXT:
@@ -522,7 +522,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "%s does not support element type %s on the Ascend910B "
                      "(int8, int16, int32, float16, bfloat16, float32)",
-                     asc_op_info(op->id)->name, asc_dtype_name(t));
+                     asc_op_info(op->id)->api, asc_dtype_name(t));
   }
   default:
     return ASC_OK;

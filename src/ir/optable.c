@@ -41,6 +41,20 @@ static const char *pool_copy(const char *s, size_t n) {
   return d;
 }
 
+/* AscOpInfo.api: an IR name "asc.X.l0" reads "asc.X (level-0 form)". */
+static const char *api_spelling(const char *name) {
+  static const char suffix[] = ".l0", form[] = " (level-0 form)";
+  size_t n = strlen(name), k = sizeof suffix - 1;
+  if (n <= k || strcmp(name + n - k, suffix) != 0)
+    return name;
+  char buf[128];
+  if (n - k + sizeof form > sizeof buf)
+    return name;
+  memcpy(buf, name, n - k);
+  memcpy(buf + n - k, form, sizeof form);
+  return pool_copy(buf, strlen(buf));
+}
+
 /* Calls item(s, n) for each comma-separated item of spec. */
 static int split(const char *spec, const char **items, size_t *lens, int max) {
   int n = 0;
@@ -188,6 +202,7 @@ static void init_infos(void) {
     const OpRow *r = &rows[i];
     info->id = (AscOpId)i;
     info->name = r->name;
+    info->api = api_spelling(r->name);
     info->cpp = r->cpp;
     info->pipe = r->pipe;
     info->emit = r->emit;

@@ -514,20 +514,20 @@ def _bad_dtype(x: asc.GlobalAddress, case: asc.ConstExpr[str]):
 
 BAD = [
     ("and_f32", "asc.bitwise_and does not support element type float32"),
-    ("or_l0_i32", "asc.bitwise_or.l0 does not support element type int32"),
+    ("or_l0_i32", "asc.bitwise_or (level-0 form) does not support element type int32"),
     ("not_f16", "asc.bitwise_not does not support element type float16"),
     ("add_relu_i32", "asc.add_relu does not support element type int32"),
-    ("sub_relu_l0_i32", "asc.sub_relu.l0 does not support element type int32"),
+    ("sub_relu_l0_i32", "asc.sub_relu (level-0 form) does not support element type int32"),
     ("leaky_i16", "asc.leaky_relu does not support element type int16"),
     ("shl_f32", "asc.shift_left does not support element type float32"),
     ("shr_const", "shift amount 17 is out of range [0, 16] for int16"),
     ("shl_l0_const", "shift amount 33 is out of range [0, 32] for int32"),
     ("fma_i16", "asc.fused_mul_add does not support element type int16"),
-    ("fmar_l0_i16", "asc.fused_mul_add_relu.l0 does not support element type int16"),
+    ("fmar_l0_i16", "asc.fused_mul_add_relu (level-0 form) does not support element type int16"),
     ("mla_h_f", "asc.mul_add_dst does not support a float16 dst with float32 sources"),
     ("mla_mixed_src", "src0 and src1 must have one element type, got float16 and float32"),
     ("axpy_i16", "asc.axpy does not support element type int16"),
-    ("axpy_l0_h_f", "asc.axpy.l0 does not support a float16 dst with float32 sources"),
+    ("axpy_l0_h_f", "asc.axpy (level-0 form) does not support a float16 dst with float32 sources"),
 ]
 
 
