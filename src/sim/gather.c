@@ -308,17 +308,16 @@ static AscStatus gather_run(AscExec *x, const AscInstr *in,
   return ASC_OK;
 }
 
-/* The lanes AscendCUtils::SetMask<T> enables for a continuous mask of len
- * (kernel_utils_base.h; vector.c's level-0 forms read it the same way). */
+/* The lanes of a repeat of per elements that AscendCUtils::SetMask<T>
+ * enables for a continuous mask of len (the register's words as vector.c
+ * sets them, read as a repeat of per elements reads them). */
 static void continuous_lanes(int64_t per, uint64_t len, uint64_t *lo,
                              uint64_t *hi) {
-  if (len >= (uint64_t)per || len >= 128) {
-    *lo = per >= 64 ? UINT64_MAX : (((uint64_t)1 << per) - 1);
-    *hi = per > 64 ? UINT64_MAX : 0;
-  } else {
-    *lo = len >= 64 ? UINT64_MAX : (((uint64_t)1 << len) - 1);
-    *hi = len > 64 ? (((uint64_t)1 << (len - 64)) - 1) : 0;
-  }
+  sim_vec_mask_words(per, len, hi, lo);
+  if (per <= 64)
+    *hi = 0;
+  if (per < 64)
+    *lo &= ((uint64_t)1 << per) - 1;
 }
 
 /* in->imm: 0 the count form (src_base, count), 1 the level-0 form

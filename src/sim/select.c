@@ -312,10 +312,8 @@ AscStatus sim_vec_select(AscExec *x, const AscInstr *in) {
     lo &= ((uint64_t)1 << s.per_repeat) - 1;
   uint64_t lt = lo, ht = hi;
   int64_t rest = count % s.per_repeat;
-  if (rest) {
-    lt = rest >= 64 ? UINT64_MAX : (((uint64_t)1 << rest) - 1);
-    ht = rest > 64 ? (((uint64_t)1 << (rest - 64)) - 1) : 0;
-  }
+  if (rest) /* the short last repeat: a continuous mask of rest elements */
+    sim_vec_mask_words(s.per_repeat, (uint64_t)rest, &ht, &lt);
   /* sel_operands sized the operands as one contiguous run */
   s.dst.rep = s.src0.rep = s.src1.rep = s.per_repeat * s.es / CS_BLOCK;
   sel_run(x, &s, repeats, lo, hi, lt, ht);

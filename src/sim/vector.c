@@ -218,6 +218,51 @@ static void l0_continuous(int64_t per_repeat, uint64_t len, uint64_t *hi,
  * not the hardware's: no UB holds more elements). */
 enum { L0_MAX_COUNTER_REPEATS = 65535 };
 
+/* The mask register as a level-0 instruction with isSetMask sets it: bit
+ * mode writes the two words (m0 the low one), a continuous mask of m0
+ * elements writes what SetMask<T>(m0) does. */
+static void l0_set_mask(AscExec *x, int64_t per_repeat, int bit_mode,
+                        uint64_t m0, uint64_t m1) {
+  if (bit_mode) {
+    x->b->regs.mask_low = m0;
+    x->b->regs.mask_high = m1;
+  } else {
+    l0_continuous(per_repeat, m0, &x->b->regs.mask_high, &x->b->regs.mask_low);
+  }
+}
+
+/* A whole repeat's enabled elements: the register's words as a repeat of
+ * per_repeat elements reads them in normal mode (full: all of them, as in
+ * counter mode). A repeat of 64 elements or fewer reads the low word. */
+static void l0_repeat_mask(const AscExec *x, int64_t per_repeat, int full,
+                           uint64_t *lo, uint64_t *hi) {
+  *lo = full ? UINT64_MAX : x->b->regs.mask_low;
+  *hi = per_repeat <= 64 ? 0 : full ? UINT64_MAX : x->b->regs.mask_high;
+  if (per_repeat < 64)
+    *lo &= ((uint64_t)1 << per_repeat) - 1;
+}
+
+/* Counter mode: the register's low word counts the elements of the whole
+ * instruction, repeat_times is not used (SIMD计算说明/掩码.md): *repeats
+ * repeats, the last one's *rest elements (0: a whole repeat). 0 after
+ * sim_fail past the model's limit. */
+static int l0_counter(AscExec *x, const AscInstr *in, int64_t per_repeat,
+                      int64_t *repeats, uint64_t *rest) {
+  uint64_t count = x->b->regs.mask_low;
+  uint64_t reps = count / (uint64_t)per_repeat;
+  *rest = count % (uint64_t)per_repeat;
+  if (reps + (*rest != 0) > L0_MAX_COUNTER_REPEATS) {
+    sim_fail(x, in,
+             "counter mode: the mask counts %llu elements, more than %d "
+             "repeats of %lld",
+             (unsigned long long)count, L0_MAX_COUNTER_REPEATS,
+             (long long)per_repeat);
+    return 0;
+  }
+  *repeats = (int64_t)(reps + (*rest != 0));
+  return 1;
+}
+
 /* Decodes and checks mask, repeat_times and strides (operands k.. of in:
  * mask0, mask1, repeat_times, then the repeat params, a struct of n_ops
  * block strides and n_ops repeat strides; duplicate: its block and its
@@ -251,39 +296,15 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
   uint64_t m0 = (uint64_t)ASC_SLOT(x, in, k).i;
   uint64_t m1 = (uint64_t)ASC_SLOT(x, in, k + 1).i;
   l->repeat = ASC_SLOT(x, in, k + 2).i;
-  if (!(in->imm2 & 2)) { /* isSetMask: the instruction sets the register */
-    if (in->imm2 & 1) {  /* bit mode: mask[0] low 64 bits, mask[1] high */
-      x->b->regs.mask_low = m0;
-      x->b->regs.mask_high = m1;
-    } else {
-      l0_continuous(per_repeat, m0, &x->b->regs.mask_high,
-                    &x->b->regs.mask_low);
-    }
-  }
-  uint64_t lo = x->b->regs.mask_low, hi = x->b->regs.mask_high;
-  if (per_repeat <= 64)
-    hi = 0; /* a repeat of 64 elements or fewer reads the low word */
-  if (per_repeat < 64)
-    lo &= ((uint64_t)1 << per_repeat) - 1;
+  if (!(in->imm2 & 2)) /* isSetMask: the instruction sets the register */
+    l0_set_mask(x, per_repeat, in->imm2 & 1, m0, m1);
+  uint64_t lo, hi;
+  l0_repeat_mask(x, per_repeat, x->b->regs.mask_counter, &lo, &hi);
   l->tail = 0;
   if (x->b->regs.mask_counter) {
-    /* counter mode: the low word counts the elements of the instruction,
-     * repeat_times is not used (SIMD计算说明/掩码.md) */
-    uint64_t count = x->b->regs.mask_low;
-    uint64_t reps = count / (uint64_t)per_repeat;
-    uint64_t rest = count % (uint64_t)per_repeat;
-    if (reps + (rest != 0) > L0_MAX_COUNTER_REPEATS) {
-      sim_fail(x, in,
-               "counter mode: the mask counts %llu elements, more than %d "
-               "repeats of %d",
-               (unsigned long long)count, L0_MAX_COUNTER_REPEATS, per_repeat);
+    uint64_t rest;
+    if (!l0_counter(x, in, per_repeat, &l->repeat, &rest))
       return 0;
-    }
-    l->repeat = (int64_t)(reps + (rest != 0));
-    lo = UINT64_MAX;
-    hi = per_repeat > 64 ? UINT64_MAX : 0;
-    if (per_repeat < 64)
-      lo &= ((uint64_t)1 << per_repeat) - 1;
     if (rest) {
       uint64_t th, tl;
       l0_continuous(per_repeat, rest, &th, &tl);
@@ -570,13 +591,8 @@ void sim_l0_apply_mask(AscExec *x, const AscInstr *in, int k,
                        int64_t per_repeat) {
   if (in->imm2 & 2)
     return;
-  uint64_t m0 = (uint64_t)ASC_SLOT(x, in, k).i;
-  if (in->imm2 & 1) {
-    x->b->regs.mask_low = m0;
-    x->b->regs.mask_high = (uint64_t)ASC_SLOT(x, in, k + 1).i;
-  } else {
-    l0_continuous(per_repeat, m0, &x->b->regs.mask_high, &x->b->regs.mask_low);
-  }
+  l0_set_mask(x, per_repeat, in->imm2 & 1, (uint64_t)ASC_SLOT(x, in, k).i,
+              (uint64_t)ASC_SLOT(x, in, k + 1).i);
 }
 
 /* ---- the mask register ----------------------------------------------------
@@ -626,25 +642,15 @@ AscStatus sim_reset_mask(AscExec *x, const AscInstr *in) {
 int sim_l0_mask(AscExec *x, const AscInstr *in, int64_t per_repeat,
                 int bit_mode, int set_mask, uint64_t m0, uint64_t m1,
                 uint64_t *lo, uint64_t *hi) {
-  if (set_mask) {
-    if (bit_mode) {
-      x->b->regs.mask_low = m0;
-      x->b->regs.mask_high = m1;
-    } else {
-      l0_continuous(per_repeat, m0, &x->b->regs.mask_high,
-                    &x->b->regs.mask_low);
-    }
-  }
+  if (set_mask)
+    l0_set_mask(x, per_repeat, bit_mode, m0, m1);
   if (x->b->regs.mask_counter) {
     sim_fail(x, in,
              "the mask register is in counter mode (set_mask_count); this "
              "level-0 form needs normal mode (set_mask_norm)");
     return 0;
   }
-  *lo = x->b->regs.mask_low;
-  *hi = per_repeat <= 64 ? 0 : x->b->regs.mask_high;
-  if (per_repeat < 64)
-    *lo &= ((uint64_t)1 << per_repeat) - 1;
+  l0_repeat_mask(x, per_repeat, 0, lo, hi);
   return 1;
 }
 
@@ -661,35 +667,16 @@ int sim_l0_mask_counter(AscExec *x, const AscInstr *in, int64_t per_repeat,
     *hi_t = *hi;
     return 1;
   }
-  if (set_mask) { /* the form writes the register as in normal mode */
-    if (bit_mode) {
-      x->b->regs.mask_low = m0;
-      x->b->regs.mask_high = m1;
-    } else {
-      l0_continuous(per_repeat, m0, &x->b->regs.mask_high,
-                    &x->b->regs.mask_low);
-    }
-  }
-  uint64_t count = x->b->regs.mask_low;
-  uint64_t reps = count / (uint64_t)per_repeat;
-  uint64_t rest = count % (uint64_t)per_repeat;
-  if (reps + (rest != 0) > L0_MAX_COUNTER_REPEATS) {
-    sim_fail(x, in,
-             "counter mode: the mask counts %llu elements, more than %d "
-             "repeats of %lld",
-             (unsigned long long)count, L0_MAX_COUNTER_REPEATS,
-             (long long)per_repeat);
+  if (set_mask) /* the form writes the register as in normal mode */
+    l0_set_mask(x, per_repeat, bit_mode, m0, m1);
+  uint64_t rest;
+  if (!l0_counter(x, in, per_repeat, repeats, &rest))
     return 0;
-  }
-  *repeats = (int64_t)(reps + (rest != 0));
-  *lo = per_repeat >= 64 ? UINT64_MAX : (((uint64_t)1 << per_repeat) - 1);
-  *hi = per_repeat > 64 ? UINT64_MAX : 0;
+  l0_repeat_mask(x, per_repeat, 1, lo, hi);
   *lo_t = *lo;
   *hi_t = *hi;
-  if (rest) {
-    *lo_t = rest >= 64 ? UINT64_MAX : (((uint64_t)1 << rest) - 1);
-    *hi_t = rest > 64 ? (((uint64_t)1 << (rest - 64)) - 1) : 0;
-  }
+  if (rest)
+    l0_continuous(per_repeat, rest, hi_t, lo_t);
   return 1;
 }
 
