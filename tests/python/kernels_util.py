@@ -575,3 +575,48 @@ def fails_at(kernel: Any, args: Sequence[Any], marker: str, *fragments: str, cls
 def ascendc(kernel: Any) -> str:
     """The Ascend C of the kernel's most recent compilation."""
     return list(kernel.cache.values())[-1].ascendc(line_comments=False)
+
+
+def add_deq_relu_level0_ref(a: np.ndarray, b: np.ndarray, z: np.ndarray, scale: float, rep: int, db: int, sb: int,
+                            dr: int, sr: int, int_mask: Callable[[int], int], half_mask: Callable[[int], int],
+                            out_mask: Sequence[bool]) -> None:
+    """The devkit's level-0 AddDeqRelu sequence on copies of the UB tensors, in place (a, b int32; z float16):
+    chunks of at most 32 repeats; in chunk c the int32 sums and their dequantisation take the lanes of
+    int_mask(c), the float -> half conversion those of half_mask(c) (the low 64 halves), and the final max
+    writes the halves out_mask (128 of them) enables."""
+    if rep == 0:
+        return  # a NOP
+    per = rep if rep * 64 <= 2048 else 32
+    calc = min(rep * 64, 2048)
+    buf = np.zeros(2048 + 64, np.int32)
+    af, bh = a.view(np.float32), b.view(np.float16)
+    sc = np.float32(np.float16(scale))
+    for c in range(0, (rep + per - 1) // per):
+        n = min(per, rep - c * per)
+        a0, b0 = c * per * sr * 8, c * per * sr * 16  # chunk bases: int32 of src0, halves of src1
+        im, hm = int_mask(c), half_mask(c)
+        for r in range(n):
+            for e in range(64):
+                if (im >> e) & 1:
+                    ia = ((c * per + r) * sr + e // 8 * sb) * 8 + e % 8
+                    buf[r * 64 + e] = (int(a[ia]) + int(b[ia]) + 2 ** 31) % 2 ** 32 - 2 ** 31  # int32 wraps
+        for r in range(n):
+            for e in range(64):
+                if (im >> e) & 1:
+                    g = np.float32(buf[r * 64 + e]) * np.float32(2.0 ** -17)
+                    af[a0 + r * 64 + e] = g * sc * np.float32(2.0 ** 17)
+        for r in range(n):
+            for e in range(64):
+                if (hm >> e) & 1:
+                    with np.errstate(over="ignore"):
+                        bh[b0 + r * 64 + e] = np.float16(af[a0 + r * 64 + e])
+        bufh = buf.view(np.float16)
+        bufh[:calc] = 0
+        for r in range(n):
+            out = {}
+            for e in range(128):
+                if out_mask[e]:
+                    t, v = bufh[r * 64 + e], bh[b0 + r * 64 + e]
+                    out[e] = t if (t >= v or t != t) else v
+            for e, v in out.items():
+                z[(((c * per + r) * dr + e // 16 * db) * 32 + e % 16 * 2) // 2] = v

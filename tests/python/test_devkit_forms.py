@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from kernels_util import add_deq_relu_level0_ref
 
 import asc
 
@@ -77,43 +78,11 @@ def _adr_keep_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAd
 
 def adr_keep_ref(a: np.ndarray, b: np.ndarray, z: np.ndarray, lo: int, rep: int, db: int, sb: int, dr: int,
                  sr: int) -> None:
-    """AddDeqRelu<false>'s steps on copies of the UB tensors, in place."""
-    if rep == 0:
-        return
+    """AddDeqRelu<false>'s steps on copies of the UB tensors, in place: the first chunk's steps 1-6 under the
+    register's low word, everything after the devkit's zero fill (step 7) under all ones."""
     full = 2 ** 64 - 1
-    per = rep if rep * 64 <= 2048 else 32
-    calc = min(rep * 64, 2048)
-    buf = np.zeros(2048 + 64, np.int32)
-    af, bh = a.view(np.float32), b.view(np.float16)
-    sc = np.float32(np.float16(0.125))
-    for c in range(0, (rep + per - 1) // per):
-        m = lo if c == 0 else full  # steps 1-6: the register's low word, then all ones
-        n = min(per, rep - c * per)
-        a0, b0 = c * per * sr * 8, c * per * sr * 16
-        for r in range(n):
-            for e in range(64):
-                if (m >> e) & 1:
-                    ia = ((c * per + r) * sr + e // 8 * sb) * 8 + e % 8
-                    buf[r * 64 + e] = (int(a[ia]) + int(b[ia]) + 2 ** 31) % 2 ** 32 - 2 ** 31
-        for r in range(n):
-            for e in range(64):
-                if (m >> e) & 1:
-                    g = np.float32(buf[r * 64 + e]) * np.float32(2.0 ** -17)
-                    af[a0 + r * 64 + e] = g * sc * np.float32(2.0 ** 17)
-        for r in range(n):
-            for e in range(64):
-                if (m >> e) & 1:
-                    with np.errstate(over="ignore"):
-                        bh[b0 + r * 64 + e] = np.float16(af[a0 + r * 64 + e])
-        bufh = buf.view(np.float16)
-        bufh[:calc] = 0
-        for r in range(n):  # step 8: all 128 halves of each repeat
-            out = []
-            for e in range(128):
-                t, v = bufh[r * 64 + e], bh[b0 + r * 64 + e]
-                out.append(t if (t >= v or t != t) else v)
-            for e in range(128):
-                z[(((c * per + r) * dr + e // 16 * db) * 32 + e % 16 * 2) // 2] = out[e]
+    mask = lambda c: lo if c == 0 else full  # noqa: E731
+    add_deq_relu_level0_ref(a, b, z, 0.125, rep, db, sb, dr, sr, mask, mask, [True] * 128)
 
 
 ADR_KEEP = [  # hi, lo, repeat, db, sb, dr, sr, bits

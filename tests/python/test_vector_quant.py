@@ -18,7 +18,7 @@ from typing import Any, List, Tuple
 
 import numpy as np
 import pytest
-from kernels_util import fails_at
+from kernels_util import add_deq_relu_level0_ref, fails_at
 
 import asc
 
@@ -470,47 +470,12 @@ def words(bits: bool, m0: int, m1: int, per_repeat: int) -> Tuple[int, int]:
 
 def add_deq_relu_l0_ref(a: np.ndarray, b: np.ndarray, z: np.ndarray, scale: float, bits: bool, m0: int, m1: int,
                         rep: int, db: int, sb: int, dr: int, sr: int) -> None:
-    """The devkit's level-0 sequence on copies of the UB tensors, in place (a, b int32; z float16)."""
+    """AddDeqRelu's level-0 form with the mask it sets: every chunk under it (the int32 steps read the
+    register as 64 lanes, the half steps as 128)."""
     ilo, _ = words(bits, m0, m1, 64)
     hlo, hhi = words(bits, m0, m1, 128)
-    hmask = [(hlo >> e) & 1 if e < 64 else (hhi >> (e - 64)) & 1 for e in range(128)]
-    if rep == 0:
-        return  # a NOP
-    per = rep if rep * 64 <= 2048 else 32
-    calc = min(rep * 64, 2048)
-    buf = np.zeros(2048 + 64, np.int32)
-    af, bh = a.view(np.float32), b.view(np.float16)
-    sc = np.float32(np.float16(scale))
-    for c in range(0, (rep + per - 1) // per):
-        n = min(per, rep - c * per)
-        a0, b0 = c * per * sr * 8, c * per * sr * 16  # chunk bases: int32 of src0, halves of src1
-        for r in range(n):
-            rg = c * per + r
-            for e in range(64):
-                if (ilo >> e) & 1:
-                    ia = (rg * sr + e // 8 * sb) * 8 + e % 8
-                    total = int(a[ia]) + int(b[ia])
-                    buf[r * 64 + e] = (total + 2 ** 31) % 2 ** 32 - 2 ** 31  # int32 wraps
-        for r in range(n):
-            for e in range(64):
-                if (ilo >> e) & 1:
-                    g = np.float32(buf[r * 64 + e]) * np.float32(2.0 ** -17)
-                    af[a0 + r * 64 + e] = g * sc * np.float32(2.0 ** 17)
-        for r in range(n):
-            for e in range(64):
-                if (hlo >> e) & 1:
-                    with np.errstate(over="ignore"):
-                        bh[b0 + r * 64 + e] = np.float16(af[a0 + r * 64 + e])
-        bufh = buf.view(np.float16)
-        bufh[:calc] = 0
-        for r in range(n):
-            out = {}
-            for e in range(128):
-                if hmask[e]:
-                    t, v = bufh[r * 64 + e], bh[b0 + r * 64 + e]
-                    out[e] = t if (t >= v or t != t) else v
-            for e, v in out.items():
-                z[(((c * per + r) * dr + e // 16 * db) * 32 + e % 16 * 2) // 2] = v
+    hmask = [bool((hlo >> e) & 1 if e < 64 else (hhi >> (e - 64)) & 1) for e in range(128)]
+    add_deq_relu_level0_ref(a, b, z, scale, rep, db, sb, dr, sr, lambda c: ilo, lambda c: hlo, hmask)
 
 
 ADR_L0 = [  # bits, m0, m1, repeat, db, sb, dr, sr
