@@ -289,6 +289,10 @@ typedef struct AscModule {
   AscContext *ctx;
   AscBlock *body;
   const char *name;
+  /* what the passes report to the user (the UB plan, the inserted syncs):
+   * lines of text in the arena, asc_module_log appends; NULL: nothing */
+  char *log;
+  size_t log_len, log_cap;
 } AscModule;
 
 AscModule *asc_module_new(AscContext *ctx, const char *name);
@@ -303,6 +307,10 @@ AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
                      const AscType *const *const *region_arg_types,
                      const int *region_n_args);
 void asc_block_append(AscBlock *block, AscOp *op);
+/* Inserts op into block before `anchor` (an op of block; NULL: at the end)
+ * or after it (NULL: at the start). */
+void asc_block_insert_before(AscBlock *block, AscOp *anchor, AscOp *op);
+void asc_block_insert_after(AscBlock *block, AscOp *anchor, AscOp *op);
 /* AscValue.id is scratch space of the verifier, printer, lowering and
  * emitter; each restores it to -1 in the block (and its regions) with this
  * when done. */
@@ -357,6 +365,13 @@ AscStatus asc_module_verify(AscModule *m);
  * target check the lowering and the emitter make; see cpp_constants.c).
  * On failure records an ASC_ERR_COMPILE error at op's location. */
 AscStatus asc_check_cpp_constants(AscContext *ctx, const AscOp *op);
+
+/* Appends a line (printf format, no trailing newline needed) to the
+ * module's pass log; out of memory drops the line. */
+void asc_module_log(AscModule *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The pass log so far ("" when empty). */
+const char *asc_module_log_text(const AscModule *m);
 
 /* Prints the module in MLIR generic op syntax. Returns a malloc'ed string
  * the caller frees. */

@@ -10,7 +10,8 @@
 AscModule *asc_module_parse(AscContext *ctx, const char *text,
                             const char *filename);
 
-/* Runs the pass named `name` on m; ASC_ERR_COMPILE if no such pass. */
+/* Runs the pass named `name` (or `name{options}`) on m; ASC_ERR_COMPILE if
+ * no such pass. */
 AscStatus asc_run_pass(AscModule *m, const char *name);
 /* The names of the passes, NULL-terminated. */
 const char *const *asc_pass_names(void);

@@ -1,4 +1,6 @@
 /* Building IR: modules, ops, blocks, regions, functions. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +31,35 @@ AscModule *asc_module_new(AscContext *ctx, const char *name) {
   m->name = asc_strdup(ctx, name ? name : "module");
   m->body = block_new(ctx, NULL, NULL, 0);
   return m;
+}
+
+void asc_module_log(AscModule *m, const char *fmt, ...) {
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  size_t k = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+  if (m->log_len + k + 2 > m->log_cap) {
+    size_t cap = m->log_cap ? m->log_cap * 2 : 1024;
+    while (cap < m->log_len + k + 2)
+      cap *= 2;
+    char *grown = asc_alloc(m->ctx, cap); /* the arena: freed with ctx */
+    if (m->log_len)
+      memcpy(grown, m->log, m->log_len);
+    m->log = grown;
+    m->log_cap = cap;
+  }
+  memcpy(m->log + m->log_len, line, k);
+  m->log_len += k;
+  m->log[m->log_len++] = '\n';
+  m->log[m->log_len] = '\0';
+}
+
+const char *asc_module_log_text(const AscModule *m) {
+  return m->log ? m->log : "";
 }
 
 AscOp *asc_op_create(AscContext *ctx, AscOpId id, AscLoc loc,
@@ -93,6 +124,28 @@ void asc_block_append(AscBlock *block, AscOp *op) {
   else
     block->first = op;
   block->last = op;
+}
+
+void asc_block_insert_before(AscBlock *block, AscOp *anchor, AscOp *op) {
+  if (!anchor) {
+    asc_block_append(block, op);
+    return;
+  }
+  op->parent = block;
+  op->next = anchor;
+  op->prev = anchor->prev;
+  if (anchor->prev)
+    anchor->prev->next = op;
+  else
+    block->first = op;
+  anchor->prev = op;
+}
+
+void asc_block_insert_after(AscBlock *block, AscOp *anchor, AscOp *op) {
+  if (!anchor)
+    asc_block_insert_before(block, block->first, op);
+  else
+    asc_block_insert_before(block, anchor->next, op);
 }
 
 void asc_block_remove(AscBlock *block, AscOp *op) {

@@ -324,7 +324,8 @@ static void erase_dead_constants(AscUses *u, AscBlock *b) {
   }
 }
 
-AscStatus asc_pass_canonicalize(AscModule *m) {
+AscStatus asc_pass_canonicalize(AscModule *m, const char *opts) {
+  (void)opts;
   Canon c;
   memset(&c, 0, sizeof c);
   c.ctx = m->ctx;

@@ -6,9 +6,10 @@
 
 #include "asc/passes.h"
 
-/* The passes, registered by name in passes.c. */
-AscStatus asc_pass_canonicalize(AscModule *m);
-AscStatus asc_pass_dce(AscModule *m);
+/* The passes, registered by name in passes.c; opts is what the pass name
+ * gave between braces (`insert-sync{auto-sync}`), "" when nothing. */
+AscStatus asc_pass_canonicalize(AscModule *m, const char *opts);
+AscStatus asc_pass_dce(AscModule *m, const char *opts);
 
 /* Ops without side effects: erasable when their results are unused
  * (scalar arithmetic, constants, system variables, address and tensor

@@ -13,7 +13,7 @@
 
 typedef struct PassRow {
   const char *name;
-  AscStatus (*run)(AscModule *m);
+  AscStatus (*run)(AscModule *m, const char *opts);
 } PassRow;
 
 #define PASS_ROW(name, fn) {name, fn},
@@ -25,12 +25,26 @@ enum { N_PASSES = sizeof pass_table / sizeof pass_table[0] };
 
 const char *const *asc_pass_names(void) { return pass_name_list; }
 
+/* `name` or `name{options}` (as MLIR spells pass options): the pass gets
+ * the text between the braces ("" when none). */
 AscStatus asc_run_pass(AscModule *m, const char *name) {
   if (!m)
     return ASC_ERR_INTERNAL;
+  const char *brace = name ? strchr(name, '{') : NULL;
+  size_t n = name ? (brace ? (size_t)(brace - name) : strlen(name)) : 0;
+  char opts[256] = "";
+  if (brace) {
+    size_t k = strlen(brace + 1);
+    if (k == 0 || brace[k] != '}' || k > sizeof opts)
+      return asc_error(m->ctx, ASC_ERR_COMPILE, (AscLoc){0},
+                       "pass '%s': options are written name{options}", name);
+    memcpy(opts, brace + 1, k - 1);
+    opts[k - 1] = '\0';
+  }
   for (int i = 0; i < N_PASSES; i++)
-    if (name && strcmp(pass_table[i].name, name) == 0)
-      return pass_table[i].run(m);
+    if (name && strlen(pass_table[i].name) == n &&
+        strncmp(pass_table[i].name, name, n) == 0)
+      return pass_table[i].run(m, opts);
   return asc_error(m->ctx, ASC_ERR_COMPILE, (AscLoc){0}, "unknown pass '%s'",
                    name ? name : "(null)");
 }
@@ -172,7 +186,8 @@ static int dce_block(AscUses *u, AscBlock *b) {
   return erased;
 }
 
-AscStatus asc_pass_dce(AscModule *m) {
+AscStatus asc_pass_dce(AscModule *m, const char *opts) {
+  (void)opts;
   for (AscOp *f = m->body->first; f; f = f->next) {
     for (int r = 0; r < f->n_regions; r++) {
       AscBlock *body = f->regions[r].block;

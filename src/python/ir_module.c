@@ -424,6 +424,13 @@ static PyObject *module_run_pass(ModuleObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+static PyObject *module_pass_log(ModuleObject *self, PyObject *unused) {
+  (void)unused;
+  if (check_module(self))
+    return NULL;
+  return PyUnicode_FromString(asc_module_log_text(self->m));
+}
+
 /* Module.parse(text, filename="<text>") -> Module: IR text → a module. */
 static PyObject *module_parse(PyObject *cls, PyObject *args, PyObject *kw) {
   const char *text, *filename = "<text>";
@@ -482,7 +489,9 @@ static PyMethodDef module_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "emit_ascendc(line_comments=True) -> Ascend C source"},
     {"run_pass", (PyCFunction)module_run_pass, METH_VARARGS,
-     "run_pass(name): canonicalize, dce, ..."},
+     "run_pass(name): canonicalize, dce, ... (name{options} for options)"},
+    {"pass_log", (PyCFunction)module_pass_log, METH_NOARGS,
+     "pass_log() -> str: what the passes reported (UB plan, inserted syncs)"},
     {"parse", (PyCFunction)(void (*)(void))module_parse,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      "Module.parse(text, filename='<text>') -> Module"},

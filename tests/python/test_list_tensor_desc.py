@@ -338,10 +338,10 @@ def test_ascendc() -> None:
     ("asc.TensorDesc().get_shape(-1)", "must not be negative"),
     ("asc.TensorDesc().set_shape_addr(2.0)", "must be an integer"),
 ])
-def test_compile_errors(body: str, fragment: str) -> None:
+def test_compile_errors(body: str, fragment: str, tmp_path) -> None:
     ns: dict = {"asc": asc}
     src = f"def k(x: asc.GlobalAddress):\n    {body}  # here\n"
-    path = f"/tmp/_asc_lt_{abs(hash(body))}.py"
+    path = str(tmp_path / "kernel.py")
     with open(path, "w") as f:
         f.write(src)
     exec(compile(src, path, "exec"), ns)
