@@ -35,9 +35,12 @@ static void usage(FILE *f) {
   fprintf(f, "\n");
 }
 
+/* NAME or NAME{options} */
 static int known_pass(const char *name) {
+  const char *brace = strchr(name, '{');
+  size_t len = brace ? (size_t)(brace - name) : strlen(name);
   for (const char *const *n = asc_pass_names(); *n; n++)
-    if (strcmp(*n, name) == 0)
+    if (strlen(*n) == len && strncmp(*n, name, len) == 0)
       return 1;
   return 0;
 }

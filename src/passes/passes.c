@@ -9,7 +9,8 @@
 /* One row per pass: name, function. */
 #define ASC_PASS_LIST(X)                                                       \
   X("canonicalize", asc_pass_canonicalize)                                     \
-  X("dce", asc_pass_dce)
+  X("dce", asc_pass_dce)                                                       \
+  X("insert-sync", asc_pass_insert_sync)
 
 typedef struct PassRow {
   const char *name;

@@ -211,6 +211,9 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
         if options.get("run_passes", True):
             for name in PIPELINE:
                 module.run_pass(name)
+            if options.get("insert_sync"):
+                module.run_pass("insert-sync{auto-sync}" if options.get("auto_sync", True) else "insert-sync")
+                module.verify()
         kernel = module.compile(jit_fn.name)
     except _C.IRError as e:
         # the core names the op and the rule; which forms and types exist is in the docs
