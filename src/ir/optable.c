@@ -41,10 +41,31 @@ static const char *pool_copy(const char *s, size_t n) {
   return d;
 }
 
-/* AscOpInfo.api: an IR name "asc.X.l0" reads "asc.X (level-0 form)". */
+/* The Python API of a copy row: "asc.data_copy.params.gm_to_local" is one
+ * form of asc.data_copy (0: not a copy row). */
+static size_t copy_api_length(const char *name) {
+  static const char *const dirs[] = {".gm_to_local", ".local_to_gm",
+                                     ".local_to_local"};
+  size_t n = strlen(name);
+  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    size_t k = strlen(dirs[i]);
+    if (n > k && strcmp(name + n - k, dirs[i]) == 0 &&
+        strncmp(name, "asc.", 4) == 0) {
+      const char *dot = strchr(name + 4, '.');
+      return (size_t)(dot - name);
+    }
+  }
+  return 0;
+}
+
+/* AscOpInfo.api: an IR name "asc.X.l0" reads "asc.X (level-0 form)", a
+ * copy row its API's name. */
 static const char *api_spelling(const char *name) {
   static const char suffix[] = ".l0", form[] = " (level-0 form)";
   size_t n = strlen(name), k = sizeof suffix - 1;
+  size_t copy = copy_api_length(name);
+  if (copy)
+    return pool_copy(name, copy);
   if (n <= k || strcmp(name + n - k, suffix) != 0)
     return name;
   char buf[128];

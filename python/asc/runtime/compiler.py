@@ -202,6 +202,17 @@ def _build_module(jit_fn: Any, specs: Dict[str, ParamSpec]) -> Tuple[Any, Any, L
     return builder.module, visitor, runtime
 
 
+def sync_passes(options: Dict[str, Any]) -> List[str]:
+    """The passes of the jit option insert_sync: `insert-sync` with the
+    options it takes (auto-sync: the Ascend C compiler's own auto-sync
+    orders the V pipe; replace: the kernel's own syncs go first)."""
+    mode = options.get("insert_sync")
+    if not mode:
+        return []
+    opts = [o for o, on in (("auto-sync", options.get("auto_sync", True)), ("replace", mode == "replace")) if on]
+    return ["insert-sync{" + ",".join(opts) + "}" if opts else "insert-sync"]
+
+
 def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str, Any],
                     platform: str) -> CompiledKernel:
     module, visitor, runtime = build_module(jit_fn, specs)
@@ -211,9 +222,9 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
         if options.get("run_passes", True):
             for name in PIPELINE:
                 module.run_pass(name)
-            if options.get("insert_sync"):
-                module.run_pass("insert-sync{auto-sync}" if options.get("auto_sync", True) else "insert-sync")
-                module.verify()
+            for name in sync_passes(options):
+                module.run_pass(name)
+            module.verify()
         kernel = module.compile(jit_fn.name)
     except _C.IRError as e:
         # the core names the op and the rule; which forms and types exist is in the docs

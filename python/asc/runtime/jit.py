@@ -27,6 +27,8 @@ OPTIONS: Dict[str, Any] = {
     "matmul_cube_only": False,
     "always_compile": False,
     "debug": False,
+    # True: the compiler inserts the syncs the kernel lacks (keeping its own); "replace" (ours): it first
+    # removes the kernel's set_flag/wait_flag/pipe_barrier; None: True when asc.LocalTensorAuto is used
     "insert_sync": None,
     "verify_sync": False,
     # ours: the simulator's sanitizer, "error", "warn" or "off"; None: PYASC_SANITIZE (default "error")
@@ -88,8 +90,8 @@ def check_options(options: Dict[str, Any], params: Any = ()) -> Dict[str, Any]:
                     "print_ir_before_all", "run_passes", "capture_exceptions", "ir_multithreading") \
                 and not isinstance(value, bool):
             raise TypeError(f"option `{name}` must be True or False, got {value!r}")
-        if name == "insert_sync" and value is not None and not isinstance(value, bool):
-            raise TypeError(f"option `insert_sync` must be True, False or None, got {value!r}")
+        if name == "insert_sync" and value is not None and not isinstance(value, bool) and value != "replace":
+            raise TypeError(f"option `insert_sync` must be True, False, None or 'replace', got {value!r}")
         if name == "bisheng_options" and value is not None and not (
                 isinstance(value, (tuple, list)) and all(isinstance(v, str) for v in value)):
             raise TypeError(f"bisheng_options must be a tuple of strings, got {value!r}")
