@@ -58,6 +58,9 @@ enum {
   VIRTUAL_ID0 = 1000, /* ids of inserted syncs until they are given real ones */
   MAX_DEPTH = 64,     /* nesting of loops and branches the walk follows */
 };
+/* ops visited at most: loops are walked 2-3 times each, nested ones that
+ * many times more */
+#define VISIT_BUDGET 4000000L
 #define OPEN_END INT64_MAX
 
 typedef struct Clock {
@@ -154,7 +157,9 @@ typedef struct Walk {
   int nparities;
   unsigned char used_ids[N_EVENTS][N_IDS];
   unsigned char unknown_ids[N_EVENTS];
+  long visits;
   int oom;
+  int too_deep; /* nesting or visits beyond the limits */
 } Walk;
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -1023,7 +1028,7 @@ static void walk_op(Walk *w, AscOp *op, int depth) {
   case ASC_OP_FOR:
   case ASC_OP_WHILE: {
     if (depth >= MAX_DEPTH || w->nloops >= MAX_DEPTH) {
-      w->oom = 1;
+      w->too_deep = 1;
       return;
     }
     State before = w->st;
@@ -1044,7 +1049,7 @@ static void walk_op(Walk *w, AscOp *op, int depth) {
   }
   case ASC_OP_IF: {
     if (depth >= MAX_DEPTH || w->nexcl >= MAX_DEPTH) {
-      w->oom = 1;
+      w->too_deep = 1;
       return;
     }
     State before = w->st;
@@ -1083,8 +1088,13 @@ static void walk_op(Walk *w, AscOp *op, int depth) {
 }
 
 static void walk_block(Walk *w, AscBlock *b, int depth) {
-  for (AscOp *op = b->first; op && !w->oom; op = op->next)
+  for (AscOp *op = b->first; op && !w->oom && !w->too_deep; op = op->next) {
+    if (++w->visits > VISIT_BUDGET) {
+      w->too_deep = 1;
+      return;
+    }
     walk_op(w, op, depth);
+  }
 }
 
 /* ---- event ids
@@ -1320,20 +1330,25 @@ AscStatus asc_pass_insert_sync(AscModule *m, const char *opts) {
       erase_user_syncs(body);
     scan_user_ids(&w, body);
     walk_block(&w, body, 0);
-    if (!w.oom)
+    if (!w.oom && !w.too_deep)
       assign_ids(&w);
-    if (!w.oom)
+    if (!w.oom && !w.too_deep)
       log_syncs(&w);
-    int oom = w.oom;
+    int oom = w.oom, too_deep = w.too_deep;
     free(w.hist);
     free(w.flags);
     free(w.syncs);
     free(w.memo);
     if (oom)
       return asc_error(m->ctx, ASC_ERR_INTERNAL, f->loc,
-                       "insert-sync: out of memory, or loops and branches "
-                       "nested deeper than %d",
-                       MAX_DEPTH);
+                       "insert-sync: out of memory");
+    if (too_deep)
+      return asc_error(m->ctx, ASC_ERR_COMPILE, f->loc,
+                       "insert-sync: the kernel's loops and branches are "
+                       "nested too deeply to analyse (more than %d levels, or "
+                       "more than %ld operations visited); write its syncs "
+                       "by hand and compile it with insert_sync=False",
+                       MAX_DEPTH, VISIT_BUDGET);
   }
   return ASC_OK;
 }
