@@ -10,6 +10,8 @@
  * gave between braces (`insert-sync{auto-sync}`), "" when nothing. */
 AscStatus asc_pass_canonicalize(AscModule *m, const char *opts);
 AscStatus asc_pass_dce(AscModule *m, const char *opts);
+/* family: inline (inline.c) */
+AscStatus asc_pass_inline(AscModule *m, const char *opts);
 
 /* Ops without side effects: erasable when their results are unused
  * (scalar arithmetic, constants, system variables, address and tensor

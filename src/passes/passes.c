@@ -9,7 +9,8 @@
 /* One row per pass: name, function. */
 #define ASC_PASS_LIST(X)                                                       \
   X("canonicalize", asc_pass_canonicalize)                                     \
-  X("dce", asc_pass_dce)
+  X("dce", asc_pass_dce)                                                       \
+  X("inline", asc_pass_inline)
 
 typedef struct PassRow {
   const char *name;
