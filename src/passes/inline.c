@@ -351,6 +351,29 @@ static int is_kernel(const AscOp *f) {
   return asc_op_attr_int(f, "kernel", 0) == 1;
 }
 
+/* The call closing a cycle: names the chain, "f -> g -> f". */
+static AscStatus recursion_error(Inliner *in, const AscOp *call,
+                                 const Frame *stack, int depth,
+                                 const AscOp *callee) {
+  char chain[512] = "";
+  size_t len = 0;
+  int from = depth - 1;
+  while (from > 0 && stack[from].f != callee)
+    from--;
+  for (int i = from; i <= depth && len + 1 < sizeof chain; i++) {
+    const char *n = fn_name(i < depth ? stack[i].f : callee);
+    int w = snprintf(chain + len, sizeof chain - len, "%s%s",
+                     i > from ? " -> " : "", n);
+    if (w < 0)
+      break;
+    len += (size_t)w;
+  }
+  return asc_error(in->ctx, ASC_ERR_COMPILE, call->loc,
+                   "inline: recursive call of '%s' (%s): recursion cannot be "
+                   "inlined; write it as a loop",
+                   fn_name(callee), chain);
+}
+
 /* Inlines every call reachable from root, callees first. The stack is
  * explicit: a chain of calls as long as the module's function count must
  * not overflow the C stack. */
@@ -403,10 +426,7 @@ static AscStatus inline_from(Inliner *in, AscPtrMap *state, AscOp *root,
     }
     void *st = asc_ptrmap_get(state, callee);
     if (st == &ON_STACK) {
-      s = asc_error(in->ctx, ASC_ERR_COMPILE, call->loc,
-                    "inline: '%s' calls itself (directly or through other "
-                    "functions); recursion cannot be inlined",
-                    name);
+      s = recursion_error(in, call, *stack, depth, callee);
       break;
     }
     if (st != &DONE) {
