@@ -12,7 +12,8 @@
  * none); afterwards the functions that are not kernels are removed (no
  * call to them remains).
  *
- * Refused, with a CompileError at the call (the IR is left valid):
+ * Refused, with a CompileError at the call (the calls inlined before it
+ * stay inlined; the IR stays valid):
  *  - recursion (a function reaching itself through calls);
  *  - a func.return anywhere but at the end of the callee's body (the front
  *    end only writes it there; inlining an early return would need the
