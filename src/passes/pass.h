@@ -13,6 +13,8 @@ AscStatus asc_pass_dce(AscModule *m, const char *opts);
 /* insert_sync.c; options: auto-sync (the V pipe orders itself, as the Ascend
  * C compiler's auto-sync makes it), replace (the kernel's own syncs go) */
 AscStatus asc_pass_insert_sync(AscModule *m, const char *opts);
+/* inline.c: every call of a device function replaced by its body */
+AscStatus asc_pass_inline(AscModule *m, const char *opts);
 
 /* Ops without side effects: erasable when their results are unused
  * (scalar arithmetic, constants, system variables, address and tensor

@@ -10,6 +10,7 @@
 #define ASC_PASS_LIST(X)                                                       \
   X("canonicalize", asc_pass_canonicalize)                                     \
   X("dce", asc_pass_dce)                                                       \
+  X("inline", asc_pass_inline)                                                 \
   X("insert-sync", asc_pass_insert_sync)
 
 typedef struct PassRow {

@@ -406,3 +406,58 @@ def test_without_the_pass_the_sanitizer_reports_the_race() -> None:
     x = data()
     with pytest.raises(asc.SanitizerError, match="MTE2"):
         unsynced[BLOCKS](x, x, np.zeros_like(x), N, TILES)
+
+
+# ---- device functions: inlined first, so their ops are ordered like the kernel's -------
+
+@asc.jit
+def copy_in(i: int, xg: asc.GlobalTensor, yg: asc.GlobalTensor, xl: asc.LocalTensor, yl: asc.LocalTensor,
+            n: asc.ConstExpr[int]):
+    asc.data_copy(xl, xg[i * n:], count=n)
+    asc.data_copy(yl, yg[i * n:], count=n)
+
+
+@asc.jit
+def compute(xl: asc.LocalTensor, yl: asc.LocalTensor, zl: asc.LocalTensor, n: asc.ConstExpr[int]):
+    asc.sub(zl, xl, yl, n)
+
+
+@asc.jit
+def copy_out(i: int, zg: asc.GlobalTensor, zl: asc.LocalTensor, n: asc.ConstExpr[int]):
+    asc.data_copy(zg[i * n:], zl, count=n)
+
+
+@asc.jit(insert_sync=True, sanitize="error")
+def vsub_calls(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int],
+               tiles: asc.ConstExpr[int]):
+    off = asc.get_block_idx() * n * tiles
+    xg = asc.GlobalTensor()
+    yg = asc.GlobalTensor()
+    zg = asc.GlobalTensor()
+    xg.set_global_buffer(x + off)
+    yg.set_global_buffer(y + off)
+    zg.set_global_buffer(z + off)
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf, n * 4 * 3)
+    xl = buf.get_with_offset(n, 0, dtype=x.dtype)
+    yl = buf.get_with_offset(n, n * 4, dtype=x.dtype)
+    zl = buf.get_with_offset(n, n * 8, dtype=x.dtype)
+    for i in range(tiles):
+        copy_in(i, xg, yg, xl, yl, n)
+        compute(xl, yl, zl, n)
+        copy_out(i, zg, zl, n)
+
+
+def test_device_functions_are_inlined_and_synchronised() -> None:
+    x, y = data(), data()[::-1].copy()
+    z = np.zeros_like(x)
+    vsub_calls[BLOCKS](x, y, z, N, TILES)
+    np.testing.assert_array_equal(z, x - y)
+    vadd[BLOCKS](x, y, z, N, TILES)
+    text = compiled(vsub_calls).ir_text()
+    assert '"func.call"' not in text
+    assert syncs(vsub_calls) == syncs(vadd)
+    # the log names the device functions' own lines
+    assert f"before asc.sub at {__file__}:{compute.fn.__code__.co_firstlineno + 2}" in \
+        compiled(vsub_calls).module.pass_log()

@@ -203,14 +203,14 @@ def _build_module(jit_fn: Any, specs: Dict[str, ParamSpec]) -> Tuple[Any, Any, L
 
 
 def sync_passes(options: Dict[str, Any]) -> List[str]:
-    """The passes of the jit option insert_sync: `insert-sync` with the
-    options it takes (auto-sync: the Ascend C compiler's own auto-sync
+    """The passes of the jit option insert_sync: `inline` (the analysis
+    sees one kernel body), then `insert-sync` with the options it takes (auto-sync: the Ascend C compiler's own auto-sync
     orders the V pipe; replace: the kernel's own syncs go first)."""
     mode = options.get("insert_sync")
     if not mode:
         return []
     opts = [o for o, on in (("auto-sync", options.get("auto_sync", True)), ("replace", mode == "replace")) if on]
-    return ["insert-sync{" + ",".join(opts) + "}" if opts else "insert-sync"]
+    return ["inline", "insert-sync{" + ",".join(opts) + "}" if opts else "insert-sync"]
 
 
 def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str, Any],
