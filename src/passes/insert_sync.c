@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem_ref.h"
 #include "pass.h"
 
 enum {
@@ -61,7 +62,6 @@ enum {
 /* ops visited at most: loops are walked 2-3 times each, nested ones that
  * many times more */
 #define VISIT_BUDGET 4000000L
-#define OPEN_END INT64_MAX
 
 typedef struct Clock {
   uint32_t c[NP];
@@ -72,27 +72,11 @@ typedef struct State {
   uint32_t last[NP];
 } State;
 
-enum { SP_NONE, SP_UB, SP_GM };
-
-/* What a tensor value addresses: a buffer (root; NULL: unknown) and bytes
- * [lo, hi) in it; slot > 0: double-buffered, the bytes move by slot when the
- * parity of loop's iteration (plus phase) is odd. */
-typedef struct Ref {
-  int space;
-  const void *root;
-  int64_t lo, hi;
-  int64_t slot;
-  const AscOp *loop;
-  int phase;
-} Ref;
-
-static const char ABS_ROOT = 0; /* static tensors: absolute UB addresses */
-
 typedef struct Access {
   uint32_t seq;
   int pipe;
   int write;
-  Ref r; /* slot resolved for the pass it was made in */
+  AscMemRef r; /* slot resolved for the pass it was made in */
   const AscOp *op;
   Clock pub; /* what a set_flag right after it publishes */
 } Access;
@@ -120,11 +104,6 @@ typedef struct Sync {
   int id;
 } Sync;
 
-typedef struct MemoEntry {
-  const AscValue *v;
-  Ref r;
-} MemoEntry;
-
 typedef struct Walk {
   AscModule *m;
   AscContext *ctx;
@@ -148,8 +127,7 @@ typedef struct Walk {
     uint32_t lo, hi;
   } excl[MAX_DEPTH];
   int nexcl;
-  MemoEntry *memo;
-  size_t memo_cap, memo_n;
+  AscMemRefs refs;
   struct {
     const AscOp *loop;
     AscValue *parity;
@@ -177,16 +155,6 @@ static void *grow(Walk *w, void *p, size_t *cap, size_t need, size_t elem) {
   }
   *cap = n;
   return q;
-}
-
-static int const_int(const AscValue *v, int64_t *out) {
-  if (!v || !v->def || v->def->id != ASC_OP_CONSTANT)
-    return 0;
-  const AscAttr *a = asc_op_attr(v->def, "value");
-  if (!a || a->kind != ASC_ATTR_INT)
-    return 0;
-  *out = a->i;
-  return 1;
 }
 
 static const char *pipe_name(int p) {
@@ -269,295 +237,15 @@ static void wait_on(Walk *w, int q, const Clock *c) {
   }
 }
 
-/* ---- what a tensor value addresses ----------------------------------------
- */
-
-/* Parity: v = (iv of loop, as an iteration count) % 2 — the forms plan-ub
- * writes (rem(iv, 2) with a constant lower bound and odd step, or
- * rem(div(sub(iv, lower), step), 2)) and `i % 2` / `i & 1` in user code. */
-static int parity_of(const AscValue *v, const AscOp **loop, int *phase) {
-  const AscOp *d = v ? v->def : NULL;
-  int64_t k;
-  if (!d || !(d->id == ASC_OP_REM_S || d->id == ASC_OP_AND_S))
-    return 0;
-  if (!const_int(d->operands[1], &k) || k != (d->id == ASC_OP_REM_S ? 2 : 1))
-    return 0;
-  const AscValue *x = d->operands[0];
-  while (x && x->def && x->def->id == ASC_OP_CAST_S)
-    x = x->def->operands[0];
-  if (!x)
-    return 0;
-  if (!x->def) { /* the induction variable itself */
-    const AscOp *f =
-        x->block && x->block->parent ? x->block->parent->parent : NULL;
-    int64_t lower, step;
-    if (!f || f->id != ASC_OP_FOR || x->index != 0 ||
-        !const_int(f->operands[0], &lower) ||
-        !const_int(f->operands[2], &step) || step % 2 == 0)
-      return 0;
-    *loop = f;
-    *phase = (int)(((lower % 2) + 2) % 2);
-    return 1;
-  }
-  if (x->def->id != ASC_OP_DIV_S)
-    return 0;
-  const AscOp *sub = x->def->operands[0]->def;
-  const AscValue *iv = sub && sub->id == ASC_OP_SUB_S ? sub->operands[0] : NULL;
-  const AscOp *f = iv && !iv->def && iv->block && iv->block->parent
-                       ? iv->block->parent->parent
-                       : NULL;
-  if (!f || f->id != ASC_OP_FOR || iv->index != 0 ||
-      sub->operands[1] != f->operands[0] ||
-      x->def->operands[1] != f->operands[2])
-    return 0;
-  *loop = f;
-  *phase = 0;
-  return 1;
-}
-
-/* v = c + k * parity(loop): 1 when v has that form (k = 0: a constant). */
-static int affine_of(const AscValue *v, int64_t *c, int64_t *k,
-                     const AscOp **loop, int *phase, int depth) {
-  if (!v || depth > 16)
-    return 0;
-  int64_t x;
-  if (const_int(v, &x)) {
-    *c = x;
-    *k = 0;
-    return 1;
-  }
-  const AscOp *d = v->def;
-  if (!d)
-    return 0;
-  if (parity_of(v, loop, phase)) {
-    *c = 0;
-    *k = 1;
-    return 1;
-  }
-  if (d->id == ASC_OP_CAST_S)
-    return affine_of(d->operands[0], c, k, loop, phase, depth + 1);
-  if (d->id != ASC_OP_ADD_S && d->id != ASC_OP_SUB_S && d->id != ASC_OP_MUL_S)
-    return 0;
-  int64_t c0, k0, c1, k1;
-  const AscOp *l0 = NULL, *l1 = NULL;
-  int p0 = 0, p1 = 0;
-  if (!affine_of(d->operands[0], &c0, &k0, &l0, &p0, depth + 1) ||
-      !affine_of(d->operands[1], &c1, &k1, &l1, &p1, depth + 1))
-    return 0;
-  if (k0 && k1 && (l0 != l1 || p0 != p1))
-    return 0;
-  *loop = k0 ? l0 : l1;
-  *phase = k0 ? p0 : p1;
-  if (d->id == ASC_OP_MUL_S) {
-    if (k0 && k1)
-      return 0;
-    if (__builtin_mul_overflow(c0, c1, c) ||
-        __builtin_mul_overflow(k0 ? k0 : k1, k0 ? c1 : c0, k))
-      return 0;
-    return 1;
-  }
-  int sub = d->id == ASC_OP_SUB_S;
-  if (sub ? __builtin_sub_overflow(c0, c1, c) ||
-                __builtin_sub_overflow(k0, k1, k)
-          : __builtin_add_overflow(c0, c1, c) ||
-                __builtin_add_overflow(k0, k1, k))
-    return 0;
-  return 1;
-}
-
-static Ref unknown_ref(int space) {
-  Ref r = {space, NULL, 0, OPEN_END, 0, NULL, 0};
-  return r;
-}
-
-static Ref ref_of(Walk *w, const AscValue *v, int depth);
-
-static int64_t elem_size(const AscValue *v) {
-  size_t n = v && v->type ? asc_dtype_size(v->type->dtype) : 0;
-  return n ? (int64_t)n : 1;
-}
-
-/* The kernel argument a global address comes from (NULL: unknown). */
-static const void *gm_root(Walk *w, const AscValue *a, int depth) {
-  while (a && a->def && a->def->id == ASC_OP_GM_ADDR_OFFSET && depth++ < 64)
-    a = a->def->operands[0];
-  if (a && !a->def && a->block == w->body)
-    return a;
-  return NULL;
-}
-
-/* A GlobalTensor's root: the address its set_global_buffer calls gave. */
-static const void *gt_root(Walk *w, const AscValue *t, const AscBlock *b,
-                           const void *found, int *n) {
-  for (const AscOp *op = b->first; op; op = op->next) {
-    if (op->id == ASC_OP_GT_SET_BUFFER && op->operands[0] == t) {
-      const void *r = gm_root(w, op->operands[1], 0);
-      if ((*n)++ && r != found)
-        return NULL;
-      found = r;
-      if (!r)
-        return NULL;
-    }
-    for (int i = 0; i < op->n_regions; i++) {
-      int before = *n;
-      const void *r = gt_root(w, t, op->regions[i].block, found, n);
-      if (*n != before) {
-        if (!r)
-          return NULL;
-        found = r;
-      }
-    }
-  }
-  return found;
-}
-
-static Ref compute_ref(Walk *w, const AscValue *v, int depth) {
-  const AscType *t = v->type;
-  int space = t && t->kind == ASC_TY_LOCAL_TENSOR ? SP_UB : SP_GM;
-  const AscOp *d = v->def;
-  if (!d || depth > 64)
-    return unknown_ref(space);
-  int64_t c, k;
-  const AscOp *loop = NULL;
-  int phase = 0;
-  switch (d->id) {
-  case ASC_OP_GT_CREATE: {
-    int n = 0;
-    Ref r = unknown_ref(SP_GM);
-    r.root = gt_root(w, v, w->body, NULL, &n);
-    return r;
-  }
-  case ASC_OP_GT_OFFSET: {
-    Ref r = ref_of(w, d->operands[0], depth + 1);
-    r.lo = 0;
-    r.hi = OPEN_END;
-    r.slot = 0;
-    return r;
-  }
-  case ASC_OP_TBUF_GET: {
-    Ref r = unknown_ref(SP_UB);
-    r.root = d->operands[0];
-    int64_t len;
-    if (d->n_operands > 1 && const_int(d->operands[1], &len) && len >= 0 &&
-        len <= INT32_MAX)
-      r.hi = len * elem_size(v);
-    return r;
-  }
-  case ASC_OP_TBUF_ALLOC_TENSOR:
-  case ASC_OP_TBUF_DEQUE:
-  case ASC_OP_ALLOC_TENSOR:
-  case ASC_OP_DEQUE:
-  case ASC_OP_DEQUE_POS: {
-    Ref r = unknown_ref(SP_UB);
-    r.root = d->operands[0];
-    return r;
-  }
-  case ASC_OP_TBUF_GET_WITH_OFFSET: {
-    Ref r = unknown_ref(SP_UB);
-    r.root = d->operands[0];
-    int64_t len;
-    if (affine_of(d->operands[2], &c, &k, &loop, &phase, 0) && c >= 0 &&
-        c <= INT32_MAX && k >= -INT32_MAX && k <= INT32_MAX) {
-      r.lo = c;
-      if (const_int(d->operands[1], &len) && len >= 0 && len <= INT32_MAX)
-        r.hi = c + len * elem_size(v);
-      if (k) {
-        r.slot = k;
-        r.loop = loop;
-        r.phase = phase;
-      }
-    }
-    return r;
-  }
-  case ASC_OP_LT_CREATE: {
-    int64_t addr, len;
-    if (!const_int(d->operands[0], &addr) || !const_int(d->operands[1], &len) ||
-        addr < 0 || len < 0 || addr > INT32_MAX || len > INT32_MAX)
-      return unknown_ref(SP_UB);
-    Ref r = {SP_UB, &ABS_ROOT, addr, addr + len * elem_size(v), 0, NULL, 0};
-    return r;
-  }
-  case ASC_OP_LT_REINTERPRET_CAST:
-    return ref_of(w, d->operands[0], depth + 1);
-  case ASC_OP_LT_OFFSET: {
-    Ref r = ref_of(w, d->operands[0], depth + 1);
-    int64_t es = elem_size(d->operands[0]);
-    if (affine_of(d->operands[1], &c, &k, &loop, &phase, 0) && c >= 0 &&
-        c <= INT32_MAX && k >= -INT32_MAX && k <= INT32_MAX &&
-        (k == 0 || r.slot == 0)) {
-      if (r.lo != OPEN_END)
-        r.lo += c * es;
-      if (r.lo > r.hi)
-        r.lo = r.hi;
-      if (k) {
-        r.slot = k * es;
-        r.loop = loop;
-        r.phase = phase;
-      }
-      return r;
-    }
-    if (r.slot) { /* an unknown offset in a double buffer: both slots */
-      r.hi = r.hi == OPEN_END ? OPEN_END : r.hi + (r.slot > 0 ? r.slot : 0);
-      r.lo += r.slot < 0 ? r.slot : 0;
-      r.slot = 0;
-    }
-    return r;
-  }
-  default:
-    return unknown_ref(space);
-  }
-}
-
-static size_t memo_slot(const Walk *w, const AscValue *v) {
-  uint64_t x = (uint64_t)(uintptr_t)v;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdu;
-  x ^= x >> 33;
-  size_t i = (size_t)x & (w->memo_cap - 1);
-  while (w->memo[i].v && w->memo[i].v != v)
-    i = (i + 1) & (w->memo_cap - 1);
-  return i;
-}
-
-static Ref ref_of(Walk *w, const AscValue *v, int depth) {
-  if (w->memo_cap) {
-    size_t i = memo_slot(w, v);
-    if (w->memo[i].v)
-      return w->memo[i].r;
-  }
-  Ref r = compute_ref(w, v, depth);
-  if ((w->memo_n + 1) * 2 > w->memo_cap) {
-    size_t cap = w->memo_cap ? w->memo_cap * 2 : 256;
-    MemoEntry *old = w->memo;
-    size_t old_cap = w->memo_cap;
-    MemoEntry *n = calloc(cap, sizeof *n);
-    if (!n) {
-      w->oom = 1;
-      return r;
-    }
-    w->memo = n;
-    w->memo_cap = cap;
-    for (size_t j = 0; j < old_cap; j++)
-      if (old[j].v)
-        w->memo[memo_slot(w, old[j].v)] = old[j];
-    free(old);
-  }
-  size_t i = memo_slot(w, v);
-  w->memo[i].v = v;
-  w->memo[i].r = r;
-  w->memo_n++;
-  return r;
-}
-
 /* The bytes a reference touches in the current pass of its loop. */
-static Ref resolve(const Walk *w, Ref r) {
+static AscMemRef resolve(const Walk *w, AscMemRef r) {
   if (!r.slot)
     return r;
   for (int i = w->nloops - 1; i >= 0; i--)
     if (w->loops[i].loop == r.loop) {
       if ((w->loops[i].pass + r.phase) % 2) {
         r.lo += r.slot;
-        if (r.hi != OPEN_END)
+        if (r.hi != ASC_MEM_OPEN_END)
           r.hi += r.slot;
       }
       r.slot = 0;
@@ -565,23 +253,11 @@ static Ref resolve(const Walk *w, Ref r) {
     }
   /* outside its loop: either slot */
   if (r.slot > 0)
-    r.hi = r.hi == OPEN_END ? OPEN_END : r.hi + r.slot;
+    r.hi = r.hi == ASC_MEM_OPEN_END ? ASC_MEM_OPEN_END : r.hi + r.slot;
   else
     r.lo += r.slot;
   r.slot = 0;
   return r;
-}
-
-static int overlap(const Ref *a, const Ref *b) {
-  if (a->space != b->space)
-    return 0;
-  if (!a->root || !b->root)
-    return 1;
-  if (a->root != b->root) {
-    /* a static address may lie in any buffer; distinct buffers are apart */
-    return a->space == SP_UB && (a->root == &ABS_ROOT || b->root == &ABS_ROOT);
-  }
-  return a->lo < b->hi && b->lo < a->hi;
 }
 
 /* ---- building the sync ops ------------------------------------------------
@@ -707,8 +383,8 @@ static int loop_pass(const Walk *w, const AscOp *l) {
 }
 
 /* Orders B (pipe q) after the earlier access e. */
-static void add_sync(Walk *w, const Access *e, AscOp *b, int q, const Ref *br,
-                     int bwrite) {
+static void add_sync(Walk *w, const Access *e, AscOp *b, int q,
+                     const AscMemRef *br, int bwrite) {
   int p = e->pipe;
   Sync *s = new_sync(w);
   if (!s)
@@ -823,7 +499,7 @@ static int self_ordered(const Walk *w, int p) {
 }
 
 typedef struct OpAccess {
-  Ref r;
+  AscMemRef r;
   int write;
 } OpAccess;
 
@@ -847,12 +523,12 @@ static int op_accesses(Walk *w, const AscOp *op, OpAccess *out) {
     if (k != ASC_TY_LOCAL_TENSOR && k != ASC_TY_GLOBAL_TENSOR &&
         k != ASC_TY_GLOBAL_ADDRESS)
       continue;
-    Ref r;
+    AscMemRef r;
     if (k == ASC_TY_GLOBAL_ADDRESS) {
-      r = unknown_ref(SP_GM);
-      r.root = gm_root(w, v, 0);
+      r = asc_mem_ref_unknown(ASC_MEM_GM);
+      r.root = asc_mem_ref_gm_root(&w->refs, v);
     } else {
-      r = ref_of(w, v, 0);
+      r = asc_mem_ref(&w->refs, v);
     }
     out[n].r = resolve(w, r);
     out[n].write = sp->writes ? 1 : 0;
@@ -882,10 +558,10 @@ static void memory_op(Walk *w, AscOp *op, int q) {
     int p = e->pipe;
     if (best[p] >= 0 || e->seq <= w->st.vc[q].c[p] || excluded(w, e->seq))
       continue;
-    if (p == q && (self_ordered(w, q) || e->r.space == SP_GM))
+    if (p == q && (self_ordered(w, q) || e->r.space == ASC_MEM_GM))
       continue;
     for (int i = 0; i < n; i++)
-      if ((acc[i].write || e->write) && overlap(&acc[i].r, &e->r)) {
+      if ((acc[i].write || e->write) && asc_mem_ref_overlap(&acc[i].r, &e->r)) {
         best[p] = (long)h;
         best_acc[p] = i;
         break;
@@ -950,7 +626,7 @@ static void flag_op(Walk *w, const AscOp *op) {
   if (!a)
     return;
   int64_t event = a->i, id = -1;
-  if (!our_sync(w, op, &id) && !const_int(op->operands[0], &id))
+  if (!our_sync(w, op, &id) && !asc_int_constant(op->operands[0], &id))
     id = -1;
   int p, q;
   event_pipes(event, &p, &q);
@@ -1000,8 +676,9 @@ static void meet(State *into, const State *s) {
 /* 1 when the loop runs its body at least once (constant bounds). */
 static int runs_once(const AscOp *f) {
   int64_t lo, hi, st;
-  return const_int(f->operands[0], &lo) && const_int(f->operands[1], &hi) &&
-         const_int(f->operands[2], &st) && st > 0 && lo < hi;
+  return asc_int_constant(f->operands[0], &lo) &&
+         asc_int_constant(f->operands[1], &hi) &&
+         asc_int_constant(f->operands[2], &st) && st > 0 && lo < hi;
 }
 
 static int has_parity_in(Walk *w, const AscOp *loop, const AscBlock *b) {
@@ -1009,7 +686,7 @@ static int has_parity_in(Walk *w, const AscOp *loop, const AscBlock *b) {
     for (int i = 0; i < op->n_results; i++) {
       const AscValue *v = &op->results[i];
       if (v->type && v->type->kind == ASC_TY_LOCAL_TENSOR) {
-        Ref r = ref_of(w, v, 0);
+        AscMemRef r = asc_mem_ref(&w->refs, v);
         if (r.slot && r.loop == loop)
           return 1;
       }
@@ -1214,7 +891,7 @@ static void log_syncs(Walk *w) {
     const char *hz = s->hazard == 'R'   ? "read after write"
                      : s->hazard == 'W' ? "write after read"
                                         : "write after write";
-    const char *space = s->space == SP_GM ? "GM" : "UB";
+    const char *space = s->space == ASC_MEM_GM ? "GM" : "UB";
     char where[256];
     snprintf(where, sizeof where, "%s at %s:%d before %s at %s:%d (%s, %s)",
              op_api(s->a), s->a->loc.file ? s->a->loc.file : "?",
@@ -1258,7 +935,7 @@ static void scan_user_ids(Walk *w, const AscBlock *b) {
       const AscAttr *a = asc_op_attr(op, "event");
       int64_t id;
       if (a && a->i >= 0 && a->i < N_EVENTS) {
-        if (const_int(op->operands[0], &id) && id >= 0 && id < N_IDS)
+        if (asc_int_constant(op->operands[0], &id) && id >= 0 && id < N_IDS)
           w->used_ids[a->i][id] = 1;
         else
           w->unknown_ids[a->i] = 1;
@@ -1325,6 +1002,7 @@ AscStatus asc_pass_insert_sync(AscModule *m, const char *opts) {
     w.ctx = m->ctx;
     w.func = f;
     w.body = body;
+    w.refs.body = body;
     w.auto_sync = has_option(opts, "auto-sync");
     if (has_option(opts, "replace"))
       erase_user_syncs(body);
@@ -1334,11 +1012,11 @@ AscStatus asc_pass_insert_sync(AscModule *m, const char *opts) {
       assign_ids(&w);
     if (!w.oom && !w.too_deep)
       log_syncs(&w);
-    int oom = w.oom, too_deep = w.too_deep;
+    int oom = w.oom || w.refs.oom, too_deep = w.too_deep;
     free(w.hist);
     free(w.flags);
     free(w.syncs);
-    free(w.memo);
+    asc_mem_refs_free(&w.refs);
     if (oom)
       return asc_error(m->ctx, ASC_ERR_INTERNAL, f->loc,
                        "insert-sync: out of memory");
