@@ -10,6 +10,9 @@
  * gave between braces (`insert-sync{auto-sync}`), "" when nothing. */
 AscStatus asc_pass_canonicalize(AscModule *m, const char *opts);
 AscStatus asc_pass_dce(AscModule *m, const char *opts);
+/* family: ubplan. Places asc.local_tensor_auto in the UB (plan_ub.c);
+ * opts "ub=BYTES" (default the Ascend910B's 192 KiB). */
+AscStatus asc_pass_plan_ub(AscModule *m, const char *opts);
 
 /* Ops without side effects: erasable when their results are unused
  * (scalar arithmetic, constants, system variables, address and tensor

@@ -9,7 +9,8 @@
 /* One row per pass: name, function. */
 #define ASC_PASS_LIST(X)                                                       \
   X("canonicalize", asc_pass_canonicalize)                                     \
-  X("dce", asc_pass_dce)
+  X("dce", asc_pass_dce)                                                       \
+  X("plan-ub", asc_pass_plan_ub) /* family: ubplan */
 
 typedef struct PassRow {
   const char *name;
