@@ -52,12 +52,12 @@ typedef struct Tensor {
   AscOp *op; /* the asc.local_tensor_auto */
   int cls;   /* union-find parent */
   int64_t length, elem_bytes, bytes;
-  int def, last;  /* lifetime (positions) */
-  int last_line;  /* the Python line of the last use */
-  int depth;      /* loops around the definition */
-  int loop;       /* innermost loop around it (index in loops), or -1 */
-  int ext_loop;   /* outermost loop used in that does not hold the def */
-  int carried;    /* loop-carried: lives through loop `carried_loop` */
+  int def, last; /* lifetime (positions) */
+  int last_line; /* the Python line of the last use */
+  int depth;     /* loops around the definition */
+  int loop;      /* innermost loop around it (index in loops), or -1 */
+  int ext_loop;  /* outermost loop used in that does not hold the def */
+  int carried;   /* loop-carried: lives through loop `carried_loop` */
   int carried_loop;
   unsigned pipes; /* pipes that access it in its loop (bit per AscPipe) */
   int unknown;    /* used by a call whose effects are not known */
@@ -180,8 +180,8 @@ static AscOp *callee_of(Plan *p, const AscOp *call) {
  * its parameter k (directly or through views); depth bounds recursion. */
 static unsigned param_pipes(Plan *p, AscOp *f, int k, int depth, int *unknown);
 
-static unsigned block_pipes(Plan *p, AscBlock *b, const AscValue **vals,
-                            int *n, int cap, int depth, int *unknown) {
+static unsigned block_pipes(Plan *p, AscBlock *b, const AscValue **vals, int *n,
+                            int cap, int depth, int *unknown) {
   unsigned pipes = 0;
   for (AscOp *op = b->first; op; op = op->next) {
     const AscOpInfo *info = asc_op_info(op->id);
@@ -212,8 +212,8 @@ static unsigned block_pipes(Plan *p, AscBlock *b, const AscValue **vals,
         if (is_local(&op->results[r]) && *n < cap)
           vals[(*n)++] = &op->results[r];
     for (int r = 0; r < op->n_regions; r++)
-      pipes |= block_pipes(p, op->regions[r].block, vals, n, cap, depth,
-                           unknown);
+      pipes |=
+          block_pipes(p, op->regions[r].block, vals, n, cap, depth, unknown);
   }
   return pipes;
 }
@@ -319,9 +319,8 @@ static void walk_op(Plan *p, AscOp *op) {
     return;
   case ASC_OP_YIELD:
   case ASC_OP_CONDITION: {
-    AscOp *parent = op->parent && op->parent->parent
-                        ? op->parent->parent->parent
-                        : NULL;
+    AscOp *parent =
+        op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
     if (!parent)
       return;
     int skip = op->id == ASC_OP_CONDITION ? 1 : 0;
@@ -373,7 +372,8 @@ static void walk_block(Plan *p, AscBlock *b) {
     walk_op(p, op);
 }
 
-/* ---- packing -------------------------------------------------------------- */
+/* ---- packing --------------------------------------------------------------
+ */
 
 static int64_t align_up(int64_t x) {
   return (x + UB_ALIGN - 1) / UB_ALIGN * UB_ALIGN;
@@ -528,8 +528,8 @@ static int64_t user_bytes(const AscBlock *b) {
   return sum;
 }
 
-static AscStatus fail_capacity(Plan *p, int64_t need, int64_t cap,
-                               int64_t ub, int64_t taken) {
+static AscStatus fail_capacity(Plan *p, int64_t need, int64_t cap, int64_t ub,
+                               int64_t taken) {
   char msg[1536];
   size_t n = 0;
   n += (size_t)snprintf(msg + n, sizeof msg - n,
@@ -612,8 +612,7 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
     /* give up double buffering, the largest tensors first */
     int best = -1;
     for (int i = 0; i < p->n; i++)
-      if (p->t[i].slots == 2 &&
-          (best < 0 || p->t[i].bytes > p->t[best].bytes))
+      if (p->t[i].slots == 2 && (best < 0 || p->t[i].bytes > p->t[best].bytes))
         best = i;
     if (best < 0)
       break;
@@ -664,6 +663,7 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
   const AscType *bt =
       asc_type_get(ctx, ASC_TY_TBUF, ASC_DT_NONE, ASC_TPOSITION_VECCALC, 0);
   AscOp *pool = simple(p, body, &at, loc, ASC_OP_TBUF, NULL, 0, bt);
+  pool->results[0].name = asc_strdup(ctx, "auto_ub_pool");
   AscValue *bytes = constant(p, body, &at, loc, i32, total);
   AscValue *init_ops[3] = {&pipe_op->results[0], &pool->results[0], bytes};
   simple(p, body, &at, loc, ASC_OP_INIT_BUFFER_BUF, init_ops, 3, NULL);
@@ -691,8 +691,8 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
           const_int(loop->operands[2], &st) && st == 1) {
         k = iv;
       } else {
-        AscValue *d = binary(p, b, &after, tl, ASC_OP_SUB_S, iv,
-                             loop->operands[0]);
+        AscValue *d =
+            binary(p, b, &after, tl, ASC_OP_SUB_S, iv, loop->operands[0]);
         k = binary(p, b, &after, tl, ASC_OP_DIV_S, d, loop->operands[2]);
       }
       AscValue *two = constant(p, b, &after, tl, it, 2);
@@ -722,13 +722,13 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
     asc_module_log(
         p->m,
         "plan-ub: %s (%s:%d) %s x %lld = %lld bytes at offset %lld, %d "
-        "slot%s (%s%s%s%s), live %s:%d-%d",
+        "slot%s (%s%s%s), live lines %d-%d (ops %d-%d)",
         tensor_name(t, name, sizeof name), base_name(t->op->loc.file),
         t->op->loc.line, asc_dtype_name(t->op->results[0].type->dtype),
         (long long)t->length, (long long)align_up(t->bytes),
         (long long)t->offset, t->slots, t->slots == 2 ? "s" : "", t->why,
         t->pipes ? "; pipes " : "", pipe_names(t->pipes, pipes, sizeof pipes),
-        "", base_name(t->op->loc.file), t->op->loc.line, t->last_line);
+        t->op->loc.line, t->last_line, t->def, t->last);
   }
   asc_module_log(p->m,
                  "plan-ub: pool %lld bytes of %lld available (UB %lld, %lld "
