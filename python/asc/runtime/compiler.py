@@ -121,6 +121,7 @@ class CompiledKernel:
         # with the timing model (without the profiler's records)
         self.time_stamps = '"asc.print_time_stamp"' in (ir_before or "")
         self.pass_log = ""  # family ubplan: what the passes reported (module.pass_log())
+        self.options: Dict[str, Any] = {}  # family ubplan: the options it was compiled with
 
     def ir_text(self) -> str:
         """The IR after the passes, as the simulator runs it."""
@@ -270,6 +271,7 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
     compiled = CompiledKernel(jit_fn.name, module, kernel, runtime, ir_initial, visitor.globals_used, key)
     log = module.pass_log()
     compiled.pass_log = log
+    compiled.options = options  # family ubplan: as compiled (insert_sync resolved)
     write_pass_log(log, options)
     if dump_dir() is not None:
         texts = {"initial": ir_initial, "final": compiled.ir_text(), "ascendc": compiled.ascendc()}

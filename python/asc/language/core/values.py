@@ -683,7 +683,7 @@ class LocalTensorAuto(LocalTensor):
                 raise error("asc.LocalTensorAuto needs compile-time sizes: its shape has a runtime value "
                             f"({describe(d)})",
                             "hint: pass the size as an asc.ConstExpr[int] kernel parameter or a Python number")
-            if isinstance(d, bool) or not hasattr(d, "__index__"):
+            if isinstance(d, (bool, enum.Enum)) or not hasattr(d, "__index__"):
                 raise error(f"asc.LocalTensorAuto: the shape must be whole numbers, got {describe(d)}",
                             "hint: write asc.LocalTensorAuto(dtype, length) or (dtype, [rows, cols])")
             d = d.__index__()
