@@ -35,9 +35,12 @@ static void usage(FILE *f) {
   fprintf(f, "\n");
 }
 
+/* name or name{options} (the pass checks its options) */
 static int known_pass(const char *name) {
+  const char *brace = strchr(name, '{');
+  size_t len = brace ? (size_t)(brace - name) : strlen(name);
   for (const char *const *n = asc_pass_names(); *n; n++)
-    if (strcmp(*n, name) == 0)
+    if (strlen(*n) == len && strncmp(*n, name, len) == 0)
       return 1;
   return 0;
 }
@@ -134,6 +137,10 @@ int main(int argc, char **argv) {
       goto done;
     }
   }
+  /* family ubplan: what the passes reported (the UB plan), on stderr so that
+   * stdout stays IR */
+  if (*asc_module_log_text(m))
+    fputs(asc_module_log_text(m), stderr);
   if (verify_only) {
     rc = 0;
     goto done;

@@ -317,7 +317,7 @@ def test_a_runtime_size_is_a_compile_error() -> None:
 def nested_pipe(x: asc.GlobalAddress):
     t = asc.LocalTensorAuto(asc.float32, 8)
     t.set_value(0, 1.0)
-    for i in range(1):
+    for _i in range(1):
         pipe = asc.TPipe()  # <- here
         pipe.init()
 
