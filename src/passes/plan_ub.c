@@ -660,6 +660,36 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
                            "asc.TPipe(): create the TPipe first");
     }
   }
+  /* pipe.init() / reset() release the pipe's buffers: the pool goes after
+   * the last of them before the first auto tensor, and none may follow */
+  const AscOp *first_top = NULL;
+  for (int i = 0; i < p->n; i++) {
+    const AscOp *o = p->t[i].op;
+    while (o->parent != body)
+      o = o->parent->parent->parent;
+    int earlier = 0;
+    for (const AscOp *q = o; q && !earlier; q = q->next)
+      earlier = q == first_top;
+    if (!first_top || earlier)
+      first_top = o;
+  }
+  for (AscOp *op = at ? at->next : body->first; op && op != first_top;
+       op = op->next)
+    if (op->id == ASC_OP_TPIPE_INIT || op->id == ASC_OP_TPIPE_RESET)
+      at = op;
+  for (AscOp *op = at ? at->next : body->first; op; op = op->next) {
+    const AscOp *bad = NULL;
+    if (op->id == ASC_OP_TPIPE_INIT || op->id == ASC_OP_TPIPE_RESET)
+      bad = op;
+    for (int r = 0; r < op->n_regions && !bad; r++)
+      if (!holds_op(op->regions[r].block, ASC_OP_TPIPE_INIT, &bad))
+        holds_op(op->regions[r].block, ASC_OP_TPIPE_RESET, &bad);
+    if (bad)
+      return asc_error(p->ctx, ASC_ERR_COMPILE, bad->loc,
+                       "TPipe init()/reset() after the first "
+                       "asc.LocalTensorAuto releases the UB the compiler "
+                       "gave the auto tensors: call it before them");
+  }
   const AscType *bt =
       asc_type_get(ctx, ASC_TY_TBUF, ASC_DT_NONE, ASC_TPOSITION_VECCALC, 0);
   AscOp *pool = simple(p, body, &at, loc, ASC_OP_TBUF, NULL, 0, bt);

@@ -395,3 +395,33 @@ def test_run_passes_false_still_plans() -> None:
     x = np.zeros(8, np.float32)
     unoptimised[1](x)
     np.testing.assert_array_equal(x, 3)
+
+
+@asc.jit(sanitize="off")
+def pipe_init_first(x: asc.GlobalAddress):
+    pipe = asc.TPipe()
+    pipe.init()
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    t = asc.LocalTensorAuto(asc.float32, 8)
+    asc.duplicate(t, 5.0, 8)
+    asc.data_copy(x_gm, t, count=8)
+    pipe.destroy()
+
+
+@asc.jit
+def pipe_reset_after(x: asc.GlobalAddress):
+    pipe = asc.TPipe()
+    t = asc.LocalTensorAuto(asc.float32, 8)
+    t.set_value(0, 1.0)
+    pipe.reset()  # <- here
+
+
+def test_the_pool_follows_pipe_init_and_a_later_reset_is_refused() -> None:
+    x = np.zeros(8, np.float32)
+    pipe_init_first[1](x)
+    np.testing.assert_array_equal(x, 5)
+    ir = compiled(pipe_init_first).ir_text()
+    assert ir.index('"asc.tpipe.init"') < ir.index('"asc.tpipe.init_buffer_buf"')
+    fails_at(pipe_reset_after, (x,), "# <- here", "releases the UB the compiler gave the auto tensors",
+             cls=asc.CompileError)
