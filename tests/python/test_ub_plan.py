@@ -8,6 +8,7 @@ synchronise by hand (the sanitizer on) or run with sanitize="off" (the
 simulator executes in program order, so results are right either way).
 """
 
+import inspect
 import re
 from typing import Any, Dict, List
 
@@ -425,3 +426,30 @@ def test_the_pool_follows_pipe_init_and_a_later_reset_is_refused() -> None:
     assert ir.index('"asc.tpipe.init"') < ir.index('"asc.tpipe.init_buffer_buf"')
     fails_at(pipe_reset_after, (x,), "# <- here", "releases the UB the compiler gave the auto tensors",
              cls=asc.CompileError)
+
+
+@asc.jit
+def make_auto(x_gm: asc.GlobalTensor):
+    inner = asc.LocalTensorAuto(asc.float32, 8)  # <- here
+    asc.duplicate(inner, 4.0, 8)
+    asc.data_copy(x_gm, inner, count=8)
+
+
+@asc.jit(sanitize="off")
+def auto_in_device_function(x: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    make_auto(x_gm)
+
+
+def test_an_auto_tensor_of_a_device_function_needs_inlining() -> None:
+    x = np.zeros(8, np.float32)
+    if "inline" in asc._C.pass_names():  # once the inline pass exists, the plan sees the callee's tensors
+        auto_in_device_function[1](x)
+        np.testing.assert_array_equal(x, 4)
+    else:
+        with pytest.raises(asc.CompileError) as info:
+            auto_in_device_function[1](x)
+        lines, first = inspect.getsourcelines(make_auto.fn)
+        assert info.value.line == first + next(i for i, t in enumerate(lines) if t.rstrip().endswith("# <- here"))
+        assert "device function make_auto" in str(info.value) and "inline pass" in str(info.value)
