@@ -36,6 +36,7 @@ static void usage(FILE *f) {
 }
 
 /* NAME or NAME{options} */
+/* name or name{options} (the pass checks its options) */
 static int known_pass(const char *name) {
   const char *brace = strchr(name, '{');
   size_t len = brace ? (size_t)(brace - name) : strlen(name);
@@ -137,6 +138,10 @@ int main(int argc, char **argv) {
       goto done;
     }
   }
+  /* family ubplan: what the passes reported (the UB plan), on stderr so that
+   * stdout stays IR */
+  if (*asc_module_log_text(m))
+    fputs(asc_module_log_text(m), stderr);
   if (verify_only) {
     rc = 0;
     goto done;

@@ -785,6 +785,10 @@ static AscStatus lower_op(Lower *l, AscOp *op) {
   case ASC_OP_FUNC:
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "nested functions are not supported");
+  case ASC_OP_LT_AUTO: /* family: ubplan */
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc.local_tensor_auto must be planned: run the plan-ub "
+                     "pass");
   default:
     return lower_generic(l, op);
   }

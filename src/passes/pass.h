@@ -15,6 +15,9 @@ AscStatus asc_pass_dce(AscModule *m, const char *opts);
 AscStatus asc_pass_insert_sync(AscModule *m, const char *opts);
 /* inline.c: every call of a device function replaced by its body */
 AscStatus asc_pass_inline(AscModule *m, const char *opts);
+/* family: ubplan. Places asc.local_tensor_auto in the UB (plan_ub.c);
+ * opts "ub=BYTES" (default the Ascend910B's 192 KiB). */
+AscStatus asc_pass_plan_ub(AscModule *m, const char *opts);
 
 /* Ops without side effects: erasable when their results are unused
  * (scalar arithmetic, constants, system variables, address and tensor

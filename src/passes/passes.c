@@ -11,6 +11,7 @@
   X("canonicalize", asc_pass_canonicalize)                                     \
   X("dce", asc_pass_dce)                                                       \
   X("inline", asc_pass_inline)                                                 \
+  X("plan-ub", asc_pass_plan_ub)                                               \
   X("insert-sync", asc_pass_insert_sync)
 
 typedef struct PassRow {

@@ -523,6 +523,18 @@ PyObject *py_op_names(PyObject *mod, PyObject *unused) {
   return l;
 }
 
+/* family: ubplan. pass_names() -> [str]: the passes Module.run_pass knows
+ * (the compiler runs the optional ones only when they exist). */
+PyObject *py_pass_names(PyObject *mod, PyObject *unused) {
+  PyObject *l = PyList_New(0);
+  for (const char *const *n = asc_pass_names(); l && *n; n++)
+    if (list_append_new(l, PyUnicode_FromString(*n))) {
+      Py_DECREF(l);
+      return NULL;
+    }
+  return l;
+}
+
 /* struct_infos() -> [{"name", "cpp", "init", "template", "fields": [(name,
  * cpp, kind, type, default, length)]}]: the parameter-struct table, for the
  * Python classes. kind is "number" (type: the dtype name, or "T" for the

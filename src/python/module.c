@@ -18,6 +18,8 @@ PyObject *LaunchError; /* (status, message, block, file, line, col, op) */
 static PyMethodDef functions[] = {
     {"platform", py_platform, METH_VARARGS, "platform(name) -> dict"},
     {"op_names", py_op_names, METH_NOARGS, "names of all IR ops"},
+    {"pass_names", py_pass_names, METH_NOARGS,
+     "names of the IR passes (family: ubplan)"},
     {"struct_infos", py_struct_infos, METH_NOARGS,
      "the parameter-struct table: [{name, cpp, fields: [(name, cpp, dtype, "
      "default)]}]"},

@@ -107,6 +107,7 @@ PyObject *timing_result(const AscTiming *t, int core_num);
 
 /* ir_module.c */
 PyObject *py_op_names(PyObject *mod, PyObject *unused);
+PyObject *py_pass_names(PyObject *mod, PyObject *unused); /* family: ubplan */
 PyObject *py_ops_without_emitter_rule(PyObject *mod, PyObject *unused);
 PyObject *py_struct_infos(PyObject *mod, PyObject *unused);
 PyObject *py_enum_infos(PyObject *mod, PyObject *unused);

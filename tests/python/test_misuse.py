@@ -86,6 +86,8 @@ ACCEPTS: Dict[str, set] = {
     "value": _NUMBERS,
     "index": {"int", "zero", "negative", "rint", "rint64"},
     "dtype": {"dtype"},
+    # family ubplan: LocalTensorAuto's shape, compile-time and positive: a number or a tuple/list of them
+    "auto_shape": {"int", "tuple", "list"},
     "tposition": {"tposition", "int", "zero"},
     "hardevent": {"hardevent", "int", "zero"},
     "pipeid": {"pipeid", "int", "zero"},
@@ -458,6 +460,9 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
                        (("dtype", "dtype", "asc.float32"), ("src1", "local", "t"), ("src2", "local", "u"))),
     "TQue": ("asc.TQue({pos}, {depth})", (("pos", "tposition", "asc.TPosition.VECOUT"), ("depth", "depth", "2"))),
     "TBuf": ("asc.TBuf({pos})", (("pos", "optional_tposition", "asc.TPosition.VECCALC"),)),
+    # family ubplan
+    "LocalTensorAuto": ("y = asc.LocalTensorAuto({dtype}, {shape})",
+                        (("dtype", "dtype", "asc.float32"), ("shape", "auto_shape", "64"))),
     "BinaryRepeatParams": ("asc.BinaryRepeatParams({a}, 1, 1, {b}, 8, 8)",
                            (("a", "stride", "1"), ("b", "stride", "8"))),
     "UnaryRepeatParams": ("asc.UnaryRepeatParams({a}, 1, {b}, 8)", (("a", "stride", "1"), ("b", "stride", "8"))),
@@ -575,8 +580,6 @@ NOT_CALLED = {"ConstExpr", "DataType", "HardEvent", "PipeID", "RoundMode", "TPos
 # simulator) and get_shape_size (of an asc.ShapeInfo) have their cases in test_core_helpers.py
 NOT_CALLED |= set(asc.language.core.enums.__all__) | {"DEFAULT_C0_SIZE", "ONE_BLK_SIZE", "TOTAL_L0C_SIZE",
                                                      "TOTAL_L1_SIZE", "void", "inline", "get_shape_size"}
-# LocalTensorAuto is an UnsupportedError until automatic UB allocation (test_tensor_methods.py has its case)
-NOT_CALLED |= {"LocalTensorAuto"}
 # the region-proposal instructions are a CompileError on the Ascend910B (test_vector_sort.py has their cases)
 NOT_CALLED |= {"rp_sort16", "mrg_sort4", "proposal_concat", "proposal_extract"}
 # system family: the sync ops on int32 workspaces, data_cache_preload (a uint64 GlobalTensor) and trap (a
@@ -717,7 +720,7 @@ OTHER: List[Tuple[str, str]] = [
                                                          "y = asc.TQueBind(asc.TPosition.GM, asc.TPosition.GM, 1)"),
     ("get_with_offset at an unaligned offset", "y = b.get_with_offset(8, 16, asc.float32)"),
     ("a TQue at a cube position", "y = asc.TQue(asc.TPosition.A1, 1)"),
-    ("to_file without a name", "t.to_file('')"), ("LocalTensorAuto", "y = asc.LocalTensorAuto(asc.float32, [64])"),
+    ("to_file without a name", "t.to_file('')"),
 ]
 
 DEVICE = '''

@@ -24,6 +24,53 @@ from .dump import dump_dir, write_dumps
 # The passes every kernel goes through before it runs (see src/passes/).
 PIPELINE = ("canonicalize", "dce")
 
+# family ubplan: a kernel holding one of these ops is compiled with insert_sync=True unless the option
+# says otherwise (upstream's need_insert_sync), and goes through sync_pipeline's passes.
+AUTO_TENSOR_OP = '"asc.local_tensor_auto"'
+
+
+def sync_pipeline(options: Dict[str, Any], has_auto: bool = False, platform: str = "") -> List[str]:
+    """The passes after PIPELINE for kernels with asc.LocalTensorAuto or
+    insert_sync: `inline` (the planner and the sync analysis see one kernel
+    body), `plan-ub` with the platform's UB capacity (auto tensors only),
+    then `insert-sync` with its options (auto-sync: the Ascend C compiler's
+    own auto-sync orders the V pipe; replace: the kernel's own syncs go)."""
+    mode = options.get("insert_sync")
+    if not (has_auto or mode):
+        return []
+    passes = ["inline"]
+    if has_auto:
+        ub = _C.platform(platform)["ub_size"] if platform else 0
+        passes.append(f"plan-ub{{ub={ub}}}" if ub else "plan-ub")
+    if mode:
+        opts = [o for o, on in (("auto-sync", options.get("auto_sync", True)), ("replace", mode == "replace")) if on]
+        passes.append("insert-sync{" + ",".join(opts) + "}" if opts else "insert-sync")
+    return passes
+
+
+def effective_options(options: Dict[str, Any], ir_text: str) -> Dict[str, Any]:
+    """The options a module is compiled with: insert_sync=None becomes True
+    when the kernel uses asc.LocalTensorAuto (else False)."""
+    if options.get("insert_sync") is None:
+        options = dict(options, insert_sync=AUTO_TENSOR_OP in ir_text)
+    return options
+
+
+def write_pass_log(log: str, options: Dict[str, Any]) -> None:
+    """The pass log (UB plan, inserted syncs) to the file the jit option
+    auto_sync_log names, if any (PYASC_DUMP_PATH gets it from write_dumps,
+    as NAME-KEY.passes.log)."""
+    if not log:
+        return
+    path = options.get("auto_sync_log")
+    if path:
+        try:
+            with open(path, "w") as f:
+                f.write(log)
+        except OSError as e:
+            raise OSError(f"auto_sync_log={path}: cannot write the pass log: {e}") from None
+
+
 # Called with each new CompiledKernel (the test suite uses this to check the
 # Ascend C of every kernel it compiles).
 compile_listeners: List[Any] = []
@@ -77,6 +124,8 @@ class CompiledKernel:
         # family debug: asc.print_time_stamp prints the timing model's cycle, so its kernels always run
         # with the timing model (without the profiler's records)
         self.time_stamps = '"asc.print_time_stamp"' in (ir_before or "")
+        self.pass_log = ""  # family ubplan: what the passes reported (module.pass_log())
+        self.options: Dict[str, Any] = {}  # family ubplan: the options it was compiled with
 
     def ir_text(self) -> str:
         """The IR after the passes, as the simulator runs it."""
@@ -202,28 +251,20 @@ def _build_module(jit_fn: Any, specs: Dict[str, ParamSpec]) -> Tuple[Any, Any, L
     return builder.module, visitor, runtime
 
 
-def sync_passes(options: Dict[str, Any]) -> List[str]:
-    """The passes of the jit option insert_sync: `inline` (the analysis
-    sees one kernel body), then `insert-sync` with the options it takes (auto-sync: the Ascend C compiler's own auto-sync
-    orders the V pipe; replace: the kernel's own syncs go first)."""
-    mode = options.get("insert_sync")
-    if not mode:
-        return []
-    opts = [o for o, on in (("auto-sync", options.get("auto_sync", True)), ("replace", mode == "replace")) if on]
-    return ["inline", "insert-sync{" + ",".join(opts) + "}" if opts else "insert-sync"]
-
-
 def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str, Any],
                     platform: str) -> CompiledKernel:
     module, visitor, runtime = build_module(jit_fn, specs)
     ir_initial = module.print()
+    has_auto = AUTO_TENSOR_OP in ir_initial
+    options = effective_options(options, ir_initial)
     try:
         module.verify()
-        if options.get("run_passes", True):
-            for name in PIPELINE:
-                module.run_pass(name)
-            for name in sync_passes(options):
-                module.run_pass(name)
+        passes = list(PIPELINE) if options.get("run_passes", True) else []
+        # (auto tensors are planned even with run_passes=False: nothing runs them unplanned)
+        passes += sync_pipeline(options, has_auto, platform)
+        for name in passes:
+            module.run_pass(name)
+        if len(passes) > len(PIPELINE):
             module.verify()
         kernel = module.compile(jit_fn.name)
     except _C.IRError as e:
@@ -234,7 +275,13 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
                            "takes") from None
     key = specialization_key(jit_fn.name, specs, (platform, sorted((k, repr(v)) for k, v in options.items())))
     compiled = CompiledKernel(jit_fn.name, module, kernel, runtime, ir_initial, visitor.globals_used, key)
+    log = module.pass_log()
+    compiled.pass_log = log
+    compiled.options = options  # family ubplan: as compiled (insert_sync resolved)
+    write_pass_log(log, options)
     if dump_dir() is not None:
-        write_dumps(jit_fn.name, key, {"initial": ir_initial, "final": compiled.ir_text(),
-                                       "ascendc": compiled.ascendc()})
+        texts = {"initial": ir_initial, "final": compiled.ir_text(), "ascendc": compiled.ascendc()}
+        if log:
+            texts["passes"] = log
+        write_dumps(jit_fn.name, key, texts)
     return compiled

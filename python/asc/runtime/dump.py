@@ -6,6 +6,9 @@ For a kernel `NAME` compiled for one specialisation whose key hashes to
     NAME-KEY.initial.ascir   the IR as built from the Python source
     NAME-KEY.final.ascir     the IR after the passes, as the simulator runs it
     NAME-KEY.cpp             the Ascend C translation unit
+    NAME-KEY.passes.log      what the passes report (the UB plan of
+                             asc.LocalTensorAuto, inserted syncs); only
+                             when they reported something
 
 Unset (or empty), nothing is written.
 """
@@ -26,7 +29,8 @@ def dump_dir() -> Optional[Path]:
 
 def file_names(kernel: str, key: str) -> Dict[str, str]:
     base = f"{kernel}-{key}"
-    return {"initial": f"{base}.initial.ascir", "final": f"{base}.final.ascir", "ascendc": f"{base}.cpp"}
+    return {"initial": f"{base}.initial.ascir", "final": f"{base}.final.ascir", "ascendc": f"{base}.cpp",
+            "passes": f"{base}.passes.log"}
 
 
 def write_dumps(kernel: str, key: str, texts: Dict[str, str]) -> Optional[Path]:

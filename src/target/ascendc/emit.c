@@ -1196,6 +1196,8 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_empty_tensor;
   case ASC_OP_TPIPE_GET_PTR:
     return emit_tpipe_ptr;
+  case ASC_OP_LT_AUTO: /* family: ubplan */
+    return emit_unplanned_auto;
   case ASC_OP_LT_SET_ADDR_WITH_OFFSET:
   case ASC_OP_ALLOC_TENSOR_INPLACE:
   case ASC_OP_DEQUE_INPLACE:

@@ -57,6 +57,14 @@ void emit_tpipe_ptr(Emitter *e, AscOp *op) {
   em_set_expr(e, &op->results[0], em_fmt_str("%s", name));
 }
 
+/* family: ubplan */
+void emit_unplanned_auto(Emitter *e, AscOp *op) {
+  if (!e->failed)
+    asc_error(e->ctx, ASC_ERR_COMPILE, op->loc,
+              "asc.local_tensor_auto must be planned: run the plan-ub pass");
+  e->failed = 1;
+}
+
 /* Makes v a variable when it is an inlined expression (a view t[i]): the
  * methods that take a `LocalTensor<T> &` need an lvalue. */
 static void make_lvalue(Emitter *e, AscOp *op, AscValue *v) {

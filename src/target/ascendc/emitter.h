@@ -126,6 +126,9 @@ void emit_struct_def(Emitter *e, AscOp *op);
 void emit_framework_object(Emitter *e, AscOp *op);
 void emit_empty_tensor(Emitter *e, AscOp *op);
 void emit_tpipe_ptr(Emitter *e, AscOp *op);
+/* family: ubplan: an asc.local_tensor_auto has no Ascend C spelling of its
+ * own (plan-ub makes it a TBuf::GetWithOffset); a CompileError. */
+void emit_unplanned_auto(Emitter *e, AscOp *op);
 void emit_method_lvalues(Emitter *e, AscOp *op);
 void emit_que_user_pos(Emitter *e, AscOp *op);
 void emit_l2_cache_hint(Emitter *e, AscOp *op);

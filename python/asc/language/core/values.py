@@ -645,18 +645,60 @@ class EnumScalar(Scalar):
 
 
 class LocalTensorAuto(LocalTensor):
-    """`asc.LocalTensorAuto(dtype, shape)`: a LocalTensor whose UB address
-    and synchronisation the compiler chooses. Not yet: it comes with the
-    issue "automatic synchronisation and UB allocation"."""
+    """`asc.LocalTensorAuto(dtype, shape)`: a LocalTensor in the Unified
+    Buffer (TPosition.VECCALC) whose address the compiler chooses.
+
+    `shape` is a compile-time number of elements or a tuple/list of them
+    (the tensor holds their product). The plan-ub pass gives every auto
+    tensor bytes of one TBuf pool (tensors whose lifetimes do not overlap
+    share them; a tensor of a loop body that several pipes access is
+    double-buffered when the UB has room), and a kernel using one is
+    compiled with insert_sync=True unless the option says otherwise."""
 
     @usage("asc.LocalTensorAuto(dtype, shape)")
     def __init__(self, *args: Any, **kwargs: Any):
         if "handle" in kwargs:
             super().__init__(*args, **kwargs)
             return
-        raise NotImplementedError("asc.LocalTensorAuto is not supported yet: its automatic UB allocation and "
-                                  "synchronisation come with the issue \"automatic synchronisation and UB "
-                                  "allocation\"; allocate from a TQue or TBuf meanwhile")
+        names = ("dtype", "shape")
+        if len(args) > len(names):
+            raise error(f"asc.LocalTensorAuto takes 2 arguments (dtype, shape), got {len(args)}",
+                        "hint: write asc.LocalTensorAuto(dtype, length)")
+        given = dict(zip(names, args))
+        for k, v in kwargs.items():
+            if k not in names or k in given:
+                raise error(f"asc.LocalTensorAuto: unexpected argument `{k}`",
+                            "hint: write asc.LocalTensorAuto(dtype, shape)")
+            given[k] = v
+        for n in names:
+            if n not in given:
+                raise error(f"asc.LocalTensorAuto: `{n}` is missing", "hint: write asc.LocalTensorAuto(dtype, shape)")
+        dtype = dtype_arg(given["dtype"], "asc.LocalTensorAuto")
+        shape = ConstExpr.unwrap(given["shape"])
+        dims = list(shape) if isinstance(shape, (tuple, list)) else [shape]
+        length = 1
+        for d in dims:
+            d = ConstExpr.unwrap(d)
+            if isinstance(d, IRValue):
+                raise error("asc.LocalTensorAuto needs compile-time sizes: its shape has a runtime value "
+                            f"({describe(d)})",
+                            "hint: pass the size as an asc.ConstExpr[int] kernel parameter or a Python number")
+            if isinstance(d, (bool, enum.Enum)) or not hasattr(d, "__index__"):
+                raise error(f"asc.LocalTensorAuto: the shape must be whole numbers, got {describe(d)}",
+                            "hint: write asc.LocalTensorAuto(dtype, length) or (dtype, [rows, cols])")
+            d = d.__index__()
+            if d <= 0:
+                raise error(f"asc.LocalTensorAuto: sizes must be positive, got {d}",
+                            "hint: give the number of elements the tensor holds")
+            length *= d
+        if not dims or length >= 1 << 31:
+            raise error(f"asc.LocalTensorAuto: {length if dims else 'an empty shape'} is no valid number of elements",
+                        "hint: give the number of elements the tensor holds")
+        b = _b.current()
+        t = b.type("local_tensor", dtype.name, int(TPosition.VECCALC))
+        self.handle = b.create1("asc.local_tensor_auto", [], t, attrs={"length": length})
+        self.dtype = dtype
+        self.position = TPosition.VECCALC
 
 
 class MrgSortSrcList(IRValue):
