@@ -115,6 +115,10 @@ typedef struct AscOpInfo {
   int variadic_results;
   AscAttrSpec attrs[ASC_MAX_SIG];
   int n_attrs;
+  /* the operand giving how many elements of each tensor operand it touches
+   * from the tensor's start (elementwise ops, count-form copies); -1: the
+   * tensor views bound it (optable.c says which rows) */
+  int count_operand;
 } AscOpInfo;
 
 const AscOpInfo *asc_op_info(AscOpId id);

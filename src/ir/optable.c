@@ -210,6 +210,28 @@ static size_t name_slot(const char *name) {
   return i;
 }
 
+/* AscOpInfo.count_operand: a row whose tensors are dst / src / src0 / src1
+ * only, with a `count` operand, touches count elements of each tensor from
+ * its start (elementwise ops, count-form copies); the other rows (a work
+ * buffer, offsets, masks) may touch more. */
+static int count_operand(const AscOpInfo *info) {
+  static const char *const names[] = {"dst", "src", "src0", "src1"};
+  int count = -1;
+  for (int i = 0; i < info->n_operands; i++) {
+    const AscOperandSpec *sp = &info->operands[i];
+    if (strcmp(sp->name, "count") == 0 && !sp->optional)
+      count = i;
+    if (sp->kind != ASC_OK_LOCAL && sp->kind != ASC_OK_GLOBAL)
+      continue;
+    int known = 0;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+      known |= strcmp(sp->name, names[k]) == 0;
+    if (!known)
+      return -1;
+  }
+  return info->variadic ? -1 : count;
+}
+
 static void init_infos(void) {
   for (int i = 0; i < ASC_OP_COUNT; i++) {
     if (!rows[i].name)
@@ -231,6 +253,7 @@ static void init_infos(void) {
     parse_operands(info, r->operands);
     parse_results(info, r->results);
     parse_attrs(info, r->attrs);
+    info->count_operand = count_operand(info);
   }
 }
 

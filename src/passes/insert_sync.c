@@ -530,6 +530,16 @@ static int op_accesses(Walk *w, const AscOp *op, OpAccess *out) {
     } else {
       r = asc_mem_ref(&w->refs, v);
     }
+    int64_t count;
+    if (info->count_operand >= 0 && k == ASC_TY_LOCAL_TENSOR &&
+        asc_int_constant(op->operands[info->count_operand], &count) &&
+        count >= 0 && count <= INT32_MAX && r.lo <= INT32_MAX) {
+      /* whole 32-byte blocks: a copy moves no less */
+      int64_t bytes =
+          (count * (int64_t)asc_dtype_size(v->type->dtype) + 31) / 32 * 32;
+      if (r.lo + bytes < r.hi)
+        r.hi = r.lo + bytes;
+    }
     out[n].r = resolve(w, r);
     out[n].write = sp->writes ? 1 : 0;
     n++;

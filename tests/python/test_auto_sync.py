@@ -10,9 +10,6 @@
    of the same op list computes. The same programs with a
    `pipe_barrier(PIPE_ALL)` after every op (correct by construction) check
    the generator and the NumPy model.
-
-The auto-form tests are xfail(strict=True) until the sync-insertion pass
-lands (on this branch insert_sync=True is accepted and does nothing).
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ from typing import Any, Dict, Iterator, List, Set, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import asc
@@ -45,7 +42,6 @@ def _load_benchmark(name: str) -> Any:
 
 ks = _load_benchmark("kernels_sync")
 
-AUTO_XFAIL = pytest.mark.xfail(strict=True, reason="insert_sync lands with the lead's pass")
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +97,6 @@ def test_hand_form_without_its_syncs_races(name: str, kernel_dir: Path) -> None:
         ks.launch(fn, ks.KERNELS[name], ks.TEST_SHAPE)
 
 
-@AUTO_XFAIL
 @pytest.mark.parametrize("name", list(ks.KERNELS))
 def test_auto_form_is_correct_and_clean(name: str, built: Dict[str, Any]) -> None:
     _, auto = built[name]
@@ -109,7 +104,6 @@ def test_auto_form_is_correct_and_clean(name: str, built: Dict[str, Any]) -> Non
     np.testing.assert_array_equal(z, expected)
 
 
-@AUTO_XFAIL
 def test_auto_sync_quality_benchmark_passes(capsys: pytest.CaptureFixture[str]) -> None:
     bench = _load_benchmark("auto_sync_quality")
     status = bench.main(["--small"])
@@ -309,8 +303,7 @@ def test_random_kernels_with_barriers_match_numpy(p: Program, kernel_dir: Path) 
     np.testing.assert_array_equal(z, expected, err_msg=render(p, True))
 
 
-@AUTO_XFAIL
-@settings(PROPERTY, phases=[Phase.explicit, Phase.generate])  # no shrinking while it is expected to fail
+@PROPERTY
 @given(p=programs())
 def test_random_kernels_with_insert_sync_match_numpy(p: Program, kernel_dir: Path) -> None:
     z, expected = run_program(p, False, kernel_dir)

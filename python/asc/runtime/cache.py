@@ -8,7 +8,8 @@ walking the Python AST) and a manifest of everything the compilation read
 besides the kernel's own source: each module global or closure variable of
 the kernel and of every @asc.jit function it calls, by value, and those
 functions' sources, by hash. The file name carries a hash of the kernel's
-source, the package version, the platform, the compile options and the
+source, the package version, the C core's build (its file's size and time),
+the platform, the compile options and the
 argument types and ConstExpr values; a loaded entry is used only if its
 manifest still matches.
 
@@ -212,6 +213,25 @@ def _normalize(x: Any) -> Any:
 # ---- keys and manifests ---------------------------------------------------------------------
 
 
+_CORE_STAMP: Optional[str] = None
+
+
+def _core_stamp() -> str:
+    """The C core's build, by its file's size and modification time: a core
+    rebuilt with the same package version (a developer's build, a reinstall)
+    may compile the same source differently (new passes), so its entries are
+    not the old core's. A stat, not a hash of the file: it costs a
+    microsecond per process."""
+    global _CORE_STAMP
+    if _CORE_STAMP is None:
+        try:
+            st = os.stat(_C.__file__)
+            _CORE_STAMP = f"{st.st_size}-{st.st_mtime_ns}"
+        except (OSError, AttributeError, TypeError):
+            _CORE_STAMP = ""
+    return _CORE_STAMP
+
+
 def entry_key(jit_fn: Any, specs_key: Any, platform: str, options: Dict[str, Any]) -> Optional[str]:
     """The hash naming a kernel specialisation's entry, or None."""
     from .. import __version__
@@ -223,7 +243,7 @@ def entry_key(jit_fn: Any, specs_key: Any, platform: str, options: Dict[str, Any
 
     # options that only change how a kernel is launched (the sanitizer, the step budget) share its entry
     opts = sorted((k, repr(v)) for k, v in options.items() if k not in LAUNCH_ONLY_OPTIONS)
-    text = json.dumps([MAGIC, __version__, platform, opts, spec_part, jit_fn.fn.__module__,
+    text = json.dumps([MAGIC, __version__, _core_stamp(), platform, opts, spec_part, jit_fn.fn.__module__,
                        jit_fn.fn.__qualname__, _source_hash(jit_fn)])
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
