@@ -557,9 +557,13 @@ static void memory_op(Walk *w, AscOp *op, int q) {
   int best_acc[NP];
   for (int p = 0; p < NP; p++)
     best[p] = -1;
+  /* the scan stops below the oldest access some pipe may still conflict
+   * with: pipes q is ordered after entirely, or that order themselves with
+   * q, bound nothing */
   uint32_t floor = UINT32_MAX;
   for (int p = 0; p < NP; p++)
-    if (w->st.vc[q].c[p] < floor)
+    if (w->st.last[p] > w->st.vc[q].c[p] && !(p == q && self_ordered(w, q)) &&
+        w->st.vc[q].c[p] < floor)
       floor = w->st.vc[q].c[p];
   for (size_t h = w->nh; h-- > 0;) {
     const Access *e = &w->hist[h];
@@ -841,33 +845,53 @@ static void to_barrier(Walk *w, Sync *s) {
   s->set = s->pre = s->post = s->pre2 = s->post2 = NULL;
 }
 
+typedef struct Live {
+  int lo, hi, sync;
+} Live;
+
+static int cmp_live(const void *x, const void *y) {
+  const Live *a = x, *b = y;
+  return a->lo != b->lo ? (a->lo < b->lo ? -1 : 1) : a->sync - b->sync;
+}
+
+/* Interval colouring per HardEvent: the pairs in order of their first op,
+ * each taking the lowest id (pair) no live pair of its event holds. */
 static void assign_ids(Walk *w) {
   Positions ps = {0};
+  size_t cap = 0;
+  Live *live = NULL;
+  int *active = NULL, n_active = 0, n = 0;
   number_ops(w, &ps, w->body);
-  if (w->oom) {
-    free(ps.e);
-    return;
+  if (!w->oom) {
+    qsort(ps.e, ps.n, sizeof *ps.e, cmp_pos);
+    live = grow(w, NULL, &cap, (size_t)w->ns + 1, sizeof *live);
+    active = w->oom ? NULL : malloc(((size_t)w->ns + 1) * sizeof *active);
+    if (!active)
+      w->oom = 1;
   }
-  qsort(ps.e, ps.n, sizeof *ps.e, cmp_pos);
-  for (int i = 0; i < w->ns; i++) {
-    Sync *s = &w->syncs[i];
-    if (s->kind != SYNC_FLAG)
-      continue;
-    int lo, hi;
-    sync_range(&ps, s, &lo, &hi);
+  for (int i = 0; !w->oom && i < w->ns; i++)
+    if (w->syncs[i].kind == SYNC_FLAG) {
+      sync_range(&ps, &w->syncs[i], &live[n].lo, &live[n].hi);
+      live[n++].sync = i;
+    }
+  if (!w->oom)
+    qsort(live, (size_t)n, sizeof *live, cmp_live);
+  for (int k = 0; !w->oom && k < n; k++) {
+    Sync *s = &w->syncs[live[k].sync];
+    int kept = 0; /* drop the pairs that ended before this one starts */
+    for (int a = 0; a < n_active; a++)
+      if (live[active[a]].hi >= live[k].lo)
+        active[kept++] = active[a];
+    n_active = kept;
     unsigned char busy[N_IDS];
     memcpy(busy, w->used_ids[s->event], sizeof busy);
-    for (int j = 0; j < i; j++) {
-      const Sync *t = &w->syncs[j];
+    for (int a = 0; a < n_active; a++) {
+      const Sync *t = &w->syncs[live[active[a]].sync];
       if (t->kind != SYNC_FLAG || t->event != s->event || t->id < 0)
         continue;
-      int tlo, thi;
-      sync_range(&ps, t, &tlo, &thi);
-      if (tlo <= hi && lo <= thi) {
-        busy[t->id] = 1;
-        if (t->parity)
-          busy[t->id + 1] = 1;
-      }
+      busy[t->id] = 1;
+      if (t->parity)
+        busy[t->id + 1] = 1;
     }
     int need = s->parity ? 2 : 1;
     for (int id = 0; id + need <= N_IDS; id++)
@@ -882,7 +906,10 @@ static void assign_ids(Walk *w) {
     s->id_const->attrs[0].i = s->id;
     if (s->pre2) /* the second id's constant follows the first */
       s->pre2->operands[0]->def->attrs[0].i = s->id + 1;
+    active[n_active++] = k;
   }
+  free(active);
+  free(live);
   free(ps.e);
 }
 
