@@ -1,7 +1,8 @@
 """Automatic synchronisation against hand-written synchronisation.
 
-For each kernel of benchmarks/kernels_sync.py (examples/01_add's add with
-one buffer and with double buffering, a scalar get_value in the loop, a
+For examples/01_add itself (its sync calls removed from the kernel's syntax
+tree for the auto form) and each kernel of benchmarks/kernels_sync.py
+(01_add's add with one buffer and with double buffering, a scalar get_value in the loop, a
 reduction, an `if` in the loop) runs the hand-synchronised form and the
 auto form (every `# sync` line deleted, `@asc.jit(insert_sync=True)`) once
 each on the same data, checks both against NumPy, and prints the timing
@@ -22,7 +23,7 @@ import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -54,7 +55,7 @@ class Run:
         return "ok" if self.correct else "wrong"
 
 
-def run_form(fn: asc.JITFunction, kernel: ks.SyncKernel, shape: ks.Shape) -> Run:
+def run_form(fn: asc.JITFunction, launch: Callable[[asc.JITFunction], Tuple[np.ndarray, np.ndarray]]) -> Run:
     """One launch with the sanitizer in "warn" mode, so that a racy kernel still gives its output and
     its estimate; its reports are collected."""
     r = Run()
@@ -62,7 +63,7 @@ def run_form(fn: asc.JITFunction, kernel: ks.SyncKernel, shape: ks.Shape) -> Run
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", asc.SanitizerWarning)
             with asc.profile(record=False) as prof:
-                z, expected = ks.launch(fn, kernel, shape)
+                z, expected = launch(fn)
         r.races = [str(w.message).splitlines()[0] for w in caught if issubclass(w.category, asc.SanitizerWarning)]
         r.cycles = prof.last.duration_cycles
         r.correct = bool(np.array_equal(z, expected))
@@ -86,12 +87,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true",
                         help=f"the test shape {ks.TEST_SHAPE} instead of {ks.BENCH_SHAPE}")
-    parser.add_argument("--kernel", action="append", choices=sorted(ks.KERNELS), help="only these kernels")
+    parser.add_argument("--kernel", action="append", choices=sorted(ks.KERNELS) + sorted(ks.EXAMPLES),
+                        help="only these kernels")
     parser.add_argument("--goal", type=float, default=1.05, help="the largest acceptable auto / hand ratio")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each failure's first report")
     args = parser.parse_args(argv)
     shape = ks.TEST_SHAPE if args.small else ks.BENCH_SHAPE
-    names = args.kernel or list(ks.KERNELS)
+    names = args.kernel or list(ks.EXAMPLES) + list(ks.KERNELS)
     print(f"auto sync vs hand sync: {shape.blocks} blocks x {shape.tiles} tiles x {shape.tile} float32, "
           f"estimated cycles of one launch (timing model), goal auto/hand <= {args.goal}")
     head = (f"{'kernel':<16}{'hand cyc':>10}{'auto cyc':>10}{'ratio':>8}  {'hand s/w/b':>11}"
@@ -100,14 +102,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     print("-" * len(head))
     failed: List[str] = []
     notes: List[str] = []
+    rows = []  # (name, hand function, auto function, launch of a form, hand-written sync counts)
     with tempfile.TemporaryDirectory(prefix="pyasc-auto-sync-") as tmp:
         for name in names:
+            if name in ks.EXAMPLES:
+                ex = ks.EXAMPLES[name]
+                hand_fn, auto_fn = ks.build_example(ex, Path(tmp), sanitize="warn")
+                rows.append((name, hand_fn, auto_fn, lambda fn: ks.launch_example(fn, shape),
+                             ks.example_source(ex, False)[1]))
+                continue
             kernel = ks.KERNELS[name]
             hand_fn, auto_fn = ks.build(kernel, Path(tmp), sanitize="warn")
-            hand, auto = run_form(hand_fn, kernel, shape), run_form(auto_fn, kernel, shape)
+            rows.append((name, hand_fn, auto_fn, lambda fn, k=kernel: ks.launch(fn, k, shape),
+                         ks.sync_counts(kernel.source)))
+        for name, hand_fn, auto_fn, launch, written in rows:
+            hand, auto = run_form(hand_fn, launch), run_form(auto_fn, launch)
             ratio = auto.cycles / hand.cycles if auto.cycles and hand.cycles else None
             print(f"{name:<16}{hand.cycles or '-':>10}{auto.cycles or '-':>10}"
-                  f"{f'{ratio:.3f}' if ratio else '-':>8}  {_counts(ks.sync_counts(kernel.source)):>11}"
+                  f"{f'{ratio:.3f}' if ratio else '-':>8}  {_counts(written):>11}"
                   f"{_counts(auto.syncs):>15}  {_yes(hand) + '/' + _yes(auto):>10}  {hand.status():>6}{auto.status():>6}")
             for form, r in (("hand", hand), ("auto", auto)):
                 if r.status() != "ok":

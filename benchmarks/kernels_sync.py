@@ -368,3 +368,103 @@ def launch(fn: JITFunction, kernel: SyncKernel, shape: Shape, seed: int = 0) -> 
 def compiled_ir(fn: JITFunction) -> List[str]:
     """The final IR text of every specialisation of `fn` compiled so far."""
     return [c.ir_text() for c in fn.cache.values()]
+
+
+# ---- the examples as they are ----------------------------------------------------------------------
+
+EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
+
+
+@dataclass(frozen=True)
+class ExampleKernel:
+    """A kernel of examples/, unmarked: the hand form is its file as it is, the auto form the same file
+    with every sync call removed from the kernel's syntax tree (and an `if` or loop left empty by that
+    with it). It takes (x, y, z, block_length) and computes z = x + y."""
+
+    name: str
+    path: Path
+    function: str
+
+    def source(self) -> str:
+        return self.path.read_text()
+
+
+EXAMPLES: Dict[str, ExampleKernel] = {k.name: k for k in (
+    ExampleKernel("example_01_add", EXAMPLES_DIR / "01_add" / "add.py", "add_kernel"),
+)}
+
+
+def _is_sync_call(node: ast.AST) -> bool:
+    call = node.value if isinstance(node, ast.Expr) else None
+    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr in ("set_flag", "wait_flag", "pipe_barrier"))
+
+
+class _StripSyncs(ast.NodeTransformer):
+    def __init__(self, function: str, options: Dict[str, object], strip: bool):
+        self.function, self.options, self.strip = function, options, strip
+        self.removed: Dict[str, int] = {kind: 0 for kind in SYNC_CALLS}
+
+    def _body(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
+        out = []
+        for s in stmts:
+            if _is_sync_call(s):
+                attr = s.value.func.attr  # type: ignore[attr-defined]
+                self.removed[{"set_flag": "set", "wait_flag": "wait", "pipe_barrier": "barrier"}[attr]] += 1
+                if self.strip:
+                    continue
+            s = self.visit(s)
+            if isinstance(s, (ast.If, ast.For, ast.While)) and not s.body:
+                if isinstance(s, ast.If) and s.orelse:
+                    s.body = [ast.Pass()]
+                else:
+                    continue
+            out.append(s)
+        return out
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        # statements hold the sync calls: only their blocks are walked (each statement once)
+        for name in ("body", "orelse"):
+            if isinstance(getattr(node, name, None), list) and not isinstance(node, ast.Module):
+                setattr(node, name, self._body(getattr(node, name)))
+        return node
+
+    def visit_Module(self, node: ast.Module) -> ast.AST:
+        node.body = [self.visit(s) for s in node.body]
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        if node.name != self.function:
+            return node
+        node.body = self._body(node.body)
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        node.decorator_list = [ast.parse(f"asc.jit({opts})" if opts else "asc.jit", mode="eval").body]
+        return node
+
+
+def example_source(kernel: ExampleKernel, auto: bool, sanitize: Optional[str] = None) -> Tuple[str, Dict[str, int]]:
+    """The example's file with its kernel decorated for the form (auto: insert_sync=True and its syncs
+    removed), and the counts of the sync calls the kernel writes."""
+    options: Dict[str, object] = {"insert_sync": True} if auto else {}
+    if sanitize:
+        options["sanitize"] = sanitize
+    t = _StripSyncs(kernel.function, options, auto)
+    tree = ast.fix_missing_locations(t.visit(ast.parse(kernel.source())))
+    return ast.unparse(tree) + "\n", t.removed
+
+
+def build_example(kernel: ExampleKernel, directory: Path,
+                  sanitize: Optional[str] = "error") -> Tuple[JITFunction, JITFunction]:
+    hand = load(example_source(kernel, False, sanitize)[0], directory, f"{kernel.name}_hand")
+    auto = load(example_source(kernel, True, sanitize)[0], directory, f"{kernel.name}_auto")
+    return getattr(hand, kernel.function), getattr(auto, kernel.function)
+
+
+def launch_example(fn: JITFunction, shape: Shape, seed: int = 0) -> Tuple[np.ndarray, np.ndarray]:
+    """z = x + y on shape.blocks blocks of shape.tiles * shape.tile elements (whole numbers, exact)."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-100, 100, shape.n).astype(np.float32)
+    y = rng.integers(-100, 100, shape.n).astype(np.float32)
+    z = np.zeros_like(x)
+    fn[shape.blocks](x, y, z, shape.tiles * shape.tile)
+    return z, x + y

@@ -237,27 +237,16 @@ static void wait_on(Walk *w, int q, const Clock *c) {
   }
 }
 
-/* The bytes a reference touches in the current pass of its loop. */
+/* The bytes a reference touches in the current pass of its loop (outside
+ * it: in either half). */
 static AscMemRef resolve(const Walk *w, AscMemRef r) {
-  if (!r.slot)
+  const AscOp *loop = asc_mem_ref_parity_loop(&r);
+  if (!loop)
     return r;
   for (int i = w->nloops - 1; i >= 0; i--)
-    if (w->loops[i].loop == r.loop) {
-      if ((w->loops[i].pass + r.phase) % 2) {
-        r.lo += r.slot;
-        if (r.hi != ASC_MEM_OPEN_END)
-          r.hi += r.slot;
-      }
-      r.slot = 0;
-      return r;
-    }
-  /* outside its loop: either slot */
-  if (r.slot > 0)
-    r.hi = r.hi == ASC_MEM_OPEN_END ? ASC_MEM_OPEN_END : r.hi + r.slot;
-  else
-    r.lo += r.slot;
-  r.slot = 0;
-  return r;
+    if (w->loops[i].loop == loop)
+      return asc_mem_ref_resolve(r, w->loops[i].pass);
+  return asc_mem_ref_resolve(r, -1);
 }
 
 /* ---- building the sync ops ------------------------------------------------
@@ -530,16 +519,9 @@ static int op_accesses(Walk *w, const AscOp *op, OpAccess *out) {
     } else {
       r = asc_mem_ref(&w->refs, v);
     }
-    int64_t count;
-    if (info->count_operand >= 0 && k == ASC_TY_LOCAL_TENSOR &&
-        asc_int_constant(op->operands[info->count_operand], &count) &&
-        count >= 0 && count <= INT32_MAX && r.lo <= INT32_MAX) {
-      /* whole 32-byte blocks: a copy moves no less */
-      int64_t bytes =
-          (count * (int64_t)asc_dtype_size(v->type->dtype) + 31) / 32 * 32;
-      if (r.lo + bytes < r.hi)
-        r.hi = r.lo + bytes;
-    }
+    if (info->count_operand >= 0 && k == ASC_TY_LOCAL_TENSOR)
+      asc_mem_ref_limit(&w->refs, &r, op->operands[info->count_operand],
+                        (int64_t)asc_dtype_size(v->type->dtype));
     out[n].r = resolve(w, r);
     out[n].write = sp->writes ? 1 : 0;
     n++;
@@ -701,7 +683,7 @@ static int has_parity_in(Walk *w, const AscOp *loop, const AscBlock *b) {
       const AscValue *v = &op->results[i];
       if (v->type && v->type->kind == ASC_TY_LOCAL_TENSOR) {
         AscMemRef r = asc_mem_ref(&w->refs, v);
-        if (r.slot && r.loop == loop)
+        if (asc_mem_ref_parity_loop(&r) == loop)
           return 1;
       }
     }

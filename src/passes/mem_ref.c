@@ -70,62 +70,214 @@ static int parity_of(const AscValue *v, const AscOp **loop, int *phase) {
   return 1;
 }
 
-/* v = c + k * parity(loop): 1 when v has that form (k = 0: a constant). */
-static int affine_of(const AscValue *v, int64_t *c, int64_t *k,
-                     const AscOp **loop, int *phase, int depth) {
-  if (!v || depth > 16)
-    return 0;
-  int64_t x;
-  if (asc_int_constant(v, &x)) {
-    *c = x;
-    *k = 0;
+/* ---- linear forms -------------------------------------------------------- */
+
+static AscLin lin_unknown(void) {
+  AscLin l;
+  memset(&l, 0, sizeof l);
+  return l;
+}
+
+static AscLin lin_const(int64_t c) {
+  AscLin l = lin_unknown();
+  l.known = 1;
+  l.c = c;
+  return l;
+}
+
+/* Adds k * sym (* parity) to l; 0 when the terms run out or overflow. */
+static int lin_add_term(AscLin *l, int64_t k, const AscValue *sym, int parity) {
+  if (!k)
     return 1;
-  }
-  const AscOp *d = v->def;
-  if (!d)
+  if (!sym && !parity) /* a constant */
+    return !__builtin_add_overflow(l->c, k, &l->c);
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].sym == sym && l->t[i].parity == parity) {
+      if (__builtin_add_overflow(l->t[i].coef, k, &l->t[i].coef))
+        return 0;
+      if (!l->t[i].coef)
+        l->t[i] = l->t[--l->n];
+      return 1;
+    }
+  if (l->n == ASC_LIN_TERMS)
     return 0;
-  if (parity_of(v, loop, phase)) {
-    *c = 0;
-    *k = 1;
-    return 1;
-  }
-  if (d->id == ASC_OP_CAST_S)
-    return affine_of(d->operands[0], c, k, loop, phase, depth + 1);
-  if (d->id != ASC_OP_ADD_S && d->id != ASC_OP_SUB_S && d->id != ASC_OP_MUL_S)
-    return 0;
-  int64_t c0, k0, c1, k1;
-  const AscOp *l0 = NULL, *l1 = NULL;
-  int p0 = 0, p1 = 0;
-  if (!affine_of(d->operands[0], &c0, &k0, &l0, &p0, depth + 1) ||
-      !affine_of(d->operands[1], &c1, &k1, &l1, &p1, depth + 1))
-    return 0;
-  if (k0 && k1 && (l0 != l1 || p0 != p1))
-    return 0;
-  *loop = k0 ? l0 : l1;
-  *phase = k0 ? p0 : p1;
-  if (d->id == ASC_OP_MUL_S) {
-    if (k0 && k1)
-      return 0;
-    if (__builtin_mul_overflow(c0, c1, c) ||
-        __builtin_mul_overflow(k0 ? k0 : k1, k0 ? c1 : c0, k))
-      return 0;
-    return 1;
-  }
-  int sub = d->id == ASC_OP_SUB_S;
-  if (sub ? __builtin_sub_overflow(c0, c1, c) ||
-                __builtin_sub_overflow(k0, k1, k)
-          : __builtin_add_overflow(c0, c1, c) ||
-                __builtin_add_overflow(k0, k1, k))
-    return 0;
+  l->t[l->n].coef = k;
+  l->t[l->n].sym = sym;
+  l->t[l->n].parity = parity;
+  l->n++;
   return 1;
 }
 
-AscMemRef asc_mem_ref_unknown(int space) {
-  AscMemRef r = {space, NULL, 0, ASC_MEM_OPEN_END, 0, NULL, 0};
+static int has_parity(const AscLin *l) {
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].parity)
+      return 1;
+  return 0;
+}
+
+static int has_symbol(const AscLin *l) {
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].sym)
+      return 1;
+  return 0;
+}
+
+/* a + sign * b */
+static AscLin lin_add(const AscLin *a, const AscLin *b, int sign) {
+  if (!a->known || !b->known)
+    return lin_unknown();
+  if (has_parity(a) && has_parity(b) &&
+      (a->loop != b->loop || a->phase != b->phase))
+    return lin_unknown();
+  AscLin r = *a;
+  if (!has_parity(a)) {
+    r.loop = b->loop;
+    r.phase = b->phase;
+  }
+  int64_t bc;
+  if (__builtin_mul_overflow(b->c, (int64_t)sign, &bc) ||
+      __builtin_add_overflow(r.c, bc, &r.c))
+    return lin_unknown();
+  for (int i = 0; i < b->n; i++) {
+    int64_t k;
+    if (__builtin_mul_overflow(b->t[i].coef, (int64_t)sign, &k) ||
+        !lin_add_term(&r, k, b->t[i].sym, b->t[i].parity))
+      return lin_unknown();
+  }
   return r;
 }
 
-static AscMemRef ref_of(AscMemRefs *w, const AscValue *v, int depth);
+static AscLin lin_scale(const AscLin *a, int64_t k) {
+  if (!a->known)
+    return lin_unknown();
+  AscLin r = *a;
+  if (__builtin_mul_overflow(r.c, k, &r.c))
+    return lin_unknown();
+  for (int i = 0; i < r.n; i++)
+    if (__builtin_mul_overflow(r.t[i].coef, k, &r.t[i].coef))
+      return lin_unknown();
+  return k ? r : lin_const(0);
+}
+
+/* a * b when one side is a constant, or one side is c + k * parity and the
+ * other holds no parity (a buffer's size times the slot it picks). */
+static AscLin lin_mul(const AscLin *a, const AscLin *b) {
+  if (!a->known || !b->known)
+    return lin_unknown();
+  if (!a->n)
+    return lin_scale(b, a->c);
+  if (!b->n)
+    return lin_scale(a, b->c);
+  const AscLin *p = !has_symbol(b) && !has_parity(a)   ? b
+                    : !has_symbol(a) && !has_parity(b) ? a
+                                                       : NULL;
+  if (!p)
+    return lin_unknown();
+  const AscLin *q = p == a ? b : a;
+  AscLin r = lin_scale(q, p->c);
+  for (int i = 0; i < p->n && r.known; i++) {
+    AscLin part = lin_scale(q, p->t[i].coef);
+    for (int j = 0; j < part.n && part.known; j++)
+      part.t[j].parity = 1;
+    if (part.known && part.c) { /* q's constant times the parity */
+      int64_t c = part.c;
+      part.c = 0;
+      if (!lin_add_term(&part, c, NULL, 1))
+        part = lin_unknown();
+    }
+    part.loop = p->loop;
+    part.phase = p->phase;
+    r = lin_add(&r, &part, 1);
+  }
+  return r;
+}
+
+/* A value the forms may name: an integer defined outside every loop (a
+ * kernel parameter, a top-level computation), so that it holds one value
+ * for the whole launch. Values that vary with an iteration are no
+ * symbols: two iterations' accesses would look alike and are not. */
+static int is_symbol(const AscMemRefs *w, const AscValue *v) {
+  if (!v->type || !asc_type_is_int(v->type))
+    return 0;
+  return v->def ? v->def->parent == w->body : v->block == w->body;
+}
+
+static AscLin lin_of(AscMemRefs *w, const AscValue *v, int depth) {
+  int64_t x;
+  if (!v || depth > 32)
+    return lin_unknown();
+  if (asc_int_constant(v, &x))
+    return lin_const(x);
+  const AscOp *d = v->def;
+  const AscOp *loop = NULL;
+  int phase = 0;
+  if (parity_of(v, &loop, &phase)) {
+    AscLin l = lin_const(0);
+    lin_add_term(&l, 1, NULL, 1);
+    l.loop = loop;
+    l.phase = phase;
+    return l;
+  }
+  if (d && d->id == ASC_OP_CAST_S)
+    return lin_of(w, d->operands[0], depth + 1);
+  if (d && (d->id == ASC_OP_ADD_S || d->id == ASC_OP_SUB_S ||
+            d->id == ASC_OP_MUL_S)) {
+    AscLin a = lin_of(w, d->operands[0], depth + 1);
+    AscLin b = lin_of(w, d->operands[1], depth + 1);
+    if (d->id == ASC_OP_MUL_S)
+      return lin_mul(&a, &b);
+    return lin_add(&a, &b, d->id == ASC_OP_SUB_S ? -1 : 1);
+  }
+  if (is_symbol(w, v)) {
+    AscLin l = lin_const(0);
+    lin_add_term(&l, 1, v, 0);
+    return l;
+  }
+  return lin_unknown();
+}
+
+/* x <= y for every value of the symbols (taken >= 0: they are offsets and
+ * sizes, unsigned in Ascend C). */
+static int lin_le(const AscLin *x, const AscLin *y) {
+  AscLin d = lin_add(y, x, -1);
+  if (!d.known || d.c < 0 || has_parity(&d))
+    return 0;
+  for (int i = 0; i < d.n; i++)
+    if (d.t[i].coef < 0)
+      return 0;
+  return 1;
+}
+
+/* l with the parity terms at parity p (0, 1; -1 either: the least value
+ * when `low`, else the greatest, if the sign of the terms says which). */
+static AscLin lin_at(const AscLin *l, int p, int low) {
+  if (!l->known || !has_parity(l))
+    return *l;
+  AscLin r = *l;
+  r.n = 0;
+  for (int i = 0; i < l->n; i++) {
+    const AscLinTerm *t = &l->t[i];
+    if (!t->parity) {
+      r.t[r.n++] = *t;
+      continue;
+    }
+    /* either parity: each term at its least (greatest) value, by its sign
+     * (symbols being >= 0) */
+    int take = p >= 0 ? p : (t->coef > 0) != low;
+    if (take && !lin_add_term(&r, t->coef, t->sym, 0))
+      return lin_unknown();
+  }
+  r.loop = NULL;
+  r.phase = 0;
+  return r;
+}
+
+AscMemRef asc_mem_ref_unknown(int space) {
+  AscMemRef r;
+  memset(&r, 0, sizeof r);
+  r.space = space;
+  return r;
+}
 
 static int64_t elem_size(const AscValue *v) {
   size_t n = v && v->type ? asc_dtype_size(v->type->dtype) : 0;
@@ -166,104 +318,67 @@ static const void *gt_root(AscMemRefs *w, const AscValue *t, const AscBlock *b,
   return found;
 }
 
+/* lo + elements * es */
+static AscLin end_of(AscMemRefs *w, const AscLin *lo, const AscValue *elements,
+                     int64_t es) {
+  AscLin n = lin_of(w, elements, 0);
+  AscLin bytes = lin_scale(&n, es);
+  return lin_add(lo, &bytes, 1);
+}
+
+static AscMemRef ref_of(AscMemRefs *w, const AscValue *v, int depth);
+
 static AscMemRef compute_ref(AscMemRefs *w, const AscValue *v, int depth) {
   const AscType *t = v->type;
   int space = t && t->kind == ASC_TY_LOCAL_TENSOR ? ASC_MEM_UB : ASC_MEM_GM;
   const AscOp *d = v->def;
+  AscMemRef r = asc_mem_ref_unknown(space);
   if (!d || depth > 64)
-    return asc_mem_ref_unknown(space);
-  int64_t c, k;
-  const AscOp *loop = NULL;
-  int phase = 0;
+    return r;
   switch (d->id) {
   case ASC_OP_GT_CREATE: {
     int n = 0;
-    AscMemRef r = asc_mem_ref_unknown(ASC_MEM_GM);
     r.root = gt_root(w, v, w->body, NULL, &n);
     return r;
   }
-  case ASC_OP_GT_OFFSET: {
-    AscMemRef r = ref_of(w, d->operands[0], depth + 1);
-    r.lo = 0;
-    r.hi = ASC_MEM_OPEN_END;
-    r.slot = 0;
+  case ASC_OP_GT_OFFSET:
+    r.root = ref_of(w, d->operands[0], depth + 1).root;
     return r;
-  }
-  case ASC_OP_TBUF_GET: {
-    AscMemRef r = asc_mem_ref_unknown(ASC_MEM_UB);
+  case ASC_OP_TBUF_GET:
     r.root = d->operands[0];
-    int64_t len;
-    if (d->n_operands > 1 && asc_int_constant(d->operands[1], &len) &&
-        len >= 0 && len <= INT32_MAX)
-      r.hi = len * elem_size(v);
+    r.lo = lin_const(0);
+    if (d->n_operands > 1)
+      r.hi = end_of(w, &r.lo, d->operands[1], elem_size(v));
     return r;
-  }
   case ASC_OP_TBUF_ALLOC_TENSOR:
   case ASC_OP_TBUF_DEQUE:
   case ASC_OP_ALLOC_TENSOR:
   case ASC_OP_DEQUE:
-  case ASC_OP_DEQUE_POS: {
-    AscMemRef r = asc_mem_ref_unknown(ASC_MEM_UB);
+  case ASC_OP_DEQUE_POS:
     r.root = d->operands[0];
     return r;
-  }
-  case ASC_OP_TBUF_GET_WITH_OFFSET: {
-    AscMemRef r = asc_mem_ref_unknown(ASC_MEM_UB);
+  case ASC_OP_TBUF_GET_WITH_OFFSET:
     r.root = d->operands[0];
-    int64_t len;
-    if (affine_of(d->operands[2], &c, &k, &loop, &phase, 0) && c >= 0 &&
-        c <= INT32_MAX && k >= -INT32_MAX && k <= INT32_MAX) {
-      r.lo = c;
-      if (asc_int_constant(d->operands[1], &len) && len >= 0 &&
-          len <= INT32_MAX)
-        r.hi = c + len * elem_size(v);
-      if (k) {
-        r.slot = k;
-        r.loop = loop;
-        r.phase = phase;
-      }
-    }
+    r.lo = lin_of(w, d->operands[2], 0);
+    r.hi = end_of(w, &r.lo, d->operands[1], elem_size(v));
     return r;
-  }
-  case ASC_OP_LT_CREATE: {
-    int64_t addr, len;
-    if (!asc_int_constant(d->operands[0], &addr) ||
-        !asc_int_constant(d->operands[1], &len) || addr < 0 || len < 0 ||
-        addr > INT32_MAX || len > INT32_MAX)
-      return asc_mem_ref_unknown(ASC_MEM_UB);
-    AscMemRef r = {ASC_MEM_UB, &ABS_ROOT, addr, addr + len * elem_size(v),
-                   0,          NULL,      0};
+  case ASC_OP_LT_CREATE:
+    r.root = &ABS_ROOT;
+    r.lo = lin_of(w, d->operands[0], 0);
+    r.hi = end_of(w, &r.lo, d->operands[1], elem_size(v));
     return r;
-  }
   case ASC_OP_LT_REINTERPRET_CAST:
     return ref_of(w, d->operands[0], depth + 1);
   case ASC_OP_LT_OFFSET: {
-    AscMemRef r = ref_of(w, d->operands[0], depth + 1);
-    int64_t es = elem_size(d->operands[0]);
-    if (affine_of(d->operands[1], &c, &k, &loop, &phase, 0) && c >= 0 &&
-        c <= INT32_MAX && k >= -INT32_MAX && k <= INT32_MAX &&
-        (k == 0 || r.slot == 0)) {
-      if (r.lo != ASC_MEM_OPEN_END)
-        r.lo += c * es;
-      if (r.lo > r.hi)
-        r.lo = r.hi;
-      if (k) {
-        r.slot = k * es;
-        r.loop = loop;
-        r.phase = phase;
-      }
-      return r;
-    }
-    if (r.slot) { /* an unknown offset in a double buffer: both slots */
-      r.hi = r.hi == ASC_MEM_OPEN_END ? ASC_MEM_OPEN_END
-                                      : r.hi + (r.slot > 0 ? r.slot : 0);
-      r.lo += r.slot < 0 ? r.slot : 0;
-      r.slot = 0;
-    }
+    /* a view from the offset to the parent's end */
+    r = ref_of(w, d->operands[0], depth + 1);
+    AscLin off = lin_of(w, d->operands[1], 0);
+    AscLin bytes = lin_scale(&off, elem_size(d->operands[0]));
+    r.lo = lin_add(&r.lo, &bytes, 1);
     return r;
   }
   default:
-    return asc_mem_ref_unknown(space);
+    return r;
   }
 }
 
@@ -308,25 +423,50 @@ static AscMemRef ref_of(AscMemRefs *w, const AscValue *v, int depth) {
   return r;
 }
 
-int asc_mem_ref_overlap(const AscMemRef *a, const AscMemRef *b) {
-  if (a->space != b->space)
-    return 0;
-  if (!a->root || !b->root)
-    return 1;
-  if (a->root != b->root) {
-    /* a static address may lie in any buffer; distinct buffers are apart */
-    return a->space == ASC_MEM_UB &&
-           (a->root == &ABS_ROOT || b->root == &ABS_ROOT);
-  }
-  return a->lo < b->hi && b->lo < a->hi;
-}
-
 AscMemRef asc_mem_ref(AscMemRefs *w, const AscValue *v) {
   return ref_of(w, v, 0);
 }
 
 const void *asc_mem_ref_gm_root(AscMemRefs *w, const AscValue *a) {
   return gm_root(w, a, 0);
+}
+
+void asc_mem_ref_limit(AscMemRefs *w, AscMemRef *r, const AscValue *elements,
+                       int64_t elem_bytes) {
+  AscLin hi = end_of(w, &r->lo, elements, elem_bytes);
+  if (hi.known)
+    r->hi = hi;
+}
+
+const AscOp *asc_mem_ref_parity_loop(const AscMemRef *r) {
+  return has_parity(&r->lo)   ? r->lo.loop
+         : has_parity(&r->hi) ? r->hi.loop
+                              : NULL;
+}
+
+AscMemRef asc_mem_ref_resolve(AscMemRef r, int pass) {
+  const AscLin *p = has_parity(&r.lo) ? &r.lo : &r.hi;
+  int parity = pass < 0 ? -1 : (pass + p->phase) % 2;
+  r.lo = lin_at(&r.lo, parity, 1);
+  r.hi = lin_at(&r.hi, parity, 0);
+  return r;
+}
+
+int asc_mem_ref_overlap(const AscMemRef *a, const AscMemRef *b) {
+  if (a->space != b->space)
+    return 0;
+  if (!a->root || !b->root)
+    return 1;
+  if (a->root != b->root) /* a static address may lie in any buffer */
+    return a->space == ASC_MEM_UB &&
+           (a->root == &ABS_ROOT || b->root == &ABS_ROOT);
+  /* accesses start 32-byte aligned (the simulator faults on others), so
+   * bytes apart are 32-byte blocks apart as the sanitizer sees them */
+  if (a->hi.known && lin_le(&a->hi, &b->lo))
+    return 0;
+  if (b->hi.known && lin_le(&b->hi, &a->lo))
+    return 0;
+  return 1;
 }
 
 void asc_mem_refs_free(AscMemRefs *w) {

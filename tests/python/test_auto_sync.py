@@ -43,7 +43,6 @@ def _load_benchmark(name: str) -> Any:
 ks = _load_benchmark("kernels_sync")
 
 
-
 @pytest.fixture(scope="module")
 def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("auto_sync_kernels")
@@ -104,11 +103,27 @@ def test_auto_form_is_correct_and_clean(name: str, built: Dict[str, Any]) -> Non
     np.testing.assert_array_equal(z, expected)
 
 
+def test_example_01_add_with_its_syncs_removed(kernel_dir: Path) -> None:
+    """examples/01_add as it is (hand) and with every sync call removed from its kernel (auto)."""
+    ex = ks.EXAMPLES["example_01_add"]
+    text, written = ks.example_source(ex, True, "error")
+    kernel_text = text[text.index("def add_kernel"):text.index("def run(")]
+    assert "set_flag" not in kernel_text and "wait_flag" not in kernel_text
+    assert "insert_sync=True" in text and written == {"set": 3, "wait": 4, "barrier": 0}
+    hand, auto = ks.build_example(ex, kernel_dir, sanitize="error")
+    for fn in (hand, auto):
+        z, expected = ks.launch_example(fn, ks.TEST_SHAPE, seed=2)
+        np.testing.assert_array_equal(z, expected)
+    unsynced = asc.jit(insert_sync=False, sanitize="error")(auto.fn)
+    with pytest.raises(asc.SanitizerError):
+        ks.launch_example(unsynced, ks.TEST_SHAPE)
+
+
 def test_auto_sync_quality_benchmark_passes(capsys: pytest.CaptureFixture[str]) -> None:
     bench = _load_benchmark("auto_sync_quality")
     status = bench.main(["--small"])
     out = capsys.readouterr().out
-    assert "add_single" in out and "if_parity" in out
+    assert "example_01_add" in out and "add_single" in out and "if_parity" in out
     assert status == 0, out
 
 

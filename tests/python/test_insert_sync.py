@@ -461,3 +461,62 @@ def test_device_functions_are_inlined_and_synchronised() -> None:
     # the log names the device functions' own lines
     assert f"before asc.sub at {__file__}:{compute.fn.__code__.co_firstlineno + 2}" in \
         compiled(vsub_calls).module.pass_log()
+
+
+# ---- runtime sizes: offsets as linear forms of the kernel's parameters ------------------
+
+@asc.jit(insert_sync=True, sanitize="error")
+def runtime_tiles(x: asc.GlobalAddress, z: asc.GlobalAddress, tile: int, tiles: asc.ConstExpr[int]):
+    xg = asc.GlobalTensor()
+    zg = asc.GlobalTensor()
+    xg.set_global_buffer(x + asc.get_block_idx() * tile * tiles)
+    zg.set_global_buffer(z + asc.get_block_idx() * tile * tiles)
+    nbytes = tile * 4
+    # static buffers at addresses the launch's `tile` decides, two halves each
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * tile)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * nbytes, 2 * tile)
+    for i in range(tiles):
+        half = i % 2
+        asc.data_copy(a[half * tile:], xg[i * tile:], tile)
+        asc.muls(b[half * tile:], a[half * tile:], 3.0, tile)
+        asc.data_copy(zg[i * tile:], b[half * tile:], tile)
+
+
+@pytest.mark.parametrize("tile", [64, 256])
+def test_runtime_sized_static_double_buffers(tile: int) -> None:
+    x = data(size=BLOCKS * TILES * tile)
+    z = np.zeros_like(x)
+    runtime_tiles[BLOCKS](x, z, tile, TILES)
+    np.testing.assert_array_equal(z, x * np.float32(3))
+    log = compiled(runtime_tiles).module.pass_log()
+    # the halves a[0:tile] / a[tile:2 tile] are apart for every tile >= 0: ping-pong pairs
+    assert log.count("by iteration parity") == 2, log
+    assert "0 pipe_barriers inserted" in log
+
+
+@asc.jit(insert_sync=True, sanitize="error")
+def shifting(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int], tiles: asc.ConstExpr[int]):
+    xg = asc.GlobalTensor()
+    zg = asc.GlobalTensor()
+    xg.set_global_buffer(x + asc.get_block_idx() * n * tiles)
+    zg.set_global_buffer(z + asc.get_block_idx() * n * tiles)
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf, n * 4 * (tiles + 1))
+    for i in range(tiles):
+        # iteration i's tile is the one iteration i - 1 filled with ones: offsets that move with i
+        # are no symbols (two iterations' `i * n * 4` are not the same bytes)
+        t = buf.get_with_offset(n, i * n * 4, dtype=asc.float32)
+        after = buf.get_with_offset(n, (i + 1) * n * 4, dtype=asc.float32)
+        asc.data_copy(t, xg[i * n:], count=n)
+        asc.duplicate(after, 1.0, n)
+        asc.add(t, t, t, n)
+        asc.data_copy(zg[i * n:], t, count=n)
+
+
+def test_offsets_that_move_with_the_iteration() -> None:
+    x = data()
+    z = np.zeros_like(x)
+    shifting[BLOCKS](x, z, N, TILES)
+    np.testing.assert_array_equal(z, x + x)
+    assert balanced(syncs(shifting))
