@@ -141,9 +141,12 @@ SCALARS = (0.5, -1.5, 2.0, 3.0, -0.25)
 class Program:
     """Ops on buffers b0..b{nbuf-1}: a straight-line prefix, a loop body run `reps` times (none when 0),
     a suffix. Ops: ("load", b, s), ("store", b), ("bin", name, d, a, c), ("sca", name, d, a, v),
-    ("relu", d, a), ("dup", d, v), ("getset", d, j, a, k): b_d[j] = b_a[k], ("setv", d, j, v)."""
+    ("relu", d, a), ("dup", d, v), ("getset", d, j, a, k): b_d[j] = b_a[k], ("setv", d, j, v), and in the
+    loop ("if", parity, ops): ops run in the iterations i with i % 2 == parity. `auto`: the buffers are
+    asc.LocalTensorAuto (the compiler places them), else views of one TBuf."""
 
     nbuf: int
+    auto: bool = False
     prefix: List[tuple] = field(default_factory=list)
     loop: List[tuple] = field(default_factory=list)
     reps: int = 0
@@ -194,11 +197,23 @@ def programs(draw: st.DrawFn) -> Program:
         written.add(d)
         return t
 
-    p = Program(nbuf)
+    def branch() -> tuple:
+        # a branch writes only buffers already whole, so what follows never reads bytes it may skip
+        inner = []
+        for _ in range(draw(st.integers(1, 3))):
+            before = set(written)
+            t = op()
+            if written != before:  # it wrote a buffer not yet whole: not in a branch
+                written.intersection_update(before)
+                continue
+            inner.append(t)
+        return ("if", draw(st.integers(0, 1)), inner) if inner else op()
+
+    p = Program(nbuf, auto=draw(st.booleans()))
     p.prefix = [op() for _ in range(draw(st.integers(1, 5)))]
     p.reps = draw(st.integers(0, MAX_REPS))
     if p.reps:
-        p.loop = [op() for _ in range(draw(st.integers(1, 5)))]
+        p.loop = [branch() if draw(st.integers(0, 3)) == 0 else op() for _ in range(draw(st.integers(1, 5)))]
     p.suffix = [op() for _ in range(draw(st.integers(0, 3)))]
     p.suffix += [("store", b) for b in sorted(written)]  # the UB's final contents are part of the output
     return p
@@ -208,6 +223,11 @@ def _render_op(op: tuple, in_loop: bool, out: List[int]) -> List[str]:
     """The Python lines of one op; `out` is the next output slice, advanced by the stores."""
     i = " + i" if in_loop else ""
     kind = op[0]
+    if kind == "if":
+        lines = [f"if i % 2 == {op[1]}:"]
+        for inner in op[2]:
+            lines += ["    " + line for line in _render_op(inner, in_loop, out)]
+        return lines
     if kind == "load":
         return [f"asc.data_copy(b{op[1]}, x_gm[({op[2]}{i}) * {L}:], {L})"]
     if kind == "store":
@@ -236,7 +256,10 @@ def render(p: Program, barriers: bool) -> str:
              "    x_gm.set_global_buffer(x)", "    z_gm.set_global_buffer(z)",
              "    pipe = asc.TPipe()", "    buf = asc.TBuf(asc.TPosition.VECCALC)",
              f"    pipe.init_buffer(buf, {p.nbuf * L * 4})"]
-    lines += [f"    b{b} = buf.get_with_offset({L}, {b * L * 4}, x.dtype)" for b in range(p.nbuf)]
+    if p.auto:
+        lines += [f"    b{b} = asc.LocalTensorAuto(x.dtype, {L})" for b in range(p.nbuf)]
+    else:
+        lines += [f"    b{b} = buf.get_with_offset({L}, {b * L * 4}, x.dtype)" for b in range(p.nbuf)]
     out = [0]
     for ops, reps in p.parts():
         indent = "    "
@@ -246,8 +269,9 @@ def render(p: Program, barriers: bool) -> str:
         for op in ops:
             for line in _render_op(op, bool(reps), out):
                 lines.append(indent + line)
-                if barriers:
-                    lines.append(indent + "asc.pipe_barrier(asc.PipeID.PIPE_ALL)")
+                if barriers and not line.startswith("if "):
+                    lines.append(indent + " " * (len(line) - len(line.lstrip())) +
+                                 "asc.pipe_barrier(asc.PipeID.PIPE_ALL)")
     return "\n".join(lines) + "\n"
 
 
@@ -261,8 +285,17 @@ def numpy_model(p: Program, x: np.ndarray) -> np.ndarray:
         base = out
         for i in range(max(reps, 1)):
             out = base
+            flat: List[tuple] = []
             for op in ops:
+                if op[0] == "if":
+                    flat += op[2] if i % 2 == op[1] else [("skip", op[2])]
+                else:
+                    flat.append(op)
+            for op in flat:
                 kind = op[0]
+                if kind == "skip":  # a branch not taken still takes its stores' slices
+                    out += sum(t[0] == "store" for t in op[1]) * (MAX_REPS if reps else 1)
+                    continue
                 if kind == "load":
                     s = op[2] + (i if reps else 0)
                     ub[op[1]] = x[s * L:(s + 1) * L].copy()
@@ -289,9 +322,13 @@ def numpy_model(p: Program, x: np.ndarray) -> np.ndarray:
     return z
 
 
+def _stores(ops: List[tuple]) -> int:
+    return sum(_stores(op[2]) if op[0] == "if" else op[0] == "store" for op in ops)
+
+
 def _z_len(p: Program) -> int:
     # a store in the loop takes MAX_REPS slices (slice out + i), whatever the loop's count
-    return L * sum(sum(op[0] == "store" for op in ops) * (MAX_REPS if reps else 1) for ops, reps in p.parts())
+    return L * sum(_stores(ops) * (MAX_REPS if reps else 1) for ops, reps in p.parts())
 
 
 _count = [0]
@@ -328,12 +365,13 @@ def test_random_kernels_with_insert_sync_match_numpy(p: Program, kernel_dir: Pat
 def test_generator_covers_every_op_and_both_shapes() -> None:
     """The property's programs include each op kind, loops and straight-line programs."""
     kinds: Set[str] = set()
-    loops = straight = 0
+    loops = straight = autos = 0
 
     @settings(max_examples=60, deadline=None, derandomize=True, database=None)
     @given(p=programs())
     def collect(p: Program) -> None:
-        nonlocal loops, straight
+        nonlocal loops, straight, autos
+        autos += p.auto
         for ops, _ in p.parts():
             kinds.update(op[0] for op in ops)
         if p.reps:
@@ -342,5 +380,6 @@ def test_generator_covers_every_op_and_both_shapes() -> None:
             straight += 1
 
     collect()
-    assert kinds == {"load", "store", "bin", "sca", "relu", "dup", "getset", "setv"}
+    assert kinds == {"load", "store", "bin", "sca", "relu", "dup", "getset", "setv", "if"}
+    assert 0 < autos < 60
     assert loops and straight
