@@ -695,8 +695,13 @@ AscStatus sim_data_copy_slice(AscExec *x, const AscInstr *in) {
   if (!es)
     return ASC_ERR_KERNEL;
   int src_gm = in->op == ASC_OP_DATA_COPY_SLICE_GM_TO_LOCAL;
-  int n_dst = (int)asc_op_attr_int(in->src, "n_dst", 0),
-      n_src = in->n_args - 3 - n_dst;
+  int64_t n_dst_attr = asc_op_attr_int(in->src, "n_dst", 0);
+  if (n_dst_attr < 1 || n_dst_attr > (int64_t)in->n_args - 4)
+    return sim_fail(x, in,
+                    "n_dst %lld: the slices must be at least one for dst and "
+                    "one for src (%d given)",
+                    (long long)n_dst_attr, in->n_args - 3);
+  int n_dst = (int)n_dst_attr, n_src = in->n_args - 3 - n_dst;
   uint64_t dim = (uint64_t)ASC_SLOT(x, in, 2).i;
   if (dim < 1 || dim > SLICE_MAX_DIM)
     return sim_fail(x, in, "dim_value %llu is out of range [1, %d]",

@@ -36,13 +36,14 @@ static char *declare_slices(Emitter *e, AscOp *op, int from, int n,
 static void emit_data_copy_slice(Emitter *e, AscOp *op) {
   const AscOpInfo *oi = asc_op_info(op->id);
   const AscAttr *a = asc_op_attr(op, "n_dst");
-  int n_dst = a ? (int)a->i : 0, n_src = op->n_operands - 3 - n_dst;
-  if (n_dst < 1 || n_src < 1) {
+  int64_t n_dst_attr = a ? a->i : 0;
+  if (n_dst_attr < 1 || n_dst_attr > (int64_t)op->n_operands - 4) {
     asc_error(e->ctx, ASC_ERR_COMPILE, op->loc,
               "%s: needs at least one SliceInfo for dst and for src", oi->name);
     e->failed = 1;
     return;
   }
+  int n_dst = (int)n_dst_attr, n_src = op->n_operands - 3 - n_dst;
   char *dl = declare_slices(e, op, 3, n_dst, "dst_slices");
   char *sl = dl ? declare_slices(e, op, 3 + n_dst, n_src, "src_slices") : NULL;
   char *call = NULL;
