@@ -455,3 +455,30 @@ def test_an_auto_tensor_of_a_device_function_needs_inlining() -> None:
         lines, first = inspect.getsourcelines(make_auto.fn)
         assert info.value.line == first + next(i for i, t in enumerate(lines) if t.rstrip().endswith("# <- here"))
         assert "device function make_auto" in str(info.value) and "inline pass" in str(info.value)
+
+
+def test_a_disk_cache_hit_reports_the_log_too(tmp_path: Any, monkeypatch: Any) -> None:
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PYASC_DUMP_PATH", raising=False)
+    log_file = tmp_path / "auto_sync.log"
+
+    def cached(x: asc.GlobalAddress):
+        x_gm = asc.GlobalTensor()
+        x_gm.set_global_buffer(x)
+        t = asc.LocalTensorAuto(asc.float32, 8)
+        asc.duplicate(t, 4.0, 8)
+        asc.data_copy(x_gm, t, count=8)
+
+    first = asc.jit(auto_sync_log=str(log_file))(cached)
+    x = np.zeros(8, np.float32)
+    first[1](x)
+    text = log_file.read_text()
+    assert "plan-ub: t" in text and "insert-sync: set_flag/wait_flag V_MTE3" in text, text
+    log_file.unlink()
+    again = asc.jit(auto_sync_log=str(log_file))(cached)  # a new JITFunction: its memory cache is empty
+    x[:] = 0
+    again[1](x)
+    np.testing.assert_array_equal(x, 4)
+    hit = next(iter(again.cache.values()))
+    assert hit.from_disk and hit.pass_log == text
+    assert log_file.read_text() == text

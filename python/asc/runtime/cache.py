@@ -314,11 +314,14 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def store(kernel: str, key: str, runtime_params: List[str], manifest: List[Any], ir_text: str) -> None:
+def store(kernel: str, key: str, runtime_params: List[str], manifest: List[Any], ir_text: str,
+          pass_log: str = "") -> None:
     """Writes an entry atomically; a failure to write only costs a recompile (and one warning per
-    directory)."""
-    header = json.dumps({"kernel": kernel, "key": key, "runtime_params": runtime_params, "manifest": manifest},
-                        separators=(",", ":"))
+    directory). The pass log goes with it, so that a kernel loaded from the cache reports it too."""
+    entry: Dict[str, Any] = {"kernel": kernel, "key": key, "runtime_params": runtime_params, "manifest": manifest}
+    if pass_log:
+        entry["pass_log"] = pass_log
+    header = json.dumps(entry, separators=(",", ":"))
     rest = header.encode() + b"\n" + ir_text.encode()
     data = f"{MAGIC}\n{hashlib.sha256(rest).hexdigest()}\n".encode() + rest
     path = _path(kernel, key)
@@ -362,6 +365,7 @@ class Loaded:
     runtime_params: List[str]
     globals_used: Dict[Tuple[Any, str], Any]
     ir_text: str
+    pass_log: str = ""  # what the passes reported when it was compiled (UB plan, inserted syncs)
 
 
 class BadEntry(ValueError):
@@ -459,6 +463,8 @@ def _parse_entry(data: bytes, kernel: str, key: str) -> Tuple[Dict[str, Any], st
             and all(isinstance(m, list) and len(m) == 3 and isinstance(m[0], str) and isinstance(m[1], str)
                     and _valid_value_key(m[2]) for m in manifest)):
         raise BadEntry("the manifest is not a list of [function, name, value key] triples")
+    if not isinstance(header.get("pass_log", ""), str):
+        raise BadEntry("pass_log is not text")
     return header, body.decode("utf-8")
 
 
@@ -532,4 +538,4 @@ def load(kernel_fn: Any, key: str) -> Optional[Loaded]:
     except Exception as e:  # noqa: BLE001 (whatever a damaged file makes fail, it is a bad entry)
         _discard(path, _reason(e))
         return None
-    return Loaded(module, kernel, list(expected), used, ir_text)
+    return Loaded(module, kernel, list(expected), used, ir_text, header.get("pass_log", ""))

@@ -345,7 +345,7 @@ def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: A
                  platform: str, use_disk: bool) -> Any:
     """From the disk cache if it holds a valid entry, else compiled (and stored)."""
     from . import cache
-    from .compiler import CompiledKernel
+    from .compiler import CompiledKernel, write_pass_log
     from .dump import dump_dir
 
     # with PYASC_DUMP_PATH set every compilation runs, so that its dumps appear
@@ -354,13 +354,16 @@ def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: A
     if key is not None:
         loaded = cache.load(fn, key)
         if loaded is not None:
-            return CompiledKernel(fn.name, loaded.module, loaded.kernel, loaded.runtime_params, loaded.ir_text,
-                                  loaded.globals_used, key[:12], from_disk=True)
+            hit = CompiledKernel(fn.name, loaded.module, loaded.kernel, loaded.runtime_params, loaded.ir_text,
+                                 loaded.globals_used, key[:12], from_disk=True)
+            hit.pass_log = loaded.pass_log
+            write_pass_log(loaded.pass_log, options)  # auto_sync_log gets it on a hit too
+            return hit
     compiled = compile_kernel(fn, specs, options, platform)
     if key is not None:
         manifest = cache.make_manifest({k: v for k, (v, _) in compiled.globals_used.items()})
         if manifest is not None:
-            cache.store(fn.name, key, compiled.runtime_params, manifest, compiled.ir_text())
+            cache.store(fn.name, key, compiled.runtime_params, manifest, compiled.ir_text(), compiled.pass_log)
     return compiled
 
 
