@@ -345,8 +345,7 @@ static void pipeline(const char *text, uint64_t h) {
     set_stage(ST_VERIFY_AFTER);
     asc_context_clear_error(ctx);
     if (asc_module_verify(m) != ASC_OK) {
-      finding("pass-broke-ir",
-              "the IR does not verify after the passes: %s",
+      finding("pass-broke-ir", "the IR does not verify after the passes: %s",
               asc_context_message(ctx));
       goto out;
     }
