@@ -25,7 +25,7 @@ def load(path: Path) -> ModuleType:
 
 def test_examples_found() -> None:
     assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu", "03_topk", "04_softmax",
-                                                "05_layer_norm"}
+                                                "05_layer_norm", "06_auto_sync"}
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.parent.name)
@@ -40,6 +40,15 @@ def test_example_script(path: Path) -> None:
 def test_add_examples_dtypes(name: str, dtype: type) -> None:
     z = load(EXAMPLES / name).run(dtype=dtype)  # asserts z == x + y itself
     assert z.dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32])
+def test_auto_sync_example(dtype: type) -> None:
+    mod = load(EXAMPLES / "06_auto_sync/add_auto.py")
+    z = mod.run(dtype=dtype)  # asserts z == x + y itself, under the sanitizer
+    assert z.dtype == dtype
+    log = next(iter(mod.add_auto_kernel.cache.values())).pass_log
+    assert log.count("2 slots (double-buffered") == 3 and "by iteration parity" in log
 
 
 @pytest.mark.parametrize("size", [8 * 256, 8 * 4096 + 3 * 256, 9 * 256])
