@@ -13,6 +13,7 @@ simulator of the Ascend AI Core.
 from . import language, lib, runtime
 from .codegen.errors import CompileError, KernelError, SanitizerError, SanitizerWarning, UnsupportedError
 from .language import *  # noqa: F403
+from .language import adv  # family: host
 from .language import __all__ as _language_all
 from .profiler import profile
 from .runtime.config import Backend, KernelType, Platform
@@ -21,5 +22,5 @@ from .runtime.jit import JITFunction, jit
 __version__ = "0.1.0"
 
 __all__ = ["jit", "JITFunction", "CompileError", "KernelError", "SanitizerError", "SanitizerWarning",
-           "UnsupportedError",
+           "UnsupportedError", "adv",
            "Backend", "Platform", "KernelType", "language", "lib", "runtime", "profile"] + list(_language_all)

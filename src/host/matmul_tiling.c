@@ -9,8 +9,9 @@
  * members mean (depthA1 = stepM * stepKa * L1 buffers of A, the L1, L0C and
  * UB bytes in shareL1Size / shareL0CSize / shareUbSize, iterateOrder 0 for
  * M first, 1 for N first) and the 910B memories (L0A and L0B 64 KiB, L0C
- * 128 KiB, L1 512 KiB, bias table 1 KiB, fixpipe buffer 2 KiB). The search
- * itself is ours: docs/host_tiling.md says what it chooses. */
+ * 128 KiB, L1 512 KiB (less 256 bytes the platform keeps), bias table 1 KiB,
+ * fixpipe buffer 2 KiB). The search itself is ours: docs/host_tiling.md says
+ * what it chooses. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,9 @@
 #define L0B_BYTES (64u * 1024u)
 #define BT_BYTES 1024u
 #define FB_BYTES 2048u
+/* what PlatformAscendC::GetCoreMemSize keeps back of UB and L1 on 910B
+ * parts for the Matmul client/server messages (LOCAL_RESERV_SIZE) */
+#define LOCAL_RESERVED 256u
 /* 910B parts: L2 cache and HBM per chip (vendor specifications); a core
  * sees them whole */
 #define L2_BYTES (192ull * 1024u * 1024u)
@@ -41,13 +45,13 @@ int asc_host_core_mem_size(const AscPlatform *p, int type, uint64_t *size) {
     *size = p->l0c_size;
     return 0;
   case ASC_MEM_L1:
-    *size = p->l1_size;
+    *size = p->l1_size - LOCAL_RESERVED;
     return 0;
   case ASC_MEM_L2:
     *size = L2_BYTES;
     return 0;
   case ASC_MEM_UB:
-    *size = p->ub_size;
+    *size = p->ub_size - LOCAL_RESERVED;
     return 0;
   case ASC_MEM_HBM:
     *size = HBM_BYTES;
@@ -79,11 +83,11 @@ void asc_matmul_tiling_args_init(AscMatmulTilingArgs *a, int kind,
                                  const AscPlatform *p) {
   memset(a, 0, sizeof *a);
   a->kind = kind;
-  a->l1_size = (int32_t)p->l1_size;
+  a->l1_size = (int32_t)(p->l1_size - LOCAL_RESERVED);
   a->l0a_size = (int32_t)L0A_BYTES;
   a->l0b_size = (int32_t)L0B_BYTES;
   a->l0c_size = (int32_t)p->l0c_size;
-  a->ub_size = (int32_t)p->ub_size;
+  a->ub_size = (int32_t)(p->ub_size - LOCAL_RESERVED);
   a->bt_size = (int32_t)BT_BYTES;
   a->core_num = p->cube_cores;
   a->a_pos = a->b_pos = a->c_pos = a->bias_pos = ASC_MM_POS_GM;

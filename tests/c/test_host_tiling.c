@@ -209,7 +209,8 @@ static void fixed_and_ranges(const AscPlatform *p) {
   uint64_t size = 0;
   CHECK(asc_host_core_mem_size(p, ASC_MEM_L0_A, &size) == 0 && size == 65536,
         "L0A %llu", (unsigned long long)size);
-  CHECK(asc_host_core_mem_size(p, ASC_MEM_L1, &size) == 0 && size == p->l1_size,
+  CHECK(asc_host_core_mem_size(p, ASC_MEM_L1, &size) == 0 &&
+            size == p->l1_size - 256,
         "L1");
   CHECK(asc_host_core_mem_size(p, 42, &size) == -1, "bad type");
 }
