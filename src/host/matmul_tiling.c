@@ -376,8 +376,12 @@ int asc_matmul_tiling_compute(const AscMatmulTilingArgs *a, AscTCubeTiling *out,
   Shape s = {a->single_m > 0 ? a->single_m : a->org_m,
              a->single_n > 0 ? a->single_n : a->org_n,
              a->single_k > 0 ? a->single_k : a->org_ka};
-  if (a->single_m == 0 || a->single_n == 0 || a->single_k == 0 || s.m <= 0 ||
-      s.n <= 0 || s.k <= 0)
+  /* -1 is "not set"; any other value but a positive one is refused */
+  if (a->single_m == 0 || a->single_n == 0 || a->single_k == 0 ||
+      a->single_m < -1 || a->single_n < -1 || a->single_k < -1 ||
+      a->org_m < -1 || a->org_n < -1 || a->org_ka < -1 || a->org_kb < -1 ||
+      a->org_m == 0 || a->org_n == 0 || a->org_ka == 0 || a->org_kb == 0 ||
+      s.m <= 0 || s.n <= 0 || s.k <= 0)
     return fail(err, n,
                 "M, N and K must be set (set_shape or set_org_shape) and "
                 "positive, got M=%lld, N=%lld, K=%lld",
