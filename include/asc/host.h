@@ -36,11 +36,13 @@ int asc_host_core_mem_size(const AscPlatform *p, int type, uint64_t *size);
 
 /* ---- TCubeTiling: the devkit's struct, its int32 members in its order --- */
 
+/* clang-format off */
 #define ASC_TCUBE_TILING_FIELDS(X)                                             \
   X(usedCoreNum)                                                               \
   X(M)                                                                         \
-  X(N) X(Ka) X(Kb) X(singleCoreM) X(singleCoreN) X(singleCoreK) X(baseM)       \
-      X(baseN) X(baseK) X(depthA1) X(depthB1) X(stepM) X(stepN) X(isBias)      \
+  X(N)                                                                         \
+  X(Ka) X(Kb) X(singleCoreM) X(singleCoreN) X(singleCoreK) X(baseM) X(baseN)   \
+      X(baseK) X(depthA1) X(depthB1) X(stepM) X(stepN) X(isBias)               \
           X(transLength) X(iterateOrder) X(shareMode) X(shareL1Size) X(        \
               shareL0CSize) X(shareUbSize) X(batchM) X(batchN) X(singleBatchM) \
               X(singleBatchN) X(stepKa) X(stepKb) X(depthAL1CacheUB)           \
@@ -52,6 +54,8 @@ int asc_host_core_mem_size(const AscPlatform *p, int type, uint64_t *size);
                                       X(CLayoutInfoS1) X(CLayoutInfoN)         \
                                           X(CLayoutInfoG) X(CLayoutInfoS2)     \
                                               X(BatchNum) X(mxTypePara)
+
+/* clang-format on */
 
 typedef struct AscTCubeTiling {
 #define ASC_TCT_MEMBER_(name) int32_t name;
@@ -88,15 +92,17 @@ enum { ASC_MM_POS_GM = 0, ASC_MM_POS_TSCM = 13 };
 
 /* Every member an int32: the Python binding fills them by name
  * (asc_matmul_tiling_arg_names). -1 is "not set" where the devkit has it. */
+/* clang-format off */
 #define ASC_MATMUL_TILING_ARGS(X)                                              \
   X(kind)                                                                      \
-  X(l1_size) X(l0a_size) X(l0b_size) X(l0c_size) X(ub_size) X(bt_size) X(      \
-      core_num) X(a_pos) X(a_format) X(a_dtype) X(a_trans) X(b_pos)            \
-      X(b_format) X(b_dtype) X(b_trans) X(c_pos) X(c_format) X(c_dtype) X(     \
-          bias_pos) X(bias_format) X(bias_dtype) X(org_m) X(org_n) X(org_ka)   \
-          X(org_kb) X(single_m) X(single_n) X(single_k) X(base_m) X(base_n) X( \
-              base_k) X(max_base_m) X(max_base_n) X(max_base_k) X(min_base_m)  \
-              X(min_base_n) X(min_base_k) X(single_core_m) X(single_core_n)    \
+  X(l1_size)                                                                   \
+  X(l0a_size) X(l0b_size) X(l0c_size) X(ub_size) X(bt_size) X(core_num) X(     \
+      a_pos) X(a_format) X(a_dtype) X(a_trans) X(b_pos) X(b_format) X(b_dtype) \
+      X(b_trans) X(c_pos) X(c_format) X(c_dtype) X(bias_pos) X(bias_format) X( \
+          bias_dtype) X(org_m) X(org_n) X(org_ka) X(org_kb) X(single_m)        \
+          X(single_n) X(single_k) X(base_m) X(base_n) X(base_k) X(max_base_m)  \
+              X(max_base_n) X(max_base_k) X(min_base_m) X(min_base_n) X(       \
+                  min_base_k) X(single_core_m) X(single_core_n)                \
                   X(single_core_k) X(max_single_m) X(max_single_n) X(          \
                       max_single_k) X(min_single_m) X(min_single_n)            \
                       X(min_single_k) X(align_m) X(align_n) X(align_k) X(dim)  \
@@ -109,6 +115,8 @@ enum { ASC_MM_POS_GM = 0, ASC_MM_POS_TSCM = 13 };
                                                   X(c_layout_s1) X(c_layout_n) \
                                                       X(c_layout_g)            \
                                                           X(c_layout_s2)
+
+/* clang-format on */
 
 typedef struct AscMatmulTilingArgs {
 #define ASC_MMA_MEMBER_(name) int32_t name;

@@ -13,8 +13,8 @@ simulator of the Ascend AI Core.
 from . import language, lib, runtime
 from .codegen.errors import CompileError, KernelError, SanitizerError, SanitizerWarning, UnsupportedError
 from .language import *  # noqa: F403
-from .language import adv  # family: host
 from .language import __all__ as _language_all
+from .language import adv  # family: host
 from .profiler import profile
 from .runtime.config import Backend, KernelType, Platform
 from .runtime.jit import JITFunction, jit

@@ -3,10 +3,25 @@ memories, and the matmul tiling that fills an asc.adv.TCubeTiling. The
 algorithm is C (src/host/, include/asc/host.h); docs/host_tiling.md says
 what it chooses."""
 
-from .enums import CoreMemType, CubeFormat, DataType, DequantType, MatrixMadType, MatrixTraverse, ScheduleType, \
-    TPosition
-from .tiling import BatchMatmulTiling, MatmulApiTiling, MatmulApiTilingBase, MatmulConfigParams, \
-    MultiCoreMatmulTiling, PlatformAscendC, PlatformAscendCManager
+from .enums import (
+    CoreMemType,
+    CubeFormat,
+    DataType,
+    DequantType,
+    MatrixMadType,
+    MatrixTraverse,
+    ScheduleType,
+    TPosition,
+)
+from .tiling import (
+    BatchMatmulTiling,
+    MatmulApiTiling,
+    MatmulApiTilingBase,
+    MatmulConfigParams,
+    MultiCoreMatmulTiling,
+    PlatformAscendC,
+    PlatformAscendCManager,
+)
 
 
 def get_ascendc_platform() -> PlatformAscendC:

@@ -13,8 +13,16 @@ import logging
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Type
 
 from ... import _C
-from .enums import CoreMemType, CubeFormat, DataType, DequantType, MatrixMadType, MatrixTraverse, ScheduleType, \
-    TPosition
+from .enums import (
+    CoreMemType,
+    CubeFormat,
+    DataType,
+    DequantType,
+    MatrixMadType,
+    MatrixTraverse,
+    ScheduleType,
+    TPosition,
+)
 
 if TYPE_CHECKING:
     from ...language.adv.tiling import TCubeTiling
