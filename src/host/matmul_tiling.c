@@ -270,16 +270,22 @@ typedef struct Base {
   int64_t m, n, k;
 } Base;
 
-/* The largest base K (a multiple of k0, at least lo, at most hi) whose A
- * and B blocks fit half of L0A and L0B (double buffered); 0 if none. */
+/* A base K (a multiple of k0, at least lo, at most hi) whose A and B
+ * blocks fit half of L0A and L0B (double buffered); 0 if none. */
 static int64_t pick_base_k(const AscMatmulTilingArgs *a, int64_t bm, int64_t bn,
                            int64_t k0, int64_t lo, int64_t hi, int64_t sa_bits,
                            int64_t sb_bits) {
   int64_t by_a = (int64_t)a->l0a_size / 2 * 8 / (bm * sa_bits);
   int64_t by_b = (int64_t)a->l0b_size / 2 * 8 / (bn * sb_bits);
-  int64_t k = min64(hi, min64(by_a, by_b));
-  k -= k % k0;
-  return k >= lo && k > 0 ? k : 0;
+  int64_t cap = min64(by_a, by_b);
+  if (hi <= cap)
+    return hi >= lo && hi > 0 ? hi : 0; /* all of the core's K at once */
+  /* else a power of two fractals, so that K steps leave no tail but K's
+   * own (an odd multiple, 80 for 512, would leave one every block) */
+  int64_t k = k0;
+  while (k * 2 <= cap)
+    k *= 2;
+  return k <= cap && k >= lo ? k : 0;
 }
 
 static int pick_base(const AscMatmulTilingArgs *a, Shape sc, int64_t k0,
