@@ -425,7 +425,8 @@ int asc_matmul_tiling_compute(const AscMatmulTilingArgs *a, AscTCubeTiling *out,
   if (pick_base(a, sc, k0, sa_bits, sb_bits, bias_bytes, &b, err, n))
     return -1;
 
-  /* L1: stepKa = stepKb K blocks of A and B at a time, all of K if it fits,
+  /* L1: stepKa = stepKb K blocks of A and B at a time (a divisor of the
+   * K blocks, so that every L1 load is whole steps), all of K if it fits,
    * double buffered if that fits too; stepM = stepN = 1. */
   int64_t a1 = b.m * b.k * sa_bits / 8, b1 = b.n * b.k * sb_bits / 8;
   int64_t a1_l1 = a->a_pos == ASC_MM_POS_TSCM ? 0 : a1;
@@ -436,7 +437,8 @@ int asc_matmul_tiling_compute(const AscMatmulTilingArgs *a, AscTCubeTiling *out,
   int64_t step_k = 0, db = 0;
   for (int64_t sk = k_iters; sk >= 1 && !step_k; sk--)
     for (int64_t d = 2; d >= 1 && !step_k; d--)
-      if (sk * d * (a1_l1 + b1_l1) + bias_l1 <= a->l1_size) {
+      if (k_iters % sk == 0 &&
+          sk * d * (a1_l1 + b1_l1) + bias_l1 <= a->l1_size) {
         step_k = sk;
         db = d;
       }

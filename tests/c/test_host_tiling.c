@@ -49,7 +49,8 @@ static void check_invariants(const AscMatmulTilingArgs *a,
   if (t->isBias)
     CHECK(bias <= a->bt_size, "bias table %lld", bias);
   int k_iters = (t->singleCoreK + t->baseK - 1) / t->baseK;
-  CHECK(t->stepKa >= 1 && t->stepKa <= k_iters, "stepKa %d", t->stepKa);
+  CHECK(t->stepKa >= 1 && t->stepKa <= k_iters && k_iters % t->stepKa == 0,
+        "stepKa %d", t->stepKa);
   CHECK(t->iterateOrder == 0 || t->iterateOrder == 1, "order %d",
         t->iterateOrder);
   /* the cores' blocks cover M x N */

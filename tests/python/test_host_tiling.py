@@ -246,7 +246,8 @@ def test_tiling_invariants(dtype: host.DataType, c: host.DataType, bias: bool, t
             assert t.depth_a1 * a_blk + t.depth_b1 * b_blk + bias_bytes == t.share_l1_size <= L1
             assert bias_bytes <= BT and t.is_bias == int(bias)
             assert t.depth_a1 % (t.step_m * t.step_k_a) == 0 and t.depth_b1 % (t.step_n * t.step_k_b) == 0
-            assert 1 <= t.step_k_a <= -(-t.single_core_k // t.base_k)
+            k_iters = -(-t.single_core_k // t.base_k)
+            assert 1 <= t.step_k_a <= k_iters and k_iters % t.step_k_a == 0
             # the cores' blocks cover the matrix; no more cores than blocks or than allowed
             m_blocks, n_blocks = -(-m // t.single_core_m), -(-n // t.single_core_n)
             assert t.used_core_num == m_blocks * n_blocks <= dim
