@@ -14,6 +14,7 @@ from . import language, lib, runtime
 from .codegen.errors import CompileError, KernelError, SanitizerError, SanitizerWarning, UnsupportedError
 from .language import *  # noqa: F403
 from .language import __all__ as _language_all
+from .language import adv  # family: host
 from .profiler import profile
 from .runtime.config import Backend, KernelType, Platform
 from .runtime.jit import JITFunction, jit
@@ -21,5 +22,5 @@ from .runtime.jit import JITFunction, jit
 __version__ = "0.1.0"
 
 __all__ = ["jit", "JITFunction", "CompileError", "KernelError", "SanitizerError", "SanitizerWarning",
-           "UnsupportedError",
+           "UnsupportedError", "adv",
            "Backend", "Platform", "KernelType", "language", "lib", "runtime", "profile"] + list(_language_all)

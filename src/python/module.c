@@ -32,6 +32,15 @@ static PyMethodDef functions[] = {
      "set_sanitize_default(mode): 0 off, 1 warn, 2 error"},
     {"ops_without_emitter_rule", py_ops_without_emitter_rule, METH_NOARGS,
      "op names the Ascend C emitter cannot spell (must be empty)"},
+    /* family: host (asc.lib.host) */
+    {"host_core_mem_size", py_host_core_mem_size, METH_VARARGS,
+     "host_core_mem_size(platform, CoreMemType value) -> bytes"},
+    {"host_matmul_tiling", py_host_matmul_tiling, METH_VARARGS,
+     "host_matmul_tiling(settings) -> (ret, TCubeTiling values or None, "
+     "(dim, m_dim, n_dim, batch_core_m, batch_core_n), message)"},
+    {"host_matmul_tiling_defaults", py_host_matmul_tiling_defaults,
+     METH_VARARGS,
+     "host_matmul_tiling_defaults(kind, platform) -> {setting: value}"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT,

@@ -116,5 +116,9 @@ PyObject *py_platform(PyObject *mod, PyObject *args);
 PyObject *py_set_sanitize_default(PyObject *mod, PyObject *args);
 /* results.c */
 PyObject *py_timing_params(PyObject *mod, PyObject *args);
+/* family: host (asc.lib.host, host.c) */
+PyObject *py_host_core_mem_size(PyObject *mod, PyObject *args);
+PyObject *py_host_matmul_tiling(PyObject *mod, PyObject *args);
+PyObject *py_host_matmul_tiling_defaults(PyObject *mod, PyObject *args);
 
 #endif

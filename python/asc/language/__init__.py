@@ -1,5 +1,6 @@
 """The kernel language: everything a kernel may call as `asc.<name>`."""
 
+from . import adv  # noqa: F401  (family: host, asc.adv.TCubeTiling)
 from . import core as _core
 from .basic import *  # noqa: F403
 from .basic import __all__ as _basic_all

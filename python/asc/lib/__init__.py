@@ -1,5 +1,5 @@
 """Host-side libraries."""
 
-from . import runtime
+from . import host, runtime  # (host: family host)
 
-__all__ = ["runtime"]
+__all__ = ["host", "runtime"]

@@ -229,7 +229,7 @@ def _build_module(jit_fn: Any, specs: Dict[str, ParamSpec]) -> Tuple[Any, Any, L
             if kind == "gm":
                 types.append(builder.type("global_address", spec[1]))
             elif kind == "struct":
-                types.append(builder.user_struct_type(spec[1]))
+                types.append(spec[1].ir_type(builder))  # (asc.adv.TCubeTiling: the table's type)
             else:
                 types.append(builder.type("scalar", {"int": "int32", "float": "float32", "bool": "bool"}[kind]))
             runtime.append(name)

@@ -180,7 +180,7 @@ class StructField(BaseField):
         raise TypeError(f"{where}: must be a {self.struct_cls.__name__}, got {describe(value)}")
 
     def ir_type(self, b: Any) -> Any:
-        return b.user_struct_type(self.struct_cls)
+        return self.struct_cls.ir_type(b)
 
     def describe(self) -> str:
         return self.struct_cls.__name__

@@ -191,6 +191,13 @@ class Scalar(IRValue):
         b = _b.current()
         return Scalar(b.create1("arith.cast", [self], b.scalar_type(dtype)), dtype)
 
+    # family: host -- upstream's RuntimeInt.ceildiv (tiling.m.ceildiv(tiling.single_core_m))
+    def ceildiv(self, other: Any) -> Any:
+        """(self + other - 1) // other, as asc.ceildiv(self, other)."""
+        from .utils import ceildiv
+
+        return ceildiv(self, other)
+
     def __bool__(self) -> bool:
         raise TypeError("a runtime value has no truth value at compile time; use it in `if`/`while` "
                         "of the kernel, not in Python code that runs while compiling")

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import state
 
 __all__ = ["Stream", "current_stream", "use_model", "use_npu", "set_soc_version", "current_platform",
-           "set_device", "is_available", "synchronize"]
+           "set_device", "is_available", "synchronize", "get_soc_version"]
 
 
 class Stream:
@@ -48,6 +50,16 @@ def use_npu() -> None:
 
 def set_soc_version(soc_version: object) -> None:
     state.soc_version = getattr(soc_version, "value", soc_version)  # type: ignore[assignment]
+
+
+def get_soc_version() -> Any:
+    """The platform kernels run on, as upstream's: an asc.Platform (its .value the name)."""
+    from ...runtime.config import Platform
+
+    try:
+        return Platform(state.soc_version)
+    except ValueError:
+        return state.soc_version
 
 
 def current_platform() -> str:
