@@ -3,6 +3,7 @@ per Ascend C API family, as upstream)."""
 
 from .aipp import load_image_to_local, set_aipp_functions
 from .block_sync import data_sync_barrier, ib_set, ib_wait, pipe_barrier, set_flag, sync_all, wait_flag
+from .cores import ascend_is_aic, ascend_is_aiv, cross_core_set_flag, cross_core_wait_flag  # family: cores
 from .cache import data_cache_clean_and_invalid, get_icache_preload_status, icache_preload
 from .common import (
     check_local_memory_ia,
@@ -117,6 +118,7 @@ from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
 
 __all__ = [
+    "ascend_is_aic", "ascend_is_aiv", "cross_core_set_flag", "cross_core_wait_flag",  # family: cores
     "load_image_to_local", "set_aipp_functions",
     "get_hccl_context", "set_hccl_context",
     "data_sync_barrier", "ib_set", "ib_wait", "pipe_barrier", "set_flag", "sync_all", "wait_flag",
