@@ -634,8 +634,8 @@ void asc_xsync_changed(AscXSync *xs) { changed(xs); }
 
 int64_t asc_xsync_arrival(AscBlockState *b) { return arrival(b); }
 
-void asc_xsync_release(AscXSync *xs, AscBlockState *b, int32_t buf,
-                       int64_t off, int64_t t) {
+void asc_xsync_release(AscXSync *xs, AscBlockState *b, int32_t buf, int64_t off,
+                       int64_t t) {
   release_to(xs, b, buf, off, t);
 }
 

@@ -110,6 +110,7 @@ void asc_cores_assign(AscBlockState *b, int kernel_type, int unit,
   b->core_group = unit / per;
   b->core_is_aic = has_aic(kernel_type) && r == 0;
   b->logical_num = core_num;
+  b->core_bit = b->core_is_aic ? ASC_CORE_AIC : ASC_CORE_AIV;
   if (b->core_is_aic) {
     b->core_sub_idx = 0;
     b->core_sub_num = 1;
@@ -234,11 +235,11 @@ static AscStatus set_flag(Ctx *c, int mode) {
     return sim_fail(c->x, c->in, "%s: out of memory", c->what);
   int n = members(b, mode, m, cap);
   int64_t *sets = cf->sets[mode];
-  int64_t *round = &cf->rounds[mode][(mode == 0 ? (size_t)b->core_is_aic
-                                                : (size_t)(b->core_group * per) +
-                                                      2) *
-                                         N_FLAGS +
-                                     (size_t)c->flag];
+  int64_t *round =
+      &cf->rounds[mode][(mode == 0 ? (size_t)b->core_is_aic
+                                   : (size_t)(b->core_group * per) + 2) *
+                            N_FLAGS +
+                        (size_t)c->flag];
   sets[(size_t)me * N_FLAGS + (size_t)c->flag]++;
   /* the receivers: the members themselves, or (mode 2) the AIC */
   int group0 = b->core_group * per;
@@ -287,8 +288,8 @@ static AscStatus wait_flag(Ctx *c) {
   if (st)
     return st;
   (*counter(c->cf, b->block_idx, c->flag))--;
-  int64_t rel = asc_xsync_acquire(xs, b, FLAG_KEY_BUF,
-                                  key_of(b->block_idx, c->flag));
+  int64_t rel =
+      asc_xsync_acquire(xs, b, FLAG_KEY_BUF, key_of(b->block_idx, c->flag));
   asc_xsync_next_epoch(b);
   asc_xsync_released_at(b, rel > t0 ? rel : t0);
   asc_xsync_changed(xs);
@@ -298,7 +299,8 @@ static AscStatus wait_flag(Ctx *c) {
 AscStatus sim_cross_core_flag(AscExec *x, const AscInstr *in) {
   AscBlockState *b = x->b;
   int set = in->imm == 0;
-  const char *api = set ? "asc.cross_core_set_flag" : "asc.cross_core_wait_flag";
+  const char *api =
+      set ? "asc.cross_core_set_flag" : "asc.cross_core_wait_flag";
   int64_t mode = asc_op_attr_int(in->src, "mode_id", 0);
   int64_t id = ASC_SLOT(x, in, 0).i;
   Ctx c = {x, in, b->core_flags, (int)((uint64_t)id & (N_FLAGS - 1)), ""};
@@ -332,4 +334,82 @@ AscStatus sim_cross_core_flag(AscExec *x, const AscInstr *in) {
   AscStatus st = set ? set_flag(&c, (int)mode) : wait_flag(&c);
   asc_xsync_unlock(b->xsync);
   return st;
+}
+
+/* ---- which core runs an instruction -----------------------------------
+ * The devkit's instructions run only on their unit's core (dav_c220
+ * impls: vector instructions under ASCEND_IS_AIV, LoadData / Mmad /
+ * Fixpipe and copies into L1 under ASCEND_IS_AIC): on the other core of a
+ * MIX kernel (and on the one core of an AIC_ONLY kernel) they do nothing.
+ * V-pipe instructions are the AIV's; M, MTE1 and FIX the AIC's; a copy
+ * (MTE2, MTE3) the AIC's when a local tensor operand or result is at a
+ * cube position, the AIV's when one is in the UB; everything else (scalar,
+ * framework and sync instructions) runs on both. */
+
+static int position_core(const AscType *t) {
+  if (!t || t->position < 0 || t->kind == ASC_TY_GLOBAL_TENSOR ||
+      t->kind == ASC_TY_GLOBAL_ADDRESS)
+    return 0;
+  if (t->position >= 1 && t->position <= 8)
+    return ASC_CORE_AIC;
+  if (t->position >= 9 && t->position <= 11)
+    return ASC_CORE_AIV;
+  return 0;
+}
+
+static uint8_t instr_core(const AscInstr *in) {
+  const AscOpInfo *oi = asc_op_info((AscOpId)in->op);
+  if (!oi || !in->src)
+    return 0;
+  switch (oi->pipe) {
+  case ASC_PIPE_V:
+    return ASC_CORE_AIV;
+  case ASC_PIPE_M:
+  case ASC_PIPE_MTE1:
+  case ASC_PIPE_FIX:
+    return ASC_CORE_AIC;
+  case ASC_PIPE_MTE2:
+  case ASC_PIPE_MTE3: {
+    const AscOp *op = in->src;
+    for (int i = 0; i < op->n_operands; i++) {
+      int c = position_core(op->operands[i]->type);
+      if (c == ASC_CORE_AIC)
+        return (uint8_t)c;
+    }
+    for (int i = 0; i < op->n_operands; i++) {
+      int c = position_core(op->operands[i]->type);
+      if (c)
+        return (uint8_t)c;
+    }
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+uint8_t **asc_cores_table_new(const AscKernel *k) {
+  int kt = asc_kernel_type_of(k);
+  if (kt == KT_AIV_ONLY || kt == KT_MIX_AIV_1_0 || kt == KT_MIX_AIV_HARD_SYNC)
+    return NULL; /* vector cores only: every instruction runs, as before */
+  uint8_t **t = calloc((size_t)k->n_funcs + 1, sizeof *t);
+  for (int f = 0; t && f < k->n_funcs; f++) {
+    const AscFunc *fn = &k->funcs[f];
+    t[f] = calloc((size_t)fn->n_code + 1, 1);
+    if (!t[f]) {
+      asc_cores_table_free(t, k);
+      return NULL;
+    }
+    for (int i = 0; i < fn->n_code; i++)
+      t[f][i] = instr_core(&fn->code[i]);
+  }
+  return t;
+}
+
+void asc_cores_table_free(uint8_t **t, const AscKernel *k) {
+  if (!t)
+    return;
+  for (int f = 0; f < k->n_funcs; f++)
+    free(t[f]);
+  free(t);
 }

@@ -53,6 +53,7 @@ typedef struct Worker {
    * its blocks, the cores they make up) and the cross-core flags */
   int kernel_type, logical_num;
   AscCoreFlags *core_flags;
+  uint8_t *const *core_table;
 } Worker;
 
 void sim_regs_reset(AscCoreRegs *r) {
@@ -118,6 +119,7 @@ static void *worker_main(void *arg) {
   b.gm_overruns_reported = w->gm_overruns_reported;
   b.xsync = w->xsync;
   b.core_flags = w->core_flags; /* family: cores */
+  b.core_table = w->core_table;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
     asc_cores_assign(&b, w->kernel_type, blk, w->logical_num);
@@ -332,18 +334,21 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   AscCoreFlags *core_flags = NULL; /* family: cores */
   if (asc_kernel_syncs_blocks(k)) {
     int cores = platform->vector_cores;
+    const char *kind = "vector cores"; /* family: cores: or AI Cores' */
     if (per_group > 1 || kernel_type == 1 || kernel_type == 3 ||
-        kernel_type == 5) /* family: cores: AI Cores, cube cores */
+        kernel_type == 5) {
       cores = platform->cube_cores * per_group;
+      kind = per_group > 1 ? "cube and vector cores" : "cube cores";
+    }
     if (core_num > cores || core_num > MAX_SYNC_THREADS) {
       err->status = ASC_ERR_KERNEL;
       snprintf(err->message, sizeof err->message,
                "the kernel synchronises its blocks (sync_all, ib_set/ib_wait, "
-               "notify_next_block/wait_pre_block), which needs every block "
-               "running at once: core_num = %d exceeds the %d cores of %s "
-               "(on the NPU it hangs)",
+               "notify_next_block/wait_pre_block, cross-core flags), which "
+               "needs every block running at once: %d blocks exceed the %d %s "
+               "of %s (on the NPU it hangs)",
                core_num, cores < MAX_SYNC_THREADS ? cores : MAX_SYNC_THREADS,
-               platform->name);
+               kind, platform->name);
       return err->status;
     }
     workers = core_num;
@@ -362,6 +367,16 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   } else if (asc_kernel_uses_store_atomics(k)) {
     workers = 1; /* float atomic sums in block order (atomic.c) */
   }
+  /* family: cores: which core runs each instruction (none for kernels of
+   * vector cores only) */
+  uint8_t **core_table = asc_cores_table_new(k);
+  if (!core_table && kernel_type != 0 && kernel_type != 2 && kernel_type != 4) {
+    asc_core_flags_free(core_flags);
+    asc_xsync_free(xsync);
+    err->status = ASC_ERR_INTERNAL;
+    snprintf(err->message, sizeof err->message, "out of memory");
+    return err->status;
+  }
   /* small launches (the common 1-block case) allocate nothing */
   Worker local[4];
   Worker *ws = workers <= 4 ? local : calloc((size_t)workers, sizeof *ws);
@@ -369,6 +384,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     memset(local, 0, sizeof local);
   if (!ws) {
     asc_core_flags_free(core_flags); /* family: cores */
+    asc_cores_table_free(core_table, k);
     asc_xsync_free(xsync);
     err->status = ASC_ERR_INTERNAL;
     snprintf(err->message, sizeof err->message, "out of memory");
@@ -381,6 +397,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   int sync_ok = workers > 1 ? init_wait(&wait) : 0;
   if (sync_ok < 0) {
     asc_core_flags_free(core_flags); /* family: cores */
+    asc_cores_table_free(core_table, k);
     asc_xsync_free(xsync);
     if (ws != local)
       free(ws);
@@ -412,6 +429,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].kernel_type = kernel_type; /* family: cores */
     ws[i].logical_num = logical_num;
     ws[i].core_flags = core_flags;
+    ws[i].core_table = core_table;
     ws[i].scratch = asc_scratch_take((int64_t)platform->ub_size, slots);
     if (!ws[i].scratch) {
       for (int j = 0; j < i; j++)
@@ -420,6 +438,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
       if (sync_ok)
         destroy_wait(&wait);
       asc_core_flags_free(core_flags); /* family: cores */
+      asc_cores_table_free(core_table, k);
       asc_xsync_free(xsync);
       if (ws != local)
         free(ws);
@@ -473,6 +492,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
           *err = ws[i].err;
   }
   asc_core_flags_free(core_flags); /* family: cores */
+  asc_cores_table_free(core_table, k);
   asc_xsync_free(xsync);
   if (ws != local)
     free(ws);

@@ -83,6 +83,12 @@ int asc_kernel_uses_core_flags(const struct AscKernel *k);
 void asc_cores_assign(struct AscBlockState *b, int kernel_type, int unit,
                       int core_num);
 AscCoreFlags *asc_core_flags_new(int units, int per_group);
+/* the core that runs each instruction (ASC_CORE_AIV / ASC_CORE_AIC, 0:
+ * both), one array per function of the kernel; NULL for kernels of vector
+ * cores only (or out of memory), where every instruction runs */
+enum { ASC_CORE_AIV = 1, ASC_CORE_AIC = 2 };
+uint8_t **asc_cores_table_new(const struct AscKernel *k);
+void asc_cores_table_free(uint8_t **t, const struct AscKernel *k);
 void asc_core_flags_free(AscCoreFlags *f);
 
 #endif

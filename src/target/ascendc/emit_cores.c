@@ -11,16 +11,20 @@
 
 /* The devkit's KernelMetaType for each asc.KernelType value; NULL for the
  * HARD_SYNC types, which the devkit sets by compiler options instead. */
-static const char *const meta_type[] = {
-    "KERNEL_TYPE_AIV_ONLY",    "KERNEL_TYPE_AIC_ONLY",
-    NULL,                      NULL,
-    "KERNEL_TYPE_MIX_AIV_1_0", "KERNEL_TYPE_MIX_AIC_1_0",
-    "KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2"};
+static const char *const meta_type[] = {"KERNEL_TYPE_AIV_ONLY",
+                                        "KERNEL_TYPE_AIC_ONLY",
+                                        NULL,
+                                        NULL,
+                                        "KERNEL_TYPE_MIX_AIV_1_0",
+                                        "KERNEL_TYPE_MIX_AIC_1_0",
+                                        "KERNEL_TYPE_MIX_AIC_1_1",
+                                        "KERNEL_TYPE_MIX_AIC_1_2"};
 
 void em_kernel_type(Emitter *e, const AscOp *f) {
   const AscAttr *a = asc_op_attr(f, "kernel_type");
   /* AIV_ONLY is what a kernel without the line is */
-  if (!a || a->i <= 0 || a->i >= (int64_t)(sizeof meta_type / sizeof *meta_type))
+  if (!a || a->i <= 0 ||
+      a->i >= (int64_t)(sizeof meta_type / sizeof *meta_type))
     return;
   if (meta_type[a->i])
     em_buf_printf(&e->out, "    KERNEL_TASK_TYPE_DEFAULT(%s);\n",
