@@ -14,8 +14,7 @@
  * "Uses the cube core": an op on the M, MTE1 or FIX pipe (from the op
  * table), a value (operand or result) that is a tensor, queue or buffer at
  * a cube position (A1, A2, B1, B2, C1, C2, CO1, CO2), or ascend_is_aic().
- * Device functions count: every function of the module is scanned (a
- * module holds the kernel and the functions it calls). */
+ * The device functions a kernel calls (transitively) count as its body. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +35,31 @@ typedef struct Uses {
   int cube;  /* the cube core */
   int pairs; /* cross-core flags of modes 1, 2 */
   int all;   /* cross-core flags of mode 0 */
+  const AscModule *m;
+  const AscOp **seen; /* the functions scanned */
+  int n_seen, cap_seen;
 } Uses;
+
+static void scan(const AscBlock *b, Uses *u);
+
+/* Scans function f once. */
+static void scan_function(const AscOp *f, Uses *u) {
+  if (!f || f->id != ASC_OP_FUNC || !f->n_regions)
+    return;
+  for (int i = 0; i < u->n_seen; i++)
+    if (u->seen[i] == f)
+      return;
+  if (u->n_seen == u->cap_seen) {
+    int cap = u->cap_seen ? 2 * u->cap_seen : 8;
+    const AscOp **s = realloc(u->seen, sizeof *s * (size_t)cap);
+    if (!s)
+      return; /* out of memory: the callee is not scanned */
+    u->seen = s;
+    u->cap_seen = cap;
+  }
+  u->seen[u->n_seen++] = f;
+  scan(f->regions[0].block, u);
+}
 
 static int cube_position(const AscType *t) {
   if (!t || t->position < 0)
@@ -64,6 +87,11 @@ static void scan(const AscBlock *b, Uses *u) {
       u->cube = 1;
     if (op->id == ASC_OP_ASCEND_IS_AIC)
       u->cube = 1;
+    if (op->id == ASC_OP_CALL) {
+      const char *callee = asc_op_attr_str(op, "callee");
+      if (callee)
+        scan_function(asc_module_find_function(u->m, callee), u);
+    }
     if (op->id == ASC_OP_CROSS_CORE_SET_FLAG ||
         op->id == ASC_OP_CROSS_CORE_WAIT_FLAG) {
       if (asc_op_attr_int(op, "mode_id", 0) == 0)
@@ -130,25 +158,25 @@ AscStatus asc_pass_detect_kernel_type(AscModule *m, const char *opts) {
                        "type=0..%d)",
                        t, KT_MAX);
   }
-  Uses u = {0, 0, 0};
-  for (const AscOp *f = m->body->first; f; f = f->next)
-    if (f->id == ASC_OP_FUNC && f->n_regions)
-      scan(f->regions[0].block, &u);
-  int64_t type = KT_AIV_ONLY;
-  if (given >= 0)
-    type = given;
-  else if (u.cube)
-    type = cube_only ? KT_AIC_ONLY : KT_MIX_AIC_1_2;
-  else if (u.pairs)
-    type = KT_MIX_AIC_1_2;
-  else if (u.all)
-    type = KT_MIX_AIV_1_0;
-  for (AscOp *f = m->body->first; f; f = f->next)
-    if (f->id == ASC_OP_FUNC && asc_op_attr_int(f, "kernel", 0) &&
-        (given >= 0 || !asc_op_attr(f, "kernel_type"))) {
-      AscStatus s = set_type(m, f, type);
-      if (s)
-        return s;
-    }
+  for (AscOp *f = m->body->first; f; f = f->next) {
+    if (f->id != ASC_OP_FUNC || !asc_op_attr_int(f, "kernel", 0) ||
+        (given < 0 && asc_op_attr(f, "kernel_type")))
+      continue;
+    Uses u = {0, 0, 0, m, NULL, 0, 0};
+    scan_function(f, &u);
+    free(u.seen);
+    int64_t type = KT_AIV_ONLY;
+    if (given >= 0)
+      type = given;
+    else if (u.cube)
+      type = cube_only ? KT_AIC_ONLY : KT_MIX_AIC_1_2;
+    else if (u.pairs)
+      type = KT_MIX_AIC_1_2;
+    else if (u.all)
+      type = KT_MIX_AIV_1_0;
+    AscStatus s = set_type(m, f, type);
+    if (s)
+      return s;
+  }
   return ASC_OK;
 }

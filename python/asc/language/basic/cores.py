@@ -7,6 +7,7 @@ and every core runs the kernel body. `ascend_is_aic()` / `ascend_is_aiv()` tell 
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from ...codegen import builder as _b
@@ -38,7 +39,7 @@ def ascend_is_aiv() -> Scalar:
 
 
 def _flag(api: str, op: str, flag_id: Any, mode_id: Any, pipe: Any) -> None:
-    if isinstance(mode_id, bool) or not isinstance(mode_id, int):
+    if isinstance(mode_id, (bool, enum.Enum)) or not isinstance(mode_id, int):
         raise error(f"{api}: 'mode_id' must be a Python int 0, 1 or 2 (the modeId template argument), got "
                     f"{describe(mode_id)}")
     if mode_id not in (0, 1, 2):
