@@ -3,7 +3,6 @@ per Ascend C API family, as upstream)."""
 
 from .aipp import load_image_to_local, set_aipp_functions
 from .block_sync import data_sync_barrier, ib_set, ib_wait, pipe_barrier, set_flag, sync_all, wait_flag
-from .cores import ascend_is_aic, ascend_is_aiv, cross_core_set_flag, cross_core_wait_flag  # family: cores
 from .cache import data_cache_clean_and_invalid, get_icache_preload_status, icache_preload
 from .common import (
     check_local_memory_ia,
@@ -16,6 +15,7 @@ from .common import (
     set_sys_workspace,
     set_vector_mask,
 )
+from .cores import ascend_is_aic, ascend_is_aiv, cross_core_set_flag, cross_core_wait_flag  # family: cores
 from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
 from .determine_compute_sync import notify_next_block, wait_pre_block
 from .dump_tensor import (
