@@ -1027,6 +1027,11 @@ AscTiming *asc_timing_new(const AscTimingParams *params, const AscKernel *k,
   t->block_num = block_num;
   t->record = record;
   int phys = platform->vector_cores > 0 ? platform->vector_cores : 1;
+  /* family: cores: a MIX launch's blocks are cube and vector cores, an
+   * AIC_ONLY one's cube cores (asc.KernelType 1, 3, 5) */
+  int kt = asc_kernel_type_of(k), per = asc_cores_per_group(kt);
+  if (per > 1 || kt == 1 || kt == 3 || kt == 5)
+    phys = (platform->cube_cores > 0 ? platform->cube_cores : 1) * per;
   t->cores = block_num < phys ? block_num : phys;
   double chip = t->p.gm_bandwidth_gbps * t->p.gm_efficiency / t->p.clock_ghz;
   t->port_rate = chip / t->cores;
