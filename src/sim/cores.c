@@ -196,8 +196,8 @@ static AscStatus deliver(Ctx *c, int unit) {
   return ASC_OK;
 }
 
-/* Blocks in [first, first + n) with AIC-ness `aic` (the participants of a
- * round), as the list of their unit numbers. */
+/* The blocks that take part in a round of the setter's mode: mode 0 every
+ * core of its kind in the launch, modes 1 and 2 the AIVs of its AI Core. */
 static int members(const AscBlockState *b, int mode, int *out, int cap) {
   AscCoreFlags *cf = b->core_flags;
   int per = cf->per_group, n = 0;
@@ -226,6 +226,7 @@ static AscStatus set_flag(Ctx *c, int mode) {
       asc_xsync_release(xs, b, FLAG_KEY_BUF, key_of(u, c->flag), t0);
     }
     asc_xsync_next_epoch(b);
+    asc_xsync_released_at(b, t0);
     asc_xsync_changed(xs);
     return ASC_OK;
   }
@@ -270,6 +271,7 @@ static AscStatus set_flag(Ctx *c, int mode) {
   free(m);
   if (!st) {
     asc_xsync_next_epoch(b);
+    asc_xsync_released_at(b, t0);
     asc_xsync_changed(xs);
   }
   return st;
