@@ -111,6 +111,15 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
                             const AscLaunchOptions *options,
                             AscLaunchError *err);
 
+/* family: cores. The kernel's asc.KernelType value (AIV_ONLY = 0 when the
+ * detect-kernel-type pass did not run), and the blocks (cores) a launch of
+ * core_num runs: core_num times 3 for MIX_AIC_1_2 (a cube core and its
+ * two vector cores), 2 for MIX_AIC_1_1, else core_num; 0 when too many.
+ * The observers of a launch (sanitizer, timing model) are made for that
+ * many blocks. */
+int asc_kernel_type(const AscKernel *k);
+int asc_kernel_launch_blocks(const AscKernel *k, int core_num);
+
 /* LocalTensor.to_file writes the host file its IR names (as the devkit's
  * CPU debug build does). A process that runs untrusted IR (the fuzzer)
  * turns that off for the whole process: to_file then writes nothing. */

@@ -162,6 +162,9 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
   const AscInstr *code = fn->code;
   AscExec x = {b, regs};
   int pc = 0;
+  /* family: cores: the instructions of the other core do nothing here */
+  const uint8_t *core =
+      b->core_table ? b->core_table[fn - b->kernel->funcs] : NULL;
   while (pc < fn->n_code) {
     const AscInstr *in = &code[pc];
     if (++b->steps >= b->next_check) {
@@ -216,6 +219,10 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
                  sizeof(AscSlot) * (size_t)fn->result_widths[i]);
       return ASC_OK;
     default: {
+      if (core && core[pc] && core[pc] != b->core_bit) { /* family: cores */
+        pc++;
+        break;
+      }
       AscStatus s =
           b->n_observers ? run_observed(b, &x, in) : exec_fns[in->op](&x, in);
       if (s)

@@ -19,6 +19,10 @@ AscStatus asc_pass_inline(AscModule *m, const char *opts);
  * opts "ub=BYTES" (default the Ascend910B's 192 KiB). */
 AscStatus asc_pass_plan_ub(AscModule *m, const char *opts);
 
+/* family: cores. Sets the kernel's kernel_type (kernel_type.c); opts
+ * "cube-only" (matmul_cube_only), "type=N" (an explicit asc.KernelType). */
+AscStatus asc_pass_detect_kernel_type(AscModule *m, const char *opts);
+
 /* Ops without side effects: erasable when their results are unused
  * (scalar arithmetic, constants, system variables, address and tensor
  * offsets). Never an op that writes memory or changes state. */

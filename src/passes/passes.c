@@ -12,7 +12,9 @@
   X("dce", asc_pass_dce)                                                       \
   X("inline", asc_pass_inline)                                                 \
   X("plan-ub", asc_pass_plan_ub)                                               \
-  X("insert-sync", asc_pass_insert_sync)
+  X("insert-sync", asc_pass_insert_sync)                                       \
+  /* family: cores */                                                          \
+  X("detect-kernel-type", asc_pass_detect_kernel_type)
 
 typedef struct PassRow {
   const char *name;

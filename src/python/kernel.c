@@ -157,9 +157,13 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
       goto done;
     san_mode = sanitize_default;
   }
+  /* family: cores: the observers see every core of a MIX launch */
+  int blocks = asc_kernel_launch_blocks(self->k, core_num);
+  if (blocks < 1)
+    blocks = core_num; /* the launch reports the bad core_num */
   if (san_mode != ASC_SAN_OFF) {
     san = asc_sanitizer_new((AscSanMode)san_mode,
-                            sanitize & 4 ? ASC_SAN_AUTO_SYNC : 0, core_num);
+                            sanitize & 4 ? ASC_SAN_AUTO_SYNC : 0, blocks);
     if (!san) {
       PyErr_NoMemory();
       goto done;
@@ -172,7 +176,7 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   }
   if (timing && timing != Py_None) {
     /* the timing model observes after the sanitizer */
-    tim = timing_prepare(self->k, timing, p, core_num);
+    tim = timing_prepare(self->k, timing, p, blocks);
     if (!tim)
       goto done;
     int k = 0;
@@ -215,7 +219,7 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
     goto done;
   }
   if (tim) {
-    PyObject *r = timing_result(tim, core_num);
+    PyObject *r = timing_result(tim, blocks);
     if (!r || PyDict_SetItemString(timing, "result", r)) {
       Py_XDECREF(r);
       goto done;
@@ -254,7 +258,25 @@ static PyObject *kernel_param_types(KernelObject *self, PyObject *unused) {
   return t;
 }
 
+/* family: cores */
+static PyObject *kernel_kernel_type(KernelObject *self, PyObject *unused) {
+  (void)unused;
+  return PyLong_FromLong(asc_kernel_type(self->k));
+}
+
+static PyObject *kernel_launch_blocks(KernelObject *self, PyObject *args) {
+  int core_num;
+  if (!PyArg_ParseTuple(args, "i", &core_num))
+    return NULL;
+  return PyLong_FromLong(asc_kernel_launch_blocks(self->k, core_num));
+}
+
 static PyMethodDef kernel_methods[] = {
+    /* family: cores */
+    {"kernel_type", (PyCFunction)kernel_kernel_type, METH_NOARGS,
+     "kernel_type() -> int: the asc.KernelType value it was compiled as"},
+    {"launch_blocks", (PyCFunction)kernel_launch_blocks, METH_VARARGS,
+     "launch_blocks(core_num) -> int: the cores a launch of core_num runs"},
     {"launch", (PyCFunction)(void (*)(void))kernel_launch,
      METH_VARARGS | METH_KEYWORDS,
      "launch(core_num, platform, args, workers=0, sanitize=7) -> None or a "

@@ -68,6 +68,9 @@ int asc_kernel_syncs_blocks(const AscKernel *k) {
       case ASC_OP_IB_WAIT:
       case ASC_OP_NOTIFY_NEXT_BLOCK:
       case ASC_OP_WAIT_PRE_BLOCK:
+      /* family: cores */
+      case ASC_OP_CROSS_CORE_SET_FLAG:
+      case ASC_OP_CROSS_CORE_WAIT_FLAG:
         return 1;
       default:
         break;
@@ -614,3 +617,33 @@ AscStatus sim_block_order(AscExec *x, const AscInstr *in) {
   pthread_mutex_unlock(&xs->lock);
   return st;
 }
+
+/* ---- family: cores: the machinery, for the cross-core flags (cores.c) ---
+ */
+
+void asc_xsync_lock(AscXSync *xs) { pthread_mutex_lock(&xs->lock); }
+
+void asc_xsync_unlock(AscXSync *xs) { pthread_mutex_unlock(&xs->lock); }
+
+int asc_xsync_wait(AscExec *x, const AscInstr *in, int (*cond)(void *ctx),
+                   void *ctx, const char *what) {
+  return wait_until(x, in, cond, ctx, what);
+}
+
+void asc_xsync_changed(AscXSync *xs) { changed(xs); }
+
+int64_t asc_xsync_arrival(AscBlockState *b) { return arrival(b); }
+
+void asc_xsync_release(AscXSync *xs, AscBlockState *b, int32_t buf, int64_t off,
+                       int64_t t) {
+  release_to(xs, b, buf, off, t);
+}
+
+int64_t asc_xsync_acquire(AscXSync *xs, AscBlockState *b, int32_t buf,
+                          int64_t off) {
+  return acquire_from(xs, b, buf, off);
+}
+
+void asc_xsync_next_epoch(AscBlockState *b) { next_epoch(b); }
+
+void asc_xsync_released_at(AscBlockState *b, int64_t t) { released_at(b, t); }

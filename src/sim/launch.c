@@ -16,6 +16,10 @@
 #include "sim.h"
 
 enum { MAX_WORKERS = 64 };
+/* family: cores: the threads of a launch whose blocks wait for each other
+ * (every core of a 24-core MIX_AIC_1_2 launch), and the AI Cores a launch
+ * may ask for */
+enum { MAX_SYNC_THREADS = 192, MAX_CORE_NUM = 1 << 20 };
 
 /* The launch's workers report their end here, so that the launching thread
  * can wait for them while it keeps polling the interrupt callback. */
@@ -45,6 +49,11 @@ typedef struct Worker {
    * then), and whether err only follows from another block's failure */
   AscXSync *xsync;
   int secondary;
+  /* family: cores: the kernel type, the launch's AI Cores (core_num is
+   * its blocks, the cores they make up) and the cross-core flags */
+  int kernel_type, logical_num;
+  AscCoreFlags *core_flags;
+  uint8_t *const *core_table;
 } Worker;
 
 void sim_regs_reset(AscCoreRegs *r) {
@@ -109,8 +118,11 @@ static void *worker_main(void *arg) {
   b.polls_interrupt = w->polls_interrupt;
   b.gm_overruns_reported = w->gm_overruns_reported;
   b.xsync = w->xsync;
+  b.core_flags = w->core_flags; /* family: cores */
+  b.core_table = w->core_table;
   for (int blk = w->first; blk < w->core_num; blk += w->stride) {
     b.block_idx = blk;
+    asc_cores_assign(&b, w->kernel_type, blk, w->logical_num);
     sim_regs_reset(&b.regs);
     if (w->xsync) { /* the block's vector clock, epoch 1 (block_sync.c) */
       b.xsync_vc = asc_xsync_vc(w->xsync, blk);
@@ -297,6 +309,19 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     if (i < k->n_params && check_arg(k->param_types[i], &args[i], i, err))
       return err->status;
   }
+  /* family: cores: a MIX launch runs core_num AI Cores of 2 or 3 cores,
+   * each a block; from here core_num counts the blocks */
+  int kernel_type = asc_kernel_type_of(k);
+  int per_group = asc_cores_per_group(kernel_type);
+  int logical_num = core_num;
+  if (core_num > MAX_CORE_NUM) {
+    err->status = ASC_ERR_KERNEL;
+    snprintf(err->message, sizeof err->message,
+             "core_num = %d: the model runs at most %d", core_num,
+             MAX_CORE_NUM);
+    return err->status;
+  }
+  core_num *= per_group;
   int workers =
       options && options->workers > 0 ? options->workers : host_cores();
   if (workers > MAX_WORKERS)
@@ -306,21 +331,34 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   /* system family: blocks that wait for each other run at once, one
    * thread each; the devkit requires numBlocks within the cores for them */
   AscXSync *xsync = NULL;
+  AscCoreFlags *core_flags = NULL; /* family: cores */
   if (asc_kernel_syncs_blocks(k)) {
     int cores = platform->vector_cores;
-    if (core_num > cores || core_num > MAX_WORKERS) {
+    const char *kind = "vector cores"; /* family: cores: or AI Cores' */
+    if (per_group > 1 || kernel_type == 1 || kernel_type == 3 ||
+        kernel_type == 5) {
+      cores = platform->cube_cores * per_group;
+      kind = per_group > 1 ? "cube and vector cores" : "cube cores";
+    }
+    if (core_num > cores || core_num > MAX_SYNC_THREADS) {
       err->status = ASC_ERR_KERNEL;
       snprintf(err->message, sizeof err->message,
                "the kernel synchronises its blocks (sync_all, ib_set/ib_wait, "
-               "notify_next_block/wait_pre_block), which needs every block "
-               "running at once: core_num = %d exceeds the %d vector cores of "
-               "%s (on the NPU it hangs)",
-               core_num, cores < MAX_WORKERS ? cores : MAX_WORKERS,
-               platform->name);
+               "notify_next_block/wait_pre_block, cross-core flags), which "
+               "needs every block running at once: %d blocks exceed the %d %s "
+               "of %s (on the NPU it hangs)",
+               core_num, cores < MAX_SYNC_THREADS ? cores : MAX_SYNC_THREADS,
+               kind, platform->name);
       return err->status;
     }
     workers = core_num;
     xsync = asc_xsync_new(core_num, 1);
+    /* family: cores */
+    if (xsync && asc_kernel_uses_core_flags(k) &&
+        !(core_flags = asc_core_flags_new(core_num, per_group))) {
+      asc_xsync_free(xsync);
+      xsync = NULL;
+    }
     if (!xsync) {
       err->status = ASC_ERR_INTERNAL;
       snprintf(err->message, sizeof err->message, "out of memory");
@@ -329,12 +367,24 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   } else if (asc_kernel_uses_store_atomics(k)) {
     workers = 1; /* float atomic sums in block order (atomic.c) */
   }
+  /* family: cores: which core runs each instruction (none for kernels of
+   * vector cores only) */
+  uint8_t **core_table = asc_cores_table_new(k);
+  if (!core_table && kernel_type != 0 && kernel_type != 2 && kernel_type != 4) {
+    asc_core_flags_free(core_flags);
+    asc_xsync_free(xsync);
+    err->status = ASC_ERR_INTERNAL;
+    snprintf(err->message, sizeof err->message, "out of memory");
+    return err->status;
+  }
   /* small launches (the common 1-block case) allocate nothing */
   Worker local[4];
   Worker *ws = workers <= 4 ? local : calloc((size_t)workers, sizeof *ws);
   if (ws == local)
     memset(local, 0, sizeof local);
   if (!ws) {
+    asc_core_flags_free(core_flags); /* family: cores */
+    asc_cores_table_free(core_table, k);
     asc_xsync_free(xsync);
     err->status = ASC_ERR_INTERNAL;
     snprintf(err->message, sizeof err->message, "out of memory");
@@ -346,6 +396,8 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   wait.running = 0;
   int sync_ok = workers > 1 ? init_wait(&wait) : 0;
   if (sync_ok < 0) {
+    asc_core_flags_free(core_flags); /* family: cores */
+    asc_cores_table_free(core_table, k);
     asc_xsync_free(xsync);
     if (ws != local)
       free(ws);
@@ -374,6 +426,10 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].gm_overruns_reported = options ? options->gm_overruns_reported : 0;
     ws[i].wait = &wait;
     ws[i].xsync = xsync;
+    ws[i].kernel_type = kernel_type; /* family: cores */
+    ws[i].logical_num = logical_num;
+    ws[i].core_flags = core_flags;
+    ws[i].core_table = core_table;
     ws[i].scratch = asc_scratch_take((int64_t)platform->ub_size, slots);
     if (!ws[i].scratch) {
       for (int j = 0; j < i; j++)
@@ -381,6 +437,8 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
       asc_output_launch_end(&control);
       if (sync_ok)
         destroy_wait(&wait);
+      asc_core_flags_free(core_flags); /* family: cores */
+      asc_cores_table_free(core_table, k);
       asc_xsync_free(xsync);
       if (ws != local)
         free(ws);
@@ -433,6 +491,8 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
             (err->status == ASC_OK || ws[i].err.block < err->block))
           *err = ws[i].err;
   }
+  asc_core_flags_free(core_flags); /* family: cores */
+  asc_cores_table_free(core_table, k);
   asc_xsync_free(xsync);
   if (ws != local)
     free(ws);

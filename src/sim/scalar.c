@@ -279,12 +279,13 @@ AscStatus sim_arith_select(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
+/* family: cores: GetBlockIdx / GetBlockNum of the core (cores.c) */
 AscStatus sim_get_block_idx(AscExec *x, const AscInstr *in) {
-  ASC_DST(x, in).i = x->b->block_idx;
+  ASC_DST(x, in).i = x->b->has_core ? x->b->logical_idx : x->b->block_idx;
   return ASC_OK;
 }
 
 AscStatus sim_get_block_num(AscExec *x, const AscInstr *in) {
-  ASC_DST(x, in).i = x->b->block_num;
+  ASC_DST(x, in).i = x->b->has_core ? x->b->logical_num : x->b->block_num;
   return ASC_OK;
 }

@@ -225,6 +225,23 @@ typedef struct AscBlockState {
    * op, so the sanitizer orders GM accesses of different blocks */
   const int32_t *xsync_vc;
   int32_t xsync_epoch;
+  /* family: cores: the core this block is (cores.c). has_core 0: the
+   * block_idx / block_num of an AIV-only launch. A MIX launch runs its
+   * cores as blocks unit = group * per_group + r (r 0 the AIC, then the
+   * AIVs); logical_idx / logical_num are GetBlockIdx / GetBlockNum. */
+  int has_core;
+  int kernel_type;    /* asc.KernelType value */
+  int core_is_aic;    /* g_coreType == AIC */
+  int core_group;     /* the AI Core (numBlocks index) */
+  int core_per_group; /* blocks per AI Core: 1, 2 or 3 */
+  int core_sub_idx;   /* GetSubBlockIdx */
+  int core_sub_num;   /* GetSubBlockNum / GetTaskRatio */
+  int64_t logical_idx, logical_num;
+  struct AscCoreFlags *core_flags; /* cross-core flags, NULL: none */
+  /* per function and instruction, the core that runs it (NULL: every
+   * instruction runs), and this block's core (ASC_CORE_AIV / _AIC) */
+  uint8_t *const *core_table;
+  uint8_t core_bit;
 } AscBlockState;
 
 typedef struct AscExec {

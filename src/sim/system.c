@@ -101,12 +101,14 @@ AscStatus sim_system_var(AscExec *x, const AscInstr *in) {
   case ASC_SYSVAR_PROGRAM_COUNTER:
     v = program_counter(b->kernel, in);
     break;
+  /* family: cores: the core's place in its AI Core (cores.c); without
+   * one, an AIV-only kernel's: one vector core per logical core */
   case ASC_SYSVAR_SUB_BLOCK_IDX:
-    v = 0; /* an AIV-only kernel: one vector core per logical core */
+    v = b->has_core ? b->core_sub_idx : 0;
     break;
   case ASC_SYSVAR_SUB_BLOCK_NUM:
   case ASC_SYSVAR_TASK_RATIO:
-    v = 1; /* KERNEL_TYPE_AIV_ONLY (GetSubBlockNum / GetTaskRatio tables) */
+    v = b->has_core ? b->core_sub_num : 1;
     break;
   case ASC_SYSVAR_SYSTEM_CYCLE:
     v = system_cycle(b);

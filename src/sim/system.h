@@ -48,4 +48,47 @@ const int32_t *asc_xsync_vc(const struct AscXSync *xs, int block);
 /* Some block could not get a thread: its waits fail instead of hanging. */
 void asc_xsync_not_all_started(struct AscXSync *xs);
 
+/* family: cores: the block-sync machinery the cross-core flags share
+ * (block_sync.c; cores.c). All but lock/unlock with the lock held. */
+struct AscBlockState;
+struct AscExec;
+struct AscInstr;
+void asc_xsync_lock(struct AscXSync *xs);
+void asc_xsync_unlock(struct AscXSync *xs);
+/* waits until cond(ctx); a deadlock is a KernelError at in */
+int asc_xsync_wait(struct AscExec *x, const struct AscInstr *in,
+                   int (*cond)(void *ctx), void *ctx, const char *what);
+void asc_xsync_changed(struct AscXSync *xs);
+/* the cycle the block arrives at the op, all its pipes done */
+int64_t asc_xsync_arrival(struct AscBlockState *b);
+/* happens-before through the key (buf, off): release the block's clock
+ * into it, acquire what was released; then a new epoch of the block */
+void asc_xsync_release(struct AscXSync *xs, struct AscBlockState *b,
+                       int32_t buf, int64_t off, int64_t t);
+int64_t asc_xsync_acquire(struct AscXSync *xs, struct AscBlockState *b,
+                          int32_t buf, int64_t off);
+void asc_xsync_next_epoch(struct AscBlockState *b);
+void asc_xsync_released_at(struct AscBlockState *b, int64_t t);
+
+/* family: cores (cores.c): kernel types, the cores of a launch */
+typedef struct AscCoreFlags AscCoreFlags;
+/* the kernel's asc.KernelType value (its kernel_type attribute; AIV_ONLY) */
+int asc_kernel_type_of(const struct AscKernel *k);
+/* blocks per AI Core of a kernel type: 3 for MIX_AIC_1_2, 2 for
+ * MIX_AIC_1_1, else 1 */
+int asc_cores_per_group(int kernel_type);
+/* 1 when the kernel uses cross-core flags */
+int asc_kernel_uses_core_flags(const struct AscKernel *k);
+/* the role of block `unit` of a launch of core_num AI Cores */
+void asc_cores_assign(struct AscBlockState *b, int kernel_type, int unit,
+                      int core_num);
+AscCoreFlags *asc_core_flags_new(int units, int per_group);
+/* the core that runs each instruction (ASC_CORE_AIV / ASC_CORE_AIC, 0:
+ * both), one array per function of the kernel; NULL for kernels of vector
+ * cores only (or out of memory), where every instruction runs */
+enum { ASC_CORE_AIV = 1, ASC_CORE_AIC = 2 };
+uint8_t **asc_cores_table_new(const struct AscKernel *k);
+void asc_cores_table_free(uint8_t **t, const struct AscKernel *k);
+void asc_core_flags_free(AscCoreFlags *f);
+
 #endif

@@ -901,6 +901,8 @@ static void work_free(Work *w) {
 
 static void on_block_begin(void *self, AscBlockState *b) {
   AscTiming *t = self;
+  if (b->block_idx < 0 || b->block_idx >= t->block_num)
+    return; /* family: cores: made for fewer blocks; on_event fails */
   BlockSlot *bs = &t->blocks[b->block_idx];
   work_free(bs->work);
   bs->work = calloc(1, sizeof *bs->work);
@@ -924,6 +926,10 @@ static AscStatus fail(AscBlockState *b, const AscInstr *in, const char *msg) {
 
 static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
   AscTiming *t = self;
+  if (b->block_idx < 0 || b->block_idx >= t->block_num) /* family: cores */
+    return fail(b, e->in,
+                "internal: the timing model was made for fewer blocks "
+                "than the launch runs (asc_kernel_launch_blocks)");
   BlockSlot *bs = &t->blocks[b->block_idx];
   Work *w = bs->work;
   if (!w)
@@ -972,6 +978,10 @@ done:
 
 static AscStatus on_block_end(void *self, AscBlockState *b) {
   AscTiming *t = self;
+  if (b->block_idx < 0 || b->block_idx >= t->block_num) /* family: cores */
+    return fail(b, NULL,
+                "internal: the timing model was made for fewer blocks "
+                "than the launch runs (asc_kernel_launch_blocks)");
   BlockSlot *bs = &t->blocks[b->block_idx];
   Work *w = bs->work;
   if (!w)
@@ -1027,6 +1037,11 @@ AscTiming *asc_timing_new(const AscTimingParams *params, const AscKernel *k,
   t->block_num = block_num;
   t->record = record;
   int phys = platform->vector_cores > 0 ? platform->vector_cores : 1;
+  /* family: cores: a MIX launch's blocks are cube and vector cores, an
+   * AIC_ONLY one's cube cores (asc.KernelType 1, 3, 5) */
+  int kt = asc_kernel_type_of(k), per = asc_cores_per_group(kt);
+  if (per > 1 || kt == 1 || kt == 3 || kt == 5)
+    phys = (platform->cube_cores > 0 ? platform->cube_cores : 1) * per;
   t->cores = block_num < phys ? block_num : phys;
   double chip = t->p.gm_bandwidth_gbps * t->p.gm_efficiency / t->p.clock_ghz;
   t->port_rate = chip / t->cores;

@@ -1782,4 +1782,30 @@ struct TCubeTiling {
 } // namespace AscendC
 using AscendC::tiling::TCubeTiling;
 
+// ---- family: cores: kernel types (kernel_utils_macros.h), core types (sys_constants.h, sys_macros.h),
+// cross-core flags (kernel_operator_block_sync_intf.h)
+enum KernelMetaType : uint8_t {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2,
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE,
+  KERNEL_TYPE_MAX,
+};
+// a declaration checked for its argument (the devkit's expands to a variable only its precompile reads)
+#define KERNEL_TASK_TYPE_DEFAULT(value) [[maybe_unused]] constexpr KernelMetaType pyasc_kernel_task_type = (value)
+namespace AscendC {
+constexpr int32_t MIX = 0;
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+template <uint8_t modeId, pipe_t pipe> __aicore__ void CrossCoreSetFlag(uint16_t flagId);
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> __aicore__ void CrossCoreWaitFlag(uint16_t flagId);
+} // namespace AscendC
+extern int32_t g_coreType;
+
 #endif

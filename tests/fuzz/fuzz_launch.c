@@ -319,17 +319,20 @@ static AscStatus launch(const AscKernel *k, LaunchSetup *s, int observed,
   AscObserver obs[2];
   int n_obs = 0;
   *error_mode = 0;
+  /* family: cores: the observers see every core (block) of the launch */
+  int blocks = asc_kernel_launch_blocks(k, s->core_num);
+  if (blocks < 1)
+    blocks = s->core_num;
   if (observed) {
     AscSanMode mode = chance(r, 4) ? ASC_SAN_WARN : ASC_SAN_ERROR;
     *error_mode = mode == ASC_SAN_ERROR;
-    san = asc_sanitizer_new(mode, chance(r, 2) ? ASC_SAN_AUTO_SYNC : 0,
-                            s->core_num);
+    san = asc_sanitizer_new(mode, chance(r, 2) ? ASC_SAN_AUTO_SYNC : 0, blocks);
     if (!san)
       die_oom();
     obs[n_obs++] = *asc_sanitizer_observer(san);
     AscTimingParams prm;
     if (asc_timing_params_default(s->platform->name, &prm)) {
-      tim = asc_timing_new(&prm, k, s->platform, s->core_num, chance(r, 2));
+      tim = asc_timing_new(&prm, k, s->platform, blocks, chance(r, 2));
       if (!tim)
         die_oom();
       obs[n_obs++] = asc_timing_observer(tim);
@@ -374,9 +377,8 @@ static AscStatus launch(const AscKernel *k, LaunchSetup *s, int observed,
   else if (st != ASC_OK && !err.message[0])
     finding("no-message", "launch failed (status %d) without a message",
             (int)st);
-  else if (st != ASC_OK && (err.block < -1 || err.block >= s->core_num))
-    finding("bad-launch-error", "failing block %d of %d", err.block,
-            s->core_num);
+  else if (st != ASC_OK && (err.block < -1 || err.block >= blocks))
+    finding("bad-launch-error", "failing block %d of %d", err.block, blocks);
   else if (st == ASC_OK && err.block != -1)
     finding("bad-launch-error", "a launch that succeeded names block %d",
             err.block);
@@ -402,7 +404,7 @@ static AscStatus launch(const AscKernel *k, LaunchSetup *s, int observed,
   }
   if (tim) {
     if (st == ASC_OK)
-      check_timing(tim, s->core_num);
+      check_timing(tim, blocks);
     asc_timing_free(tim);
   }
   return st;

@@ -157,6 +157,11 @@ ACCEPTS: Dict[str, set] = {
     "slice_list": set(),
     "slice_dim": {"rint", "rint64"},
     "hccl_index": {"int", "zero"},
+    # family: cores: a cross-core flag id (0..15 or a runtime value), its mode (a template argument: 0, 1, 2)
+    # and pipe (not PIPE_S, not PIPE_ALL)
+    "core_flag_id": {"int", "zero", "rint", "rint64"},
+    "core_mode": {"zero"},
+    "core_pipe": {"pipeid", "int"},
 }
 
 # a uint32 view of t (the indices of sort32 and sort; Gatherb's data: uint16 or uint32)
@@ -567,6 +572,15 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
                         (("dst", "local", "t"), ("src", "gtensor", "g"),
                          ("slice_list1", "slice_list", "[asc.SliceInfo()]"),
                          ("slice_list2", "slice_list", "[asc.SliceInfo()]"), ("dim_value", "slice_dim", "1"))),
+    # family: cores
+    "ascend_is_aic": ("y = asc.ascend_is_aic()", ()),
+    "ascend_is_aiv": ("y = asc.ascend_is_aiv()", ()),
+    "cross_core_set_flag": ("asc.cross_core_set_flag({flag_id}, {mode_id}, {pipe})",
+                            (("flag_id", "core_flag_id", "0"), ("mode_id", "core_mode", "0"),
+                             ("pipe", "core_pipe", "asc.PipeID.PIPE_MTE3"))),
+    "cross_core_wait_flag": ("asc.cross_core_wait_flag({flag_id}, {mode_id}, {pipe})",
+                             (("flag_id", "core_flag_id", "0"), ("mode_id", "core_mode", "0"),
+                              ("pipe", "core_pipe", "asc.PipeID.PIPE_MTE3"))),
     "get_hccl_context": ("y = asc.get_hccl_context({index})", (("index", "hccl_index", "0"),)),
     "set_hccl_context": ("asc.set_hccl_context({index}, {context})",
                          (("index", "hccl_index", "1"), ("context", "address", "x"))),

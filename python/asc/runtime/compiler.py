@@ -48,6 +48,16 @@ def sync_pipeline(options: Dict[str, Any], has_auto: bool = False, platform: str
     return passes
 
 
+def kernel_type_pass(options: Dict[str, Any]) -> str:
+    """family: cores. The detect-kernel-type pass for these options: the jit option kernel_type when given
+    (it wins), else detection (src/passes/kernel_type.c: a kernel using the cube core is MIX_AIC_1_2, or AIC_ONLY
+    with matmul_cube_only=True; otherwise AIV_ONLY)."""
+    kt = options.get("kernel_type")
+    if kt is not None:
+        return f"detect-kernel-type{{type={int(kt.value)}}}"
+    return "detect-kernel-type{cube-only}" if options.get("matmul_cube_only") else "detect-kernel-type"
+
+
 def effective_options(options: Dict[str, Any], ir_text: str) -> Dict[str, Any]:
     """The options a module is compiled with: insert_sync=None becomes True
     when the kernel uses asc.LocalTensorAuto (else False)."""
@@ -126,6 +136,13 @@ class CompiledKernel:
         self.time_stamps = '"asc.print_time_stamp"' in (ir_before or "")
         self.pass_log = ""  # family ubplan: what the passes reported (module.pass_log())
         self.options: Dict[str, Any] = {}  # family ubplan: the options it was compiled with
+
+    @property
+    def kernel_type(self) -> Any:
+        """family: cores. The asc.KernelType the kernel was compiled as (given or detected)."""
+        from .config import KernelType
+
+        return KernelType(self.kernel.kernel_type())
 
     def ir_text(self) -> str:
         """The IR after the passes, as the simulator runs it."""
@@ -264,6 +281,7 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
         passes += sync_pipeline(options, has_auto, platform)
         for name in passes:
             module.run_pass(name)
+        module.run_pass(kernel_type_pass(options))  # family: cores
         if len(passes) > len(PIPELINE):
             module.verify()
         kernel = module.compile(jit_fn.name)

@@ -1259,6 +1259,8 @@ static SpecialRule special_rule(AscOpId id) {
     /* system family (emit_system.c), family listtensor, or NULL */
     if (em_slice_rule(id)) /* family: slice (emit_slice.c) */
       return em_slice_rule(id);
+    if (em_cores_rule(id)) /* family: cores (emit_cores.c) */
+      return em_cores_rule(id);
     return em_system_rule(id) ? em_system_rule(id) : em_list_tensor_rule(id);
   }
 }
@@ -1571,6 +1573,8 @@ static void emit_function(Emitter *e, AscOp *f) {
   free(struct_params);
   if (e->failed)
     return;
+  if (is_kernel) /* family: cores: the kernel type, as the devkit sets it */
+    em_kernel_type(e, f);
   e->depth = 1;
   emit_block(e, body);
   e->depth = 0;

@@ -155,4 +155,10 @@ EmSystemRule em_slice_rule(AscOpId id);
 /* whether the module makes a TensorDesc or ListTensorDesc */
 int em_uses_list_tensor(const AscModule *m);
 
+/* family: cores (emit_cores.c): ascend_is_aic/aiv and the cross-core
+ * flags, or NULL; and the KERNEL_TASK_TYPE_DEFAULT line of a kernel whose
+ * kernel_type is set */
+EmSystemRule em_cores_rule(AscOpId id);
+void em_kernel_type(Emitter *e, const AscOp *f);
+
 #endif

@@ -15,6 +15,7 @@ from .common import (
     set_sys_workspace,
     set_vector_mask,
 )
+from .cores import ascend_is_aic, ascend_is_aiv, cross_core_set_flag, cross_core_wait_flag  # family: cores
 from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
 from .determine_compute_sync import notify_next_block, wait_pre_block
 from .dump_tensor import (
@@ -117,6 +118,7 @@ from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
 
 __all__ = [
+    "ascend_is_aic", "ascend_is_aiv", "cross_core_set_flag", "cross_core_wait_flag",  # family: cores
     "load_image_to_local", "set_aipp_functions",
     "get_hccl_context", "set_hccl_context",
     "data_sync_barrier", "ib_set", "ib_wait", "pipe_barrier", "set_flag", "sync_all", "wait_flag",
