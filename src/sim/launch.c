@@ -76,6 +76,7 @@ static void block_reset(AscBlockState *b) {
   b->queues = NULL;
   b->tbufs = NULL;
   b->n_objects = 0;
+  sim_matmul_reset(b); /* family: matmul */
   memset(&b->pipe, 0, sizeof b->pipe);
   memset(b->flags, 0, sizeof b->flags);
   memset(b->waits, 0, sizeof b->waits);

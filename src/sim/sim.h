@@ -242,7 +242,15 @@ typedef struct AscBlockState {
    * instruction runs), and this block's core (ASC_CORE_AIV / _AIC) */
   uint8_t *const *core_table;
   uint8_t core_bit;
+  /* family: matmul. The Matmul objects this core made (matmul.c; freed
+   * after the block by sim_matmul_reset) */
+  struct AscSimMatmul *matmuls;
+  int n_matmuls;
 } AscBlockState;
+
+/* family: matmul (matmul.c): frees a block's Matmul objects. */
+typedef struct AscSimMatmul AscSimMatmul;
+void sim_matmul_reset(AscBlockState *b);
 
 typedef struct AscExec {
   AscBlockState *b;

@@ -1261,6 +1261,8 @@ static SpecialRule special_rule(AscOpId id) {
       return em_slice_rule(id);
     if (em_cores_rule(id)) /* family: cores (emit_cores.c) */
       return em_cores_rule(id);
+    if (em_matmul_rule(id)) /* family: matmul (emit_matmul.c) */
+      return em_matmul_rule(id);
     return em_system_rule(id) ? em_system_rule(id) : em_list_tensor_rule(id);
   }
 }
