@@ -60,10 +60,8 @@ static void emit_matmul_create(Emitter *e, AscOp *op) {
     char hint[300];
     snprintf(hint, sizeof hint, "%s_cfg", name);
     cfg_name = em_fresh_name(e, hint);
-    if (!cfg_name) {
-      free(name);
+    if (!cfg_name)
       return;
-    }
     em_line_start(e);
     em_buf_printf(&e->out, "static constexpr MatmulConfig %s = %s;", cfg_name,
                   cfg);
@@ -84,8 +82,7 @@ static void emit_matmul_create(Emitter *e, AscOp *op) {
     em_buf_printf(&e->out, "AscendC::Matmul<%s, %s, %s, %s, %s> %s;", a, b, c,
                   bias, cfg_name ? cfg_name : "CFG_NORM", name);
   em_line_end(e, op);
-  free(cfg_name);
-  em_set_expr(e, &op->results[0], name);
+  em_set_expr(e, &op->results[0], em_fmt_str("%s", name));
 }
 
 static void emit_matmul_register(Emitter *e, AscOp *op) {
@@ -103,12 +100,12 @@ static void emit_matmul_register(Emitter *e, AscOp *op) {
     em_statement(e, op, ws);
     free(ws);
     if (op->n_operands > 3)
-      s = em_fmt_str("REGIST_MATMUL_OBJ(&%s, AscendC::GetSysWorkSpacePtr(), "
+      s = em_fmt_str("REGIST_MATMUL_OBJ(&%s, GetSysWorkSpacePtr(), "
                      "%s, &%s)",
                      em_expr(e, op->operands[0]), em_expr(e, op->operands[2]),
                      em_expr(e, op->operands[3]));
     else
-      s = em_fmt_str("REGIST_MATMUL_OBJ(&%s, AscendC::GetSysWorkSpacePtr(), "
+      s = em_fmt_str("REGIST_MATMUL_OBJ(&%s, GetSysWorkSpacePtr(), "
                      "%s)",
                      em_expr(e, op->operands[0]), em_expr(e, op->operands[2]));
   }

@@ -128,6 +128,8 @@ class Matmul(IRValue):
         if matmul_config is not None and not isinstance(matmul_config, MatmulConfig):
             raise error(f"{api}: 'matmul_config' must be an asc.adv.MatmulConfig or None, got {got(matmul_config)}")
         policy = _enum(api, matmul_policy, MatmulPolicy, "matmul_policy")
+        if policy != MatmulPolicy.MatmulPolicy:
+            raise NotImplementedError(f"{api} with matmul_policy={policy.name} is not implemented")
         if a.dtype not in _AB_TYPES:
             raise error(f"{api}: A of {a.dtype.name} is not supported on the Ascend910B (float16, bfloat16, "
                         "float32, int8)")

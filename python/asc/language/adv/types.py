@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any, List
 
 from ..core.checks import describe, error
-from ..core.enums import BatchMode, BatchOutMode, IterateMode, IterateOrder, ScheduleType  # type: ignore[attr-defined]
-from ..core.enums import cpp_spelling
+from ..core.enums import BatchMode, BatchOutMode, IterateMode, IterateOrder, ScheduleType, cpp_spelling  # type: ignore[attr-defined]
 
 
 @dataclass
