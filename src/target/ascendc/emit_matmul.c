@@ -117,6 +117,21 @@ static void emit_matmul_register(Emitter *e, AscOp *op) {
   free(s);
 }
 
+static int block_uses_matmul(const AscBlock *b) {
+  for (const AscOp *op = b ? b->first : NULL; op; op = op->next) {
+    if (op->id == ASC_OP_MATMUL_CREATE)
+      return 1;
+    for (int r = 0; r < op->n_regions; r++)
+      if (block_uses_matmul(op->regions[r].block))
+        return 1;
+  }
+  return 0;
+}
+
+/* kernel_operator.h does not declare Matmul: a kernel that makes one
+ * includes the matmul API itself, as the devkit's samples do. */
+int em_uses_matmul(const AscModule *m) { return block_uses_matmul(m->body); }
+
 EmSystemRule em_matmul_rule(AscOpId id) {
   switch (id) {
   case ASC_OP_MATMUL_CREATE:

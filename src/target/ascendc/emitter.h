@@ -161,6 +161,7 @@ int em_uses_list_tensor(const AscModule *m);
 EmSystemRule em_cores_rule(AscOpId id);
 /* family: matmul (emit_matmul.c) */
 EmSystemRule em_matmul_rule(AscOpId id);
+int em_uses_matmul(const AscModule *m); /* any asc.matmul */
 void em_kernel_type(Emitter *e, const AscOp *f);
 
 #endif
