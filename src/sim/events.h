@@ -39,7 +39,14 @@ typedef enum AscQueOp {
   ASC_QUE_FREE,
 } AscQueOp;
 
-typedef enum AscSpace { ASC_SPACE_UB, ASC_SPACE_GM } AscSpace;
+typedef enum AscSpace {
+  ASC_SPACE_UB,
+  ASC_SPACE_GM,
+  /* family: cube. The cube core's memories (src/sim/cube.c), in the order
+   * of SimCubeMem: ASC_SPACE_CUBE + mem. The sanitizer's shadow covers the
+   * UB and GM only and skips these. */
+  ASC_SPACE_CUBE,
+} AscSpace;
 
 typedef struct AscAccess {
   uint8_t write; /* 1: written, 0: read */

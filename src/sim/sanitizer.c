@@ -892,8 +892,10 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   for (int i = 0; i < e->n_acc; i++) {
     if (e->acc[i].space == ASC_SPACE_GM)
       san_gm_record(s, b, e, &e->acc[i]);
-    else
+    else if (e->acc[i].space == ASC_SPACE_UB)
       has_ub = 1;
+    /* family: cube: the cube core's memories (ASC_SPACE_CUBE + mem) have
+     * no shadow yet; their accesses are not checked */
   }
   AscStatus st = ASC_OK;
   if (!has_ub || sh->off)
