@@ -15,6 +15,17 @@ from .common import (
     set_sys_workspace,
     set_vector_mask,
 )
+from .cube import (
+    fixpipe,
+    load_data,
+    load_data_with_sparse,
+    load_data_with_transpose,
+    mmad,
+    mmad_with_sparse,
+    set_load_data_boundary,
+    set_load_data_padding_value,
+    set_load_data_repeat,
+)
 from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
 from .determine_compute_sync import notify_next_block, wait_pre_block
 from .dump_tensor import (
@@ -117,6 +128,9 @@ from .vec_unary import abs, bitwise_not, exp, ln, reciprocal, relu, rsqrt, sqrt
 from .vec_vconv import cast
 
 __all__ = [
+    # family: cube
+    "fixpipe", "load_data", "load_data_with_sparse", "load_data_with_transpose", "mmad", "mmad_with_sparse",
+    "set_load_data_boundary", "set_load_data_padding_value", "set_load_data_repeat",
     "load_image_to_local", "set_aipp_functions",
     "get_hccl_context", "set_hccl_context",
     "data_sync_barrier", "ib_set", "ib_wait", "pipe_barrier", "set_flag", "sync_all", "wait_flag",

@@ -1,0 +1,196 @@
+"""The basic cube API (arch 2201; src/sim/cube_ops.c has the semantics):
+`asc.load_data` (AscendC::LoadData, L1 -> L0A / L0B, the 2-D form),
+`asc.mmad` (AscendC::Mmad, L0A x L0B -> L0C) and `asc.fixpipe`
+(AscendC::Fixpipe, L0C -> GM, NZ to row-major with a dtype conversion and
+ReLU), with upstream pyasc's signatures. `asc.data_copy` with an
+`asc.Nd2NzParams` (GM -> L1) is built here too (`nd2nz_copy`).
+
+A fractal is 16 rows of 32 bytes; L1 holds NZ matrices, L0A ZZ, L0B ZN,
+L0C NZ (see src/sim/cube_ops.c). The APIs of the family not simulated yet
+raise NotImplementedError naming themselves."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Tuple
+
+from ...codegen import builder as _b
+from ..core import dtype as dt
+from ..core import types as _types
+from ..core.checks import describe, error, usage
+from ..core.enums import CO2Layout, QuantModes, TPosition  # type: ignore[attr-defined]
+from ..core.values import GlobalTensor, LocalTensor
+
+_L1 = (TPosition.A1, TPosition.B1, TPosition.C1)
+_L0AB = (TPosition.A2, TPosition.B2)
+_ND2NZ_DTYPES = (dt.int8, dt.uint8, dt.float16, dt.bfloat16, dt.int16, dt.float32, dt.int32, dt.uint32)
+_LOAD_DTYPES = (dt.int8, dt.uint8, dt.float16, dt.bfloat16, dt.int16, dt.uint16, dt.float32, dt.int32,
+                dt.uint32)
+# (fm, filter) -> dst: the devkit's Mmad dtype table for the Atlas A2 (910B)
+_MMAD_DTYPES = {dt.float16: dt.float32, dt.bfloat16: dt.float32, dt.int8: dt.int32, dt.float32: dt.float32}
+
+
+def _pos(t: Any) -> Any:
+    return getattr(t, "position", None)
+
+
+def _local_at(api: str, t: Any, name: str, positions: Tuple[Any, ...]) -> LocalTensor:
+    where = ", ".join(f"TPosition.{p.name}" for p in positions)
+    if not isinstance(t, LocalTensor):
+        raise error(f"{api}: '{name}' must be a LocalTensor at {where}, got {describe(t)}")
+    if _pos(t) not in positions:
+        raise error(f"{api}: '{name}' must be at {where}, got a LocalTensor at "
+                    f"TPosition.{TPosition(_pos(t)).name}",
+                    f"hint: allocate it from an asc.TQue / asc.TBuf at {where}")
+    return t
+
+
+def _struct(api: str, value: Any, cls_name: str, name: str) -> Any:
+    cls = getattr(_types, cls_name)
+    if not isinstance(value, cls):
+        raise error(f"{api}: '{name}' must be an asc.{cls_name}, got {describe(value)}")
+    return value
+
+
+def _bind(api: str, names: Tuple[str, ...], args: Tuple[Any, ...], kwargs: Dict[str, Any],
+          defaults: Dict[str, Any]) -> Dict[str, Any]:
+    if len(args) > len(names):
+        raise error(f"{api}: takes at most {len(names)} arguments after the tensors, got {len(args)}")
+    bound = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k not in names:
+            raise error(f"{api}: unexpected argument '{k}'")
+        if k in bound:
+            raise error(f"{api}: argument '{k}' given twice")
+        bound[k] = v
+    for k, v in defaults.items():
+        bound.setdefault(k, v)
+    for k in names:
+        if k not in bound:
+            raise error(f"{api}: missing argument '{k}'")
+    return bound
+
+
+def nd2nz_copy(dst: Any, src: Any, params: Any) -> None:
+    """`DataCopy(dst, src, Nd2NzParams)` GM -> L1 (asc.data_copy's form)."""
+    api = "asc.data_copy"
+    if isinstance(src, LocalTensor):
+        raise NotImplementedError("asc.data_copy with Nd2NzParams from a LocalTensor (UB -> L1, software-"
+                                  "emulated through the Matmul server on this arch) is not supported yet")
+    if not isinstance(src, GlobalTensor):
+        raise error(f"{api}: with Nd2NzParams 'src' must be a GlobalTensor, got {describe(src)}")
+    _local_at(api, dst, "dst", _L1)
+    if dst.dtype != src.dtype:
+        raise error(f"{api}: dst and src element types differ ({dst.dtype} and {src.dtype})")
+    if dst.dtype not in _ND2NZ_DTYPES:
+        raise error(f"{api} with Nd2NzParams does not support element type {dst.dtype} on the Ascend910B "
+                    "(int8, uint8, float16, bfloat16, int16, float32, int32, uint32)")
+    _b.current().create("asc.data_copy.nd2nz.gm_to_local", [dst, src, params.to_ir()])
+
+
+@usage("asc.load_data(dst, src, params)")
+def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
+    """`AscendC::LoadData` (2-D, `asc.LoadData2DParams`): moves
+    `repeat_times` 512-byte fractals from L1 (A1/B1) to L0A (A2) or L0B
+    (B2): fractal `start_index + r * src_stride` of src to fractal
+    `r * (1 + dst_gap)` of dst; `if_transpose` transposes each 16 x 16
+    fractal (16-bit types). The LoadData2DParamsV2 and 3-D forms and GM
+    sources raise NotImplementedError."""
+    api = "asc.load_data"
+    p = _bind(api, ("params",), args, kwargs, {})
+    name = type(p["params"]).__name__
+    if name != "LoadData2DParams":
+        if name in ("LoadData2DParamsV2", "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro"):
+            raise NotImplementedError(f"asc.load_data with {name} is not supported yet (the 2-D form with "
+                                      "asc.LoadData2DParams is)")
+        raise error(f"{api}: 'params' must be an asc.LoadData2DParams, got {describe(p['params'])}")
+    if isinstance(src, GlobalTensor):
+        raise NotImplementedError("asc.load_data from a GlobalTensor (GM -> L0) is not supported yet")
+    _local_at(api, dst, "dst", _L0AB)
+    _local_at(api, src, "src", _L1)
+    if dst.dtype != src.dtype:
+        raise error(f"{api}: dst and src element types differ ({dst.dtype} and {src.dtype})")
+    if dst.dtype not in _LOAD_DTYPES:
+        raise error(f"{api} does not support element type {dst.dtype} on the Ascend910B")
+    _b.current().create("asc.load_data.2d", [dst, src, p["params"].to_ir()])
+
+
+@usage("asc.mmad(dst, fm, filter, params)")
+def mmad(dst: Any, fm: Any, filter: Any, *args: Any, **kwargs: Any) -> None:  # noqa: A002 (upstream's name)
+    """`AscendC::Mmad`: dst[m, n] = fm[m, k] x filter[k, n] (cmatrix_init_val
+    True) or dst += it (False), fm in L0A (ZZ), filter in L0B (ZN), dst in
+    L0C (NZ). float16 x float16 and bfloat16 x bfloat16 -> float32 (exact
+    products, fp32 accumulation), int8 x int8 -> int32, float32 x float32
+    -> float32. The bias forms (a bias tensor, is_bias, cmatrix_source)
+    raise NotImplementedError (the bias form) or a KernelError (the flags)."""
+    api = "asc.mmad"
+    if len(args) + len(kwargs) >= 2 or "bias" in kwargs:
+        raise NotImplementedError("asc.mmad with a bias tensor (Mmad(dst, fm, filter, bias, params)) is not "
+                                  "supported yet")
+    p = _bind(api, ("params",), args, kwargs, {})
+    params = _struct(api, p["params"], "MmadParams", "params")
+    _local_at(api, dst, "dst", (TPosition.CO1,))
+    _local_at(api, fm, "fm", (TPosition.A2,))
+    _local_at(api, filter, "filter", (TPosition.B2,))
+    out = _MMAD_DTYPES.get(fm.dtype)
+    if filter.dtype != fm.dtype or out is None or dst.dtype != out:
+        raise error(f"{api} does not support {fm.dtype} x {filter.dtype} -> {dst.dtype} on the Ascend910B "
+                    "(float16 x float16 -> float32, bfloat16 x bfloat16 -> float32, int8 x int8 -> int32, "
+                    "float32 x float32 -> float32)")
+    _b.current().create("asc.mmad", [dst, fm, filter, params.to_ir()])
+
+
+@usage("asc.fixpipe(dst, src, params)", "asc.fixpipe(dst, src, params, config)")
+def fixpipe(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
+    """`AscendC::Fixpipe` (FixpipeParamsV220, row-major): writes the
+    m_size x n_size matrix of the L0C (CO1) tensor src, NZ with src_stride
+    rows between its column fractals, to GM row by row (dst_stride
+    elements apart), ReLU when relu_en, converting float32 to float16
+    (QuantModes.F322F16) or bfloat16 (F322BF16), or keeping float32 / int32
+    (NoQuant). The NZ layout (FixpipeConfig.cfg_nz), the workspace form
+    and the other quant modes are not supported yet."""
+    api = "asc.fixpipe"
+    if args and isinstance(args[0], LocalTensor) or "cbuf_workspace" in kwargs:
+        raise NotImplementedError("asc.fixpipe with a cbuf_workspace (the per-channel quant parameters in L1) "
+                                  "is not supported yet")
+    p = _bind(api, ("params", "config"), args, kwargs, {"config": _types.FixpipeConfig.cfg_row_major})
+    params = _struct(api, p["params"], "FixpipeParamsV220", "params")
+    config = p["config"]
+    if callable(config) and not isinstance(config, _types.FixpipeConfig):
+        config = config()
+    config = _struct(api, config, "FixpipeConfig", "config")
+    layout = config.field("layout")
+    if layout != CO2Layout.ROW_MAJOR and layout != int(CO2Layout.ROW_MAJOR):
+        raise NotImplementedError("asc.fixpipe with a FixpipeConfig other than cfg_row_major (NZ or column-major "
+                                  "output) is not supported yet")
+    if not isinstance(dst, GlobalTensor):
+        raise error(f"{api}: 'dst' must be a GlobalTensor, got {describe(dst)}")
+    _local_at(api, src, "src", (TPosition.CO1,))
+    ok = (src.dtype == dt.float32 and dst.dtype in (dt.float32, dt.float16, dt.bfloat16)) or (
+        src.dtype == dt.int32 and dst.dtype == dt.int32)
+    if not ok:
+        raise error(f"{api} does not convert {src.dtype} to {dst.dtype} (float32 -> float32 / float16 / "
+                    "bfloat16, int32 -> int32)")
+    quant = params.field("quant_pre")
+    if isinstance(quant, QuantModes) or isinstance(quant, int):
+        want = {dt.float32: 0, dt.int32: 0, dt.float16: 1, dt.bfloat16: 2}[dst.dtype]
+        if int(quant) != want:
+            raise error(f"{api}: quant_pre {QuantModes(int(quant)).name} does not write {dst.dtype}",
+                        f"hint: use asc.QuantModes.{QuantModes(want).name} for a {dst.dtype} dst")
+    _b.current().create("asc.fixpipe", [dst, src, params.to_ir()])
+
+
+def _not_yet(name: str) -> Any:
+    def fn(*args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError(f"asc.{name} is not supported yet (the cube family has load_data 2-D, mmad "
+                                  "and fixpipe)")
+    fn.__name__ = name
+    fn.__doc__ = f"`asc.{name}`: not supported yet (raises NotImplementedError)."
+    return fn
+
+
+load_data_with_transpose = _not_yet("load_data_with_transpose")
+load_data_with_sparse = _not_yet("load_data_with_sparse")
+mmad_with_sparse = _not_yet("mmad_with_sparse")
+set_load_data_boundary = _not_yet("set_load_data_boundary")
+set_load_data_padding_value = _not_yet("set_load_data_padding_value")
+set_load_data_repeat = _not_yet("set_load_data_repeat")

@@ -1,0 +1,162 @@
+"""The basic cube API on the simulator against NumPy: a hand-written matmul
+kernel (GM -> L1 with Nd2NzParams, load_data to L0A / L0B, mmad, fixpipe
+to GM) with set_flag / wait_flag between the pipes, per dtype and shape,
+and the misuse errors.
+
+Layouts (src/sim/cube_ops.c): L1 NZ, L0A ZZ, L0B ZN, L0C NZ; a fractal is
+16 rows of 32 bytes (k0 = 16 halves, 32 int8)."""
+
+from typing import Any
+
+import numpy as np
+import pytest
+from kernels_util import ascendc
+
+import asc
+
+NP = {"float16": np.float16, "bfloat16": None, "int8": np.int8, "float32": np.float32, "int32": np.int32}
+
+
+def align(v: int, to: int) -> int:
+    return (v + to - 1) // to * to
+
+
+@asc.jit
+def matmul_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
+                  n: asc.ConstExpr[int], k: asc.ConstExpr[int], k0: asc.ConstExpr[int], quant: asc.ConstExpr,
+                  relu: asc.ConstExpr[bool], acc_twice: asc.ConstExpr[bool]):
+    """C[m, n] = A[m, k] B[k, n]; B is given transposed (Bt[n, k]) so that its NZ copy in L1 is already the
+    ZN layout of L0B for any dtype."""
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    m1 = (m + 15) // 16
+    n1 = (n + 15) // 16
+    k1 = (k + k0 - 1) // k0
+    pipe = asc.TPipe()
+    qa1 = asc.TQue(asc.TPosition.A1, 1)
+    qb1 = asc.TQue(asc.TPosition.B1, 1)
+    qa2 = asc.TQue(asc.TPosition.A2, 1)
+    qb2 = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(qa1, 1, m1 * k1 * 512)
+    pipe.init_buffer(qb1, 1, n1 * k1 * 512)
+    pipe.init_buffer(qa2, 1, m1 * k1 * 512)
+    pipe.init_buffer(qb2, 1, n1 * k1 * 512)
+    pipe.init_buffer(qc, 1, m1 * n1 * 1024)
+    a1 = qa1.alloc_tensor(a.dtype)
+    b1 = qb1.alloc_tensor(b.dtype)
+    a2 = qa2.alloc_tensor(a.dtype)
+    b2 = qb2.alloc_tensor(b.dtype)
+    acc_t = asc.int32 if a.dtype == asc.int8 else asc.float32
+    co1 = qc.alloc_tensor(acc_t)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m1 * 16, 1, 1))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, n, k, 0, k, n1 * 16, 1, 1))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    for i in range(m1):
+        asc.load_data(a2[i * k1 * 512 // a.dtype.sizeof()], a1, asc.LoadData2DParams(i, k1, m1, 0, 0, False, 0))
+    # L1 holds Bt's column blocks of k one after another: fractal kb * n1 + nb, the ZN order
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, k1 * n1, 1, 0, 0, False, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(co1, a2, b2, asc.MmadParams(m=m, n=n, k=k, cmatrix_init_val=True))
+    if acc_twice:
+        asc.pipe_barrier(asc.PipeID.PIPE_M)
+        asc.mmad(co1, a2, b2, asc.MmadParams(m=m, n=n, k=k, cmatrix_init_val=False))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    fp = asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m1 * 16, dst_stride=n, quant_pre=quant, relu_en=relu)
+    asc.fixpipe(c_gm, co1, fp)
+
+
+def bf16_bits(x: np.ndarray) -> np.ndarray:
+    u = x.astype(np.float32).view(np.uint32)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_value(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def run(in_t: str, out_t: str, m: int, n: int, k: int, relu: bool = False, twice: bool = False) -> Any:
+    rng = np.random.default_rng(m * 10000 + n * 100 + k)
+    k0 = 32 // {"float16": 2, "bfloat16": 2, "int8": 1, "float32": 4}[in_t]
+    if in_t == "int8":
+        a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+        b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+        av, bv = a.astype(np.int64), b.astype(np.int64)
+        ref = (av @ bv) * (2 if twice else 1)
+        ga, gb = a, np.ascontiguousarray(b.T)
+    elif in_t == "bfloat16":
+        af = rng.standard_normal((m, k)).astype(np.float32)
+        bf = rng.standard_normal((k, n)).astype(np.float32)
+        ga, gbn = bf16_bits(af), bf16_bits(bf)
+        av, bv = bf16_value(ga).astype(np.float64), bf16_value(gbn).astype(np.float64)
+        gb = np.ascontiguousarray(gbn.T)
+        ref = av @ bv * (2 if twice else 1)
+    else:
+        a = rng.standard_normal((m, k)).astype(NP[in_t])
+        b = rng.standard_normal((k, n)).astype(NP[in_t])
+        av, bv = a.astype(np.float64), b.astype(np.float64)
+        ref = av @ bv * (2 if twice else 1)
+        ga, gb = a, np.ascontiguousarray(b.T)
+    if relu:
+        ref = np.maximum(ref, 0)
+    quant = asc.QuantModes({"float32": 0, "int32": 0, "float16": 1, "bfloat16": 2}[out_t])
+    if out_t == "bfloat16":
+        c = np.zeros((m, n), np.uint16)
+    else:
+        c = np.zeros((m, n), NP[out_t])
+    matmul_kernel[1](ga, gb, c, m, n, k, k0, quant, relu, twice)
+    return c, ref
+
+
+SHAPES = [(32, 32, 32), (16, 48, 32), (20, 24, 40), (1, 1, 1)]
+
+
+@pytest.mark.parametrize("m, n, k", SHAPES)
+def test_mmad_float16_to_float32(m: int, n: int, k: int) -> None:
+    c, ref = run("float16", "float32", m, n, k)
+    # products of halves are exact in float32; the sums are rounded to float32 in k order
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("m, n, k", SHAPES)
+def test_mmad_int8_to_int32(m: int, n: int, k: int) -> None:
+    c, ref = run("int8", "int32", m, n, k)
+    assert (c == ref).all()
+
+
+@pytest.mark.parametrize("m, n, k", [(32, 32, 32), (16, 24, 40)])
+def test_mmad_float32(m: int, n: int, k: int) -> None:
+    c, ref = run("float32", "float32", m, n, k)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_mmad_float32_accumulation_order() -> None:
+    # 1 + 2^-24 * 16 in k order, each sum rounded to float32: the small terms vanish one by one
+    c, ref = run("float16", "float32", 16, 16, 16)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_mmad_accumulates_when_cmatrix_init_val_false() -> None:
+    c, ref = run("int8", "int32", 16, 16, 32, twice=True)
+    assert (c == ref).all()
+
+
+def test_fixpipe_float16_output_and_relu() -> None:
+    c, ref = run("float16", "float16", 32, 16, 32, relu=True)
+    assert (c == ref.astype(np.float32).astype(np.float16)).all()
+    assert (c >= 0).all() and (c == 0).any()
+
+
+def test_ascendc_of_the_kernel() -> None:
+    run("float16", "float32", 16, 16, 16)
+    src = ascendc(matmul_kernel)
+    for frag in ("AscendC::LoadData(", "AscendC::Mmad(", "AscendC::Fixpipe(", "AscendC::Nd2NzParams(",
+                 "AscendC::TPosition::A1", "AscendC::TPosition::CO1"):
+        assert frag in src, frag
