@@ -160,3 +160,101 @@ def test_ascendc_of_the_kernel() -> None:
     for frag in ("AscendC::LoadData(", "AscendC::Mmad(", "AscendC::Fixpipe(", "AscendC::Nd2NzParams(",
                  "AscendC::TPosition::A1", "AscendC::TPosition::CO1"):
         assert frag in src, frag
+
+
+@asc.jit
+def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
+    a_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    pipe = asc.TPipe()
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    q2 = asc.TQue(asc.TPosition.A2, 1)
+    qb = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    qv = asc.TQue(asc.TPosition.VECIN, 1)
+    pipe.init_buffer(q1, 1, 1024)
+    pipe.init_buffer(q2, 1, 1024)
+    pipe.init_buffer(qb, 1, 1024)
+    pipe.init_buffer(qc, 1, 1024)
+    pipe.init_buffer(qv, 1, 1024)
+    a1 = q1.alloc_tensor(asc.float16)
+    a2 = q2.alloc_tensor(asc.float16)
+    b2 = qb.alloc_tensor(asc.float16)
+    c16 = qc.alloc_tensor(asc.float16)
+    c32 = qc.alloc_tensor(asc.float32)
+    v = qv.alloc_tensor(asc.float16)
+    if case == 0:
+        asc.load_data(a2, v, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))  # <- 0
+    if case == 1:
+        asc.mmad(c16, a2, b2, asc.MmadParams(m=16, n=16, k=16))  # <- 1
+    if case == 2:
+        asc.mmad(c32, b2, a2, asc.MmadParams(m=16, n=16, k=16))  # <- 2
+    if case == 3:
+        asc.fixpipe(a_gm, c32, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16))  # <- 3
+    if case == 4:
+        asc.data_copy(v, a_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 1))  # <- 4
+    if case == 5:
+        asc.mmad(c32, a2, b2, c32, asc.MmadParams(m=16, n=16, k=16))  # <- 5
+    if case == 6:
+        asc.set_load_data_boundary(0)  # <- 6
+    if case == 7:
+        fp = asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16)
+        asc.fixpipe(a_gm, c32, fp, asc.FixpipeConfig.cfg_nz())  # <- 7
+    if case == 8:
+        asc.load_data(a2, a1, asc.MmadParams())  # <- 8
+
+
+@pytest.mark.parametrize("case, cls, fragment", [
+    (0, asc.CompileError, "'src' must be at TPosition.A1"),
+    (1, asc.CompileError, "does not support float16 x float16 -> float16"),
+    (2, asc.CompileError, "'fm' must be at TPosition.A2"),
+    (3, asc.CompileError, "quant_pre NoQuant does not write float16"),
+    (4, asc.CompileError, "'dst' must be at TPosition.A1"),
+    (5, NotImplementedError, "asc.mmad with a bias tensor"),
+    (6, NotImplementedError, "asc.set_load_data_boundary is not supported yet"),
+    (7, NotImplementedError, "cfg_row_major"),
+    (8, asc.CompileError, "must be an asc.LoadData2DParams"),
+])
+def test_misuse(case: int, cls: Any, fragment: str) -> None:
+    a = np.zeros(256, np.float16)
+    with pytest.raises(Exception) as info:
+        misuse_kernel[1](a, case)
+    err = info.value
+    if cls is NotImplementedError:
+        assert isinstance(err, (NotImplementedError, asc.CompileError)), err
+    else:
+        assert isinstance(err, cls), err
+    assert fragment in str(err), str(err)
+    assert getattr(err, "line", None) is None or "# <- " in open(__file__).read().splitlines()[err.line - 1]
+
+
+@asc.jit
+def overrun_kernel(a: asc.GlobalAddress, rep: int):
+    a_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    pipe = asc.TPipe()
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    q2 = asc.TQue(asc.TPosition.A2, 1)
+    pipe.init_buffer(q1, 1, 1024)
+    pipe.init_buffer(q2, 1, 1024)
+    a1 = q1.alloc_tensor(asc.float16)
+    a2 = q2.alloc_tensor(asc.float16)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, rep, 1, 0, 0, False, 0))
+
+
+def test_load_data_past_the_tensor_is_a_kernel_error() -> None:
+    overrun_kernel[1](np.zeros(16, np.float16), 2)
+    with pytest.raises(asc.KernelError, match="past its end"):
+        overrun_kernel[1](np.zeros(16, np.float16), 3)
+
+
+@asc.jit
+def l0a_overflow_kernel(a: asc.GlobalAddress):
+    pipe = asc.TPipe()
+    q2 = asc.TQue(asc.TPosition.A2, 1)
+    pipe.init_buffer(q2, 1, 65 * 1024)
+
+
+def test_l0a_capacity_is_64_kib() -> None:
+    with pytest.raises(asc.KernelError, match="L0A overflow"):
+        l0a_overflow_kernel[1](np.zeros(16, np.float16))
