@@ -109,21 +109,32 @@ AscStatus sim_cube_load_2d(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in,
                     "LoadData 2-D with if_transpose takes 16-bit types on "
                     "this arch (8-bit: load_data_with_transpose)");
-  if (addr_mode)
+  if (addr_mode > 1)
     return sim_fail(x, in,
-                    "LoadData2DParams.addr_mode %lld: only 0 (the "
-                    "increasing addresses) is simulated",
+                    "LoadData2DParams.addr_mode %lld: 0 (increasing fractal "
+                    "indices) or 1 (decreasing)",
                     (long long)addr_mode);
   if (repeat == 0)
     return ASC_OK;
-  int64_t src_end = (start + (repeat - 1) * stride + 1) * FRACTAL;
+  /* the fractals src reads: start + r * step for r < repeat */
+  int64_t step = addr_mode ? -stride : stride;
+  int64_t last = start + (repeat - 1) * step;
+  int64_t lo_frac = last < start ? last : start;
+  int64_t hi_frac = last < start ? start : last;
+  if (lo_frac < 0)
+    return sim_fail(x, in,
+                    "LoadData: with addr_mode 1 repeat %lld of start_index "
+                    "%lld, src_stride %lld reads fractal %lld, before src",
+                    (long long)(repeat - 1), (long long)start,
+                    (long long)stride, (long long)last);
   int64_t dst_end = ((repeat - 1) * (1 + gap) + 1) * FRACTAL;
-  uint8_t *s = sim_cube_range(x, in, src, 0, src_end, 0, "src");
+  uint8_t *s = sim_cube_range(x, in, src, lo_frac * FRACTAL,
+                              (hi_frac - lo_frac + 1) * FRACTAL, 0, "src");
   uint8_t *d = s ? sim_cube_range(x, in, dst, 0, dst_end, 1, "dst") : NULL;
   if (!d)
     return ASC_ERR_KERNEL;
   for (int64_t r = 0; r < repeat; r++) {
-    const uint8_t *sf = s + (start + r * stride) * FRACTAL;
+    const uint8_t *sf = s + (start + r * step - lo_frac) * FRACTAL;
     uint8_t *df = d + r * (1 + gap) * FRACTAL;
     if (!transpose) {
       memmove(df, sf, FRACTAL);
@@ -185,10 +196,12 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in,
                     "Mmad: dst in L0C (CO1), fm in L0A (A2), filter "
                     "in L0B (B2)");
-  if (is_bias || source)
+  if (source)
     return sim_fail(x, in,
-                    "Mmad with a bias (is_bias, cmatrix_source) is "
-                    "not simulated yet");
+                    "Mmad: cmatrix_source 1 takes C from the bias table, "
+                    "which this form has no tensor of (use the bias form)");
+  /* the devkit's MmadCal: is_bias keeps the L0C values (C += A B) */
+  init = init && !is_bias;
   AscDType it = (AscDType)a->dtype, ot = (AscDType)c->dtype;
   int64_t ies = (int64_t)asc_dtype_size(it), k0 = 32 / ies;
   int64_t m1 = ceil_div(m, 16), n1 = ceil_div(n, 16), k1 = ceil_div(k, k0);
@@ -267,54 +280,66 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
                     "simulator has NoQuant, F322F16 and F322BF16)",
                     asc_enum_value_name(ASC_ENUM_QUANTMODES, (int)quant),
                     asc_dtype_name(st), asc_dtype_name(dt));
-  if (nd != 1)
-    return sim_fail(x, in, "Fixpipe: nd_num %lld: only 1 is simulated",
-                    (long long)nd);
-  if (m == 0 || n == 0)
+  int64_t src_nd = FIELD(2, 8), dst_nd = FIELD(2, 9);
+  if (m == 0 || n == 0 || nd == 0)
     return ASC_OK;
+  if (n > 4095 || m > 8192 || src_nd > 512)
+    return sim_fail(x, in,
+                    "FixpipeParamsV220 out of range with NZ2ND: n_size %lld "
+                    "(at most 4095), m_size %lld (at most 8192), src_nd_stride "
+                    "%lld (at most 512)",
+                    (long long)n, (long long)m, (long long)src_nd);
   if (src_stride < m)
     return sim_fail(x, in,
                     "Fixpipe: src_stride %lld is less than m_size %lld (the "
                     "rows of a column of L0C fractals)",
                     (long long)src_stride, (long long)m);
   int64_t des = (int64_t)asc_dtype_size(dt);
-  int64_t src_end = ((ceil_div(n, 16) - 1) * src_stride + m) * 16 * 4;
+  /* in elements: src_stride counts fractal rows (16 elements), src_nd_stride
+   * whole fractals (256), dst_stride and dst_nd_stride elements */
+  int64_t src_end = ((nd - 1) * src_nd * 256 +
+                     ((ceil_div(n, 16) - 1) * src_stride + m) * 16) *
+                    4;
   uint8_t *s = sim_cube_range(x, in, src, 0, src_end, 0, "src");
   SimGmSpan g;
-  if (!s || sim_gm_span(x, in, dst, (m - 1) * dst_stride + n, 1, "dst", &g))
+  if (!s ||
+      sim_gm_span(x, in, dst, (nd - 1) * dst_nd + (m - 1) * dst_stride + n, 1,
+                  "dst", &g))
     return ASC_ERR_KERNEL;
-  for (int64_t i = 0; i < m; i++)
-    for (int64_t col = 0; col < n; col++) {
-      const uint8_t *e =
-          s + (((col / 16) * src_stride + i) * 16 + col % 16) * 4;
-      uint8_t out[4];
-      if (st == ASC_DT_INT32) {
-        int32_t v;
-        memcpy(&v, e, 4);
-        if (relu && v < 0)
-          v = 0;
-        memcpy(out, &v, 4);
-      } else {
-        float v;
-        memcpy(&v, e, 4);
-        if (relu && v < 0)
-          v = 0;
-        if (dt == ASC_DT_FLOAT16) {
-          uint16_t h = asc_f32_to_f16(v);
-          memcpy(out, &h, 2);
-        } else if (dt == ASC_DT_BFLOAT16) {
-          uint16_t h = asc_f32_to_bf16(v);
-          memcpy(out, &h, 2);
-        } else {
+  for (int64_t k = 0; k < nd; k++)
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t col = 0; col < n; col++) {
+        const uint8_t *e = s + (k * src_nd * 256 +
+                                ((col / 16) * src_stride + i) * 16 + col % 16) *
+                                   4;
+        uint8_t out[4];
+        if (st == ASC_DT_INT32) {
+          int32_t v;
+          memcpy(&v, e, 4);
+          if (relu && v < 0)
+            v = 0;
           memcpy(out, &v, 4);
+        } else {
+          float v;
+          memcpy(&v, e, 4);
+          if (relu && v < 0)
+            v = 0;
+          if (dt == ASC_DT_FLOAT16) {
+            uint16_t h = asc_f32_to_f16(v);
+            memcpy(out, &h, 2);
+          } else if (dt == ASC_DT_BFLOAT16) {
+            uint16_t h = asc_f32_to_bf16(v);
+            memcpy(out, &h, 2);
+          } else {
+            memcpy(out, &v, 4);
+          }
         }
+        int64_t at = (k * dst_nd + i * dst_stride + col) * des - g.skip;
+        if (g.p && at >= 0 && at + des <= g.valid &&
+            sim_gm_store(x, in, g.p + at, out, des) != ASC_OK)
+          return ASC_ERR_KERNEL;
       }
-      int64_t at = (i * dst_stride + col) * des - g.skip;
-      if (g.p && at >= 0 && at + des <= g.valid &&
-          sim_gm_store(x, in, g.p + at, out, des) != ASC_OK)
-        return ASC_ERR_KERNEL;
-    }
-  x->b->ev.bytes = m * n * des;
-  x->b->ev.elems = m * n;
+  x->b->ev.bytes = nd * m * n * des;
+  x->b->ev.elems = nd * m * n;
   return ASC_OK;
 }

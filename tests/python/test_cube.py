@@ -23,16 +23,20 @@ def align(v: int, to: int) -> int:
 
 @asc.jit
 def matmul_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
-                  n: asc.ConstExpr[int], k: asc.ConstExpr[int], k0: asc.ConstExpr[int], quant: asc.ConstExpr,
-                  relu: asc.ConstExpr[bool], acc_twice: asc.ConstExpr[bool]):
+                  n: asc.ConstExpr[int], k: asc.ConstExpr[int], in_dt: asc.ConstExpr, quant: asc.ConstExpr,
+                  relu: asc.ConstExpr[bool], second: asc.ConstExpr[int], reverse_k: asc.ConstExpr[bool],
+                  nd_split: asc.ConstExpr[bool]):
     """C[m, n] = A[m, k] B[k, n]; B is given transposed (Bt[n, k]) so that its NZ copy in L1 is already the
-    ZN layout of L0B for any dtype."""
+    ZN layout of L0B for any dtype. `second`: 0 one mmad, 1 a second one with cmatrix_init_val False, 2 with
+    is_bias True (both accumulate). `reverse_k`: A's k fractals loaded last to first (addr_mode 1).
+    `nd_split`: fixpipe writes C's 16-column halves one below the other (nd_num 2)."""
     a_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()
     c_gm = asc.GlobalTensor()
     a_gm.set_global_buffer(a)
     b_gm.set_global_buffer(b)
     c_gm.set_global_buffer(c)
+    k0 = 32 // in_dt.sizeof()
     m1 = (m + 15) // 16
     n1 = (n + 15) // 16
     k1 = (k + k0 - 1) // k0
@@ -49,28 +53,42 @@ def matmul_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
     pipe.init_buffer(qc, 1, m1 * n1 * 1024)
     a1 = qa1.alloc_tensor(a.dtype)
     b1 = qb1.alloc_tensor(b.dtype)
-    a2 = qa2.alloc_tensor(a.dtype)
-    b2 = qb2.alloc_tensor(b.dtype)
-    acc_t = asc.int32 if a.dtype == asc.int8 else asc.float32
+    a2 = qa2.alloc_tensor(in_dt)
+    b2 = qb2.alloc_tensor(in_dt)
+    acc_t = asc.int32 if in_dt == asc.int8 else asc.float32
     co1 = qc.alloc_tensor(acc_t)
     asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m1 * 16, 1, 1))
     asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, n, k, 0, k, n1 * 16, 1, 1))
     asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
     asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    a1v = a1.reinterpret_cast(in_dt)
     for i in range(m1):
-        asc.load_data(a2[i * k1 * 512 // a.dtype.sizeof()], a1, asc.LoadData2DParams(i, k1, m1, 0, 0, False, 0))
+        if reverse_k:
+            asc.load_data(a2[i * k1 * 512 // in_dt.sizeof()], a1v,
+                          asc.LoadData2DParams(i + (k1 - 1) * m1, k1, m1, 0, 0, False, 1))
+        else:
+            asc.load_data(a2[i * k1 * 512 // in_dt.sizeof()], a1v, asc.LoadData2DParams(i, k1, m1, 0, 0, False, 0))
     # L1 holds Bt's column blocks of k one after another: fractal kb * n1 + nb, the ZN order
-    asc.load_data(b2, b1, asc.LoadData2DParams(0, k1 * n1, 1, 0, 0, False, 0))
+    asc.load_data(b2, b1.reinterpret_cast(in_dt), asc.LoadData2DParams(0, k1 * n1, 1, 0, 0, False, 0))
     asc.set_flag(asc.HardEvent.MTE1_M, 0)
     asc.wait_flag(asc.HardEvent.MTE1_M, 0)
     asc.mmad(co1, a2, b2, asc.MmadParams(m=m, n=n, k=k, cmatrix_init_val=True))
-    if acc_twice:
+    if second == 1:
         asc.pipe_barrier(asc.PipeID.PIPE_M)
         asc.mmad(co1, a2, b2, asc.MmadParams(m=m, n=n, k=k, cmatrix_init_val=False))
+    if second == 2:
+        asc.pipe_barrier(asc.PipeID.PIPE_M)
+        asc.mmad(co1, a2, b2, asc.MmadParams(m=m, n=n, k=k, is_bias=True, cmatrix_init_val=True))
     asc.set_flag(asc.HardEvent.M_FIX, 0)
     asc.wait_flag(asc.HardEvent.M_FIX, 0)
-    fp = asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m1 * 16, dst_stride=n, quant_pre=quant, relu_en=relu)
-    asc.fixpipe(c_gm, co1, fp)
+    if nd_split:
+        fp = asc.FixpipeParamsV220(n_size=16, m_size=m, src_stride=m1 * 16, dst_stride=16, quant_pre=quant,
+                                   relu_en=relu, nd_num=n1, src_nd_stride=m1, dst_nd_stride=m * 16)
+        asc.fixpipe(c_gm, co1, fp)
+    else:
+        fp = asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m1 * 16, dst_stride=n, quant_pre=quant,
+                                   relu_en=relu)
+        asc.fixpipe(c_gm, co1, fp)
 
 
 def bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -82,36 +100,41 @@ def bf16_value(bits: np.ndarray) -> np.ndarray:
     return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
-def run(in_t: str, out_t: str, m: int, n: int, k: int, relu: bool = False, twice: bool = False) -> Any:
+K0 = {"float16": 16, "bfloat16": 16, "int8": 32, "float32": 8}
+ASC_T = {"float16": asc.float16, "bfloat16": asc.bfloat16, "int8": asc.int8, "float32": asc.float32}
+
+
+def operands(in_t: str, m: int, n: int, k: int) -> Any:
+    """A, B for the kernel (B transposed; bfloat16 as its uint16 bits) and their values as float64/int64."""
     rng = np.random.default_rng(m * 10000 + n * 100 + k)
-    k0 = 32 // {"float16": 2, "bfloat16": 2, "int8": 1, "float32": 4}[in_t]
     if in_t == "int8":
         a = rng.integers(-128, 128, (m, k)).astype(np.int8)
         b = rng.integers(-128, 128, (k, n)).astype(np.int8)
-        av, bv = a.astype(np.int64), b.astype(np.int64)
-        ref = (av @ bv) * (2 if twice else 1)
-        ga, gb = a, np.ascontiguousarray(b.T)
-    elif in_t == "bfloat16":
-        af = rng.standard_normal((m, k)).astype(np.float32)
-        bf = rng.standard_normal((k, n)).astype(np.float32)
-        ga, gbn = bf16_bits(af), bf16_bits(bf)
-        av, bv = bf16_value(ga).astype(np.float64), bf16_value(gbn).astype(np.float64)
-        gb = np.ascontiguousarray(gbn.T)
-        ref = av @ bv * (2 if twice else 1)
-    else:
-        a = rng.standard_normal((m, k)).astype(NP[in_t])
-        b = rng.standard_normal((k, n)).astype(NP[in_t])
-        av, bv = a.astype(np.float64), b.astype(np.float64)
-        ref = av @ bv * (2 if twice else 1)
-        ga, gb = a, np.ascontiguousarray(b.T)
+        return a, np.ascontiguousarray(b.T), a.astype(np.int64), b.astype(np.int64)
+    if in_t == "bfloat16":
+        ga = bf16_bits(rng.standard_normal((m, k)))
+        gb = bf16_bits(rng.standard_normal((k, n)))
+        return ga, np.ascontiguousarray(gb.T), bf16_value(ga).astype(np.float64), bf16_value(gb).astype(np.float64)
+    a = rng.standard_normal((m, k)).astype(NP[in_t])
+    b = rng.standard_normal((k, n)).astype(NP[in_t])
+    return a, np.ascontiguousarray(b.T), a.astype(np.float64), b.astype(np.float64)
+
+
+def run(in_t: str, out_t: str, m: int, n: int, k: int, relu: bool = False, second: int = 0,
+        reverse_k: bool = False, nd_split: bool = False, out: Any = None) -> Any:
+    ga, gb, av, bv = operands(in_t, m, n, k)
+    if reverse_k:  # L0A holds A's k fractals last to first (k a multiple of k0), L0B B's in order
+        k0 = K0[in_t]
+        order = np.concatenate([np.arange(j * k0, (j + 1) * k0) for j in reversed(range(k // k0))])
+        av = av[:, order]
+    ref = av @ bv * (2 if second else 1)
     if relu:
         ref = np.maximum(ref, 0)
+    if nd_split:
+        ref = np.concatenate([ref[:, j:j + 16] for j in range(0, n, 16)], axis=0)
     quant = asc.QuantModes({"float32": 0, "int32": 0, "float16": 1, "bfloat16": 2}[out_t])
-    if out_t == "bfloat16":
-        c = np.zeros((m, n), np.uint16)
-    else:
-        c = np.zeros((m, n), NP[out_t])
-    matmul_kernel[1](ga, gb, c, m, n, k, k0, quant, relu, twice)
+    c = out if out is not None else np.zeros(ref.shape, NP[out_t])
+    matmul_kernel[1](ga, gb, c, m, n, k, ASC_T[in_t], quant, relu, second, reverse_k, nd_split)
     return c, ref
 
 
@@ -144,7 +167,7 @@ def test_mmad_float32_accumulation_order() -> None:
 
 
 def test_mmad_accumulates_when_cmatrix_init_val_false() -> None:
-    c, ref = run("int8", "int32", 16, 16, 32, twice=True)
+    c, ref = run("int8", "int32", 16, 16, 32, second=1)
     assert (c == ref).all()
 
 
@@ -258,3 +281,38 @@ def l0a_overflow_kernel(a: asc.GlobalAddress):
 def test_l0a_capacity_is_64_kib() -> None:
     with pytest.raises(asc.KernelError, match="L0A overflow"):
         l0a_overflow_kernel[1](np.zeros(16, np.float16))
+
+
+@pytest.mark.parametrize("m, n, k", [(32, 32, 32), (16, 48, 40)])
+def test_mmad_bfloat16_to_float32(m: int, n: int, k: int) -> None:
+    c, ref = run("bfloat16", "float32", m, n, k)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_mmad_is_bias_accumulates() -> None:
+    # the devkit clears cmatrixInitVal when isBias is set: C += A B
+    c, ref = run("int8", "int32", 16, 32, 64, second=2)
+    assert (c == ref).all()
+
+
+@pytest.mark.parametrize("in_t", ["float16", "int8"])
+def test_load_data_addr_mode_1_reads_fractals_backwards(in_t: str) -> None:
+    out_t = "int32" if in_t == "int8" else "float32"
+    c, ref = run(in_t, out_t, 32, 16, 3 * K0[in_t], reverse_k=True)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-5)
+    plain, _ = run(in_t, out_t, 32, 16, 3 * K0[in_t])
+    assert not np.array_equal(c, plain)
+
+
+def test_fixpipe_nd_num_writes_each_matrix() -> None:
+    c, ref = run("float16", "float32", 20, 48, 16, nd_split=True)
+    assert c.shape == (60, 16)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_fixpipe_float32_to_bfloat16() -> None:
+    torch = pytest.importorskip("torch")
+    out = torch.zeros((16, 32), dtype=torch.bfloat16)
+    c, ref = run("float16", "bfloat16", 16, 32, 16, out=out)
+    expect = bf16_value(bf16_bits(ref.astype(np.float32)))
+    assert np.array_equal(c.float().numpy(), expect)

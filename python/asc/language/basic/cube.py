@@ -22,7 +22,7 @@ from ..core.values import GlobalTensor, LocalTensor
 
 _L1 = (TPosition.A1, TPosition.B1, TPosition.C1)
 _L0AB = (TPosition.A2, TPosition.B2)
-_ND2NZ_DTYPES = (dt.int8, dt.uint8, dt.float16, dt.bfloat16, dt.int16, dt.float32, dt.int32, dt.uint32)
+_ND2NZ_DTYPES = (dt.int8, dt.uint8, dt.float16, dt.bfloat16, dt.int16, dt.uint16, dt.float32, dt.int32, dt.uint32)
 _LOAD_DTYPES = (dt.int8, dt.uint8, dt.float16, dt.bfloat16, dt.int16, dt.uint16, dt.float32, dt.int32,
                 dt.uint32)
 # (fm, filter) -> dst: the devkit's Mmad dtype table for the Atlas A2 (910B)
@@ -83,7 +83,7 @@ def nd2nz_copy(dst: Any, src: Any, params: Any) -> None:
         raise error(f"{api}: dst and src element types differ ({dst.dtype} and {src.dtype})")
     if dst.dtype not in _ND2NZ_DTYPES:
         raise error(f"{api} with Nd2NzParams does not support element type {dst.dtype} on the Ascend910B "
-                    "(int8, uint8, float16, bfloat16, int16, float32, int32, uint32)")
+                    "(int8, uint8, float16, bfloat16, int16, uint16, float32, int32, uint32)")
     _b.current().create("asc.data_copy.nd2nz.gm_to_local", [dst, src, params.to_ir()])
 
 
@@ -167,9 +167,15 @@ def fixpipe(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
     _local_at(api, src, "src", (TPosition.CO1,))
     ok = (src.dtype == dt.float32 and dst.dtype in (dt.float32, dt.float16, dt.bfloat16)) or (
         src.dtype == dt.int32 and dst.dtype == dt.int32)
+    # the devkit's other pairs for the Atlas A2: the quantising modes (DEQF16, REQ8, QF322B8_PRE, V...)
+    quantised = (src.dtype == dt.float32 and dst.dtype in (dt.int8, dt.uint8)) or (
+        src.dtype == dt.int32 and dst.dtype in (dt.int8, dt.uint8, dt.float16))
+    if quantised:
+        raise NotImplementedError(f"asc.fixpipe from {src.dtype} to {dst.dtype} (a quantising quant_pre: DEQF16, "
+                                  "REQ8, QF322B8_PRE or their vector forms) is not supported yet")
     if not ok:
-        raise error(f"{api} does not convert {src.dtype} to {dst.dtype} (float32 -> float32 / float16 / "
-                    "bfloat16, int32 -> int32)")
+        raise error(f"{api} does not convert {src.dtype} to {dst.dtype} on the Ascend910B (float32 -> float32 / "
+                    "float16 / bfloat16 / int8 / uint8, int32 -> int32 / float16 / int8 / uint8)")
     quant = params.field("quant_pre")
     if isinstance(quant, QuantModes) or isinstance(quant, int):
         want = {dt.float32: 0, dt.int32: 0, dt.float16: 1, dt.bfloat16: 2}[dst.dtype]
