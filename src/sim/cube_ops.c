@@ -182,26 +182,49 @@ static double load_in(AscDType dt, const uint8_t *p) {
   }
 }
 
+/* imm 1: the bias form Mmad(dst, fm, filter, bias, params) */
 AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
+  int with_bias = in->imm == 1, pk = with_bias ? 4 : 3;
   const AscTensorRef *c = sim_tensor_arg(x, in, 0, "dst");
   const AscTensorRef *a = c ? sim_tensor_arg(x, in, 1, "fm") : NULL;
   const AscTensorRef *b = a ? sim_tensor_arg(x, in, 2, "filter") : NULL;
-  if (!b)
+  const AscTensorRef *bias =
+      b && with_bias ? sim_tensor_arg(x, in, 3, "bias") : NULL;
+  if (!b || (with_bias && !bias))
     return ASC_ERR_KERNEL;
-  int64_t m = FIELD(3, 0), n = FIELD(3, 1), k = FIELD(3, 2);
-  int64_t is_bias = FIELD(3, 3), source = FIELD(3, 9), init = FIELD(3, 10);
+  int64_t m = FIELD(pk, 0), n = FIELD(pk, 1), k = FIELD(pk, 2);
+  int64_t is_bias = FIELD(pk, 3), source = FIELD(pk, 9), init = FIELD(pk, 10);
   if (sim_cube_mem_of_position(c->position) != SIM_CMEM_L0C ||
       sim_cube_mem_of_position(a->position) != SIM_CMEM_L0A ||
       sim_cube_mem_of_position(b->position) != SIM_CMEM_L0B)
     return sim_fail(x, in,
                     "Mmad: dst in L0C (CO1), fm in L0A (A2), filter "
                     "in L0B (B2)");
-  if (source)
-    return sim_fail(x, in,
-                    "Mmad: cmatrix_source 1 takes C from the bias table, "
-                    "which this form has no tensor of (use the bias form)");
-  /* the devkit's MmadCal: is_bias keeps the L0C values (C += A B) */
-  init = init && !is_bias;
+  const uint8_t *pbias = NULL;
+  if (with_bias) {
+    /* the devkit's MmadImpl: a bias in the bias table makes cmatrixSource
+     * 1, one in L0C 0 (C's own values); the params' flag is not used */
+    int bm = sim_cube_mem_of_position(bias->position);
+    if (bm != SIM_CMEM_BT && bm != SIM_CMEM_L0C)
+      return sim_fail(x, in,
+                      "Mmad: the bias is in the bias table (C2) or "
+                      "L0C (CO1)");
+    if (bm == SIM_CMEM_BT && bias->addr % 64)
+      return sim_fail(x, in,
+                      "Mmad: bias table address %lld is not 64-byte aligned",
+                      (long long)bias->addr);
+    source = bm == SIM_CMEM_BT;
+    if (source && m && n && k &&
+        !(pbias = sim_cube_range(x, in, bias, 0, n * 4, 0, "bias")))
+      return ASC_ERR_KERNEL;
+  } else {
+    if (source)
+      return sim_fail(x, in,
+                      "Mmad: cmatrix_source 1 takes C from the bias table, "
+                      "which this form has no tensor of (use the bias form)");
+    /* the devkit's MmadCal: is_bias keeps the L0C values (C += A B) */
+    init = init && !is_bias;
+  }
   AscDType it = (AscDType)a->dtype, ot = (AscDType)c->dtype;
   int64_t ies = (int64_t)asc_dtype_size(it), k0 = 32 / ies;
   int64_t m1 = ceil_div(m, 16), n1 = ceil_div(n, 16), k1 = ceil_div(k, k0);
@@ -219,10 +242,12 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
       uint8_t *po =
           pc +
           (((col / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + col % 16) * 4;
+      /* the start: 0, the bias of the column, or C */
+      const uint8_t *start = init ? NULL : pbias ? pbias + col * 4 : po;
       if (ot == ASC_DT_INT32) {
         int32_t acc = 0;
-        if (!init)
-          memcpy(&acc, po, 4);
+        if (start)
+          memcpy(&acc, start, 4);
         for (int64_t j = 0; j < k; j++) {
           const uint8_t *ea = pa + (((i / 16) * k1 + j / k0) * 16 * k0 +
                                     (i % 16) * k0 + j % k0);
@@ -235,8 +260,8 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
         memcpy(po, &acc, 4);
       } else {
         float acc = 0;
-        if (!init)
-          memcpy(&acc, po, 4);
+        if (start)
+          memcpy(&acc, start, 4);
         for (int64_t j = 0; j < k; j++) {
           const uint8_t *ea = pa + (((i / 16) * k1 + j / k0) * 16 * k0 +
                                     (i % 16) * k0 + j % k0) *
@@ -341,5 +366,54 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
       }
   x->b->ev.bytes = nd * m * n * des;
   x->b->ev.elems = nd * m * n;
+  return ASC_OK;
+}
+
+/* ---- DataCopy L1 (C1) -> bias table (C2) --------------------------------
+ * imm 0: count elements (count * sizeof(T) / 64 blocks of 64 bytes, the
+ * devkit's blockLen), 1: DataCopyParams (block_len in 64 bytes, src_stride
+ * 32-byte and dst_stride 64-byte units between blocks). */
+AscStatus sim_cube_l1_to_bt(AscExec *x, const AscInstr *in) {
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
+  if (!src)
+    return ASC_ERR_KERNEL;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)dst->dtype);
+  int64_t count = 1, len, sgap = 0, dgap = 0;
+  if (in->imm == 0) {
+    len = ASC_SLOT(x, in, 2).i * es / 64;
+  } else {
+    count = FIELD(2, 0);
+    len = FIELD(2, 1);
+    sgap = FIELD(2, 2);
+    dgap = FIELD(2, 3);
+  }
+  if (sim_cube_mem_of_position(dst->position) != SIM_CMEM_BT ||
+      sim_cube_mem_of_position(src->position) != SIM_CMEM_L1)
+    return sim_fail(x, in,
+                    "DataCopy to the bias table: dst at C2, src in L1 "
+                    "(C1)");
+  if (dst->addr % 64 || src->addr % 32)
+    return sim_fail(x, in,
+                    "DataCopy L1 -> bias table: dst must be 64-byte aligned "
+                    "(address %lld), src 32-byte aligned (address %lld)",
+                    (long long)dst->addr, (long long)src->addr);
+  if (count > 4095)
+    return sim_fail(x, in, "DataCopyParams.block_count %lld: at most 4095",
+                    (long long)count);
+  if (count == 0 || len == 0)
+    return ASC_OK;
+  int64_t sstep = len * 64 + sgap * 32, dstep = len * 64 + dgap * 64;
+  uint8_t *s =
+      sim_cube_range(x, in, src, 0, (count - 1) * sstep + len * 64, 0, "src");
+  uint8_t *d = s ? sim_cube_range(x, in, dst, 0, (count - 1) * dstep + len * 64,
+                                  1, "dst")
+                 : NULL;
+  if (!d)
+    return ASC_ERR_KERNEL;
+  for (int64_t i = 0; i < count; i++)
+    memmove(d + i * dstep, s + i * sstep, (size_t)(len * 64));
+  x->b->ev.bytes = count * len * 64;
+  x->b->ev.elems = x->b->ev.bytes / es;
   return ASC_OK;
 }

@@ -1726,6 +1726,9 @@ __aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
 template <typename T, typename U, typename S>
 __aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
                      const MmadParams &mmadParams);
+template <typename T, typename U, typename S, typename V>
+__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                     const LocalTensor<V> &bias, const MmadParams &mmadParams);
 template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
 __aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
                         const FixpipeParamsV220 &intriParams);

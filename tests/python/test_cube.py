@@ -198,7 +198,7 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     pipe.init_buffer(q1, 1, 1024)
     pipe.init_buffer(q2, 1, 1024)
     pipe.init_buffer(qb, 1, 1024)
-    pipe.init_buffer(qc, 1, 1024)
+    pipe.init_buffer(qc, 2, 1024)
     pipe.init_buffer(qv, 1, 1024)
     a1 = q1.alloc_tensor(asc.float16)
     a2 = q2.alloc_tensor(asc.float16)
@@ -206,6 +206,16 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     c16 = qc.alloc_tensor(asc.float16)
     c32 = qc.alloc_tensor(asc.float32)
     v = qv.alloc_tensor(asc.float16)
+    qh1 = asc.TQue(asc.TPosition.C1, 1)
+    qi = asc.TQue(asc.TPosition.CO1, 1)
+    tbt = asc.TBuf(asc.TPosition.C2)
+    pipe.init_buffer(qh1, 1, 1024)
+    pipe.init_buffer(qi, 1, 1024)
+    pipe.init_buffer(tbt, 256)
+    h1 = qh1.alloc_tensor(asc.float16)
+    i32 = qi.alloc_tensor(asc.int32)
+    bt = tbt.get(asc.float32)
+    h_gm = a_gm
     if case == 0:
         asc.load_data(a2, v, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))  # <- 0
     if case == 1:
@@ -217,7 +227,7 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     if case == 4:
         asc.data_copy(v, a_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 1))  # <- 4
     if case == 5:
-        asc.mmad(c32, a2, b2, c32, asc.MmadParams(m=16, n=16, k=16))  # <- 5
+        asc.mmad(c32, a2, b2, a2, asc.MmadParams(m=16, n=16, k=16))  # <- 5
     if case == 6:
         asc.set_load_data_boundary(0)  # <- 6
     if case == 7:
@@ -225,6 +235,12 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
         asc.fixpipe(a_gm, c32, fp, asc.FixpipeConfig.cfg_nz())  # <- 7
     if case == 8:
         asc.load_data(a2, a1, asc.MmadParams())  # <- 8
+    if case == 9:
+        asc.data_copy(bt, h1, 64)  # <- 9
+    if case == 10:
+        asc.fixpipe(h_gm, i32, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16))  # <- 10
+    if case == 11:
+        asc.load_data(a2, a_gm, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))  # <- 11
 
 
 @pytest.mark.parametrize("case, cls, fragment", [
@@ -233,10 +249,13 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (2, asc.CompileError, "'fm' must be at TPosition.A2"),
     (3, asc.CompileError, "quant_pre NoQuant does not write float16"),
     (4, asc.CompileError, "'dst' must be at TPosition.A1"),
-    (5, NotImplementedError, "asc.mmad with a bias tensor"),
+    (5, asc.CompileError, "'bias' must be at TPosition.C2, TPosition.CO1"),
     (6, NotImplementedError, "asc.set_load_data_boundary is not supported yet"),
     (7, NotImplementedError, "cfg_row_major"),
     (8, asc.CompileError, "must be an asc.LoadData2DParams"),
+    (9, NotImplementedError, "converting float16 to float32 is not supported yet"),
+    (10, NotImplementedError, "asc.fixpipe from int32 to float16"),
+    (11, NotImplementedError, "asc.load_data from a GlobalTensor"),
 ])
 def test_misuse(case: int, cls: Any, fragment: str) -> None:
     a = np.zeros(256, np.float16)
@@ -316,3 +335,83 @@ def test_fixpipe_float32_to_bfloat16() -> None:
     c, ref = run("float16", "bfloat16", 16, 32, 16, out=out)
     expect = bf16_value(bf16_bits(ref.astype(np.float32)))
     assert np.array_equal(c.float().numpy(), expect)
+
+
+@asc.jit
+def bias_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, bias: asc.GlobalAddress, c: asc.GlobalAddress,
+                m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int], in_dt: asc.ConstExpr,
+                by_params: asc.ConstExpr[bool], accumulate: asc.ConstExpr[bool]):
+    """C = A B + bias (broadcast over the rows): the bias GM -> L1 (C1) -> bias table (C2), then
+    mmad(dst, fm, filter, bias, params) with cmatrix_init_val False; `accumulate` adds A B once more with
+    the bias at CO1 (C's own values)."""
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    bias_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    bias_gm.set_global_buffer(bias)
+    c_gm.set_global_buffer(c)
+    k0 = 32 // in_dt.sizeof()
+    m1 = (m + 15) // 16
+    n1 = (n + 15) // 16
+    k1 = (k + k0 - 1) // k0
+    pipe = asc.TPipe()
+    qa1 = asc.TQue(asc.TPosition.A1, 1)
+    qb1 = asc.TQue(asc.TPosition.B1, 1)
+    qbias1 = asc.TQue(asc.TPosition.C1, 1)
+    qa2 = asc.TQue(asc.TPosition.A2, 1)
+    qb2 = asc.TQue(asc.TPosition.B2, 1)
+    qbt = asc.TBuf(asc.TPosition.C2)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(qa1, 1, m1 * k1 * 512)
+    pipe.init_buffer(qb1, 1, n1 * k1 * 512)
+    pipe.init_buffer(qbias1, 1, n1 * 64)
+    pipe.init_buffer(qa2, 1, m1 * k1 * 512)
+    pipe.init_buffer(qb2, 1, n1 * k1 * 512)
+    pipe.init_buffer(qbt, n1 * 64)
+    pipe.init_buffer(qc, 1, m1 * n1 * 1024)
+    a1 = qa1.alloc_tensor(in_dt)
+    b1 = qb1.alloc_tensor(in_dt)
+    acc_t = asc.int32 if in_dt == asc.int8 else asc.float32
+    bias1 = qbias1.alloc_tensor(acc_t)
+    a2 = qa2.alloc_tensor(in_dt)
+    b2 = qb2.alloc_tensor(in_dt)
+    bt = qbt.get(acc_t)
+    co1 = qc.alloc_tensor(acc_t)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m1 * 16, 1, 1))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, n, k, 0, k, n1 * 16, 1, 1))
+    asc.data_copy(bias1, bias_gm, n1 * 16)
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    if by_params:
+        asc.data_copy(bt, bias1, asc.DataCopyParams(1, n1, 0, 0))
+    else:
+        asc.data_copy(bt, bias1, n1 * 16)
+    for i in range(m1):
+        asc.load_data(a2[i * k1 * 512 // in_dt.sizeof()], a1, asc.LoadData2DParams(i, k1, m1, 0, 0, False, 0))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, k1 * n1, 1, 0, 0, False, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(co1, a2, b2, bt, asc.MmadParams(m=m, n=n, k=k, cmatrix_init_val=False))
+    if accumulate:
+        asc.pipe_barrier(asc.PipeID.PIPE_M)
+        asc.mmad(co1, a2, b2, co1, asc.MmadParams(m=m, n=n, k=k, cmatrix_init_val=False))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m1 * 16, dst_stride=n))
+
+
+@pytest.mark.parametrize("in_t, by_params, accumulate", [("float16", False, False), ("float16", True, True),
+                                                          ("int8", True, False)])
+def test_mmad_with_bias_table(in_t: str, by_params: bool, accumulate: bool) -> None:
+    m, n, k = 20, 32, 48
+    ga, gb, av, bv = operands(in_t, m, n, k)
+    acc = np.int32 if in_t == "int8" else np.float32
+    rng = np.random.default_rng(5)
+    bias = np.zeros(32, acc)
+    bias[:n] = rng.integers(-1000, 1000, n) if in_t == "int8" else rng.standard_normal(n)
+    c = np.zeros((m, n), acc)
+    bias_kernel[1](ga, gb, bias, c, m, n, k, ASC_T[in_t], by_params, accumulate)
+    ref = av @ bv * (2 if accumulate else 1) + bias[:n].astype(np.float64)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-4)

@@ -114,19 +114,24 @@ def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
     _b.current().create("asc.load_data.2d", [dst, src, p["params"].to_ir()])
 
 
-@usage("asc.mmad(dst, fm, filter, params)")
+@usage("asc.mmad(dst, fm, filter, params)", "asc.mmad(dst, fm, filter, bias, params)")
 def mmad(dst: Any, fm: Any, filter: Any, *args: Any, **kwargs: Any) -> None:  # noqa: A002 (upstream's name)
     """`AscendC::Mmad`: dst[m, n] = fm[m, k] x filter[k, n] (cmatrix_init_val
     True) or dst += it (False), fm in L0A (ZZ), filter in L0B (ZN), dst in
     L0C (NZ). float16 x float16 and bfloat16 x bfloat16 -> float32 (exact
     products, fp32 accumulation), int8 x int8 -> int32, float32 x float32
-    -> float32. The bias forms (a bias tensor, is_bias, cmatrix_source)
-    raise NotImplementedError (the bias form) or a KernelError (the flags)."""
+    -> float32. `mmad(dst, fm, filter, bias, params)`: with the bias in the
+    bias table (C2) an element not cleared by cmatrix_init_val starts at
+    bias[column] (the devkit's cmatrixSource 1); with the bias at CO1 at
+    dst's own value. `is_bias` in the 4-operand form keeps dst's values
+    (the devkit clears cmatrixInitVal then)."""
     api = "asc.mmad"
+    bias = None
     if len(args) + len(kwargs) >= 2 or "bias" in kwargs:
-        raise NotImplementedError("asc.mmad with a bias tensor (Mmad(dst, fm, filter, bias, params)) is not "
-                                  "supported yet")
-    p = _bind(api, ("params",), args, kwargs, {})
+        p = _bind(api, ("bias", "params"), args, kwargs, {})
+        bias = _local_at(api, p["bias"], "bias", (TPosition.C2, TPosition.CO1))
+    else:
+        p = _bind(api, ("params",), args, kwargs, {})
     params = _struct(api, p["params"], "MmadParams", "params")
     _local_at(api, dst, "dst", (TPosition.CO1,))
     _local_at(api, fm, "fm", (TPosition.A2,))
@@ -136,6 +141,11 @@ def mmad(dst: Any, fm: Any, filter: Any, *args: Any, **kwargs: Any) -> None:  # 
         raise error(f"{api} does not support {fm.dtype} x {filter.dtype} -> {dst.dtype} on the Ascend910B "
                     "(float16 x float16 -> float32, bfloat16 x bfloat16 -> float32, int8 x int8 -> int32, "
                     "float32 x float32 -> float32)")
+    if bias is not None:
+        if bias.dtype != dst.dtype:
+            raise error(f"{api}: the bias is {bias.dtype}, dst {dst.dtype}: they must match (float32 or int32)")
+        _b.current().create("asc.mmad.bias", [dst, fm, filter, bias, params.to_ir()])
+        return
     _b.current().create("asc.mmad", [dst, fm, filter, params.to_ir()])
 
 
@@ -200,3 +210,34 @@ mmad_with_sparse = _not_yet("mmad_with_sparse")
 set_load_data_boundary = _not_yet("set_load_data_boundary")
 set_load_data_padding_value = _not_yet("set_load_data_padding_value")
 set_load_data_repeat = _not_yet("set_load_data_repeat")
+
+
+_BT_DTYPES = (dt.float32, dt.int32)
+
+
+def l1_to_bt_copy(dst: LocalTensor, src: LocalTensor, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> None:
+    """`DataCopy(dst_c2, src_c1, count)` / `(dst_c2, src_c1, repeat_params)`: L1 (C1) -> bias table (C2), MTE1
+    (asc.data_copy's form): `block_count` blocks of `block_len` 64-byte units, `src_stride` 32-byte and
+    `dst_stride` 64-byte units between a block's end and the next one's start; the count form copies
+    count * sizeof(T) bytes rounded down to 64 (the devkit's blockLen = count / (64 / sizeof(T)))."""
+    api = "asc.data_copy"
+    if dst.dtype != src.dtype:
+        if dst.dtype == dt.float32 and src.dtype == dt.float16:
+            raise NotImplementedError("asc.data_copy L1 -> bias table converting float16 to float32 is not "
+                                      "supported yet")
+        raise error(f"{api}: L1 -> bias table copies {src.dtype} to {dst.dtype}: the Ascend910B has float32 -> "
+                    "float32, int32 -> int32 (and float16 -> float32)")
+    if dst.dtype not in _BT_DTYPES:
+        raise error(f"{api}: the bias table (TPosition.C2) holds float32 or int32, got {dst.dtype}")
+    first = args[0] if args else next((kwargs[k] for k in ("repeat_params", "intri_params", "count")
+                                       if k in kwargs), None)
+    if isinstance(first, _types.DataCopyParams):  # type: ignore[attr-defined]
+        p = _bind(api, ("repeat_params",), args, {("repeat_params" if k == "intri_params" else k): v
+                                                  for k, v in kwargs.items()}, {})
+        _b.current().create("asc.data_copy.params.l1_to_bt", [dst, src, p["repeat_params"].to_ir()])
+        return
+    if isinstance(first, _types.ParamStruct):
+        raise error(f"{api}: L1 -> bias table takes a count or an asc.DataCopyParams, got {describe(first)}")
+    from ..core.values import int_operand
+    p = _bind(api, ("count",), args, kwargs, {})
+    _b.current().create("asc.data_copy.l1_to_bt", [dst, src, int_operand(p["count"], "count")])

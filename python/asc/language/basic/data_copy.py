@@ -47,6 +47,10 @@ def _direction(api: str, dst: Any, src: Any) -> str:
     if api == "asc.data_copy" and isinstance(src, GlobalTensor) and isinstance(dst, LocalTensor) and \
             getattr(dst, "position", None) in (TPosition.A1, TPosition.B1, TPosition.C1):
         return "gm_to_local"
+    # family: cube: DataCopy L1 (C1) -> bias table (C2), MTE1
+    if api == "asc.data_copy" and isinstance(src, LocalTensor) and isinstance(dst, LocalTensor) and \
+            getattr(dst, "position", None) == TPosition.C2 and getattr(src, "position", None) == TPosition.C1:
+        return "l1_to_bt"
     for t in (dst, src):
         if isinstance(t, LocalTensor) and getattr(t, "position", TPosition.VECCALC) not in _UB_POSITIONS:
             raise NotImplementedError(f"{api} with a LocalTensor at TPosition.{TPosition(t.position).name} "
@@ -128,6 +132,10 @@ def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
         raise NotImplementedError(f"asc.data_copy with {name} (a copy into or out of the cube's buffers) is not "
                                   "supported yet: it belongs to the cube data movement (issue: cube family)")
     direction = _direction(api, dst, src)
+    if direction == "l1_to_bt":  # family: cube
+        from .cube import l1_to_bt_copy
+        l1_to_bt_copy(dst, src, args, kwargs)
+        return
     if name == "DataCopyParams":
         if "enhanced_params" in kwargs or len(args) == 2 or "intri_params" in kwargs:
             p = _bind(api, ("intri_params", "enhanced_params"), args, kwargs, _HINT)
