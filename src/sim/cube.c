@@ -131,6 +131,21 @@ uint8_t *sim_cube_range(AscExec *x, const AscInstr *in, const AscTensorRef *t,
   return m + lo;
 }
 
+const char *asc_space_name(int space) {
+  if (space == ASC_SPACE_UB)
+    return "UB";
+  if (space == ASC_SPACE_GM)
+    return "GM";
+  if (space >= ASC_SPACE_CUBE && space < ASC_SPACE_CUBE + SIM_CMEM_COUNT)
+    return sim_cube_mem_name(space - ASC_SPACE_CUBE);
+  return NULL;
+}
+
+void sim_cube_bounding(AscExec *x, int n_before) {
+  for (int i = n_before; i < x->b->ev.n_acc; i++)
+    x->b->ev.acc[i].bounding = 1;
+}
+
 void sim_cube_free(AscBlockState *b) {
   for (int i = 0; i < SIM_CMEM_COUNT; i++) {
     free(b->cube_mem[i]);

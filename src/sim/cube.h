@@ -36,6 +36,11 @@ AscStatus sim_cube_take(AscExec *x, const AscInstr *in, const char *api,
 uint8_t *sim_cube_range(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                         int64_t off, int64_t nbytes, int write,
                         const char *what);
+/* Marks the accesses recorded since access n_before as bounding: the
+ * fractals a cube instruction reads hold padding nothing wrote (rows past m,
+ * columns past n), so the sanitizer checks races on them but not
+ * uninitialised reads. */
+void sim_cube_bounding(AscExec *x, int n_before);
 /* Frees the block's cube memories (after the block). */
 void sim_cube_free(AscBlockState *b);
 

@@ -62,7 +62,9 @@ AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
        ((blocks - 1) * c0_stride + (n - 1) * n_stride) * c0 + c0) *
       es;
   int64_t src_count = (nd - 1) * src_mat + (n - 1) * src_d + d;
+  int n0 = x->b->ev.n_acc;
   uint8_t *o = sim_cube_range(x, in, dst, 0, dst_end, 1, "dst");
+  sim_cube_bounding(x, n0); /* rows n_stride apart, blocks c0_stride apart */
   SimGmSpan g;
   if (!o || sim_gm_span(x, in, src, src_count, 0, "src", &g))
     return ASC_ERR_KERNEL;
@@ -128,8 +130,10 @@ AscStatus sim_cube_load_2d(AscExec *x, const AscInstr *in) {
                     (long long)(repeat - 1), (long long)start,
                     (long long)stride, (long long)last);
   int64_t dst_end = ((repeat - 1) * (1 + gap) + 1) * FRACTAL;
+  int n0 = x->b->ev.n_acc;
   uint8_t *s = sim_cube_range(x, in, src, lo_frac * FRACTAL,
                               (hi_frac - lo_frac + 1) * FRACTAL, 0, "src");
+  sim_cube_bounding(x, n0);
   uint8_t *d = s ? sim_cube_range(x, in, dst, 0, dst_end, 1, "dst") : NULL;
   if (!d)
     return ASC_ERR_KERNEL;
@@ -230,9 +234,11 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
   int64_t m1 = ceil_div(m, 16), n1 = ceil_div(n, 16), k1 = ceil_div(k, k0);
   if (m == 0 || n == 0 || k == 0)
     return ASC_OK;
+  int n0 = x->b->ev.n_acc;
   uint8_t *pa = sim_cube_range(x, in, a, 0, m1 * k1 * FRACTAL, 0, "fm");
   uint8_t *pb =
       pa ? sim_cube_range(x, in, b, 0, k1 * n1 * FRACTAL, 0, "filter") : NULL;
+  sim_cube_bounding(x, n0); /* whole fractals, padding included */
   uint8_t *pc =
       pb ? sim_cube_range(x, in, c, 0, m1 * n1 * 256 * 4, 1, "dst") : NULL;
   if (!pc)
@@ -325,7 +331,9 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
   int64_t src_end = ((nd - 1) * src_nd * 256 +
                      ((ceil_div(n, 16) - 1) * src_stride + m) * 16) *
                     4;
+  int n0 = x->b->ev.n_acc;
   uint8_t *s = sim_cube_range(x, in, src, 0, src_end, 0, "src");
+  sim_cube_bounding(x, n0); /* the columns past n of its last fractals */
   SimGmSpan g;
   if (!s ||
       sim_gm_span(x, in, dst, (nd - 1) * dst_nd + (m - 1) * dst_stride + n, 1,

@@ -43,10 +43,14 @@ typedef enum AscSpace {
   ASC_SPACE_UB,
   ASC_SPACE_GM,
   /* family: cube. The cube core's memories (src/sim/cube.c), in the order
-   * of SimCubeMem: ASC_SPACE_CUBE + mem. The sanitizer's shadow covers the
-   * UB and GM only and skips these. */
+   * of SimCubeMem: ASC_SPACE_CUBE + mem. The sanitizer's shadow covers
+   * them after the UB (one local address space). */
   ASC_SPACE_CUBE,
 } AscSpace;
+
+/* "UB", "GM", "L1", "L0A", "L0B", "L0C", "BT", "FB"; NULL for no space
+ * (src/sim/cube.c). */
+const char *asc_space_name(int space);
 
 typedef struct AscAccess {
   uint8_t write; /* 1: written, 0: read */

@@ -415,3 +415,70 @@ def test_mmad_with_bias_table(in_t: str, by_params: bool, accumulate: bool) -> N
     bias_kernel[1](ga, gb, bias, c, m, n, k, ASC_T[in_t], by_params, accumulate)
     ref = av @ bv * (2 if accumulate else 1) + bias[:n].astype(np.float64)
     np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-4)
+
+
+@asc.jit
+def racy_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, case: asc.ConstExpr[int]):
+    """16 x 16 x 16 float16 with one synchronisation left out (case 0: MTE2 -> MTE1, 1: MTE1 -> M,
+    2: M -> FIX), or (case 3) a bias-table copy of L1 bytes nothing wrote."""
+    a_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    c_gm.set_global_buffer(c)
+    pipe = asc.TPipe()
+    qa1 = asc.TQue(asc.TPosition.A1, 1)
+    qa2 = asc.TQue(asc.TPosition.A2, 1)
+    qb2 = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    q1 = asc.TQue(asc.TPosition.C1, 1)
+    tbt = asc.TBuf(asc.TPosition.C2)
+    pipe.init_buffer(qa1, 1, 512)
+    pipe.init_buffer(qa2, 1, 512)
+    pipe.init_buffer(qb2, 1, 512)
+    pipe.init_buffer(qc, 1, 1024)
+    pipe.init_buffer(q1, 1, 64)
+    pipe.init_buffer(tbt, 64)
+    a1 = qa1.alloc_tensor(asc.float16)
+    a2 = qa2.alloc_tensor(asc.float16)
+    b2 = qb2.alloc_tensor(asc.float16)
+    co1 = qc.alloc_tensor(asc.float32)
+    if case == 3:
+        asc.data_copy(tbt.get(asc.float32), q1.alloc_tensor(asc.float32), 16)  # <- 3
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 1))
+    if case != 0:
+        asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))  # <- 0
+    asc.load_data(b2, a1, asc.LoadData2DParams(0, 1, 1, 0, 0, True, 0))
+    if case != 1:
+        asc.set_flag(asc.HardEvent.MTE1_M, 0)
+        asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(co1, a2, b2, asc.MmadParams(m=16, n=16, k=16, cmatrix_init_val=True))  # <- 1
+    if case != 2:
+        asc.set_flag(asc.HardEvent.M_FIX, 0)
+        asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16))  # <- 2
+
+
+@pytest.mark.parametrize("case, kind, memory, pipes", [
+    (0, "race", "L1", ("MTE2", "MTE1")), (1, "race", "L0A", ("MTE1", "M")), (2, "race", "L0C", ("M", "FIX")),
+    (3, "uninit", "L1", ("MTE1",)),
+])
+def test_sanitizer_checks_the_cube_memories(case: int, kind: str, memory: str, pipes: Any) -> None:
+    a = np.ones((16, 16), np.float16)
+    c = np.zeros((16, 16), np.float32)
+    with pytest.raises(asc.SanitizerError) as info:
+        racy_kernel[1](a, c, case)
+    e = info.value
+    assert e.kind == kind and e.memory == memory, (e.kind, e.memory, str(e))
+    assert f"on {memory}" in str(e) or f"reads {memory} bytes" in str(e), str(e)
+    for p in pipes:
+        assert p in str(e), str(e)
+    assert f"# <- {case}" in open(__file__).read().splitlines()[e.line - 1], str(e)
+
+
+def test_sanitizer_is_quiet_on_the_synchronised_kernel() -> None:
+    a = np.ones((16, 16), np.float16)
+    c = np.zeros((16, 16), np.float32)
+    racy_kernel[1](a, c, 9)
+    assert (c == 16).all()
