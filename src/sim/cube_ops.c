@@ -88,7 +88,9 @@ AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
 
 /* ---- LoadData 2-D: L1 -> L0A / L0B -------------------------------------- */
 
+/* imm 1: the GM source (MTE2; src 1-byte aligned, no transpose) */
 AscStatus sim_cube_load_2d(AscExec *x, const AscInstr *in) {
+  int from_gm = in->imm == 1;
   const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
   const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
   if (!src)
@@ -96,13 +98,17 @@ AscStatus sim_cube_load_2d(AscExec *x, const AscInstr *in) {
   int64_t start = FIELD(2, 0), repeat = FIELD(2, 1), stride = FIELD(2, 2);
   int64_t gap = FIELD(2, 4), transpose = FIELD(2, 5), addr_mode = FIELD(2, 6);
   int dm = sim_cube_mem_of_position(dst->position);
-  int sm = sim_cube_mem_of_position(src->position);
+  int sm = from_gm ? SIM_CMEM_L1 : sim_cube_mem_of_position(src->position);
   int64_t es = (int64_t)asc_dtype_size((AscDType)dst->dtype);
   if (sm != SIM_CMEM_L1 || (dm != SIM_CMEM_L0A && dm != SIM_CMEM_L0B))
     return sim_fail(x, in,
-                    "LoadData (2-D) moves L1 (A1/B1) to L0A (A2) or "
+                    "LoadData (2-D) moves L1 (A1/B1) or GM to L0A (A2) or "
                     "L0B (B2)");
-  if (dst->addr % FRACTAL || src->addr % 32)
+  if (from_gm && transpose)
+    return sim_fail(x, in,
+                    "LoadData from GM cannot transpose (only L1 -> "
+                    "L0A / L0B can)");
+  if (dst->addr % FRACTAL || (!from_gm && src->addr % 32))
     return sim_fail(x, in,
                     "LoadData: dst must be 512-byte aligned (L0 address "
                     "%lld), src 32-byte aligned (L1 address %lld)",
@@ -130,16 +136,39 @@ AscStatus sim_cube_load_2d(AscExec *x, const AscInstr *in) {
                     (long long)(repeat - 1), (long long)start,
                     (long long)stride, (long long)last);
   int64_t dst_end = ((repeat - 1) * (1 + gap) + 1) * FRACTAL;
+  int64_t src_bytes = (hi_frac - lo_frac + 1) * FRACTAL;
   int n0 = x->b->ev.n_acc;
-  uint8_t *s = sim_cube_range(x, in, src, lo_frac * FRACTAL,
-                              (hi_frac - lo_frac + 1) * FRACTAL, 0, "src");
-  sim_cube_bounding(x, n0);
-  uint8_t *d = s ? sim_cube_range(x, in, dst, 0, dst_end, 1, "dst") : NULL;
+  uint8_t *s = NULL;
+  SimGmSpan g;
+  if (from_gm) {
+    AscTensorRef sub = *src;
+    if (asc_add_i64(src->addr, lo_frac * FRACTAL, &sub.addr))
+      return sim_fail(x, in, "src: GM address out of range");
+    if (sim_gm_span(x, in, &sub, src_bytes / es, 0, "src", &g))
+      return ASC_ERR_KERNEL;
+  } else {
+    s = sim_cube_range(x, in, src, lo_frac * FRACTAL, src_bytes, 0, "src");
+    sim_cube_bounding(x, n0);
+    if (!s)
+      return ASC_ERR_KERNEL;
+  }
+  n0 = x->b->ev.n_acc;
+  uint8_t *d = sim_cube_range(x, in, dst, 0, dst_end, 1, "dst");
   if (!d)
     return ASC_ERR_KERNEL;
+  if (gap)
+    sim_cube_bounding(x, n0); /* the gaps are not written */
   for (int64_t r = 0; r < repeat; r++) {
-    const uint8_t *sf = s + (start + r * step - lo_frac) * FRACTAL;
+    int64_t off = (start + r * step - lo_frac) * FRACTAL;
     uint8_t *df = d + r * (1 + gap) * FRACTAL;
+    if (from_gm) { /* bytes outside the argument read as zeros */
+      for (int64_t i = 0; i < FRACTAL; i++) {
+        int64_t at = off + i - g.skip;
+        df[i] = g.p && at >= 0 && at < g.valid ? g.p[at] : 0;
+      }
+      continue;
+    }
+    const uint8_t *sf = s + off;
     if (!transpose) {
       memmove(df, sf, FRACTAL);
       continue;

@@ -1723,6 +1723,9 @@ __aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
 template <typename T>
 __aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                          const LoadData2DParams &loadDataParams);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const LoadData2DParams &loadDataParams);
 template <typename T, typename U, typename S>
 __aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
                      const MmadParams &mmadParams);

@@ -240,7 +240,7 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     if case == 10:
         asc.fixpipe(h_gm, i32, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16))  # <- 10
     if case == 11:
-        asc.load_data(a2, a_gm, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))  # <- 11
+        asc.load_data(a2, a_gm, asc.LoadData2DParamsV2())  # <- 11
 
 
 @pytest.mark.parametrize("case, cls, fragment", [
@@ -255,7 +255,7 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (8, asc.CompileError, "must be an asc.LoadData2DParams"),
     (9, NotImplementedError, "converting float16 to float32 is not supported yet"),
     (10, NotImplementedError, "asc.fixpipe from int32 to float16"),
-    (11, NotImplementedError, "asc.load_data from a GlobalTensor"),
+    (11, NotImplementedError, "asc.load_data with LoadData2DParamsV2 is not supported yet"),
 ])
 def test_misuse(case: int, cls: Any, fragment: str) -> None:
     a = np.zeros(256, np.float16)
@@ -482,3 +482,94 @@ def test_sanitizer_is_quiet_on_the_synchronised_kernel() -> None:
     c = np.zeros((16, 16), np.float32)
     racy_kernel[1](a, c, 9)
     assert (c == 16).all()
+
+
+def test_timing_pipes_and_cube_costs() -> None:
+    """Each op on its pipe (GM -> L1 MTE2, load_data MTE1, mmad M, fixpipe FIX); mmad takes the issue cost
+    plus one cycle per 16 x 16 x k0 fractal product, load_data the issue cost plus its bytes at 256 a cycle
+    (the estimates of src/sim/timing.c)."""
+    from asc.profiler.data import KINDS, PIPES
+    p = {name: value for name, value, _, _ in asc.profiler.timing_params("Ascend910B1")}
+    m, n, k = 32, 48, 64
+    ga, gb, _, _ = operands("float16", m, n, k)
+    c = np.zeros((m, n), np.float32)
+    with asc.profile() as prof:
+        matmul_kernel[1](ga, gb, c, m, n, k, asc.float16, asc.QuantModes.NoQuant, False, 0, False, False)
+    lp = prof.last
+    ops = []
+    for x in lp.blocks[0].records:
+        if KINDS[x["kind"]] == "op":
+            ops.append((lp.sites[x["site"]].line, PIPES[x["pipe"]], int(x["end"]) - int(x["start"]), int(x["bytes"])))
+    src = open(__file__).read().splitlines()
+    by_call = {}
+    for line, pipe, dur, nbytes in ops:
+        call = src[line - 1].strip().split("(")[0]
+        by_call.setdefault(call, []).append((pipe, dur, nbytes))
+    assert {pp for pp, _, _ in by_call["asc.data_copy"]} == {"MTE2"}
+    assert {pp for pp, _, _ in by_call["asc.load_data"]} == {"MTE1"}
+    (mm,) = by_call["asc.mmad"]
+    (fx,) = by_call["asc.fixpipe"]
+    assert mm[0] == "M" and fx[0] == "FIX"
+    fractals = (m // 16) * (n // 16) * (k // 16)
+    assert mm[1] == round(p["vec_issue_cycles"]) + round(fractals / p["cube_fractals_per_cycle"])
+    b_load = [d for d in by_call["asc.load_data"] if d[2] == (n // 16) * (k // 16) * 512][0]
+    assert b_load[1] == round(p["vec_issue_cycles"]) + round(b_load[2] / p["cube_load_bytes_per_cycle"])
+
+
+@asc.jit
+def gm_load_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, reps: asc.ConstExpr[int], start: asc.ConstExpr[int],
+                   stride: asc.ConstExpr[int], gap: asc.ConstExpr[int], mode: asc.ConstExpr[int]):
+    """load_data GM -> L0A of `reps` fractals, then A (that L0A) x I (an identity in L0B) -> GM: row block i
+    of the result is the fractal load_data put at L0A fractal i."""
+    a_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    c_gm.set_global_buffer(c)
+    pipe = asc.TPipe()
+    ta2 = asc.TBuf(asc.TPosition.A2)
+    tb1 = asc.TBuf(asc.TPosition.B1)
+    tb2 = asc.TBuf(asc.TPosition.B2)
+    tc = asc.TBuf(asc.TPosition.CO1)
+    rows = (reps - 1) * (1 + gap) + 1
+    pipe.init_buffer(ta2, rows * 512)
+    pipe.init_buffer(tb1, 512)
+    pipe.init_buffer(tb2, 512)
+    pipe.init_buffer(tc, rows * 1024)
+    a2 = ta2.get(asc.float16)
+    b1 = tb1.get(asc.float16)
+    b2 = tb2.get(asc.float16)
+    co1 = tc.get(asc.float32)
+    if gap:
+        # the gap fractals hold zeros for the matmul (an L0A of zeros from a zero-filled GM tail)
+        asc.load_data(a2, a_gm[reps * 256], asc.LoadData2DParams(0, rows, 0, 0, 0, False, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_MTE2)
+    asc.load_data(a2, a_gm, asc.LoadData2DParams(start, reps, stride, 0, gap, False, mode))
+    # the identity: GM element i * 17 of a 16 x 16 block (the last 256 elements of a) in NZ
+    asc.data_copy(b1, a_gm[(reps + 1) * 256], asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 1))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, 1, 1, 0, 0, True, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.set_flag(asc.HardEvent.MTE2_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_M, 0)
+    asc.mmad(co1, a2, b2, asc.MmadParams(m=rows * 16, n=16, k=16, cmatrix_init_val=True))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=16, m_size=rows * 16, src_stride=rows * 16, dst_stride=16))
+
+
+@pytest.mark.parametrize("reps, start, stride, gap, mode", [(3, 0, 1, 0, 0), (2, 1, 1, 1, 0), (3, 2, 1, 0, 1)])
+def test_load_data_from_gm(reps: int, start: int, stride: int, gap: int, mode: int) -> None:
+    rng = np.random.default_rng(reps * 7 + start)
+    fractals = rng.integers(-8, 8, (reps, 16, 16)).astype(np.float16)
+    a = np.concatenate([fractals.reshape(-1), np.zeros(256, np.float16), np.eye(16, dtype=np.float16).reshape(-1)])
+    rows = (reps - 1) * (1 + gap) + 1
+    c = np.zeros((rows * 16, 16), np.float32)
+    gm_load_kernel[1](a, c, reps, start, stride, gap, mode)
+    want = np.zeros((rows, 16, 16), np.float32)
+    for r in range(reps):
+        src = start + (-r if mode else r) * stride
+        if 0 <= src < reps:
+            want[r * (1 + gap)] = fractals[src]
+    assert np.array_equal(c.reshape(rows, 16, 16), want)

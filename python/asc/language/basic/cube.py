@@ -92,9 +92,10 @@ def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
     """`AscendC::LoadData` (2-D, `asc.LoadData2DParams`): moves
     `repeat_times` 512-byte fractals from L1 (A1/B1) to L0A (A2) or L0B
     (B2): fractal `start_index + r * src_stride` of src to fractal
-    `r * (1 + dst_gap)` of dst; `if_transpose` transposes each 16 x 16
-    fractal (16-bit types). The LoadData2DParamsV2 and 3-D forms and GM
-    sources raise NotImplementedError."""
+    `r * (1 + dst_gap)` of dst (`addr_mode` 1: `start_index - r *
+    src_stride`); `if_transpose` transposes each 16 x 16 fractal (16-bit
+    types, L1 sources only). From a GlobalTensor (GM -> L0A / L0B) on MTE2.
+    The LoadData2DParamsV2 and 3-D forms raise NotImplementedError."""
     api = "asc.load_data"
     p = _bind(api, ("params",), args, kwargs, {})
     name = type(p["params"]).__name__
@@ -103,15 +104,15 @@ def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
             raise NotImplementedError(f"asc.load_data with {name} is not supported yet (the 2-D form with "
                                       "asc.LoadData2DParams is)")
         raise error(f"{api}: 'params' must be an asc.LoadData2DParams, got {describe(p['params'])}")
-    if isinstance(src, GlobalTensor):
-        raise NotImplementedError("asc.load_data from a GlobalTensor (GM -> L0) is not supported yet")
     _local_at(api, dst, "dst", _L0AB)
-    _local_at(api, src, "src", _L1)
+    if not isinstance(src, GlobalTensor):
+        _local_at(api, src, "src", _L1)
     if dst.dtype != src.dtype:
         raise error(f"{api}: dst and src element types differ ({dst.dtype} and {src.dtype})")
     if dst.dtype not in _LOAD_DTYPES:
         raise error(f"{api} does not support element type {dst.dtype} on the Ascend910B")
-    _b.current().create("asc.load_data.2d", [dst, src, p["params"].to_ir()])
+    op = "asc.load_data.2d.gm_to_local" if isinstance(src, GlobalTensor) else "asc.load_data.2d"
+    _b.current().create(op, [dst, src, p["params"].to_ir()])
 
 
 @usage("asc.mmad(dst, fm, filter, params)", "asc.mmad(dst, fm, filter, bias, params)")
