@@ -573,3 +573,43 @@ def test_load_data_from_gm(reps: int, start: int, stride: int, gap: int, mode: i
         if 0 <= src < reps:
             want[r * (1 + gap)] = fractals[src]
     assert np.array_equal(c.reshape(rows, 16, 16), want)
+
+
+@asc.jit
+def static_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, l0a_addr: asc.ConstExpr[int]):
+    """16 x 16 x 16 float16 with LocalTensors at fixed addresses of the cube memories (B as given: its NZ
+    copy transposed by load_data is the ZN layout of L0B)."""
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 256)
+    b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 512, 256)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, l0a_addr, 256)  # <- l0a
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 256)
+    co1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 256)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 1))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 1))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, 1, 1, 0, 0, True, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(co1, a2, b2, asc.MmadParams(m=16, n=16, k=16, cmatrix_init_val=True))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16))
+
+
+def test_static_local_tensors_at_cube_positions() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.integers(-4, 4, (16, 16)).astype(np.float16)
+    b = rng.integers(-4, 4, (16, 16)).astype(np.float16)
+    c = np.zeros((16, 16), np.float32)
+    static_kernel[1](a, b, c, 64 * 1024 - 512)
+    assert np.array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+    with pytest.raises(asc.KernelError, match="beyond the 65536-byte L0A"):
+        static_kernel[1](a, b, c, 64 * 1024)
