@@ -310,8 +310,11 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
         memcpy(po, &acc, 4);
       }
     }
-  /* the timing model's work: 16 x 16 x k0 fractal products */
-  x->b->ev.elems = m1 * n1 * k1;
+  /* the timing model's work: 16 x 16 x k0 fractal products, each k0 /
+   * cube_k cycles of the unit (docs/zh/api/附录/Cube指令理论性能汇总.md,
+   * arch 2201: cube_k = k0 for int8, half and bfloat16, 4 = k0 / 2 for
+   * float) */
+  x->b->ev.elems = m1 * n1 * k1 * (it == ASC_DT_FLOAT32 ? 2 : 1);
   x->b->ev.bytes = m1 * n1 * 256 * 4;
   return ASC_OK;
 }

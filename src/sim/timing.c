@@ -78,9 +78,10 @@ static const AscTimingParams a2_params = {
     .launch_per_core_us = 0.044,
     /* a limit of the trace, not of the hardware */
     .max_records = 1e6,
-    /* family: cube. An estimate: one 16 x 16 x 16 fp16 fractal product
-     * (4096 MACs) a cycle, the cube unit's published fp16 rate; the same
-     * fractal count for int8 (16 x 16 x 32) and fp32 (16 x 16 x 8) */
+    /* family: cube. [CUBE] (devkit docs/zh/api/附录/Cube指令理论性能汇总.md,
+     * arch 2201): cube_m x cube_n x cube_k = 16 x 16 x k0 for int8, half
+     * and bfloat16 (one 16 x 16 x k0 fractal product a cycle), 16 x 16 x 4
+     * for float (k0 8: half that; cube_ops.c counts float fractals twice) */
     .cube_fractals_per_cycle = 1.0,
     /* an estimate: one 512-byte fractal every 2 cycles (L1 -> L0 at
      * 256 bytes a cycle) */
@@ -143,7 +144,7 @@ static const struct {
     PARAM(launch_per_core_us, "us", "devkit Add example, case 5"),
     PARAM(max_records, "records", "trace size limit (not hardware)"),
     PARAM(cube_fractals_per_cycle, "fractals/cycle",
-          "estimate: cube unit 4096 fp16 MACs a cycle"),
+          "devkit Cube instruction throughput table (Mmad)"),
     PARAM(cube_load_bytes_per_cycle, "B/cycle", "estimate"),
 };
 

@@ -484,17 +484,18 @@ def test_sanitizer_is_quiet_on_the_synchronised_kernel() -> None:
     assert (c == 16).all()
 
 
-def test_timing_pipes_and_cube_costs() -> None:
+@pytest.mark.parametrize("in_t", ["float16", "float32"])
+def test_timing_pipes_and_cube_costs(in_t: str) -> None:
     """Each op on its pipe (GM -> L1 MTE2, load_data MTE1, mmad M, fixpipe FIX); mmad takes the issue cost
-    plus one cycle per 16 x 16 x k0 fractal product, load_data the issue cost plus its bytes at 256 a cycle
-    (the estimates of src/sim/timing.c)."""
+    plus one cycle per 16 x 16 x k0 fractal product (two for float32: the devkit's cube_k 4 with k0 8),
+    load_data the issue cost plus its bytes at 256 a cycle (src/sim/timing.c)."""
     from asc.profiler.data import KINDS, PIPES
     p = {name: value for name, value, _, _ in asc.profiler.timing_params("Ascend910B1")}
     m, n, k = 32, 48, 64
-    ga, gb, _, _ = operands("float16", m, n, k)
+    ga, gb, _, _ = operands(in_t, m, n, k)
     c = np.zeros((m, n), np.float32)
     with asc.profile() as prof:
-        matmul_kernel[1](ga, gb, c, m, n, k, asc.float16, asc.QuantModes.NoQuant, False, 0, False, False)
+        matmul_kernel[1](ga, gb, c, m, n, k, ASC_T[in_t], asc.QuantModes.NoQuant, False, 0, False, False)
     lp = prof.last
     ops = []
     for x in lp.blocks[0].records:
@@ -510,9 +511,10 @@ def test_timing_pipes_and_cube_costs() -> None:
     (mm,) = by_call["asc.mmad"]
     (fx,) = by_call["asc.fixpipe"]
     assert mm[0] == "M" and fx[0] == "FIX"
-    fractals = (m // 16) * (n // 16) * (k // 16)
+    k0 = K0[in_t]
+    fractals = (m // 16) * (n // 16) * (k // k0) * (2 if in_t == "float32" else 1)
     assert mm[1] == round(p["vec_issue_cycles"]) + round(fractals / p["cube_fractals_per_cycle"])
-    b_load = [d for d in by_call["asc.load_data"] if d[2] == (n // 16) * (k // 16) * 512][0]
+    b_load = [d for d in by_call["asc.load_data"] if d[2] == (n // 16) * (k // k0) * 512][0]
     assert b_load[1] == round(p["vec_issue_cycles"]) + round(b_load[2] / p["cube_load_bytes_per_cycle"])
 
 
