@@ -62,6 +62,16 @@ AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
        ((blocks - 1) * c0_stride + (n - 1) * n_stride) * c0 + c0) *
       es;
   int64_t src_count = (nd - 1) * src_mat + (n - 1) * src_d + d;
+  /* more 32-byte blocks than the range holds: the strides overlap them
+   * (and the copy's work would not be bounded by the memory) */
+  if (nd * n * blocks * 32 > dst_end)
+    return sim_fail(x, in,
+                    "Nd2NzParams: the %lld 32-byte blocks of the NZ result "
+                    "overlap (dst_nz_c0_stride %lld, dst_nz_n_stride %lld, "
+                    "dst_nz_matrix_stride %lld leave %lld bytes for them)",
+                    (long long)(nd * n * blocks), (long long)c0_stride,
+                    (long long)n_stride, (long long)dst_mat,
+                    (long long)dst_end);
   int n0 = x->b->ev.n_acc;
   uint8_t *o = sim_cube_range(x, in, dst, 0, dst_end, 1, "dst");
   sim_cube_bounding(x, n0); /* rows n_stride apart, blocks c0_stride apart */
@@ -358,6 +368,16 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
                     "rows of a column of L0C fractals)",
                     (long long)src_stride, (long long)m);
   int64_t des = (int64_t)asc_dtype_size(dt);
+  int64_t dst_count = (nd - 1) * dst_nd + (m - 1) * dst_stride + n;
+  /* more elements than the GM range holds: the matrices or rows overlap
+   * (and the work would not be bounded by the memory) */
+  if (nd * m * n > dst_count)
+    return sim_fail(x, in,
+                    "Fixpipe: the %lld x %lld x %lld elements written overlap "
+                    "in GM (dst_stride %lld, dst_nd_stride %lld leave %lld)",
+                    (long long)nd, (long long)m, (long long)n,
+                    (long long)dst_stride, (long long)dst_nd,
+                    (long long)dst_count);
   /* in elements: src_stride counts fractal rows (16 elements), src_nd_stride
    * whole fractals (256), dst_stride and dst_nd_stride elements */
   int64_t src_end = ((nd - 1) * src_nd * 256 +
@@ -367,9 +387,7 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
   uint8_t *s = sim_cube_range(x, in, src, 0, src_end, 0, "src");
   sim_cube_bounding(x, n0); /* the columns past n of its last fractals */
   SimGmSpan g;
-  if (!s ||
-      sim_gm_span(x, in, dst, (nd - 1) * dst_nd + (m - 1) * dst_stride + n, 1,
-                  "dst", &g))
+  if (!s || sim_gm_span(x, in, dst, dst_count, 1, "dst", &g))
     return ASC_ERR_KERNEL;
   for (int64_t k = 0; k < nd; k++)
     for (int64_t i = 0; i < m; i++)

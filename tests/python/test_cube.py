@@ -615,3 +615,27 @@ def test_static_local_tensors_at_cube_positions() -> None:
     assert np.array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
     with pytest.raises(asc.KernelError, match="beyond the 65536-byte L0A"):
         static_kernel[1](a, b, c, 64 * 1024)
+
+
+@asc.jit
+def overlap_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, case: asc.ConstExpr[int]):
+    a_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    c_gm.set_global_buffer(c)
+    a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 4096)
+    co1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 1024)
+    if case == 0:  # 32 rows of 2 blocks into 16 rows' room (dst_nz_c0_stride 16 < 32 rows)
+        asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 32, 32, 0, 32, 1, 1, 1))  # <- 0
+    if case == 1:  # rows 8 elements apart in GM, 16 wide
+        asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=8))  # <- 1
+
+
+@pytest.mark.parametrize("case, fragment", [(0, "blocks of the NZ result overlap"), (1, "overlap in GM")])
+def test_overlapping_destinations_are_kernel_errors(case: int, fragment: str) -> None:
+    a = np.zeros(2048, np.float16)
+    c = np.zeros(1024, np.float32)
+    with pytest.raises(asc.KernelError) as info:
+        overlap_kernel[1](a, c, case)
+    assert fragment in str(info.value)
+    assert f"# <- {case}" in open(__file__).read().splitlines()[info.value.line - 1]
