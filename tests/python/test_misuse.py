@@ -723,7 +723,7 @@ OTHER: List[Tuple[str, str]] = [
     ("free_all_event of a TBuf", "b.free_all_event()"), ("TQueBind from GM to GM",
                                                          "y = asc.TQueBind(asc.TPosition.GM, asc.TPosition.GM, 1)"),
     ("get_with_offset at an unaligned offset", "y = b.get_with_offset(8, 16, asc.float32)"),
-    ("a TQue at a cube position", "y = asc.TQue(asc.TPosition.A1, 1)"),
+    ("a TQue at TPosition.CO2", "y = asc.TQue(asc.TPosition.CO2, 1)"),
     ("to_file without a name", "t.to_file('')"),
 ]
 
