@@ -475,3 +475,62 @@ AscStatus sim_cube_l1_to_bt(AscExec *x, const AscInstr *in) {
   x->b->ev.elems = x->b->ev.bytes / es;
   return ASC_OK;
 }
+
+/* ---- InitConstValue -------------------------------------------------------
+ * repeat_times repeats of block_num blocks (32 bytes in L1, 512 in L0A /
+ * L0B), dst_gap blocks between a repeat's end and the next one's start,
+ * every element the value (the devkit's create_cbuf_matrix /
+ * create_ca_matrix / create_cb_matrix). imm 1: dst in L0A / L0B. */
+AscStatus sim_cube_init_const(AscExec *x, const AscInstr *in) {
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  if (!dst)
+    return ASC_ERR_KERNEL;
+  int64_t repeat = FIELD(1, 0), blocks = FIELD(1, 1), gap = FIELD(1, 2);
+  int mem = sim_cube_mem_of_position(dst->position);
+  int l0 = mem == SIM_CMEM_L0A || mem == SIM_CMEM_L0B;
+  if (!l0 && mem != SIM_CMEM_L1)
+    return sim_fail(x, in,
+                    "InitConstValue fills L1 (A1/B1), L0A (A2) or "
+                    "L0B (B2)");
+  int64_t blk = l0 ? FRACTAL : 32;
+  if (dst->addr % blk)
+    return sim_fail(x, in,
+                    "InitConstValue: the %s address %lld is not %lld-byte "
+                    "aligned",
+                    sim_cube_mem_name(mem), (long long)dst->addr,
+                    (long long)blk);
+  if (repeat > 32767 || blocks > 32767 || gap > 32767)
+    return sim_fail(x, in,
+                    "InitConstValueParams: repeat_times %lld, block_num %lld, "
+                    "dst_gap %lld: each at most 32767",
+                    (long long)repeat, (long long)blocks, (long long)gap);
+  if (repeat == 0 || blocks == 0)
+    return ASC_OK;
+  AscDType dt = (AscDType)dst->dtype;
+  int64_t es = (int64_t)asc_dtype_size(dt);
+  int64_t step = (blocks + gap) * blk, len = blocks * blk;
+  int n0 = x->b->ev.n_acc;
+  uint8_t *d =
+      sim_cube_range(x, in, dst, 0, (repeat - 1) * step + len, 1, "dst");
+  if (!d)
+    return ASC_ERR_KERNEL;
+  if (gap)
+    sim_cube_bounding(x, n0); /* the gaps are not written */
+  AscSlot v = x->regs[in->a[1] + 3];
+  AscScalar sc;
+  if (asc_dtype_is_float(dt)) {
+    sc.f = v.f;
+    sc.i = asc_float_to_int64(v.f);
+  } else {
+    sc.i = v.i;
+    sc.f = (double)v.i;
+  }
+  uint8_t elem[8];
+  asc_store_scalar(dt, elem, 0, sc);
+  for (int64_t r = 0; r < repeat; r++)
+    for (int64_t i = 0; i < len; i += es)
+      memcpy(d + r * step + i, elem, (size_t)es);
+  x->b->ev.bytes = repeat * len;
+  x->b->ev.elems = repeat * len / es;
+  return ASC_OK;
+}

@@ -1729,6 +1729,8 @@ __aicore__ void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
 template <typename T, typename U, typename S>
 __aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
                      const MmadParams &mmadParams);
+template <typename T, typename U>
+__aicore__ void InitConstValue(const LocalTensor<T> &dst, const InitConstValueParams<U> &initConstValueParams);
 template <typename T, typename U, typename S, typename V>
 __aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
                      const LocalTensor<V> &bias, const MmadParams &mmadParams);

@@ -241,6 +241,12 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
         asc.fixpipe(h_gm, i32, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16))  # <- 10
     if case == 11:
         asc.load_data(a2, a_gm, asc.LoadData2DParamsV2())  # <- 11
+    if case == 12:
+        asc.init_const_value(a2, asc.InitConstValueParams(1, 1, 0, 1.0))  # <- 12
+    if case == 13:
+        asc.init_const_value(c32, asc.InitConstValueParams(1, 1, 0, 1.0))  # <- 13
+    if case == 14:
+        asc.set_fix_pipe_pre_quant_flag(0)  # <- 14
 
 
 @pytest.mark.parametrize("case, cls, fragment", [
@@ -256,6 +262,9 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (9, NotImplementedError, "converting float16 to float32 is not supported yet"),
     (10, NotImplementedError, "asc.fixpipe from int32 to float16"),
     (11, NotImplementedError, "asc.load_data with LoadData2DParamsV2 is not supported yet"),
+    (12, asc.CompileError, "an InitConstValueParams of float32 but dst is float16"),
+    (13, asc.CompileError, "'dst' must be at TPosition.A1, TPosition.B1, TPosition.A2, TPosition.B2"),
+    (14, NotImplementedError, "asc.set_fix_pipe_pre_quant_flag is not supported yet"),
 ])
 def test_misuse(case: int, cls: Any, fragment: str) -> None:
     a = np.zeros(256, np.float16)
@@ -639,3 +648,49 @@ def test_overlapping_destinations_are_kernel_errors(case: int, fragment: str) ->
         overlap_kernel[1](a, c, case)
     assert fragment in str(info.value)
     assert f"# <- {case}" in open(__file__).read().splitlines()[info.value.line - 1]
+
+
+@asc.jit
+def fill_kernel(eye: asc.GlobalAddress, c: asc.GlobalAddress, value: asc.ConstExpr, l0: asc.ConstExpr[bool],
+                repeat: asc.ConstExpr[int], blocks: asc.ConstExpr[int], gap: asc.ConstExpr[int]):
+    """init_const_value of L1 (32-byte blocks) or L0A (512-byte blocks) over zeros, read back through
+    mmad(dst, fm, I) and fixpipe: the 8 L0A fractals are the result's 128 rows."""
+    eye_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    eye_gm.set_global_buffer(eye)
+    c_gm.set_global_buffer(c)
+    a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 2048)
+    b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 4096, 256)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, 2048)
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 256)
+    co1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 2048)
+    asc.data_copy(b1, eye_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 1))
+    asc.init_const_value(a1, asc.InitConstValueParams(1, 128, 0, asc.number(0, asc.float16)))
+    if not l0:
+        asc.pipe_barrier(asc.PipeID.PIPE_MTE2)
+        asc.init_const_value(a1, asc.InitConstValueParams(repeat, blocks, gap, asc.number(value, asc.float16)))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 8, 1, 0, 0, False, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_MTE1)
+    if l0:
+        asc.init_const_value(a2, asc.InitConstValueParams(repeat, blocks, gap, asc.number(value, asc.float16)))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(co1, a2, b2, asc.MmadParams(m=128, n=16, k=16, cmatrix_init_val=True))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=16, m_size=128, src_stride=128, dst_stride=16))
+
+
+@pytest.mark.parametrize("l0, repeat, blocks, gap", [(False, 3, 5, 2), (True, 2, 1, 1), (False, 1, 128, 0)])
+def test_init_const_value(l0: bool, repeat: int, blocks: int, gap: int) -> None:
+    c = np.full((128, 16), -1, np.float32)
+    fill_kernel[1](np.eye(16, dtype=np.float16), c, 2.5, l0, repeat, blocks, gap)
+    want = np.zeros(128 * 16, np.float32)
+    blk = 256 if l0 else 16  # elements per block
+    for r in range(repeat):
+        start = r * (blocks + gap) * blk
+        want[start:start + blocks * blk] = 2.5
+    assert np.array_equal(c.reshape(-1), want)

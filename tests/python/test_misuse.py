@@ -596,7 +596,8 @@ NOT_CALLED |= set(asc.language.core.types.STRUCTS) - {"BinaryRepeatParams", "Una
 # family: cube: the cube API takes tensors at the cube positions, which this file's kernels do not make;
 # test_cube.py has their misuse cases (positions, dtypes, forms not supported yet)
 NOT_CALLED |= {"load_data", "mmad", "fixpipe", "load_data_with_transpose", "load_data_with_sparse",
-               "mmad_with_sparse", "set_load_data_boundary", "set_load_data_padding_value", "set_load_data_repeat"}
+               "mmad_with_sparse", "set_load_data_boundary", "set_load_data_padding_value", "set_load_data_repeat",
+               "init_const_value", "set_fix_pipe_pre_quant_flag"}
 
 
 def _misuse_values(kind: str) -> List[str]:

@@ -17,6 +17,7 @@ from .common import (
 )
 from .cube import (
     fixpipe,
+    init_const_value,
     load_data,
     load_data_with_sparse,
     load_data_with_transpose,
@@ -24,6 +25,7 @@ from .cube import (
     mmad_with_sparse,
     set_load_data_boundary,
     set_load_data_padding_value,
+    set_fix_pipe_pre_quant_flag,
     set_load_data_repeat,
 )
 from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
@@ -129,8 +131,9 @@ from .vec_vconv import cast
 
 __all__ = [
     # family: cube
-    "fixpipe", "load_data", "load_data_with_sparse", "load_data_with_transpose", "mmad", "mmad_with_sparse",
-    "set_load_data_boundary", "set_load_data_padding_value", "set_load_data_repeat",
+    "fixpipe", "init_const_value", "load_data", "load_data_with_sparse", "load_data_with_transpose", "mmad",
+    "mmad_with_sparse", "set_fix_pipe_pre_quant_flag", "set_load_data_boundary", "set_load_data_padding_value",
+    "set_load_data_repeat",
     "load_image_to_local", "set_aipp_functions",
     "get_hccl_context", "set_hccl_context",
     "data_sync_barrier", "ib_set", "ib_wait", "pipe_barrier", "set_flag", "sync_all", "wait_flag",

@@ -242,3 +242,32 @@ def l1_to_bt_copy(dst: LocalTensor, src: LocalTensor, args: Tuple[Any, ...], kwa
     from ..core.values import int_operand
     p = _bind(api, ("count",), args, kwargs, {})
     _b.current().create("asc.data_copy.l1_to_bt", [dst, src, int_operand(p["count"], "count")])
+
+
+_INIT_DTYPES = (dt.float16, dt.bfloat16, dt.int16, dt.uint16, dt.float32, dt.int32, dt.uint32)
+
+
+@usage("asc.init_const_value(dst, init_const_value_params)")
+def init_const_value(dst: Any, init_const_value_params: Any) -> None:
+    """`AscendC::InitConstValue`: fills dst in L1 (A1/B1, MTE2, 32-byte
+    blocks) or L0A / L0B (A2/B2, MTE1, 512-byte blocks) with `init_value`:
+    `repeat_times` repeats of `block_num` blocks, `dst_gap` blocks between a
+    repeat's end and the next one's start. The params' T (the type of
+    init_value) must be dst's: float16, bfloat16, int16, uint16, float32,
+    int32, uint32."""
+    api = "asc.init_const_value"
+    _local_at(api, dst, "dst", (TPosition.A1, TPosition.B1, TPosition.A2, TPosition.B2))
+    params = _struct(api, init_const_value_params, "InitConstValueParams", "init_const_value_params")
+    if dst.dtype not in _INIT_DTYPES:
+        raise error(f"{api} does not support element type {dst.dtype} on the Ascend910B (float16, bfloat16, "
+                    "int16, uint16, float32, int32, uint32)")
+    if params.dtype != dst.dtype:
+        raise error(f"{api}: init_const_value_params is an InitConstValueParams of {params.dtype} but dst is "
+                    f"{dst.dtype}",
+                    "hint: give init_value in dst's type, e.g. np.float16(1.0) for a float16 dst, or a scalar "
+                    "of that dtype")
+    op = "asc.init_const_value" if _pos(dst) in (TPosition.A1, TPosition.B1) else "asc.init_const_value.l0"
+    _b.current().create(op, [dst, params.to_ir()])
+
+
+set_fix_pipe_pre_quant_flag = _not_yet("set_fix_pipe_pre_quant_flag")
