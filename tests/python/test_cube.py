@@ -263,7 +263,7 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (10, NotImplementedError, "asc.fixpipe from int32 to float16"),
     (11, NotImplementedError, "asc.load_data with LoadData2DParamsV2 is not supported yet"),
     (12, asc.CompileError, "an InitConstValueParams of float32 but dst is float16"),
-    (13, asc.CompileError, "'dst' must be at TPosition.A1, TPosition.B1, TPosition.A2, TPosition.B2"),
+    (13, asc.CompileError, "'dst' must be at TPosition.A1, TPosition.B1, TPosition.C1, TPosition.A2, TPosition.B2"),
     (14, NotImplementedError, "asc.set_fix_pipe_pre_quant_flag is not supported yet"),
 ])
 def test_misuse(case: int, cls: Any, fragment: str) -> None:

@@ -256,7 +256,8 @@ def init_const_value(dst: Any, init_const_value_params: Any) -> None:
     init_value) must be dst's: float16, bfloat16, int16, uint16, float32,
     int32, uint32."""
     api = "asc.init_const_value"
-    _local_at(api, dst, "dst", (TPosition.A1, TPosition.B1, TPosition.A2, TPosition.B2))
+    # the devkit dispatches on the physical memory (GetPhyType): C1 is L1 too
+    _local_at(api, dst, "dst", _L1 + _L0AB)
     params = _struct(api, init_const_value_params, "InitConstValueParams", "init_const_value_params")
     if dst.dtype not in _INIT_DTYPES:
         raise error(f"{api} does not support element type {dst.dtype} on the Ascend910B (float16, bfloat16, "
@@ -266,7 +267,7 @@ def init_const_value(dst: Any, init_const_value_params: Any) -> None:
                     f"{dst.dtype}",
                     "hint: give init_value in dst's type, e.g. np.float16(1.0) for a float16 dst, or a scalar "
                     "of that dtype")
-    op = "asc.init_const_value" if _pos(dst) in (TPosition.A1, TPosition.B1) else "asc.init_const_value.l0"
+    op = "asc.init_const_value" if _pos(dst) in _L1 else "asc.init_const_value.l0"
     _b.current().create(op, [dst, params.to_ir()])
 
 
