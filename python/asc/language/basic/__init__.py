@@ -23,9 +23,9 @@ from .cube import (
     load_data_with_transpose,
     mmad,
     mmad_with_sparse,
+    set_fix_pipe_pre_quant_flag,
     set_load_data_boundary,
     set_load_data_padding_value,
-    set_fix_pipe_pre_quant_flag,
     set_load_data_repeat,
 )
 from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
