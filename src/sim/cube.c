@@ -17,6 +17,16 @@
 
 enum { L0AB_SIZE = 64 * 1024, BT_SIZE = 1024, FB_SIZE = 2048 };
 
+/* sim.h sizes the block's and the pipe's arrays of the memories by hand */
+_Static_assert(sizeof(((AscBlockState *)0)->cube_mem) /
+                       sizeof(((AscBlockState *)0)->cube_mem[0]) ==
+                   SIM_CMEM_COUNT,
+               "AscBlockState.cube_mem has one entry per SimCubeMem");
+_Static_assert(sizeof(((AscSimPipe *)0)->cube_used) /
+                       sizeof(((AscSimPipe *)0)->cube_used[0]) ==
+                   SIM_CMEM_COUNT,
+               "AscSimPipe.cube_used has one entry per SimCubeMem");
+
 int sim_cube_mem_of_position(int position) {
   switch (position) {
   case ASC_TPOSITION_A1:
