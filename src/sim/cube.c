@@ -9,7 +9,8 @@
  * impl/basic_api/utils/kernel_utils_constants.h), the bias table 1 KiB
  * (BIAS_TABLE_SIZE of the Matmul's C2 buffer for arch 2201,
  * impl/adv_api/detail/matmul/resource/bias_buffer/c2_buffer/c2_buffer.h,
- * and the conv tilings' BT_SIZE), the fixpipe buffer 2 KiB. */
+ * and the conv tilings' BT_SIZE), the fixpipe buffer 2 KiB (FB_SIZE of the
+ * conv tilings, impl/adv_api/tiling/conv/conv3d_tiling_util.h). */
 #include <stdlib.h>
 
 #include "checked.h"

@@ -13,7 +13,8 @@
  * 64 KiB (TOTAL_L0A_SIZE, TOTAL_L0B_SIZE of that header), the bias table
  * 1 KiB (BIAS_TABLE_SIZE of the Matmul's C2 buffer outside arch 3510,
  * impl/adv_api/detail/matmul/resource/bias_buffer/c2_buffer/c2_buffer.h;
- * BT_SIZE of the conv tilings), the fixpipe buffer 2 KiB. */
+ * BT_SIZE of the conv tilings), the fixpipe buffer 2 KiB (FB_SIZE of
+ * impl/adv_api/tiling/conv/conv3d_tiling_util.h). */
 #include <string.h>
 
 #include "asc/exec.h"
