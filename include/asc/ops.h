@@ -51,6 +51,10 @@ typedef enum AscCost {
   ASC_COST_UB_WRITE,
   ASC_COST_GM_READ,
   ASC_COST_GM_WRITE,
+  /* family: cube: Mmad (16 x 16 x C0 fractal products), LoadData
+   * (512-byte fractals L1 -> L0) */
+  ASC_COST_CUBE,
+  ASC_COST_CUBE_LOAD,
 } AscCost;
 
 /* Operand / result kinds of the op table's signature strings. */

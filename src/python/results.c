@@ -7,9 +7,8 @@
 
 /* A report as a dict (the front end makes SanitizerError / warnings). */
 static PyObject *san_report_dict(const AscSanReport *r) {
-  const char *memory = r->space == ASC_SPACE_UB   ? "UB"
-                       : r->space == ASC_SPACE_GM ? "GM"
-                                                  : NULL;
+  /* UB, GM, or a cube memory (family: cube) */
+  const char *memory = asc_space_name(r->space);
   return Py_BuildValue(
       "{s:s,s:O,s:s,s:s,s:i,s:i,s:s,s:i,s:i,s:s,s:s,s:i,s:i,s:s,s:z,s:z,s:z,"
       "s:i,s:L,s:L}",

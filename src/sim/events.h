@@ -39,7 +39,18 @@ typedef enum AscQueOp {
   ASC_QUE_FREE,
 } AscQueOp;
 
-typedef enum AscSpace { ASC_SPACE_UB, ASC_SPACE_GM } AscSpace;
+typedef enum AscSpace {
+  ASC_SPACE_UB,
+  ASC_SPACE_GM,
+  /* family: cube. The cube core's memories (src/sim/cube.c), in the order
+   * of SimCubeMem: ASC_SPACE_CUBE + mem. The sanitizer's shadow covers
+   * them after the UB (one local address space). */
+  ASC_SPACE_CUBE,
+} AscSpace;
+
+/* "UB", "GM", "L1", "L0A", "L0B", "L0C", "BT", "FB"; NULL for no space
+ * (src/sim/cube.c). */
+const char *asc_space_name(int space);
 
 typedef struct AscAccess {
   uint8_t write; /* 1: written, 0: read */

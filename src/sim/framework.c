@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "checked.h"
+#include "cube.h"
 #include "sim.h"
 
 static AscStatus oom(AscExec *x, const AscInstr *in) {
@@ -169,6 +170,7 @@ AscStatus sim_tpipe_release_event_id(AscExec *x, const AscInstr *in) {
  * id too; buffers given before belong to an older generation. */
 static void pipe_reset_pool(AscSimPipe *p) {
   p->ub_used = 0;
+  memset(p->cube_used, 0, sizeof p->cube_used); /* family: cube */
   memset(p->event_ids, 0, sizeof p->event_ids);
   memset(p->user_ids, 0, sizeof p->user_ids);
   p->n_bufs = 0;
@@ -405,8 +407,12 @@ typedef struct Source {
 
 /* Takes bytes (already whole 32-byte blocks) from the source. */
 static AscStatus take_bytes(AscExec *x, const AscInstr *in, const Source *src,
-                            int64_t bytes, int64_t *base) {
+                            int position, int64_t bytes, int64_t *base) {
   AscSimPipe *p = &x->b->pipe;
+  /* family: cube: a buffer at a cube position is in the cube's memory */
+  int cube_mem = sim_cube_mem_of_position(position);
+  if (cube_mem >= 0 && !src->pool)
+    return sim_cube_take(x, in, src->api, cube_mem, bytes, base);
   if (src->pool) {
     AscSimTBuf *pool = src->pool;
     int64_t end = pool->base < 0 ? 0 : pool->base + pool->len;
@@ -493,7 +499,7 @@ static AscStatus init_que(AscExec *x, const AscInstr *in, const Source *src,
                     src->api, (long long)num, (long long)len,
                     (long long)x->b->ub_size);
   int64_t base = 0;
-  AscStatus s = take_bytes(x, in, src, total, &base);
+  AscStatus s = take_bytes(x, in, src, q->position, total, &base);
   if (!s)
     s = count_bufs(x, in, src, (int)num);
   if (s)
@@ -548,7 +554,7 @@ static AscStatus init_buf(AscExec *x, const AscInstr *in, const Source *src,
                     "UB has %lld bytes",
                     src->api, (long long)len, (long long)x->b->ub_size);
   int64_t base = 0;
-  AscStatus s = take_bytes(x, in, src, each, &base);
+  AscStatus s = take_bytes(x, in, src, t->position, each, &base);
   if (!s)
     s = count_bufs(x, in, src, 1);
   if (s)
@@ -623,7 +629,7 @@ static AscStatus init_pool(AscExec *x, const AscInstr *in, const char *api,
     pool->len = share->len;
   } else {
     Source src = {api, parent};
-    AscStatus s = take_bytes(x, in, &src, each, &pool->base);
+    AscStatus s = take_bytes(x, in, &src, pool->position, each, &pool->base);
     if (s)
       return s;
     pool->len = each;
@@ -671,6 +677,26 @@ void asc_que_pipes(int position, AscPipe *producer, AscPipe *consumer) {
   case ASC_TPOSITION_VECOUT:
     *producer = ASC_PIPE_V;
     *consumer = ASC_PIPE_MTE3;
+    break;
+  /* family: cube: the devkit's GetQueEvt on arch 2201: L1 is filled by
+   * MTE2 and read by MTE1 (load_data), L0A/L0B filled by MTE1 and read by
+   * M (mmad), L0C written by M and read by FIX (fixpipe); the bias table
+   * C2 is filled by MTE1 and read by M */
+  case ASC_TPOSITION_A1:
+  case ASC_TPOSITION_B1:
+  case ASC_TPOSITION_C1:
+    *producer = ASC_PIPE_MTE2;
+    *consumer = ASC_PIPE_MTE1;
+    break;
+  case ASC_TPOSITION_A2:
+  case ASC_TPOSITION_B2:
+  case ASC_TPOSITION_C2:
+    *producer = ASC_PIPE_MTE1;
+    *consumer = ASC_PIPE_M;
+    break;
+  case ASC_TPOSITION_CO1:
+    *producer = ASC_PIPE_M;
+    *consumer = ASC_PIPE_FIX;
     break;
   default:
     *producer = *consumer = ASC_PIPE_V;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cube.h"
 #include "scratch.h"
 #include "sim.h"
 
@@ -75,6 +76,7 @@ static void block_reset(AscBlockState *b) {
   }
   b->queues = NULL;
   b->tbufs = NULL;
+  sim_cube_free(b); /* family: cube */
   b->n_objects = 0;
   sim_matmul_reset(b); /* family: matmul */
   memset(&b->pipe, 0, sizeof b->pipe);

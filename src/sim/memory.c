@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "checked.h"
+#include "cube.h"
 #include "sim.h"
 
 AscStatus sim_fail(AscExec *x, const AscInstr *in, const char *fmt, ...) {
@@ -64,6 +65,15 @@ uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
   if (count < 0) {
     sim_fail(x, in, "negative element count %lld", (long long)count);
     return NULL;
+  }
+  /* family: cube. A tensor at a cube position addresses its memory. */
+  if (sim_cube_mem_of_position(t->position) >= 0) {
+    int64_t nbytes;
+    if (asc_mul_i64(count, esize, &nbytes)) {
+      sim_fail(x, in, "%s: %lld elements: too many", what, (long long)count);
+      return NULL;
+    }
+    return sim_cube_range(x, in, t, 0, nbytes, write, what);
   }
   /* past the tensor's end: a KernelError, but in the sanitizer's warn mode
    * (gm_overruns_reported 1) a warning when the access stays inside the UB,

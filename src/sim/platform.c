@@ -8,7 +8,13 @@
  * reserved end of L1: the devkit's constants for NPU arch 2201, the arch of
  * every part here (impl/basic_api/utils/kernel_utils_constants.h:
  * TOTAL_L0C_SIZE = 128 KiB; TOTAL_L1_SIZE = 512 KiB less
- * KFC_L1_RESERVER_SIZE, 128 bytes). */
+ * KFC_L1_RESERVER_SIZE, 128 bytes). The cube core's other memories
+ * (family: cube, src/sim/cube.c) are the same on every part: L0A and L0B
+ * 64 KiB (TOTAL_L0A_SIZE, TOTAL_L0B_SIZE of that header), the bias table
+ * 1 KiB (BIAS_TABLE_SIZE of the Matmul's C2 buffer outside arch 3510,
+ * impl/adv_api/detail/matmul/resource/bias_buffer/c2_buffer/c2_buffer.h;
+ * BT_SIZE of the conv tilings), the fixpipe buffer 2 KiB (FB_SIZE of
+ * impl/adv_api/tiling/conv/conv3d_tiling_util.h). */
 #include <string.h>
 
 #include "asc/exec.h"

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cube.h"
 #include "sanitizer_impl.h"
 
 enum {
@@ -81,6 +82,13 @@ typedef struct Recent {
 struct Shadow {
   struct Shadow *next; /* in the pool, or in a launch's in-use list */
   int64_t ub_size, nblk;
+  /* family: cube: the shadow covers the UB, then each cube memory
+   * (SimCubeMem order) from base[1 + mem]: local addresses of one space,
+   * `size` bytes in all (base[0] = 0: the UB) */
+  int64_t base[1 + SIM_CMEM_COUNT], size;
+  /* the local accesses of the running instruction, at local addresses */
+  AscAccess cur[ASC_EVENT_MAX_ACCESSES];
+  int n_cur;
   uint32_t *mem; /* w[] and r[] below, nblk entries each */
   uint32_t *w[NP], *r[NP];
   uint64_t *init;              /* one bit per UB byte: written in this block */
@@ -177,6 +185,11 @@ const char *san_api_of(const AscInstr *in, char *buf, size_t n) {
                  {"asc.tbuf.", "TBuf."}};
   if (strncmp(op, "asc.data_copy.", 14) == 0)
     return "asc.data_copy";
+  /* family: cube: the forms of asc.load_data and asc.mmad */
+  if (strncmp(op, "asc.load_data.", 14) == 0)
+    return "asc.load_data";
+  if (strncmp(op, "asc.mmad.", 9) == 0)
+    return "asc.mmad";
   for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
     size_t k = strlen(classes[i].prefix);
     if (strncmp(op, classes[i].prefix, k) == 0) {
@@ -234,7 +247,13 @@ static void shadow_destroy(Shadow *sh) {
   free(sh);
 }
 
-static Shadow *shadow_take(int64_t ub_size) {
+static Shadow *shadow_take(const AscBlockState *b) {
+  int64_t ub_size = b->ub_size, base[1 + SIM_CMEM_COUNT], size = ub_size;
+  base[0] = 0;
+  for (int m = 0; m < SIM_CMEM_COUNT; m++) {
+    base[1 + m] = size;
+    size += sim_cube_mem_size(b, m);
+  }
   pthread_mutex_lock(&pool_lock);
   Shadow *sh = pool;
   if (sh)
@@ -243,18 +262,20 @@ static Shadow *shadow_take(int64_t ub_size) {
   if (!sh && !(sh = calloc(1, sizeof *sh)))
     return NULL;
   sh->next = NULL;
-  if (sh->ub_size != ub_size || !sh->mem) {
+  if (sh->ub_size != ub_size || sh->size != size || !sh->mem) {
     free(sh->mem);
     free(sh->init);
-    int64_t nblk = (ub_size + 31) / 32;
+    int64_t nblk = (size + 31) / 32;
     sh->mem = calloc((size_t)nblk * 2 * NP, sizeof(uint32_t));
-    sh->init = calloc((size_t)(ub_size + 63) / 64 + 1, sizeof(uint64_t));
+    sh->init = calloc((size_t)(size + 63) / 64 + 1, sizeof(uint64_t));
     if (!sh->mem || !sh->init) {
       sh->mem = NULL;
       shadow_destroy(sh);
       return NULL;
     }
     sh->ub_size = ub_size;
+    sh->size = size;
+    memcpy(sh->base, base, sizeof base);
     sh->nblk = nblk;
     for (int p = 0; p < NP; p++) {
       sh->w[p] = sh->mem + (size_t)p * (size_t)nblk;
@@ -482,11 +503,60 @@ static SanQue *que_state(Shadow *sh, const void *que) {
   return q;
 }
 
-/* The TQue buffer holding UB address addr: its queue and index. */
-static const AscSimQueue *que_at(const AscBlockState *b, int64_t addr,
-                                 int *index) {
+/* ---- family: cube: local addresses of the shadow ---------------------------
+ * A UB or cube-memory access is at base[memory] + its address. */
+
+/* The local range of access a, 0 for a GM access. */
+static int local_range(const Shadow *sh, const AscAccess *a, int64_t *lo,
+                       int64_t *hi) {
+  int k =
+      a->space == ASC_SPACE_UB ? 0
+      : a->space >= ASC_SPACE_CUBE && a->space < ASC_SPACE_CUBE + SIM_CMEM_COUNT
+          ? 1 + a->space - ASC_SPACE_CUBE
+          : -1;
+  if (k < 0 || a->lo < 0)
+    return 0;
+  *lo = sh->base[k] + a->lo;
+  *hi = sh->base[k] + a->hi;
+  return 1;
+}
+
+/* The memory of local address v: 0 the UB, 1 + SimCubeMem a cube one. */
+static int local_memory(const Shadow *sh, int64_t v) {
+  int k = 0;
+  for (int i = 1; i <= SIM_CMEM_COUNT; i++)
+    if (v >= sh->base[i])
+      k = i;
+  return k;
+}
+
+static const char *local_name(const Shadow *sh, int64_t v) {
+  int k = local_memory(sh, v);
+  return k ? sim_cube_mem_name(k - 1) : "UB";
+}
+
+/* Address v in its own memory. */
+static long long local_off(const Shadow *sh, int64_t v) {
+  return (long long)(v - sh->base[local_memory(sh, v)]);
+}
+
+/* A report's range [lo, hi) of local addresses, in its memory's terms. */
+static void report_range(const Shadow *sh, AscSanReport *r, int64_t lo,
+                         int64_t hi) {
+  int k = local_memory(sh, lo);
+  r->space = k ? ASC_SPACE_CUBE + k - 1 : ASC_SPACE_UB;
+  r->lo = lo - sh->base[k];
+  r->hi = hi - sh->base[k];
+}
+
+/* The TQue buffer holding local address addr: its queue and index. */
+static const AscSimQueue *que_at(const Shadow *sh, const AscBlockState *b,
+                                 int64_t vaddr, int *index) {
+  int k = local_memory(sh, vaddr);
+  int64_t addr = vaddr - sh->base[k];
   for (const AscSimQueue *q = b->queues; q; q = q->next)
-    if (q->num && addr >= q->base && addr < q->base + q->num * q->len) {
+    if (q->num && sim_cube_mem_of_position(q->position) + 1 == k &&
+        addr >= q->base && addr < q->base + q->num * q->len) {
       *index = (int)((addr - q->base) / q->len);
       return q;
     }
@@ -620,13 +690,12 @@ static void mark_written(Shadow *sh, int64_t lo, int64_t hi) {
 
 /* The latest access of pipe p that some access of e is not ordered after:
  * where a flag must be set so that it covers all of them. */
-static uint32_t latest_unordered(const Shadow *sh, const AscEvent *e, int p,
-                                 uint32_t lim) {
+static uint32_t latest_unordered(const Shadow *sh, int p, uint32_t lim) {
   uint32_t best = 0;
-  for (int i = 0; i < e->n_acc; i++) {
-    const AscAccess *a = &e->acc[i];
+  for (int i = 0; i < sh->n_cur; i++) {
+    const AscAccess *a = &sh->cur[i];
     int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
-    if (a->space != ASC_SPACE_UB || a->lo < 0 || b1 > sh->nblk)
+    if (a->lo < 0 || b1 > sh->nblk)
       continue;
     uint32_t m = range_max(sh->w[p] + b0, b1 - b0);
     if (a->write) {
@@ -645,13 +714,14 @@ static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   Rep rep;
   Rep *r = san_rep_new(&rep, ASC_SAN_RACE, b, e->in, q);
   const AscInstr *other = logged(sh, c->seq);
-  uint32_t last_seq = latest_unordered(sh, e, c->pipe, ord[c->pipe]);
+  uint32_t last_seq = latest_unordered(sh, c->pipe, ord[c->pipe]);
   const AscInstr *last = logged(sh, last_seq > c->seq ? last_seq : c->seq);
   san_rep_other(r, other, c->pipe);
   r->seq = sh->seq + 1;
-  r->r.space = ASC_SPACE_UB;
-  r->r.lo = c->b0 * 32 > a->lo ? c->b0 * 32 : a->lo;
-  r->r.hi = c->b1 * 32 < a->hi ? c->b1 * 32 : a->hi;
+  int64_t vlo = c->b0 * 32 > a->lo ? c->b0 * 32 : a->lo;
+  int64_t vhi = c->b1 * 32 < a->hi ? c->b1 * 32 : a->hi;
+  report_range(sh, &r->r, vlo, vhi);
+  const char *mem = local_name(sh, vlo);
   char api1[64], api2[64], w1[128], w2[128], l1[128], l2[128];
   const char *verb = a->write ? "writes" : "reads";
   const char *verb2 =
@@ -659,19 +729,19 @@ static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   AscLoc la = r->r.loc2, lb = r->r.loc;
   if (c->pipe == q)
     san_msg(r,
-            "data race on UB within pipe %s: %s at %s %s bytes [%lld, %lld), "
+            "data race on %s within pipe %s: %s at %s %s bytes [%lld, %lld), "
             "which %s at %s %s, and nothing makes the pipe finish one before "
             "starting the other",
-            asc_san_pipe_name(q), san_api_of(e->in, api1, sizeof api1),
+            mem, asc_san_pipe_name(q), san_api_of(e->in, api1, sizeof api1),
             san_where(lb, w1, sizeof w1), verb, (long long)r->r.lo,
             (long long)r->r.hi, san_api_of(other, api2, sizeof api2),
             san_where(la, w2, sizeof w2), verb2);
   else
     san_msg(r,
-            "data race on UB between pipes %s and %s: %s (%s) at %s %s bytes "
+            "data race on %s between pipes %s and %s: %s (%s) at %s %s bytes "
             "[%lld, %lld), which %s (%s) at %s %s, and no synchronisation "
             "orders the two",
-            asc_san_pipe_name(c->pipe), asc_san_pipe_name(q),
+            mem, asc_san_pipe_name(c->pipe), asc_san_pipe_name(q),
             san_api_of(e->in, api1, sizeof api1), asc_san_pipe_name(q),
             san_where(lb, w1, sizeof w1), verb, (long long)r->r.lo,
             (long long)r->r.hi, san_api_of(other, api2, sizeof api2),
@@ -715,7 +785,7 @@ static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     }
     int id = free_id(sh, ev);
     int qi;
-    const AscSimQueue *que = que_at(b, r->r.lo, &qi);
+    const AscSimQueue *que = que_at(sh, b, vlo, &qi);
     AscPipe prod = ASC_PIPE_S, cons = ASC_PIPE_S;
     if (que)
       asc_que_pipes(que->position, &prod, &cons);
@@ -762,13 +832,12 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   Rep rep;
   Rep *r = san_rep_new(&rep, ASC_SAN_UNINIT, b, e->in, q);
   r->seq = sh->seq + 1;
-  r->r.space = ASC_SPACE_UB;
-  r->r.lo = u0;
-  r->r.hi = u1;
+  report_range(sh, &r->r, u0, u1);
+  const char *mem = local_name(sh, u0);
   char api1[64], api2[64], w1[128], w2[128], l1[128], l2[128];
   char from[256] = "";
   int qi;
-  const AscSimQueue *que = que_at(b, u0, &qi);
+  const AscSimQueue *que = que_at(sh, b, u0, &qi);
   const SanQue *sq = NULL;
   for (int i = 0; que && i < sh->n_ques; i++)
     if (sh->ques[i].que == que)
@@ -784,10 +853,11 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   AscLoc lb = r->r.loc;
   san_msg(
       r,
-      "uninitialised read: %s (%s) at %s reads UB bytes [%lld, %lld), which "
+      "uninitialised read: %s (%s) at %s reads %s bytes [%lld, %lld), which "
       "nothing wrote in this block (on the NPU they hold stale data)%s",
       san_api_of(e->in, api1, sizeof api1), asc_san_pipe_name(q),
-      san_where(lb, w1, sizeof w1), (long long)u0, (long long)u1, from);
+      san_where(lb, w1, sizeof w1), mem, local_off(sh, u0), local_off(sh, u1),
+      from);
   line_ref(lb, lb, l2, sizeof l2);
   if (w) {
     int wp = ASC_PIPE_S;
@@ -799,22 +869,23 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     AscLoc lw = r->r.loc2;
     size_t k = strlen(r->r.message);
     snprintf(r->r.message + k, sizeof r->r.message - k,
-             "; the latest write nothing has read is %s at %s, to UB bytes "
+             "; the latest write nothing has read is %s at %s, to %s bytes "
              "[%lld, %lld)",
              san_api_of(w->in, api2, sizeof api2), san_where(lw, w1, sizeof w1),
-             (long long)w->lo, (long long)w->hi);
+             local_name(sh, w->lo), local_off(sh, w->lo), local_off(sh, w->hi));
     san_fix(r,
-            "read the buffer that %s wrote (UB bytes [%lld, %lld)) at %s, or "
+            "read the buffer that %s wrote (%s bytes [%lld, %lld)) at %s, or "
             "write bytes [%lld, %lld) before %s",
-            line_ref(lw, lb, l1, sizeof l1), (long long)w->lo, (long long)w->hi,
-            l2, (long long)u0, (long long)u1, l2);
+            line_ref(lw, lb, l1, sizeof l1), local_name(sh, w->lo),
+            local_off(sh, w->lo), local_off(sh, w->hi), l2, local_off(sh, u0),
+            local_off(sh, u1), l2);
   } else {
     if (sq && sq->alloc_in[qi])
       san_rep_other(r, sq->alloc_in[qi], ASC_PIPE_S);
     san_fix(r,
-            "write UB bytes [%lld, %lld) (copy data in, or asc.duplicate a "
+            "write %s bytes [%lld, %lld) (copy data in, or asc.duplicate a "
             "value) before %s",
-            (long long)u0, (long long)u1, l2);
+            mem, local_off(sh, u0), local_off(sh, u1), l2);
   }
   return san_emit(s, b, r);
 }
@@ -888,33 +959,40 @@ static AscStatus report_dropped(AscSanitizer *s, AscBlockState *b,
 static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
                            const AscEvent *e) {
   int q = (int)e->pipe < NP ? (int)e->pipe : ASC_PIPE_S;
-  int has_ub = 0;
+  /* the UB and cube-memory accesses at their local addresses (family:
+   * cube) */
+  sh->n_cur = 0;
   for (int i = 0; i < e->n_acc; i++) {
-    if (e->acc[i].space == ASC_SPACE_GM)
+    int64_t lo, hi;
+    if (e->acc[i].space == ASC_SPACE_GM) {
       san_gm_record(s, b, e, &e->acc[i]);
-    else
-      has_ub = 1;
+    } else if (local_range(sh, &e->acc[i], &lo, &hi)) {
+      AscAccess *c = &sh->cur[sh->n_cur++];
+      *c = e->acc[i];
+      c->space = ASC_SPACE_UB;
+      c->lo = lo;
+      c->hi = hi;
+    }
   }
   AscStatus st = ASC_OK;
-  if (!has_ub || sh->off)
+  if (!sh->n_cur || sh->off)
     return ASC_OK;
   if (sh->seq >= SEQ_MAX) {
     sh->off = 1;
     return ASC_OK;
   }
   /* checks first, against the state before this instruction */
-  for (int i = 0; i < e->n_acc && !st; i++)
-    if (e->acc[i].space == ASC_SPACE_UB)
-      st = check_local(s, sh, b, e, &e->acc[i], q);
+  for (int i = 0; i < sh->n_cur && !st; i++)
+    st = check_local(s, sh, b, e, &sh->cur[i], q);
   if (st)
     return st;
   uint32_t seq = ++sh->seq;
   sh->last[q] = seq;
   log_put(sh, seq, e->in);
   for (int pass = 0; pass < 2; pass++) /* reads, then writes */
-    for (int i = 0; i < e->n_acc; i++) {
-      const AscAccess *a = &e->acc[i];
-      if (a->space != ASC_SPACE_UB || a->write != pass)
+    for (int i = 0; i < sh->n_cur; i++) {
+      const AscAccess *a = &sh->cur[i];
+      if (a->write != pass)
         continue;
       int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
       if (a->lo < 0 || b1 > sh->nblk)
@@ -1065,7 +1143,7 @@ static void on_que(Shadow *sh, const AscEvent *e) {
 static void on_block_begin(void *self, AscBlockState *b) {
   AscSanitizer *s = self;
   if (tl.launch != s->id || tl.b != b || !tl.sh) {
-    Shadow *sh = shadow_take(b->ub_size);
+    Shadow *sh = shadow_take(b);
     tl.launch = s->id;
     tl.b = b;
     tl.sh = sh;

@@ -116,6 +116,9 @@ typedef struct AscSimPipe {
   int generation;   /* counts init / reset: buffers of older ones are stale */
   int destroyed;    /* by destroy, until init: its memory and ids are gone */
   int64_t init_seq; /* numbers init_buffer calls */
+  /* family: cube. Bytes init_buffer gave in each cube memory (SimCubeMem
+   * order: L1, L0A, L0B, L0C, BT, FB), a bump allocator like ub_used */
+  int64_t cube_used[6];
 } AscSimPipe;
 
 /* What the workers of one launch share to stop early: the step budget, the
@@ -242,6 +245,11 @@ typedef struct AscBlockState {
    * instruction runs), and this block's core (ASC_CORE_AIV / _AIC) */
   uint8_t *const *core_table;
   uint8_t core_bit;
+  /* family: cube. The cube core's memories (SimCubeMem order: L1, L0A,
+   * L0B, L0C, bias table, fixpipe buffer; src/sim/cube.c): allocated
+   * zeroed when the block first touches one, so that vector kernels pay
+   * nothing, and freed after the block (block_reset) */
+  uint8_t *cube_mem[6];
   /* family: matmul. The Matmul objects this core made (matmul.c; freed
    * after the block by sim_matmul_reset) */
   struct AscSimMatmul *matmuls;

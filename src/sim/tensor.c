@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "checked.h"
+#include "cube.h"
 #include "sim.h"
 
 static int64_t esize(const AscTensorRef *t) {
@@ -94,24 +95,27 @@ AscStatus sim_lt_create(AscExec *x, const AscInstr *in) {
   t->len = len;
   t->dtype = in->dtype;
   t->position = (uint8_t)in->imm2;
+  /* family: cube: a tensor at a cube position lies in that memory */
+  int mem = sim_cube_mem_of_position(t->position);
+  const char *name = mem >= 0 ? sim_cube_mem_name(mem) : "UB";
+  int64_t size = mem >= 0 ? sim_cube_mem_size(x->b, mem) : x->b->ub_size;
   int64_t end = 0;
   if (addr >= 0 && len >= 0 && asc_scaled_add(addr, len, esize(t), &end))
     return sim_fail(x, in,
-                    "LocalTensor at UB address %lld with %lld elements of %s "
-                    "ends past any address, beyond the %lld-byte UB",
-                    (long long)addr, (long long)len,
-                    asc_dtype_name((AscDType)t->dtype),
-                    (long long)x->b->ub_size);
-  if (addr < 0 || len < 0 || end > x->b->ub_size)
+                    "LocalTensor at %s address %lld with %lld elements of %s "
+                    "ends past any address, beyond the %lld-byte %s",
+                    name, (long long)addr, (long long)len,
+                    asc_dtype_name((AscDType)t->dtype), (long long)size, name);
+  if (addr < 0 || len < 0 || end > size)
     return sim_fail(x, in,
-                    "LocalTensor at UB address %lld with %lld elements of %s "
-                    "ends at byte %lld, beyond the %lld-byte UB",
-                    (long long)addr, (long long)len,
+                    "LocalTensor at %s address %lld with %lld elements of %s "
+                    "ends at byte %lld, beyond the %lld-byte %s",
+                    name, (long long)addr, (long long)len,
                     asc_dtype_name((AscDType)t->dtype), (long long)end,
-                    (long long)x->b->ub_size);
+                    (long long)size, name);
   if (addr % 32)
-    return sim_fail(x, in, "LocalTensor UB address %lld is not 32-byte aligned",
-                    (long long)addr);
+    return sim_fail(x, in, "LocalTensor %s address %lld is not 32-byte aligned",
+                    name, (long long)addr);
   return ASC_OK;
 }
 

@@ -78,6 +78,14 @@ static const AscTimingParams a2_params = {
     .launch_per_core_us = 0.044,
     /* a limit of the trace, not of the hardware */
     .max_records = 1e6,
+    /* family: cube. [CUBE] (devkit docs/zh/api/附录/Cube指令理论性能汇总.md,
+     * arch 2201): cube_m x cube_n x cube_k = 16 x 16 x k0 for int8, half
+     * and bfloat16 (one 16 x 16 x k0 fractal product a cycle), 16 x 16 x 4
+     * for float (k0 8: half that; cube_ops.c counts float fractals twice) */
+    .cube_fractals_per_cycle = 1.0,
+    /* an estimate: one 512-byte fractal every 2 cycles (L1 -> L0 at
+     * 256 bytes a cycle) */
+    .cube_load_bytes_per_cycle = 256.0,
 };
 
 static const struct {
@@ -135,6 +143,9 @@ static const struct {
     PARAM(launch_base_us, "us", "devkit Add example, cases 0-1"),
     PARAM(launch_per_core_us, "us", "devkit Add example, case 5"),
     PARAM(max_records, "records", "trace size limit (not hardware)"),
+    PARAM(cube_fractals_per_cycle, "fractals/cycle",
+          "devkit Cube instruction throughput table (Mmad)"),
+    PARAM(cube_load_bytes_per_cycle, "B/cycle", "estimate"),
 };
 
 enum { N_PARAMS = (int)(sizeof param_table / sizeof param_table[0]) };
@@ -789,6 +800,12 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
       n->port = cycles_of((double)e->bytes / t->port_rate);
       n->chan = cycles_of((double)e->bytes / p->core_gm_bpc);
       n->lat = cycles_of(read ? p->gm_read_latency : p->gm_write_latency);
+    } else if (cost == ASC_COST_CUBE) { /* family: cube */
+      n->cost = cycles_of(p->vec_issue_cycles) +
+                cycles_of((double)e->elems / p->cube_fractals_per_cycle);
+    } else if (cost == ASC_COST_CUBE_LOAD) {
+      n->cost = cycles_of(p->vec_issue_cycles) +
+                cycles_of((double)e->bytes / p->cube_load_bytes_per_cycle);
     } else if (cost == ASC_COST_LOCAL_COPY) {
       n->path = ASC_PATH_UB_UB;
       n->cost = cycles_of(p->vec_issue_cycles) +

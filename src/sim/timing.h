@@ -44,6 +44,9 @@ typedef struct AscTimingParams {
   double launch_base_us;     /* launch overhead of a 1-core launch */
   double launch_per_core_us; /* added per further core */
   double max_records;        /* instruction records kept per launch */
+  /* family: cube */
+  double cube_fractals_per_cycle;   /* Mmad: 16 x 16 x C0 products a cycle */
+  double cube_load_bytes_per_cycle; /* LoadData L1 -> L0: bytes a cycle */
 } AscTimingParams;
 
 /* Default parameters of a platform; returns 0 if the platform has no row. */

@@ -1715,6 +1715,28 @@ template <typename T> __aicore__ void SetAtomicMax();
 template <typename T> __aicore__ void SetAtomicMin();
 template <AtomicDtype type, AtomicOp op> __aicore__ void SetStoreAtomicConfig();
 __aicore__ void GetStoreAtomicConfig(uint16_t &atomicType, uint16_t &atomicOp);
+/* family: cube (include/basic_api/kernel_operator_data_copy_intf.h,
+ * kernel_operator_mm_intf.h, kernel_operator_fixpipe_intf.h) */
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const Nd2NzParams &intriParams);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData2DParams &loadDataParams);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const LoadData2DParams &loadDataParams);
+template <typename T, typename U, typename S>
+__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                     const MmadParams &mmadParams);
+template <typename T, typename U>
+__aicore__ void InitConstValue(const LocalTensor<T> &dst, const InitConstValueParams<U> &initConstValueParams);
+template <typename T, typename U, typename S, typename V>
+__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                     const LocalTensor<V> &bias, const MmadParams &mmadParams);
+template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
+__aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                        const FixpipeParamsV220 &intriParams);
 } // namespace AscendC
 
 // system family: the devkit declares GetSysWorkSpacePtr outside AscendC (kernel_operator_swap_mem_intf.h)

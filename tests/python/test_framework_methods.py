@@ -1048,7 +1048,7 @@ def k_unsupported(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
     q = asc.TQue(asc.TPosition.VECIN, 1)
     b = asc.TBuf(asc.TPosition.VECCALC)
     if case == 0:
-        asc.TQue(asc.TPosition.A1, 1)  # <- 0
+        asc.TQue(asc.TPosition.CO2, 1)  # <- 0
     if case == 1:
         asc.TQueBind(asc.TPosition.GM, asc.TPosition.A1, 1)  # <- 1
     if case == 2:
@@ -1068,7 +1068,7 @@ def k_unsupported(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
 
 
 @pytest.mark.parametrize("case, fragment", [
-    (0, "asc.TQue at TPosition.A1: only VECIN, VECOUT and VECCALC are supported yet"),
+    (0, "asc.TQue at TPosition.CO2: only VECIN, VECOUT and VECCALC are supported yet"),
     (1, "asc.TQueBind at TPosition.A1"), (2, "asc.TQueBind at TPosition.CO1"), (3, "asc.TBufPool at TPosition.A1"),
     (4, "asc.LocalMemAllocator(Hardware.L1): only the Unified Buffer is supported yet"),
     (5, "`mask` (a TQueConfig) the int 1 is not supported yet"),

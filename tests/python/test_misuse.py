@@ -607,6 +607,11 @@ NOT_CALLED |= {"load_image_to_local"}  # family debug
 NOT_CALLED |= {"scatter"}
 # the parameter structs of the table: test_param_structs.py generates their misuse cases from the table
 NOT_CALLED |= set(asc.language.core.types.STRUCTS) - {"BinaryRepeatParams", "UnaryRepeatParams"}
+# family: cube: the cube API takes tensors at the cube positions, which this file's kernels do not make;
+# test_cube.py has their misuse cases (positions, dtypes, forms not supported yet)
+NOT_CALLED |= {"load_data", "mmad", "fixpipe", "load_data_with_transpose", "load_data_with_sparse",
+               "mmad_with_sparse", "set_load_data_boundary", "set_load_data_padding_value", "set_load_data_repeat",
+               "init_const_value", "set_fix_pipe_pre_quant_flag"}
 
 
 def _misuse_values(kind: str) -> List[str]:
@@ -733,7 +738,7 @@ OTHER: List[Tuple[str, str]] = [
     ("free_all_event of a TBuf", "b.free_all_event()"), ("TQueBind from GM to GM",
                                                          "y = asc.TQueBind(asc.TPosition.GM, asc.TPosition.GM, 1)"),
     ("get_with_offset at an unaligned offset", "y = b.get_with_offset(8, 16, asc.float32)"),
-    ("a TQue at a cube position", "y = asc.TQue(asc.TPosition.A1, 1)"),
+    ("a TQue at TPosition.CO2", "y = asc.TQue(asc.TPosition.CO2, 1)"),
     ("to_file without a name", "t.to_file('')"),
 ]
 

@@ -16,6 +16,19 @@ from .common import (
     set_vector_mask,
 )
 from .cores import ascend_is_aic, ascend_is_aiv, cross_core_set_flag, cross_core_wait_flag  # family: cores
+from .cube import (
+    fixpipe,
+    init_const_value,
+    load_data,
+    load_data_with_sparse,
+    load_data_with_transpose,
+    mmad,
+    mmad_with_sparse,
+    set_fix_pipe_pre_quant_flag,
+    set_load_data_boundary,
+    set_load_data_padding_value,
+    set_load_data_repeat,
+)
 from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
 from .determine_compute_sync import notify_next_block, wait_pre_block
 from .dump_tensor import (
@@ -119,6 +132,10 @@ from .vec_vconv import cast
 
 __all__ = [
     "ascend_is_aic", "ascend_is_aiv", "cross_core_set_flag", "cross_core_wait_flag",  # family: cores
+    # family: cube
+    "fixpipe", "init_const_value", "load_data", "load_data_with_sparse", "load_data_with_transpose", "mmad",
+    "mmad_with_sparse", "set_fix_pipe_pre_quant_flag", "set_load_data_boundary", "set_load_data_padding_value",
+    "set_load_data_repeat",
     "load_image_to_local", "set_aipp_functions",
     "get_hccl_context", "set_hccl_context",
     "data_sync_barrier", "ib_set", "ib_wait", "pipe_barrier", "set_flag", "sync_all", "wait_flag",

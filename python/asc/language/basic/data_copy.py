@@ -43,6 +43,14 @@ _HINT = ("hint: write asc.data_copy(dst, src, count) with count the number of el
 def _direction(api: str, dst: Any, src: Any) -> str:
     """gm_to_local, local_to_gm or local_to_local; the cube positions are
     the cube family's."""
+    # family: cube: DataCopy GM -> L1 (A1, B1, C1) by count or DataCopyParams (MTE2, as GM -> UB)
+    if api == "asc.data_copy" and isinstance(src, GlobalTensor) and isinstance(dst, LocalTensor) and \
+            getattr(dst, "position", None) in (TPosition.A1, TPosition.B1, TPosition.C1):
+        return "gm_to_local"
+    # family: cube: DataCopy L1 (C1) -> bias table (C2), MTE1
+    if api == "asc.data_copy" and isinstance(src, LocalTensor) and isinstance(dst, LocalTensor) and \
+            getattr(dst, "position", None) == TPosition.C2 and getattr(src, "position", None) == TPosition.C1:
+        return "l1_to_bt"
     for t in (dst, src):
         if isinstance(t, LocalTensor) and getattr(t, "position", TPosition.VECCALC) not in _UB_POSITIONS:
             raise NotImplementedError(f"{api} with a LocalTensor at TPosition.{TPosition(t.position).name} "
@@ -116,10 +124,18 @@ def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
     first = args[0] if args else next((kwargs[k] for k in ("repeat_params", "intri_params", "count")
                                        if k in kwargs), None)
     name = _struct_name(first)
+    if name == "Nd2NzParams":  # family: cube
+        from .cube import nd2nz_copy
+        nd2nz_copy(dst, src, _bind(api, ("intri_params",), args, kwargs, _HINT)["intri_params"])
+        return
     if name in _CUBE_STRUCTS:
         raise NotImplementedError(f"asc.data_copy with {name} (a copy into or out of the cube's buffers) is not "
                                   "supported yet: it belongs to the cube data movement (issue: cube family)")
     direction = _direction(api, dst, src)
+    if direction == "l1_to_bt":  # family: cube
+        from .cube import l1_to_bt_copy
+        l1_to_bt_copy(dst, src, args, kwargs)
+        return
     if name == "DataCopyParams":
         if "enhanced_params" in kwargs or len(args) == 2 or "intri_params" in kwargs:
             p = _bind(api, ("intri_params", "enhanced_params"), args, kwargs, _HINT)

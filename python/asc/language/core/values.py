@@ -484,10 +484,12 @@ class LocalTensor(IRValue):
                         "hint: write asc.LocalTensor(dtype, pos, addr, tile_size) with all four (or only dtype, "
                         "for an empty tensor)")
         pos = enum_arg(given["pos"], TPosition, "asc.LocalTensor", "pos")
-        if pos not in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
+        # family: cube: the cube core's positions address its memories (L1, L0A, L0B, L0C, bias table)
+        cube = (TPosition.A1, TPosition.B1, TPosition.C1, TPosition.A2, TPosition.B2, TPosition.CO1, TPosition.C2)
+        if pos not in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC) + cube:
             raise NotImplementedError(f"asc.LocalTensor at TPosition.{pos.name}: only the vector positions "
-                                      "(VECIN, VECOUT, VECCALC) are supported yet (the cube memories come with "
-                                      "the cube issue)")
+                                      "(VECIN, VECOUT, VECCALC) and the cube core's (A1, B1, C1, A2, B2, CO1, C2) "
+                                      "are supported")
         t = b.type("local_tensor", dtype.name, int(pos))
         self.handle = b.create1("asc.local_tensor", [int_operand(given["addr"], "addr"),
                                                      int_operand(given["tile_size"], "tile_size")], t)

@@ -18,6 +18,9 @@ from ..core.memory_allocator import claim_ub
 from ..core.values import IRValue, LocalTensor, Scalar, int_operand
 
 _VECTOR_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
+# family: cube: the positions of the cube core's L1, L0A, L0B, L0C and bias table (arch 2201's GetPhyType)
+_CUBE_POSITIONS = (TPosition.A1, TPosition.B1, TPosition.C1, TPosition.A2, TPosition.B2, TPosition.CO1,
+                   TPosition.C2)
 _CUBE_ISSUE = "the cube memories (L1, L0A, L0B, L0C, BT, FB) come with the cube issue (matmul)"
 
 # The depth is a template argument (an int in the IR type and in Ascend C).
@@ -28,10 +31,11 @@ def _const(value: Any) -> Any:
     return ConstExpr.unwrap(value)
 
 
-def _position(pos: Any, api: str, name: str = "pos", gm: bool = False) -> TPosition:
-    """A compile-time TPosition of the vector memories (GM too when `gm`)."""
+def _position(pos: Any, api: str, name: str = "pos", gm: bool = False, cube: bool = False) -> TPosition:
+    """A compile-time TPosition of the vector memories (GM too when `gm`,
+    the cube core's memories too when `cube`)."""
     pos = enum_arg(_const(pos), TPosition, api, name)
-    if pos in _VECTOR_POSITIONS or (gm and pos == TPosition.GM):
+    if pos in _VECTOR_POSITIONS or (gm and pos == TPosition.GM) or (cube and pos in _CUBE_POSITIONS):
         return pos
     if pos in (TPosition.GM, TPosition.MAX):
         raise error(f"{api}: `{name}` cannot be TPosition.{pos.name}",
@@ -315,7 +319,7 @@ class TQue(TQueBind):
         if handle is not None:
             self._adopt(handle, "asc.TQue(pos, depth)")
             return
-        self.position = _position(pos, "asc.TQue")
+        self.position = _position(pos, "asc.TQue", cube=True)
         self.depth = 1 if _const(depth) is None else _depth(depth, "asc.TQue")
         _mask(mask, "asc.TQue")
         self.src = TPosition.GM if self.position == TPosition.VECIN else self.position
@@ -337,7 +341,7 @@ class TBuf(TQueBind):
             self.position = TPosition(handle.type.position)
         else:
             # the devkit's default position is LCM, which is VECCALC
-            self.position = TPosition.VECCALC if _const(pos) is None else _position(pos, "asc.TBuf")
+            self.position = TPosition.VECCALC if _const(pos) is None else _position(pos, "asc.TBuf", cube=True)
             b = _b.current()
             self.handle = b.create1("asc.tbuf", [], b.type("tbuf", None, int(self.position)))
         self.depth = 0

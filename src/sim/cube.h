@@ -1,0 +1,47 @@
+/* The cube core's memories and the cube family's shared helpers (cube.c,
+ * cube_ops.c). */
+#ifndef ASC_SIM_CUBE_H
+#define ASC_SIM_CUBE_H
+
+#include "sim.h"
+
+/* The cube core's memories, in the order of AscBlockState.cube_mem and
+ * AscSimPipe.cube_used (ASC_SPACE_CUBE + mem in the events). */
+typedef enum SimCubeMem {
+  SIM_CMEM_L1,
+  SIM_CMEM_L0A,
+  SIM_CMEM_L0B,
+  SIM_CMEM_L0C,
+  SIM_CMEM_BT, /* bias table */
+  SIM_CMEM_FB, /* fixpipe buffer */
+  SIM_CMEM_COUNT
+} SimCubeMem;
+
+/* The cube memory a TPosition addresses on arch 2201, -1 for GM and the
+ * UB positions. */
+int sim_cube_mem_of_position(int position);
+/* A memory's name ("L1", "L0A", ...). */
+const char *sim_cube_mem_name(int mem);
+/* Its size in bytes on the block's platform, and the part of it TPipe's
+ * init_buffer gives (L1 less the Matmul messages' reserved end). */
+int64_t sim_cube_mem_size(const AscBlockState *b, int mem);
+int64_t sim_cube_mem_capacity(const AscBlockState *b, int mem);
+/* init_buffer's bump allocation of `bytes` in memory `mem`. */
+AscStatus sim_cube_take(AscExec *x, const AscInstr *in, const char *api,
+                        int mem, int64_t bytes, int64_t *base);
+/* Checks an access of bytes [off, off + nbytes) of local tensor t in its
+ * cube memory (the tensor's extent and the memory's), records it for the
+ * observers and returns a pointer to its first byte, or NULL after a
+ * KernelError. */
+uint8_t *sim_cube_range(AscExec *x, const AscInstr *in, const AscTensorRef *t,
+                        int64_t off, int64_t nbytes, int write,
+                        const char *what);
+/* Marks the accesses recorded since access n_before as bounding: the
+ * fractals a cube instruction reads hold padding nothing wrote (rows past m,
+ * columns past n), so the sanitizer checks races on them but not
+ * uninitialised reads. */
+void sim_cube_bounding(AscExec *x, int n_before);
+/* Frees the block's cube memories (after the block). */
+void sim_cube_free(AscBlockState *b);
+
+#endif

@@ -1,0 +1,536 @@
+/* The basic cube API on arch 2201: DataCopy GM -> L1 with Nd2NzParams,
+ * LoadData (2-D) L1 -> L0A / L0B, Mmad and Fixpipe L0C -> GM.
+ *
+ * Layouts (the devkit's Mmad and LoadData pages): a fractal is 16 rows of
+ * C0 = 32 bytes (16x16 for 16-bit types, 16x32 for 8-bit, 16x8 for
+ * 32-bit), 512 bytes. L1 holds NZ matrices (column blocks of C0 elements,
+ * each block's rows contiguous); L0A holds A[m][k] in ZZ (fractals row by
+ * row, each row-major: A[i][j] at ((i/16)*K1 + j/k0)*16*k0 + (i%16)*k0 +
+ * j%k0); L0B holds B[k][n] in ZN (fractals row by row over (k, n), each
+ * column-major: B[j][c] at ((j/k0)*N1 + c/16)*16*k0 + (c%16)*k0 + j%k0);
+ * L0C holds C[m][n] in NZ (fractals of 16x16 column by column: C[i][c] at
+ * ((c/16)*M1 + i/16)*256 + (i%16)*16 + c%16), M1, N1, K1 the fractal
+ * counts of m, n, k. */
+#include <math.h>
+#include <string.h>
+
+#include "checked.h"
+#include "cube.h"
+#include "vecmath.h"
+
+#define FIELD(k, f) (x->regs[in->a[(k)] + (f)].i)
+
+enum { FRACTAL = 512 };
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* ---- DataCopy GM -> L1, Nd2NzParams ------------------------------------ */
+
+AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
+  if (!src)
+    return ASC_ERR_KERNEL;
+  int64_t nd = FIELD(2, 0), n = FIELD(2, 1), d = FIELD(2, 2);
+  int64_t src_mat = FIELD(2, 3), src_d = FIELD(2, 4);
+  int64_t c0_stride = FIELD(2, 5), n_stride = FIELD(2, 6);
+  int64_t dst_mat = FIELD(2, 7);
+  int64_t es = (int64_t)asc_dtype_size((AscDType)dst->dtype), c0 = 32 / es;
+  if (sim_cube_mem_of_position(dst->position) != SIM_CMEM_L1)
+    return sim_fail(x, in,
+                    "dst: DataCopy with Nd2NzParams writes L1 (A1, B1 "
+                    "or C1)");
+  if (dst->addr % 32)
+    return sim_fail(x, in, "dst: L1 address %lld is not 32-byte aligned",
+                    (long long)dst->addr);
+  if (nd == 0 || n == 0 || d == 0)
+    return ASC_OK;
+  if (n > 16384 || nd > 4095 || src_d < 1 || c0_stride < 1 || n_stride < 1 ||
+      dst_mat < 1)
+    return sim_fail(x, in,
+                    "Nd2NzParams out of range: nd_num %lld (at most 4095), "
+                    "n_value %lld (at most 16384), src_d_value %lld, "
+                    "dst_nz_c0_stride %lld, dst_nz_n_stride %lld, "
+                    "dst_nz_matrix_stride %lld (each at least 1)",
+                    (long long)nd, (long long)n, (long long)src_d,
+                    (long long)c0_stride, (long long)n_stride,
+                    (long long)dst_mat);
+  int64_t blocks = ceil_div(d, c0);
+  /* the 16-bit fields keep every product below 2^50 */
+  int64_t dst_end =
+      ((nd - 1) * dst_mat +
+       ((blocks - 1) * c0_stride + (n - 1) * n_stride) * c0 + c0) *
+      es;
+  int64_t src_count = (nd - 1) * src_mat + (n - 1) * src_d + d;
+  /* more 32-byte blocks than the range holds: the strides overlap them
+   * (and the copy's work would not be bounded by the memory) */
+  if (nd * n * blocks * 32 > dst_end)
+    return sim_fail(x, in,
+                    "Nd2NzParams: the %lld 32-byte blocks of the NZ result "
+                    "overlap (dst_nz_c0_stride %lld, dst_nz_n_stride %lld, "
+                    "dst_nz_matrix_stride %lld leave %lld bytes for them)",
+                    (long long)(nd * n * blocks), (long long)c0_stride,
+                    (long long)n_stride, (long long)dst_mat,
+                    (long long)dst_end);
+  int n0 = x->b->ev.n_acc;
+  uint8_t *o = sim_cube_range(x, in, dst, 0, dst_end, 1, "dst");
+  sim_cube_bounding(x, n0); /* rows n_stride apart, blocks c0_stride apart */
+  SimGmSpan g;
+  if (!o || sim_gm_span(x, in, src, src_count, 0, "src", &g))
+    return ASC_ERR_KERNEL;
+  for (int64_t m = 0; m < nd; m++)
+    for (int64_t r = 0; r < n; r++)
+      for (int64_t b = 0; b < blocks; b++) {
+        uint8_t *row =
+            o + ((m * dst_mat) + (b * c0_stride + r * n_stride) * c0) * es;
+        /* the columns past d in the last block are zeros */
+        memset(row, 0, 32);
+        for (int64_t c = b * c0; c < d && c < (b + 1) * c0; c++) {
+          int64_t at = (m * src_mat + r * src_d + c) * es - g.skip;
+          if (g.p && at >= 0 && at + es <= g.valid)
+            memcpy(row + (c - b * c0) * es, g.p + at, (size_t)es);
+        }
+      }
+  x->b->ev.bytes = nd * n * d * es;
+  x->b->ev.elems = nd * n * d;
+  return ASC_OK;
+}
+
+/* ---- LoadData 2-D: L1 -> L0A / L0B -------------------------------------- */
+
+/* imm 1: the GM source (MTE2; src 1-byte aligned, no transpose) */
+AscStatus sim_cube_load_2d(AscExec *x, const AscInstr *in) {
+  int from_gm = in->imm == 1;
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
+  if (!src)
+    return ASC_ERR_KERNEL;
+  int64_t start = FIELD(2, 0), repeat = FIELD(2, 1), stride = FIELD(2, 2);
+  int64_t gap = FIELD(2, 4), transpose = FIELD(2, 5), addr_mode = FIELD(2, 6);
+  int dm = sim_cube_mem_of_position(dst->position);
+  int sm = from_gm ? SIM_CMEM_L1 : sim_cube_mem_of_position(src->position);
+  int64_t es = (int64_t)asc_dtype_size((AscDType)dst->dtype);
+  if (sm != SIM_CMEM_L1 || (dm != SIM_CMEM_L0A && dm != SIM_CMEM_L0B))
+    return sim_fail(x, in,
+                    "LoadData (2-D) moves L1 (A1/B1) or GM to L0A (A2) or "
+                    "L0B (B2)");
+  if (from_gm && transpose)
+    return sim_fail(x, in,
+                    "LoadData from GM cannot transpose (only L1 -> "
+                    "L0A / L0B can)");
+  if (dst->addr % FRACTAL || (!from_gm && src->addr % 32))
+    return sim_fail(x, in,
+                    "LoadData: dst must be 512-byte aligned (L0 address "
+                    "%lld), src 32-byte aligned (L1 address %lld)",
+                    (long long)dst->addr, (long long)src->addr);
+  if (transpose && es != 2)
+    return sim_fail(x, in,
+                    "LoadData 2-D with if_transpose takes 16-bit types on "
+                    "this arch (8-bit: load_data_with_transpose)");
+  if (addr_mode > 1)
+    return sim_fail(x, in,
+                    "LoadData2DParams.addr_mode %lld: 0 (increasing fractal "
+                    "indices) or 1 (decreasing)",
+                    (long long)addr_mode);
+  if (repeat == 0)
+    return ASC_OK;
+  /* the fractals src reads: start + r * step for r < repeat */
+  int64_t step = addr_mode ? -stride : stride;
+  int64_t last = start + (repeat - 1) * step;
+  int64_t lo_frac = last < start ? last : start;
+  int64_t hi_frac = last < start ? start : last;
+  if (lo_frac < 0)
+    return sim_fail(x, in,
+                    "LoadData: with addr_mode 1 repeat %lld of start_index "
+                    "%lld, src_stride %lld reads fractal %lld, before src",
+                    (long long)(repeat - 1), (long long)start,
+                    (long long)stride, (long long)last);
+  int64_t dst_end = ((repeat - 1) * (1 + gap) + 1) * FRACTAL;
+  int64_t src_bytes = (hi_frac - lo_frac + 1) * FRACTAL;
+  int n0 = x->b->ev.n_acc;
+  uint8_t *s = NULL;
+  SimGmSpan g;
+  if (from_gm) {
+    AscTensorRef sub = *src;
+    if (asc_add_i64(src->addr, lo_frac * FRACTAL, &sub.addr))
+      return sim_fail(x, in, "src: GM address out of range");
+    if (sim_gm_span(x, in, &sub, src_bytes / es, 0, "src", &g))
+      return ASC_ERR_KERNEL;
+  } else {
+    s = sim_cube_range(x, in, src, lo_frac * FRACTAL, src_bytes, 0, "src");
+    sim_cube_bounding(x, n0);
+    if (!s)
+      return ASC_ERR_KERNEL;
+  }
+  n0 = x->b->ev.n_acc;
+  uint8_t *d = sim_cube_range(x, in, dst, 0, dst_end, 1, "dst");
+  if (!d)
+    return ASC_ERR_KERNEL;
+  if (gap)
+    sim_cube_bounding(x, n0); /* the gaps are not written */
+  for (int64_t r = 0; r < repeat; r++) {
+    int64_t off = (start + r * step - lo_frac) * FRACTAL;
+    uint8_t *df = d + r * (1 + gap) * FRACTAL;
+    if (from_gm) { /* bytes outside the argument read as zeros */
+      for (int64_t i = 0; i < FRACTAL; i++) {
+        int64_t at = off + i - g.skip;
+        df[i] = g.p && at >= 0 && at < g.valid ? g.p[at] : 0;
+      }
+      continue;
+    }
+    const uint8_t *sf = s + off;
+    if (!transpose) {
+      memmove(df, sf, FRACTAL);
+      continue;
+    }
+    uint8_t tmp[FRACTAL];
+    for (int i = 0; i < 16; i++)
+      for (int j = 0; j < 16; j++)
+        memcpy(tmp + (j * 16 + i) * 2, sf + (i * 16 + j) * 2, 2);
+    memcpy(df, tmp, FRACTAL);
+  }
+  x->b->ev.bytes = repeat * FRACTAL;
+  x->b->ev.elems = repeat * FRACTAL / es;
+  return ASC_OK;
+}
+
+/* ---- Mmad ------------------------------------------------------------------
+ * C (+)= A B with fp32 accumulation (int32 for int8): each product of two
+ * fp16 / bf16 values is exact in fp32; the sum runs over k in order, each
+ * addition rounded to fp32. */
+
+static double load_in(AscDType dt, const uint8_t *p) {
+  switch (dt) {
+  case ASC_DT_FLOAT16: {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return asc_f16_to_f32(h);
+  }
+  case ASC_DT_BFLOAT16: {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return asc_bf16_to_f32(h);
+  }
+  case ASC_DT_FLOAT32: {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+  }
+  case ASC_DT_INT8:
+    return (int8_t)*p;
+  case ASC_DT_UINT8:
+    return *p;
+  default:
+    return 0;
+  }
+}
+
+/* imm 1: the bias form Mmad(dst, fm, filter, bias, params) */
+AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
+  int with_bias = in->imm == 1, pk = with_bias ? 4 : 3;
+  const AscTensorRef *c = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *a = c ? sim_tensor_arg(x, in, 1, "fm") : NULL;
+  const AscTensorRef *b = a ? sim_tensor_arg(x, in, 2, "filter") : NULL;
+  const AscTensorRef *bias =
+      b && with_bias ? sim_tensor_arg(x, in, 3, "bias") : NULL;
+  if (!b || (with_bias && !bias))
+    return ASC_ERR_KERNEL;
+  int64_t m = FIELD(pk, 0), n = FIELD(pk, 1), k = FIELD(pk, 2);
+  int64_t is_bias = FIELD(pk, 3), source = FIELD(pk, 9), init = FIELD(pk, 10);
+  if (sim_cube_mem_of_position(c->position) != SIM_CMEM_L0C ||
+      sim_cube_mem_of_position(a->position) != SIM_CMEM_L0A ||
+      sim_cube_mem_of_position(b->position) != SIM_CMEM_L0B)
+    return sim_fail(x, in,
+                    "Mmad: dst in L0C (CO1), fm in L0A (A2), filter "
+                    "in L0B (B2)");
+  const uint8_t *pbias = NULL;
+  if (with_bias) {
+    /* the devkit's MmadImpl: a bias in the bias table makes cmatrixSource
+     * 1, one in L0C 0 (C's own values); the params' flag is not used */
+    int bm = sim_cube_mem_of_position(bias->position);
+    if (bm != SIM_CMEM_BT && bm != SIM_CMEM_L0C)
+      return sim_fail(x, in,
+                      "Mmad: the bias is in the bias table (C2) or "
+                      "L0C (CO1)");
+    if (bm == SIM_CMEM_BT && bias->addr % 64)
+      return sim_fail(x, in,
+                      "Mmad: bias table address %lld is not 64-byte aligned",
+                      (long long)bias->addr);
+    source = bm == SIM_CMEM_BT;
+    if (source && m && n && k &&
+        !(pbias = sim_cube_range(x, in, bias, 0, n * 4, 0, "bias")))
+      return ASC_ERR_KERNEL;
+  } else {
+    if (source)
+      return sim_fail(x, in,
+                      "Mmad: cmatrix_source 1 takes C from the bias table, "
+                      "which this form has no tensor of (use the bias form)");
+    /* the devkit's MmadCal: is_bias keeps the L0C values (C += A B) */
+    init = init && !is_bias;
+  }
+  AscDType it = (AscDType)a->dtype, ot = (AscDType)c->dtype;
+  int64_t ies = (int64_t)asc_dtype_size(it), k0 = 32 / ies;
+  int64_t m1 = ceil_div(m, 16), n1 = ceil_div(n, 16), k1 = ceil_div(k, k0);
+  if (m == 0 || n == 0 || k == 0)
+    return ASC_OK;
+  int n0 = x->b->ev.n_acc;
+  uint8_t *pa = sim_cube_range(x, in, a, 0, m1 * k1 * FRACTAL, 0, "fm");
+  uint8_t *pb =
+      pa ? sim_cube_range(x, in, b, 0, k1 * n1 * FRACTAL, 0, "filter") : NULL;
+  sim_cube_bounding(x, n0); /* whole fractals, padding included */
+  uint8_t *pc =
+      pb ? sim_cube_range(x, in, c, 0, m1 * n1 * 256 * 4, 1, "dst") : NULL;
+  if (!pc)
+    return ASC_ERR_KERNEL;
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t col = 0; col < n; col++) {
+      uint8_t *po =
+          pc +
+          (((col / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + col % 16) * 4;
+      /* the start: 0, the bias of the column, or C */
+      const uint8_t *start = init ? NULL : pbias ? pbias + col * 4 : po;
+      if (ot == ASC_DT_INT32) {
+        int32_t acc = 0;
+        if (start)
+          memcpy(&acc, start, 4);
+        for (int64_t j = 0; j < k; j++) {
+          const uint8_t *ea = pa + (((i / 16) * k1 + j / k0) * 16 * k0 +
+                                    (i % 16) * k0 + j % k0);
+          const uint8_t *eb = pb + (((j / k0) * n1 + col / 16) * 16 * k0 +
+                                    (col % 16) * k0 + j % k0);
+          /* wraps as the hardware's 32-bit accumulator */
+          acc = (int32_t)((uint32_t)acc + (uint32_t)((int32_t)load_in(it, ea) *
+                                                     (int32_t)load_in(it, eb)));
+        }
+        memcpy(po, &acc, 4);
+      } else {
+        float acc = 0;
+        if (start)
+          memcpy(&acc, start, 4);
+        for (int64_t j = 0; j < k; j++) {
+          const uint8_t *ea = pa + (((i / 16) * k1 + j / k0) * 16 * k0 +
+                                    (i % 16) * k0 + j % k0) *
+                                       ies;
+          const uint8_t *eb = pb + (((j / k0) * n1 + col / 16) * 16 * k0 +
+                                    (col % 16) * k0 + j % k0) *
+                                       ies;
+          float prod = (float)(load_in(it, ea) * load_in(it, eb));
+          acc = acc + prod;
+        }
+        memcpy(po, &acc, 4);
+      }
+    }
+  /* the timing model's work: 16 x 16 x k0 fractal products, each k0 /
+   * cube_k cycles of the unit (docs/zh/api/附录/Cube指令理论性能汇总.md,
+   * arch 2201: cube_k = k0 for int8, half and bfloat16, 4 = k0 / 2 for
+   * float) */
+  x->b->ev.elems = m1 * n1 * k1 * (it == ASC_DT_FLOAT32 ? 2 : 1);
+  x->b->ev.bytes = m1 * n1 * 256 * 4;
+  return ASC_OK;
+}
+
+/* ---- Fixpipe L0C -> GM (row-major: NZ to ND) ------------------------------
+ */
+
+AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
+  if (!src)
+    return ASC_ERR_KERNEL;
+  int64_t n = FIELD(2, 0), m = FIELD(2, 1), src_stride = FIELD(2, 2);
+  int64_t dst_stride = FIELD(2, 3), relu = FIELD(2, 4), quant = FIELD(2, 5);
+  int64_t nd = FIELD(2, 7);
+  if (sim_cube_mem_of_position(src->position) != SIM_CMEM_L0C)
+    return sim_fail(x, in, "Fixpipe: src in L0C (CO1)");
+  AscDType st = (AscDType)src->dtype, dt = (AscDType)dst->dtype;
+  int want = st == ASC_DT_INT32 ? (quant == 0 && dt == ASC_DT_INT32)
+                                : ((quant == 0 && dt == ASC_DT_FLOAT32) ||
+                                   (quant == 1 && dt == ASC_DT_FLOAT16) ||
+                                   (quant == 2 && dt == ASC_DT_BFLOAT16));
+  if (!want)
+    return sim_fail(x, in,
+                    "Fixpipe: quant_pre %s does not convert %s to %s (the "
+                    "simulator has NoQuant, F322F16 and F322BF16)",
+                    asc_enum_value_name(ASC_ENUM_QUANTMODES, (int)quant),
+                    asc_dtype_name(st), asc_dtype_name(dt));
+  int64_t src_nd = FIELD(2, 8), dst_nd = FIELD(2, 9);
+  if (m == 0 || n == 0 || nd == 0)
+    return ASC_OK;
+  if (n > 4095 || m > 8192 || src_nd > 512)
+    return sim_fail(x, in,
+                    "FixpipeParamsV220 out of range with NZ2ND: n_size %lld "
+                    "(at most 4095), m_size %lld (at most 8192), src_nd_stride "
+                    "%lld (at most 512)",
+                    (long long)n, (long long)m, (long long)src_nd);
+  if (src_stride < m)
+    return sim_fail(x, in,
+                    "Fixpipe: src_stride %lld is less than m_size %lld (the "
+                    "rows of a column of L0C fractals)",
+                    (long long)src_stride, (long long)m);
+  int64_t des = (int64_t)asc_dtype_size(dt);
+  int64_t dst_count = (nd - 1) * dst_nd + (m - 1) * dst_stride + n;
+  /* more elements than the GM range holds: the matrices or rows overlap
+   * (and the work would not be bounded by the memory) */
+  if (nd * m * n > dst_count)
+    return sim_fail(x, in,
+                    "Fixpipe: the %lld x %lld x %lld elements written overlap "
+                    "in GM (dst_stride %lld, dst_nd_stride %lld leave %lld)",
+                    (long long)nd, (long long)m, (long long)n,
+                    (long long)dst_stride, (long long)dst_nd,
+                    (long long)dst_count);
+  /* in elements: src_stride counts fractal rows (16 elements), src_nd_stride
+   * whole fractals (256), dst_stride and dst_nd_stride elements */
+  int64_t src_end = ((nd - 1) * src_nd * 256 +
+                     ((ceil_div(n, 16) - 1) * src_stride + m) * 16) *
+                    4;
+  int n0 = x->b->ev.n_acc;
+  uint8_t *s = sim_cube_range(x, in, src, 0, src_end, 0, "src");
+  sim_cube_bounding(x, n0); /* the columns past n of its last fractals */
+  SimGmSpan g;
+  if (!s || sim_gm_span(x, in, dst, dst_count, 1, "dst", &g))
+    return ASC_ERR_KERNEL;
+  for (int64_t k = 0; k < nd; k++)
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t col = 0; col < n; col++) {
+        const uint8_t *e = s + (k * src_nd * 256 +
+                                ((col / 16) * src_stride + i) * 16 + col % 16) *
+                                   4;
+        uint8_t out[4];
+        if (st == ASC_DT_INT32) {
+          int32_t v;
+          memcpy(&v, e, 4);
+          if (relu && v < 0)
+            v = 0;
+          memcpy(out, &v, 4);
+        } else {
+          float v;
+          memcpy(&v, e, 4);
+          if (relu && v < 0)
+            v = 0;
+          if (dt == ASC_DT_FLOAT16) {
+            uint16_t h = asc_f32_to_f16(v);
+            memcpy(out, &h, 2);
+          } else if (dt == ASC_DT_BFLOAT16) {
+            uint16_t h = asc_f32_to_bf16(v);
+            memcpy(out, &h, 2);
+          } else {
+            memcpy(out, &v, 4);
+          }
+        }
+        int64_t at = (k * dst_nd + i * dst_stride + col) * des - g.skip;
+        if (g.p && at >= 0 && at + des <= g.valid &&
+            sim_gm_store(x, in, g.p + at, out, des) != ASC_OK)
+          return ASC_ERR_KERNEL;
+      }
+  x->b->ev.bytes = nd * m * n * des;
+  x->b->ev.elems = nd * m * n;
+  return ASC_OK;
+}
+
+/* ---- DataCopy L1 (C1) -> bias table (C2) --------------------------------
+ * imm 0: count elements (count * sizeof(T) / 64 blocks of 64 bytes, the
+ * devkit's blockLen), 1: DataCopyParams (block_len in 64 bytes, src_stride
+ * 32-byte and dst_stride 64-byte units between blocks). */
+AscStatus sim_cube_l1_to_bt(AscExec *x, const AscInstr *in) {
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
+  if (!src)
+    return ASC_ERR_KERNEL;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)dst->dtype);
+  int64_t count = 1, len, sgap = 0, dgap = 0;
+  if (in->imm == 0) {
+    len = ASC_SLOT(x, in, 2).i * es / 64;
+  } else {
+    count = FIELD(2, 0);
+    len = FIELD(2, 1);
+    sgap = FIELD(2, 2);
+    dgap = FIELD(2, 3);
+  }
+  if (sim_cube_mem_of_position(dst->position) != SIM_CMEM_BT ||
+      sim_cube_mem_of_position(src->position) != SIM_CMEM_L1)
+    return sim_fail(x, in,
+                    "DataCopy to the bias table: dst at C2, src in L1 "
+                    "(C1)");
+  if (dst->addr % 64 || src->addr % 32)
+    return sim_fail(x, in,
+                    "DataCopy L1 -> bias table: dst must be 64-byte aligned "
+                    "(address %lld), src 32-byte aligned (address %lld)",
+                    (long long)dst->addr, (long long)src->addr);
+  if (count > 4095)
+    return sim_fail(x, in, "DataCopyParams.block_count %lld: at most 4095",
+                    (long long)count);
+  if (count == 0 || len == 0)
+    return ASC_OK;
+  int64_t sstep = len * 64 + sgap * 32, dstep = len * 64 + dgap * 64;
+  uint8_t *s =
+      sim_cube_range(x, in, src, 0, (count - 1) * sstep + len * 64, 0, "src");
+  uint8_t *d = s ? sim_cube_range(x, in, dst, 0, (count - 1) * dstep + len * 64,
+                                  1, "dst")
+                 : NULL;
+  if (!d)
+    return ASC_ERR_KERNEL;
+  for (int64_t i = 0; i < count; i++)
+    memmove(d + i * dstep, s + i * sstep, (size_t)(len * 64));
+  x->b->ev.bytes = count * len * 64;
+  x->b->ev.elems = x->b->ev.bytes / es;
+  return ASC_OK;
+}
+
+/* ---- InitConstValue -------------------------------------------------------
+ * repeat_times repeats of block_num blocks (32 bytes in L1, 512 in L0A /
+ * L0B), dst_gap blocks between a repeat's end and the next one's start,
+ * every element the value (the devkit's create_cbuf_matrix /
+ * create_ca_matrix / create_cb_matrix). imm 1: dst in L0A / L0B. */
+AscStatus sim_cube_init_const(AscExec *x, const AscInstr *in) {
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  if (!dst)
+    return ASC_ERR_KERNEL;
+  int64_t repeat = FIELD(1, 0), blocks = FIELD(1, 1), gap = FIELD(1, 2);
+  int mem = sim_cube_mem_of_position(dst->position);
+  int l0 = mem == SIM_CMEM_L0A || mem == SIM_CMEM_L0B;
+  if (!l0 && mem != SIM_CMEM_L1)
+    return sim_fail(x, in,
+                    "InitConstValue fills L1 (A1/B1), L0A (A2) or "
+                    "L0B (B2)");
+  int64_t blk = l0 ? FRACTAL : 32;
+  if (dst->addr % blk)
+    return sim_fail(x, in,
+                    "InitConstValue: the %s address %lld is not %lld-byte "
+                    "aligned",
+                    sim_cube_mem_name(mem), (long long)dst->addr,
+                    (long long)blk);
+  if (repeat > 32767 || blocks > 32767 || gap > 32767)
+    return sim_fail(x, in,
+                    "InitConstValueParams: repeat_times %lld, block_num %lld, "
+                    "dst_gap %lld: each at most 32767",
+                    (long long)repeat, (long long)blocks, (long long)gap);
+  if (repeat == 0 || blocks == 0)
+    return ASC_OK;
+  AscDType dt = (AscDType)dst->dtype;
+  int64_t es = (int64_t)asc_dtype_size(dt);
+  int64_t step = (blocks + gap) * blk, len = blocks * blk;
+  int n0 = x->b->ev.n_acc;
+  uint8_t *d =
+      sim_cube_range(x, in, dst, 0, (repeat - 1) * step + len, 1, "dst");
+  if (!d)
+    return ASC_ERR_KERNEL;
+  if (gap)
+    sim_cube_bounding(x, n0); /* the gaps are not written */
+  AscSlot v = x->regs[in->a[1] + 3];
+  AscScalar sc;
+  if (asc_dtype_is_float(dt)) {
+    sc.f = v.f;
+    sc.i = asc_float_to_int64(v.f);
+  } else {
+    sc.i = v.i;
+    sc.f = (double)v.i;
+  }
+  uint8_t elem[8];
+  asc_store_scalar(dt, elem, 0, sc);
+  for (int64_t r = 0; r < repeat; r++)
+    for (int64_t i = 0; i < len; i += es)
+      memcpy(d + r * step + i, elem, (size_t)es);
+  x->b->ev.bytes = repeat * len;
+  x->b->ev.elems = repeat * len / es;
+  return ASC_OK;
+}
