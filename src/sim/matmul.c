@@ -410,6 +410,17 @@ out:
   return ok;
 }
 
+/* The cube unit's 16 x 16 x k0 fractal products a rows x cols block over
+ * K takes (k0: 32 bytes of the input type; float counts twice, as
+ * cube_ops.c's Mmad does): the timing model's cost of the call. */
+static int64_t block_fractals(AscDType in, int64_t rows, int64_t cols,
+                              int64_t k) {
+  int64_t es = (int64_t)asc_dtype_size(in);
+  int64_t k0 = es ? 32 / es : 16;
+  int64_t f = ((rows + 15) / 16) * ((cols + 15) / 16) * ((k + k0 - 1) / k0);
+  return in == ASC_DT_FLOAT32 ? 2 * f : f;
+}
+
 /* The rows and columns of block (bi, bj) (tails at the edges). */
 static void block_size(const Shape *s, int64_t bi, int64_t bj, int64_t *rows,
                        int64_t *cols) {
@@ -452,7 +463,12 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
     if (!block_values(x, in, m, &s, 0, 0, rows, cols, v) ||
         !write_gm(x, in, t, 0, s.ldc, rows, cols, v, en_atomic))
       st = ASC_ERR_KERNEL;
-    elems = rows * cols;
+    for (int64_t bj = 0; bj < s.n_blocks; bj++)
+      for (int64_t bi = 0; bi < s.m_blocks; bi++) {
+        int64_t r, c;
+        block_size(&s, bi, bj, &r, &c);
+        elems += block_fractals((AscDType)m->a.dtype, r, c, s.sk);
+      }
     m->iter = 0;
   } else {
     if (m->iter == 0) {
@@ -482,9 +498,9 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
         for (int64_t j = 0; j < cols; j++)
           store_value(dt, p + (i * s.bn + j) * es, v[i * cols + j]);
     }
-    elems = rows * cols;
+    elems = block_fractals((AscDType)m->a.dtype, rows, cols, s.sk);
   }
   free(v);
-  x->b->ev.elems = elems;
+  x->b->ev.elems = elems; /* fractals (cost class CUBE) */
   return st;
 }

@@ -323,3 +323,23 @@ def no_tiling_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress):
 def test_a_matmul_without_a_tiling_is_a_kernel_error() -> None:
     with pytest.raises(asc.KernelError, match="Matmul: used before Init"):
         no_tiling_kernel[1, None](np.zeros(16, np.float16), np.zeros(16, np.float32))
+
+
+def test_timing_charges_the_cube_work_to_the_calling_core() -> None:
+    """Interim model: iterate_all runs on the scalar pipe of the vector core that calls it, costing the issue
+    plus one cycle per 16 x 16 x 16 fractal product of its blocks (the call waits for the cube work)."""
+    from asc.profiler.data import KINDS
+
+    p = {name: value for name, value, _, _ in asc.profiler.timing_params("Ascend910B1")}
+    m, n, k = 64, 64, 64
+    a, b, _ = data(m, n, k)
+    t = make_tiling(m, n, k)
+    src = open(__file__).read().splitlines()
+    with asc.profile() as prof:
+        mm_all[1, None](a, b, np.zeros((m, n), np.float32), np.zeros(n, np.float32), t, np.zeros(64, np.uint8),
+                        False, False, False)
+    lp = prof.last
+    durs = [int(x["end"]) - int(x["start"]) for blk in lp.blocks for x in blk.records
+            if KINDS[x["kind"]] in ("op", "scalar") and "iterate_all" in src[lp.sites[x["site"]].line - 1]]
+    fractals = (m // 16) * (n // 16) * (k // 16)
+    assert max(durs) >= round(fractals / p["cube_fractals_per_cycle"]), durs
