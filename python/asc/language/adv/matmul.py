@@ -489,3 +489,10 @@ def get_mm_config(*args: Any, **kwargs: Any) -> MatmulConfig:
     return MatmulConfig(do_norm=True, do_multi_data_load=mode == MatmulConfigMode.CONFIG_MDL,
                         do_special_mdl=mode == MatmulConfigMode.CONFIG_SPECIALMDL,
                         do_ib_share_norm=mode == MatmulConfigMode.CONFIG_IBSHARE, **f)
+
+
+def get_matmul_api_tiling(*args: Any, **kwargs: Any) -> Any:
+    """Upstream's get_matmul_api_tiling (the devkit's constant-tiling GetMatmulApiTiling): not implemented
+    (raises NotImplementedError)."""
+    raise NotImplementedError("asc.adv.get_matmul_api_tiling is not implemented; make the tiling on the host with "
+                              "asc.lib.host.MultiCoreMatmulTiling")
