@@ -13,17 +13,15 @@ from kernels_util import ascendc
 import asc
 import asc.lib.host as host
 
-HD = {np.float16: host.DataType.DT_FLOAT16, np.float32: host.DataType.DT_FLOAT}
-
-
 def make_tiling(m: int, n: int, k: int, cores: int = 1, bias: bool = False, trans_a: bool = False,
                 trans_b: bool = False, base: Tuple[int, int, int] = (-1, -1, -1), c_pos: Any = None,
-                order_n: bool = False) -> asc.adv.TCubeTiling:
+                order_n: bool = False, ab: Any = host.DataType.DT_FLOAT16,
+                c: Any = host.DataType.DT_FLOAT) -> asc.adv.TCubeTiling:
     mt = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
-    mt.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, trans_a)
-    mt.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, trans_b)
-    mt.set_c_type(c_pos or host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
-    mt.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
+    mt.set_a_type(host.TPosition.GM, host.CubeFormat.ND, ab, trans_a)
+    mt.set_b_type(host.TPosition.GM, host.CubeFormat.ND, ab, trans_b)
+    mt.set_c_type(c_pos or host.TPosition.GM, host.CubeFormat.ND, c)
+    mt.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, c)
     mt.set_dim(cores)
     mt.set_org_shape(m, n, k)
     mt.set_shape(m, n, k)
@@ -122,6 +120,22 @@ def test_iterate_all(m: int, n: int, k: int, cores: int, use_bias: bool, trans_a
     b_in = np.ascontiguousarray(b.T) if trans_b else b
     mm_all[(cores + 1) // 2, None](a_in, b_in, c, bias, t, ws, use_bias, trans_a, trans_b)
     np.testing.assert_allclose(c, ref(a, b, bias if use_bias else None), rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("ab,c", [(np.float32, np.float32), (np.int8, np.int32), (np.float16, np.float16)])
+def test_element_types(ab: Any, c: Any) -> None:
+    m, n, k = 48, 40, 64
+    rng = np.random.default_rng(5)
+    a = rng.integers(-8, 8, (m, k)).astype(ab)
+    b = rng.integers(-8, 8, (k, n)).astype(ab)
+    bias = rng.integers(-8, 8, (n,)).astype(c)
+    hd = {np.float32: host.DataType.DT_FLOAT, np.int8: host.DataType.DT_INT8, np.float16: host.DataType.DT_FLOAT16,
+          np.int32: host.DataType.DT_INT32}
+    t = make_tiling(m, n, k, bias=True, ab=hd[ab], c=hd[c])
+    out = np.zeros((m, n), c)
+    mm_all[1, None](a, b, out, bias, t, np.zeros(64, np.uint8), True, False, False)
+    want = a.astype(np.int64) @ b.astype(np.int64) + bias.astype(np.int64)
+    np.testing.assert_array_equal(out, want.astype(c))
 
 
 def test_float_inputs_accumulate_in_fp32() -> None:
