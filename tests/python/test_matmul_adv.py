@@ -13,6 +13,7 @@ from kernels_util import ascendc
 import asc
 import asc.lib.host as host
 
+
 def make_tiling(m: int, n: int, k: int, cores: int = 1, bias: bool = False, trans_a: bool = False,
                 trans_b: bool = False, base: Tuple[int, int, int] = (-1, -1, -1), c_pos: Any = None,
                 order_n: bool = False, ab: Any = host.DataType.DT_FLOAT16,
