@@ -202,7 +202,13 @@ class StatementsMixin(VisitorBase):
             raise self.error(stmt, "`with` takes one context manager in a kernel",
                              "hint: nest the `with` statements")
         item = stmt.items[0]
-        cm = self.eval(item.context_expr)
+        try:
+            cm = self.eval(item.context_expr)
+        except CompileError as e:
+            raise self.error(stmt, "`with` is only supported over the asc API's own context managers "
+                                   f"(matmul.iterate()): {e.message}",
+                             "hint: write the body without `with`; open files and other resources in the host "
+                             "code") from None
         hook = getattr(cm, "__asc_with__", None)
         if hook is None:
             raise self.error(stmt, "`with` is only supported over the asc API's own context managers "
