@@ -45,13 +45,16 @@ AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
                     (long long)dst->addr);
   if (nd == 0 || n == 0 || d == 0)
     return ASC_OK;
+  /* the devkit's ranges; dst_nz_matrix_stride 0 (nd_num 1, or each NZ
+   * matrix over the first) and src_nd_matrix_stride 0 (the first ND
+   * matrix again) are allowed */
   if (n > 16384 || nd > 4095 || src_d < 1 || c0_stride < 1 || n_stride < 1 ||
-      dst_mat < 1)
+      c0_stride > 16384 || n_stride > 16384 || dst_mat > 16384)
     return sim_fail(x, in,
                     "Nd2NzParams out of range: nd_num %lld (at most 4095), "
-                    "n_value %lld (at most 16384), src_d_value %lld, "
-                    "dst_nz_c0_stride %lld, dst_nz_n_stride %lld, "
-                    "dst_nz_matrix_stride %lld (each at least 1)",
+                    "n_value %lld (at most 16384), src_d_value %lld (at least "
+                    "1), dst_nz_c0_stride %lld, dst_nz_n_stride %lld (1 to "
+                    "16384), dst_nz_matrix_stride %lld (at most 16384)",
                     (long long)nd, (long long)n, (long long)src_d,
                     (long long)c0_stride, (long long)n_stride,
                     (long long)dst_mat);
@@ -62,16 +65,16 @@ AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
        ((blocks - 1) * c0_stride + (n - 1) * n_stride) * c0 + c0) *
       es;
   int64_t src_count = (nd - 1) * src_mat + (n - 1) * src_d + d;
-  /* more 32-byte blocks than the range holds: the strides overlap them
-   * (and the copy's work would not be bounded by the memory) */
-  if (nd * n * blocks * 32 > dst_end)
+  /* more 32-byte blocks in one NZ matrix than its range holds: the
+   * strides overlap them (and the work would not be bounded by L1) */
+  int64_t one = ((blocks - 1) * c0_stride + (n - 1) * n_stride + 1) * 32;
+  if (n * blocks * 32 > one)
     return sim_fail(x, in,
-                    "Nd2NzParams: the %lld 32-byte blocks of the NZ result "
-                    "overlap (dst_nz_c0_stride %lld, dst_nz_n_stride %lld, "
-                    "dst_nz_matrix_stride %lld leave %lld bytes for them)",
-                    (long long)(nd * n * blocks), (long long)c0_stride,
-                    (long long)n_stride, (long long)dst_mat,
-                    (long long)dst_end);
+                    "Nd2NzParams: the %lld 32-byte blocks of an NZ matrix "
+                    "overlap (dst_nz_c0_stride %lld, dst_nz_n_stride %lld "
+                    "leave %lld bytes for them)",
+                    (long long)(n * blocks), (long long)c0_stride,
+                    (long long)n_stride, (long long)one);
   int n0 = x->b->ev.n_acc;
   uint8_t *o = sim_cube_range(x, in, dst, 0, dst_end, 1, "dst");
   sim_cube_bounding(x, n0); /* rows n_stride apart, blocks c0_stride apart */
@@ -369,15 +372,19 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
                     (long long)src_stride, (long long)m);
   int64_t des = (int64_t)asc_dtype_size(dt);
   int64_t dst_count = (nd - 1) * dst_nd + (m - 1) * dst_stride + n;
-  /* more elements than the GM range holds: the matrices or rows overlap
-   * (and the work would not be bounded by the memory) */
-  if (nd * m * n > dst_count)
+  /* the rows of one matrix overlap in GM: dst_stride below n_size (the
+   * devkit's ranges ask for src_nd_stride and dst_nd_stride of at least 1
+   * with several matrices, which bounds nd_num by L0C) */
+  if (m > 1 && dst_stride < n)
     return sim_fail(x, in,
-                    "Fixpipe: the %lld x %lld x %lld elements written overlap "
-                    "in GM (dst_stride %lld, dst_nd_stride %lld leave %lld)",
-                    (long long)nd, (long long)m, (long long)n,
-                    (long long)dst_stride, (long long)dst_nd,
-                    (long long)dst_count);
+                    "Fixpipe: dst_stride %lld is less than n_size %lld: the "
+                    "rows written overlap in GM",
+                    (long long)dst_stride, (long long)n);
+  if (nd > 1 && (src_nd < 1 || dst_nd < 1))
+    return sim_fail(x, in,
+                    "Fixpipe: with nd_num %lld, src_nd_stride (%lld) and "
+                    "dst_nd_stride (%lld) are at least 1",
+                    (long long)nd, (long long)src_nd, (long long)dst_nd);
   /* in elements: src_stride counts fractal rows (16 elements), src_nd_stride
    * whole fractals (256), dst_stride and dst_nd_stride elements */
   int64_t src_end = ((nd - 1) * src_nd * 256 +

@@ -640,7 +640,7 @@ def overlap_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, case: asc.ConstEx
         asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=8))  # <- 1
 
 
-@pytest.mark.parametrize("case, fragment", [(0, "blocks of the NZ result overlap"), (1, "overlap in GM")])
+@pytest.mark.parametrize("case, fragment", [(0, "blocks of an NZ matrix overlap"), (1, "overlap in GM")])
 def test_overlapping_destinations_are_kernel_errors(case: int, fragment: str) -> None:
     a = np.zeros(2048, np.float16)
     c = np.zeros(1024, np.float32)
@@ -694,3 +694,44 @@ def test_init_const_value(l0: bool, repeat: int, blocks: int, gap: int) -> None:
         start = r * (blocks + gap) * blk
         want[start:start + blocks * blk] = 2.5
     assert np.array_equal(c.reshape(-1), want)
+
+
+@asc.jit
+def nd_num_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, dst_mat: asc.ConstExpr[int]):
+    """Two 16 x 16 ND matrices (256 elements apart in GM) to NZ matrices dst_mat elements apart in L1, then
+    fractal 0 and 1 of L1 (through L0A, an identity in L0B and fixpipe) to GM: dst_mat 256 keeps both,
+    0 leaves the second over the first (the devkit's rule)."""
+    a_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    c_gm.set_global_buffer(c)
+    a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 512)
+    b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 1024, 256)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, 512)
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 256)
+    co1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 512)
+    asc.init_const_value(a1, asc.InitConstValueParams(1, 32, 0, asc.number(0, asc.float16)))
+    asc.pipe_barrier(asc.PipeID.PIPE_MTE2)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(2, 16, 16, 256, 16, 16, 1, dst_mat))
+    asc.data_copy(b1, a_gm[512], asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 2, 1, 0, 0, False, 0))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, 1, 1, 0, 0, True, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(co1, a2, b2, asc.MmadParams(m=32, n=16, k=16, cmatrix_init_val=True))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=16, m_size=32, src_stride=32, dst_stride=16))
+
+
+@pytest.mark.parametrize("dst_mat", [256, 0])
+def test_nd2nz_nd_num(dst_mat: int) -> None:
+    rng = np.random.default_rng(11)
+    mats = rng.integers(-8, 8, (2, 16, 16)).astype(np.float16)
+    a = np.concatenate([mats.reshape(-1), np.eye(16, dtype=np.float16).reshape(-1)])
+    c = np.zeros((32, 16), np.float32)
+    nd_num_kernel[1](a, c, dst_mat)
+    want = np.concatenate([mats[0], mats[1]]) if dst_mat else np.concatenate([mats[1], np.zeros((16, 16))])
+    assert np.array_equal(c, want.astype(np.float32))
