@@ -358,3 +358,40 @@ def test_timing_charges_the_cube_work_to_the_calling_core() -> None:
             if KINDS[x["kind"]] in ("op", "scalar") and "iterate_all" in src[lp.sites[x["site"]].line - 1]]
     fractals = (m // 16) * (n // 16) * (k // 16)
     assert max(durs) >= round(fractals / p["cube_fractals_per_cycle"]), durs
+
+
+@asc.jit
+def mm_atomic_org(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                  workspace: asc.GlobalAddress, sub_m: int, sub_n: int, sub_k: int):
+    """C (org_m x org_n) += the top-left sub_m x sub_n x sub_k product, twice (en_atomic=1: the store-atomic add),
+    the original shape given by set_org_shape and the single shape by set_single_shape."""
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype))
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    if asc.get_block_idx() < tiling.used_core_num:
+        mm.set_org_shape(tiling.m, tiling.n, tiling.k_a)
+        mm.set_single_shape(sub_m, sub_n, sub_k)
+        mm.set_tensor_a(a_g)
+        mm.set_tensor_b(b_g)
+        mm.iterate_all(c_g, en_atomic=1)
+        mm.iterate_all(c_g, en_atomic=1)
+        mm.end()
+
+
+def test_atomic_add_org_and_single_shape() -> None:
+    m, n, k = 64, 48, 32
+    a, b, _ = data(m, n, k, 7)
+    t = make_tiling(m, n, k)
+    c = np.ones((m, n), np.float32)
+    mm_atomic_org[1, None](a, b, c, t, np.zeros(64, np.uint8), 40, 24, 16)
+    want = np.ones((m, n), np.float32)
+    want[:40, :24] += 2 * ref(a[:40, :16], b[:16, :24])
+    np.testing.assert_allclose(c, want, rtol=1e-3, atol=1e-3)
