@@ -29,7 +29,9 @@
  * which owns a client object with its own tensors and tails (the tutorials
  * offset them by GetBlockIdx, g * 2 + sub on an AIV); so each vector core
  * computes its own object's work and the methods do nothing on the cube
- * core. In an AIC_ONLY kernel the cube core computes. */
+ * core, which leaves the kernel at REGIST_MATMUL_OBJ, as the devkit's
+ * does after its server loop. In an AIC_ONLY kernel the cube core
+ * computes. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,7 @@ void sim_matmul_reset(AscBlockState *b) {
   free(b->matmuls);
   b->matmuls = NULL;
   b->n_matmuls = 0;
+  b->core_done = 0;
 }
 
 /* Whether this core does a Matmul's work (see the top of the file). */
@@ -113,6 +116,12 @@ AscStatus sim_matmul_init(AscExec *x, const AscInstr *in) {
   AscSimMatmul *m = object(x, in, reg ? 2 : 0);
   if (!m)
     return ASC_ERR_KERNEL;
+  if (reg && !works_here(x->b)) {
+    /* the devkit's REGIST_MATMUL_OBJ on a MIX kernel's AIC runs the
+     * server loop for its AIVs' requests and returns from the kernel */
+    x->b->core_done = 1;
+    return ASC_OK;
+  }
   int k = reg ? 3 : 1;
   if (k >= in->n_args)
     return ASC_OK; /* registered without a tiling: Init gives it */

@@ -254,6 +254,9 @@ typedef struct AscBlockState {
    * after the block by sim_matmul_reset) */
   struct AscSimMatmul *matmuls;
   int n_matmuls;
+  /* 1: this core has left the kernel (a MIX kernel's AIC returns inside
+   * REGIST_MATMUL_OBJ once its server loop ends); the interpreter stops */
+  int core_done;
 } AscBlockState;
 
 /* family: matmul (matmul.c): frees a block's Matmul objects. */

@@ -225,8 +225,7 @@ def mm_iterate_gm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
         with mm.iterate() as count:
             mm.get_tensor_c(c_g)
             blocks = count + 1
-        if asc.ascend_is_aiv():  # the vector core that owns the object counted the blocks
-            n_g.set_value(0, blocks)
+        n_g.set_value(0, blocks)  # the AIC left the kernel at register_matmul: no race with it
         mm.end()
 
 
@@ -240,6 +239,34 @@ def test_iterate_to_gm_with_tails(order_n: bool) -> None:
     mm_iterate_gm[1, None](a, b, c, count, t, np.zeros(64, np.uint8))
     np.testing.assert_allclose(c, ref(a, b), rtol=1e-3, atol=1e-3)
     assert count[0] == 4 * 3  # ceil(100 / 32) x ceil(70 / 32) blocks
+
+
+@asc.jit
+def after_register_kernel(z: asc.GlobalAddress, workspace: asc.GlobalAddress):
+    z_g = asc.GlobalTensor()
+    z_g.set_global_buffer(z)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+    if asc.ascend_is_aic():
+        z_g.set_value(asc.get_block_idx() * 8 + 1, 1)  # the AIC runs up to register_matmul
+    asc.adv.register_matmul(pipe, workspace, mm)
+    if asc.ascend_is_aic():
+        z_g.set_value(asc.get_block_idx() * 8 + 2, 1)  # but not past it
+    else:
+        z_g.set_value(asc.get_block_idx() * 8, 1)
+
+
+def test_the_cube_core_leaves_the_kernel_at_register_matmul() -> None:
+    """On a MIX kernel the devkit's AIC runs the Matmul server inside REGIST_MATMUL_OBJ and then returns from
+    the kernel: what follows runs on the vector cores only (AIC g has block index g, AIV g * 2 + sub)."""
+    z = np.zeros(8 * 4, np.int32)
+    after_register_kernel[2, None](z, np.zeros(64, np.uint8))
+    ran = z.reshape(4, 8)
+    assert list(ran[:, 1]) == [1, 1, 0, 0]  # AICs 0 and 1 before register_matmul
+    assert list(ran[:, 2]) == [0, 0, 0, 0]  # and none after it
+    assert list(ran[:, 0]) == [1, 1, 1, 1]  # the four AIVs after it
 
 
 def test_ascendc_spells_the_devkit_object() -> None:
