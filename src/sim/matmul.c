@@ -456,7 +456,10 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "Matmul: enAtomic %lld is not 0..3",
                     (long long)en_atomic);
   int64_t cells = in->imm == 0 ? s.sm * s.sn : s.bm * s.bn;
-  if (s.bm > 4096 || s.bn > 4096 || cells > ((int64_t)1 << 26))
+  /* the products one call computes (the interpreter's step budget does
+   * not see inside it): beyond 2^32 a KernelError, not a hang */
+  if (s.bm > 4096 || s.bn > 4096 || cells > ((int64_t)1 << 26) ||
+      cells * s.sk > ((int64_t)1 << 32))
     return sim_fail(x, in, "Matmul: %lld x %lld is too large to simulate",
                     (long long)(in->imm == 0 ? s.sm : s.bm),
                     (long long)(in->imm == 0 ? s.sn : s.bn));
