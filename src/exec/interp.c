@@ -207,7 +207,7 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
     }
     case ASC_BC_CALL: {
       AscStatus s = call(b, in, regs);
-      if (s)
+      if (s || b->core_done) /* family: matmul: the core left the kernel */
         return s;
       pc++;
       break;
@@ -225,7 +225,7 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs) {
       }
       AscStatus s =
           b->n_observers ? run_observed(b, &x, in) : exec_fns[in->op](&x, in);
-      if (s)
+      if (s || b->core_done) /* family: matmul: the core left the kernel */
         return s;
       pc++;
     }

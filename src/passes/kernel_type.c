@@ -87,6 +87,9 @@ static void scan(const AscBlock *b, Uses *u) {
       u->cube = 1;
     if (op->id == ASC_OP_ASCEND_IS_AIC)
       u->cube = 1;
+    /* family: matmul: asc.adv.Matmul's methods run on the cube core */
+    if (oi && strncmp(oi->name, "asc.matmul", 10) == 0)
+      u->cube = 1;
     if (op->id == ASC_OP_CALL) {
       const char *callee = asc_op_attr_str(op, "callee");
       if (callee)

@@ -78,6 +78,7 @@ static void block_reset(AscBlockState *b) {
   b->tbufs = NULL;
   sim_cube_free(b); /* family: cube */
   b->n_objects = 0;
+  sim_matmul_reset(b); /* family: matmul */
   memset(&b->pipe, 0, sizeof b->pipe);
   memset(b->flags, 0, sizeof b->flags);
   memset(b->waits, 0, sizeof b->waits);

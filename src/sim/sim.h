@@ -250,7 +250,18 @@ typedef struct AscBlockState {
    * zeroed when the block first touches one, so that vector kernels pay
    * nothing, and freed after the block (block_reset) */
   uint8_t *cube_mem[6];
+  /* family: matmul. The Matmul objects this core made (matmul.c; freed
+   * after the block by sim_matmul_reset) */
+  struct AscSimMatmul *matmuls;
+  int n_matmuls;
+  /* 1: this core has left the kernel (a MIX kernel's AIC returns inside
+   * REGIST_MATMUL_OBJ once its server loop ends); the interpreter stops */
+  int core_done;
 } AscBlockState;
+
+/* family: matmul (matmul.c): frees a block's Matmul objects. */
+typedef struct AscSimMatmul AscSimMatmul;
+void sim_matmul_reset(AscBlockState *b);
 
 typedef struct AscExec {
   AscBlockState *b;

@@ -781,6 +781,13 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
         n->scost = (int32_t)cycles_of(p->scalar_gm_cycles);
         n->path = ASC_PATH_S_GM;
         break;
+      case ASC_COST_CUBE: { /* family: matmul: a synchronous Matmul call
+                             * waits for the cube work it asked for */
+        double c = (double)cycles_of(p->issue_cycles) +
+                   (double)e->elems / p->cube_fractals_per_cycle;
+        n->scost = (int32_t)(c < 2e9 ? c : 2e9);
+        break;
+      }
       default:
         break;
       }

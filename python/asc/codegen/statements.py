@@ -12,7 +12,7 @@ from ..language.core import dtype as dt
 from ..language.core.checks import describe, is_ir_handle
 from ..language.core.struct import Struct
 from ..language.core.types import ParamStruct
-from ..language.core.values import IRValue, is_number, to_scalar
+from ..language.core.values import IRValue, is_number, to_scalar, wrap_ir
 from .errors import CompileError
 from .visitor_support import _OPERAND_HINT, _REJECTED_STMTS, _SUPPORTED_HINT, VisitorBase, _split_hint
 
@@ -194,6 +194,66 @@ class StatementsMixin(VisitorBase):
         self.return_is_tuple = isinstance(value, tuple)
 
     def visit_With(self, stmt: ast.With) -> None:
-        raise self.error(stmt, "`with` is only supported over the asc API's own context managers, "
-                               "and none of them is implemented yet",
-                         "hint: write the body without `with`; open files and other resources in the host code")
+        """`with CM as name:` over the asc API's own context managers: objects with an `__asc_with__(run)`
+        method (asc.adv.Matmul.iterate()). It calls run(condition), condition a function that emits the
+        loop's test and returns it as a bool Scalar; run compiles `while condition(): body; name += 1`, name an
+        int32 counting the passes from 0 (the loop upstream's MatmulIterator makes)."""
+        if len(stmt.items) != 1:
+            raise self.error(stmt, "`with` takes one context manager in a kernel",
+                             "hint: nest the `with` statements")
+        item = stmt.items[0]
+        try:
+            cm = self.eval(item.context_expr)
+        except CompileError as e:
+            raise self.error(stmt, "`with` is only supported over the asc API's own context managers "
+                                   f"(matmul.iterate()): {e.message}",
+                             "hint: write the body without `with`; open files and other resources in the host "
+                             "code") from None
+        hook = getattr(cm, "__asc_with__", None)
+        if hook is None:
+            raise self.error(stmt, "`with` is only supported over the asc API's own context managers "
+                                   f"(matmul.iterate()), not {describe(cm)}",
+                             "hint: write the body without `with`; open files and other resources in the host code")
+        target = item.optional_vars
+        if target is not None and not isinstance(target, ast.Name):
+            raise self.error(stmt, "`with ... as` takes one name in a kernel", "hint: write `as count`")
+        name = target.id if isinstance(target, ast.Name) else None
+        hook(lambda cond: self._counted_loop(stmt, name, cond))
+
+    def _counted_loop(self, stmt: ast.With, counter: Any, cond: Any) -> None:
+        b = self.builder
+        names = [n for n in self.carried_names(stmt.body) if n != counter]
+        inits = [self.guarded(stmt, lambda n=n: self.loop_value(n, stmt)) for n in names]  # type: ignore[attr-defined]
+        zero = to_scalar(0, dt.int32)
+        inits.append(zero)
+        types = [v.handle.type for v in inits]
+        op = self.guarded(stmt, lambda: b.create("scf.while", inits, types, regions=[types, types]))
+        outer = self.scope.values_of(self.assigned_names(stmt.body))  # type: ignore[attr-defined]
+        mark = self.scope.mark()
+        before_block, after_block = op.region(0), op.region(1)
+        for n, a in zip(names, before_block.args):
+            a.name = n
+            self.scope[n] = wrap_ir(a)
+        with b.insertion(before_block):
+            c = self.guarded(stmt, cond)
+            fwd = [self.scope[n] for n in names] + [wrap_ir(before_block.args[len(names)])]
+            self.guarded(stmt, lambda: b.create("scf.condition", [c] + fwd))
+        for n, a in zip(names, after_block.args):
+            a.name = n
+            self.scope[n] = wrap_ir(a)
+        count = wrap_ir(after_block.args[len(names)])
+        if counter is not None:
+            after_block.args[len(names)].name = counter
+            self.scope[counter] = count
+        with b.insertion(after_block):
+            self.visit_nested(stmt.body)
+            ys = [self.loop_yield(n, t, stmt) for n, t in zip(names, types)]  # type: ignore[attr-defined]
+            ys.append(self.guarded(stmt, lambda: count + 1))
+            self.guarded(stmt, lambda: b.create("scf.yield", ys))
+        self.check_loop_constants(outer, names, stmt)  # type: ignore[attr-defined]
+        self.scope.undo(mark)
+        for n, res in zip(names, op.results):
+            res.name = n
+            self.scope[n] = wrap_ir(res)
+        self.hide_loop_locals(stmt.body, outer, counter)  # type: ignore[attr-defined]
+        self.scope.close(mark)

@@ -1261,6 +1261,8 @@ static SpecialRule special_rule(AscOpId id) {
       return em_slice_rule(id);
     if (em_cores_rule(id)) /* family: cores (emit_cores.c) */
       return em_cores_rule(id);
+    if (em_matmul_rule(id)) /* family: matmul (emit_matmul.c) */
+      return em_matmul_rule(id);
     return em_system_rule(id) ? em_system_rule(id) : em_list_tensor_rule(id);
   }
 }
@@ -1634,6 +1636,8 @@ char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options) {
                 m->name);
   if (em_uses_list_tensor(m)) /* family: listtensor */
     em_buf_printf(&e.out, "#include \"kernel_operator_list_tensor_intf.h\"\n");
+  if (em_uses_matmul(m)) /* family: matmul */
+    em_buf_printf(&e.out, "#include \"lib/matmul_intf.h\"\n");
   /* every function after the functions it calls (C++ declares before use) */
   int n = 0;
   for (AscOp *f = m->body->first; f; f = f->next)

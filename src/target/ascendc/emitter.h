@@ -159,6 +159,9 @@ int em_uses_list_tensor(const AscModule *m);
  * flags, or NULL; and the KERNEL_TASK_TYPE_DEFAULT line of a kernel whose
  * kernel_type is set */
 EmSystemRule em_cores_rule(AscOpId id);
+/* family: matmul (emit_matmul.c) */
+EmSystemRule em_matmul_rule(AscOpId id);
+int em_uses_matmul(const AscModule *m); /* any asc.matmul */
 void em_kernel_type(Emitter *e, const AscOp *f);
 
 #endif

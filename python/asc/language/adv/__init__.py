@@ -1,8 +1,40 @@
 """The advanced API (`asc.adv`), as upstream pyasc's asc.language.adv."""
 
+from .matmul import (
+    Matmul,
+    MatmulType,
+    get_basic_config,
+    get_ib_share_norm_config,
+    get_matmul_api_tiling,
+    get_mdl_config,
+    get_mm_config,
+    get_normal_config,
+    get_special_basic_config,
+    get_special_mdl_config,
+    register_matmul,
+)
 from .tiling import TCubeTiling
+from .types import MatmulBatchParams, MatmulConfig, MatmulFuncParams, MatmulQuantParams, MatmulShapeParams
 
 __all__ = [
+    # .matmul (family: matmul)
+    "Matmul",
+    "MatmulType",
+    "get_basic_config",
+    "get_ib_share_norm_config",
+    "get_matmul_api_tiling",
+    "get_mdl_config",
+    "get_mm_config",
+    "get_normal_config",
+    "get_special_basic_config",
+    "get_special_mdl_config",
+    "register_matmul",
     # .tiling (family: host)
     "TCubeTiling",
+    # .types (family: matmul)
+    "MatmulBatchParams",
+    "MatmulConfig",
+    "MatmulFuncParams",
+    "MatmulQuantParams",
+    "MatmulShapeParams",
 ]

@@ -1,0 +1,108 @@
+// Our declaration of the devkit's matmul API (family matmul): the op project's lib/matmul_intf.h (the devkit's
+// include/adv_api/matmul/matmul_intf.h), which kernel_operator.h does not include (a kernel using Matmul
+// includes it itself, as the devkit's samples do).
+#ifndef ASC_TEST_LIB_MATMUL_INTF_H
+#define ASC_TEST_LIB_MATMUL_INTF_H
+#include "kernel_operator.h"
+
+// MatmulConfig (include/adv_api/matmul/matmul_config.h, tiling.h: global namespace),
+// MatmulType (impl/adv_api/detail/matmul/utils/matmul_type_def.h), Matmul (matmul_intf.h: MatmulImpl or
+// MatmulClient; the methods of include/adv_api/matmul/matmul.h) and REGIST_MATMUL_OBJ (kfc_register_obj.h)
+struct MatmulConfig {
+  bool doNorm;
+  bool doBasicBlock;
+  bool doMultiDataLoad;
+  uint32_t basicM;
+  uint32_t basicN;
+  uint32_t basicK;
+  bool intrinsicsCheck;
+  bool isNBatch;
+  bool enVecND2NZ;
+  bool doSpecialBasicBlock;
+  uint32_t doMTE2Preload;
+  uint32_t singleCoreM;
+  uint32_t singleCoreN;
+  uint32_t singleCoreK;
+  uint32_t stepM;
+  uint32_t stepN;
+  uint32_t baseMN;
+  uint32_t singleCoreMN;
+  bool enUnitFlag = true;
+  bool isPerTensor;
+  bool hasAntiQuantOffset;
+  bool doIBShareNorm;
+  bool doSpecialMDL;
+  bool enableInit = true;
+  BatchMode batchMode;
+  bool enableEnd = true;
+  bool enableGetTensorC = true;
+  bool enableSetOrgShape = true;
+  bool enableSetBias = true;
+  bool enableSetTail = true;
+  bool enableQuantVector = true;
+  bool enableSetDefineData = true;
+  uint8_t iterateMode = IterateMode::ITERATE_MODE_DEFAULT;
+  bool enableReuse = true;
+  bool enableUBReuse;
+  bool enableL1CacheUB;
+  bool intraBlockPartSum = false;
+  IterateOrder iterateOrder{IterateOrder::UNDEF};
+  ScheduleType scheduleType;
+  bool enableDoubleCache;
+  bool isBiasBatch = true;
+  bool enableStaticPadZeros = false;
+  bool isPartialOutput = false;
+  bool enableMixDualMaster = false;
+  bool isA2B2Shared = false;
+  bool isEnableChannelSplit = false;
+  bool enableKdimReorderLoad = false;
+  bool isCO1Shared = false;
+  uint32_t sharedCO1BufferSize = 64 * 1024;
+  BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+  bool enableL1BankConflictOptimise = false;
+  bool enableRelu = false;
+};
+extern const MatmulConfig CFG_NORM;
+extern const MatmulConfig CFG_MDL;
+extern const MatmulConfig CFG_IBSHARE_NORM;
+namespace AscendC {
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
+struct MatmulType {
+  using T = TYPE;
+};
+template <void *a = nullptr, void *b = nullptr, void *c = nullptr> struct MatmulCallBackFunc {};
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class MATMUL_POLICY = void>
+class Matmul {
+  using SrcAT = typename A_TYPE::T;
+  using SrcBT = typename B_TYPE::T;
+  using DstT = typename C_TYPE::T;
+  using BiasT = typename BIAS_TYPE::T;
+
+public:
+  __aicore__ void Init(const TCubeTiling *__restrict cubeTiling, TPipe *tpipe = nullptr);
+  __aicore__ void SetOrgShape(int orgM, int orgN, int orgK);
+  __aicore__ void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0);
+  __aicore__ void SetSingleShape(int singleM, int singleN, int singleK);
+  __aicore__ void SetTail(int tailM = -1, int tailN = -1, int tailK = -1);
+  __aicore__ void SetTensorA(const GlobalTensor<SrcAT> &gm, bool isTransposeA = false);
+  __aicore__ void SetTensorB(const GlobalTensor<SrcBT> &gm, bool isTransposeB = false);
+  __aicore__ void SetBias(const GlobalTensor<BiasT> &biasGlobal);
+  __aicore__ void DisableBias();
+  template <bool sync = true> __aicore__ bool Iterate(bool enPartialSum = false);
+  template <bool sync = true>
+  __aicore__ void IterateAll(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                             bool waitIterateAll = false, bool fakeMsg = false);
+  template <bool sync = true>
+  __aicore__ void GetTensorC(const LocalTensor<DstT> &co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false);
+  template <bool sync = true>
+  __aicore__ void GetTensorC(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false);
+  __aicore__ void End();
+};
+template <class T, class... Args> __aicore__ void PyascRegistMatmulObj(TPipe *tpipe, GM_ADDR workspace, T &a, Args... b);
+} // namespace AscendC
+// the devkit's macro expands to the KFC server / client set-up; here a call that checks its arguments
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) AscendC::PyascRegistMatmulObj(tpipe, workspace, __VA_ARGS__)
+
+#endif
