@@ -27,6 +27,17 @@ typedef enum AscPipe {
   ASC_PIPE_EVENT                  /* set/wait_flag: from the HardEvent */
 } AscPipe;
 
+/* The pipes as the enums name them (src/ir/pipes.c). */
+const char *asc_pipe_name(AscPipe p); /* "MTE2"; "?" for none */
+/* A HardEvent's pipes (MTE2_V: MTE2 then V); unknown: S and S. */
+void asc_event_pipes(int64_t hard_event, AscPipe *src, AscPipe *dst);
+/* The HardEvent SRC_DST, or -1 when the devkit has none. */
+int64_t asc_event_of_pipes(AscPipe src, AscPipe dst);
+/* PipeID value -> pipe; PIPE_ALL (and unknown values) -> ASC_PIPE_COUNT. */
+AscPipe asc_pipe_of_pipeid(int64_t pipeid);
+/* pipe -> PipeID value; anything else -> PIPE_ALL. */
+int64_t asc_pipeid_of_pipe(AscPipe p);
+
 /* Emitter rules: how the Ascend C emitter spells a row. */
 typedef enum AscEmit {
   ASC_EMIT_CALL,     /* cpp(operands...) */

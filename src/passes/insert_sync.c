@@ -157,64 +157,6 @@ static void *grow(Walk *w, void *p, size_t *cap, size_t need, size_t elem) {
   return q;
 }
 
-static const char *pipe_name(int p) {
-  static const char *const names[NP] = {"S",    "V",    "M",  "MTE1",
-                                        "MTE2", "MTE3", "FIX"};
-  return p >= 0 && p < NP ? names[p] : "?";
-}
-
-static int64_t pipeid_of(int p) {
-  switch (p) {
-  case ASC_PIPE_S:
-    return ASC_PIPEID_PIPE_S;
-  case ASC_PIPE_V:
-    return ASC_PIPEID_PIPE_V;
-  case ASC_PIPE_M:
-    return ASC_PIPEID_PIPE_M;
-  case ASC_PIPE_MTE1:
-    return ASC_PIPEID_PIPE_MTE1;
-  case ASC_PIPE_MTE2:
-    return ASC_PIPEID_PIPE_MTE2;
-  case ASC_PIPE_MTE3:
-    return ASC_PIPEID_PIPE_MTE3;
-  case ASC_PIPE_FIX:
-    return ASC_PIPEID_PIPE_FIX;
-  default:
-    return ASC_PIPEID_PIPE_ALL;
-  }
-}
-
-/* PipeID value -> pipe; PIPE_ALL (and unknown) -> NP. */
-static int pipe_of_pipeid(int64_t id) {
-  for (int p = 0; p < NP; p++)
-    if (pipeid_of(p) == id)
-      return p;
-  return NP;
-}
-
-/* The HardEvent P_Q, -1 when the devkit has none. */
-static int64_t event_of(int p, int q) {
-  char name[32];
-  int64_t v;
-  snprintf(name, sizeof name, "%s_%s", pipe_name(p), pipe_name(q));
-  return asc_enum_value_from_name(ASC_ENUM_HARDEVENT, name, &v) == 0 ? v : -1;
-}
-
-static void event_pipes(int64_t event, int *p, int *q) {
-  const char *name = asc_enum_value_name(ASC_ENUM_HARDEVENT, event);
-  *p = *q = ASC_PIPE_S;
-  const char *us = name ? strchr(name, '_') : NULL;
-  if (!us)
-    return;
-  for (int i = 0; i < NP; i++) {
-    size_t n = strlen(pipe_name(i));
-    if (n == (size_t)(us - name) && strncmp(name, pipe_name(i), n) == 0)
-      *p = i;
-    if (strcmp(us + 1, pipe_name(i)) == 0)
-      *q = i;
-  }
-}
-
 static void join(Clock *into, const Clock *c) {
   for (int i = 0; i < NP; i++)
     if (c->c[i] > into->c[i])
@@ -252,16 +194,6 @@ static AscMemRef resolve(const Walk *w, AscMemRef r) {
 /* ---- building the sync ops ------------------------------------------------
  */
 
-static AscOp *make_const(Walk *w, const AscType *t, int64_t value, AscLoc loc) {
-  AscAttr a = {0};
-  a.name = "value";
-  a.kind = ASC_ATTR_INT;
-  a.i = value;
-  a.type = t;
-  return asc_op_create(w->ctx, ASC_OP_CONSTANT, loc, NULL, 0, &t, 1, &a, 1, 0,
-                       NULL, NULL);
-}
-
 static AscOp *make_flag(Walk *w, AscOpId id, int64_t event, AscValue *eid,
                         AscLoc loc) {
   AscAttr a = {0};
@@ -282,13 +214,6 @@ static AscOp *make_barrier(Walk *w, int64_t pipeid, AscLoc loc) {
                        1, 0, NULL, NULL);
 }
 
-static AscOp *make_binary(Walk *w, AscOpId id, AscValue *x, AscValue *y,
-                          AscLoc loc) {
-  AscValue *ops[2] = {x, y};
-  const AscType *t = x->type;
-  return asc_op_create(w->ctx, id, loc, ops, 2, &t, 1, NULL, 0, 0, NULL, NULL);
-}
-
 /* The iteration parity of loop f, as a value made at the start of its body:
  * rem(div(sub(iv, lower), step), 2). */
 static AscValue *loop_parity(Walk *w, AscOp *f) {
@@ -297,12 +222,12 @@ static AscValue *loop_parity(Walk *w, AscOp *f) {
       return w->parities[i].parity;
   AscBlock *body = f->regions[0].block;
   AscValue *iv = &body->args[0];
-  AscOp *two = make_const(w, iv->type, 2, f->loc);
-  AscOp *d = make_binary(w, ASC_OP_SUB_S, iv, f->operands[0], f->loc);
-  AscOp *q =
-      make_binary(w, ASC_OP_DIV_S, &d->results[0], f->operands[2], f->loc);
-  AscOp *p =
-      make_binary(w, ASC_OP_REM_S, &q->results[0], &two->results[0], f->loc);
+  AscOp *two = asc_make_int_constant(w->ctx, iv->type, 2, f->loc);
+  AscOp *d = asc_make_binary(w->ctx, ASC_OP_SUB_S, iv, f->operands[0], f->loc);
+  AscOp *q = asc_make_binary(w->ctx, ASC_OP_DIV_S, &d->results[0],
+                             f->operands[2], f->loc);
+  AscOp *p = asc_make_binary(w->ctx, ASC_OP_REM_S, &q->results[0],
+                             &two->results[0], f->loc);
   asc_block_insert_before(body, body->first, p);
   asc_block_insert_before(body, p, q);
   asc_block_insert_before(body, q, d);
@@ -382,10 +307,10 @@ static void add_sync(Walk *w, const Access *e, AscOp *b, int q,
   s->b = b;
   s->hazard = e->write ? (bwrite ? 'O' : 'R') : 'W';
   s->space = br->space;
-  int64_t event = p == q ? -1 : event_of(p, q);
+  int64_t event = p == q ? -1 : asc_event_of_pipes((AscPipe)p, (AscPipe)q);
   if (p == q || event < 0) {
     s->kind = SYNC_BARRIER;
-    s->event = p == q ? pipeid_of(p) : ASC_PIPEID_PIPE_ALL;
+    s->event = p == q ? asc_pipeid_of_pipe((AscPipe)p) : ASC_PIPEID_PIPE_ALL;
     s->wait = make_barrier(w, s->event, b->loc);
     asc_block_insert_before(b->parent, b, s->wait);
     if (p == q) {
@@ -428,7 +353,7 @@ static void add_sync(Walk *w, const Access *e, AscOp *b, int q,
   const AscType *it = parity ? loop->regions[0].block->args[0].type
                              : asc_type_scalar(w->ctx, ASC_DT_INT32);
   s->vid = VIRTUAL_ID0 + 2 * w->ns;
-  s->id_const = make_const(w, it, s->vid, b->loc);
+  s->id_const = asc_make_int_constant(w->ctx, it, s->vid, b->loc);
   asc_block_insert_before(w->body, w->body->first, s->id_const);
   AscValue *id0 = &s->id_const->results[0];
   if (!forward && !loop) {
@@ -444,7 +369,7 @@ static void add_sync(Walk *w, const Access *e, AscOp *b, int q,
   if (parity) {
     s->parity = 1;
     AscValue *par = loop_parity(w, loop);
-    AscOp *add = make_binary(w, ASC_OP_ADD_S, id0, par, b->loc);
+    AscOp *add = asc_make_binary(w->ctx, ASC_OP_ADD_S, id0, par, b->loc);
     asc_block_insert_after(loop->regions[0].block, par->def, add);
     idv = &add->results[0];
   }
@@ -460,7 +385,7 @@ static void add_sync(Walk *w, const Access *e, AscOp *b, int q,
     asc_block_insert_before(lb, loop, s->pre);
     asc_block_insert_after(lb, loop, s->post);
     if (parity) {
-      AscOp *one = make_const(w, it, s->vid + 1, loop->loc);
+      AscOp *one = asc_make_int_constant(w->ctx, it, s->vid + 1, loop->loc);
       asc_block_insert_after(w->body, s->id_const, one);
       s->pre2 =
           make_flag(w, ASC_OP_SET_FLAG, event, &one->results[0], loop->loc);
@@ -624,8 +549,8 @@ static void flag_op(Walk *w, const AscOp *op) {
   int64_t event = a->i, id = -1;
   if (!our_sync(w, op, &id) && !asc_int_constant(op->operands[0], &id))
     id = -1;
-  int p, q;
-  event_pipes(event, &p, &q);
+  AscPipe p, q;
+  asc_event_pipes(event, &p, &q);
   if (op->id == ASC_OP_SET_FLAG) {
     w->flags = grow(w, w->flags, &w->capf, w->nf + 1, sizeof *w->flags);
     if (w->oom)
@@ -649,7 +574,7 @@ static void flag_op(Walk *w, const AscOp *op) {
 
 static void barrier_op(Walk *w, const AscOp *op) {
   const AscAttr *a = asc_op_attr(op, "pipe");
-  int p = a ? pipe_of_pipeid(a->i) : NP;
+  int p = a ? (int)asc_pipe_of_pipeid(a->i) : NP;
   if (p < NP) {
     w->st.vc[p].c[p] = w->st.last[p];
     return;

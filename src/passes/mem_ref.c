@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mem_ref.h"
+#include "pass.h"
 
 struct AscMemMemo {
   const AscValue *v;
@@ -12,16 +13,6 @@ struct AscMemMemo {
 };
 
 static const char ABS_ROOT = 0; /* static tensors: absolute UB addresses */
-
-int asc_int_constant(const AscValue *v, int64_t *out) {
-  if (!v || !v->def || v->def->id != ASC_OP_CONSTANT)
-    return 0;
-  const AscAttr *a = asc_op_attr(v->def, "value");
-  if (!a || a->kind != ASC_ATTR_INT)
-    return 0;
-  *out = a->i;
-  return 1;
-}
 
 /* ---- what a tensor value addresses ----------------------------------------
  */

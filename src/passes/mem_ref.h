@@ -67,7 +67,4 @@ AscMemRef asc_mem_ref_resolve(AscMemRef r, int pass);
 int asc_mem_ref_overlap(const AscMemRef *a, const AscMemRef *b);
 void asc_mem_refs_free(AscMemRefs *refs);
 
-/* 1 and *out when v is an integer arith.constant. */
-int asc_int_constant(const AscValue *v, int64_t *out);
-
 #endif

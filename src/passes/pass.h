@@ -48,4 +48,13 @@ int asc_op_results_unused(const AscUses *u, const AscOp *op);
 /* Unlinks op from its block and releases its uses of its operands. */
 void asc_erase_op(AscUses *u, AscOp *op);
 
+/* 1 and *out when v is an integer arith.constant. */
+int asc_int_constant(const AscValue *v, int64_t *out);
+/* New ops, not yet inserted: an integer arith.constant of type t, and a
+ * binary scalar op (arith.add, ...) of x's type. */
+AscOp *asc_make_int_constant(AscContext *ctx, const AscType *t, int64_t value,
+                             AscLoc loc);
+AscOp *asc_make_binary(AscContext *ctx, AscOpId id, AscValue *x, AscValue *y,
+                       AscLoc loc);
+
 #endif

@@ -169,6 +169,38 @@ void asc_erase_op(AscUses *u, AscOp *op) {
   asc_block_remove(op->parent, op);
 }
 
+/* ---- small IR helpers of the passes ----------------------------------------
+ */
+
+int asc_int_constant(const AscValue *v, int64_t *out) {
+  if (!v || !v->def || v->def->id != ASC_OP_CONSTANT)
+    return 0;
+  const AscAttr *a = asc_op_attr(v->def, "value");
+  if (!a || a->kind != ASC_ATTR_INT)
+    return 0;
+  *out = a->i;
+  return 1;
+}
+
+AscOp *asc_make_int_constant(AscContext *ctx, const AscType *t, int64_t value,
+                             AscLoc loc) {
+  AscAttr a;
+  memset(&a, 0, sizeof a);
+  a.name = "value";
+  a.kind = ASC_ATTR_INT;
+  a.i = value;
+  a.type = t;
+  return asc_op_create(ctx, ASC_OP_CONSTANT, loc, NULL, 0, &t, 1, &a, 1, 0,
+                       NULL, NULL);
+}
+
+AscOp *asc_make_binary(AscContext *ctx, AscOpId id, AscValue *x, AscValue *y,
+                       AscLoc loc) {
+  AscValue *ops[2] = {x, y};
+  const AscType *t = x->type;
+  return asc_op_create(ctx, id, loc, ops, 2, &t, 1, NULL, 0, 0, NULL, NULL);
+}
+
 /* ---- dce --------------------------------------------------------------------
  * Erases pure ops whose results are unused. A block is walked backwards,
  * nested regions before the op that holds them, so that every user of a

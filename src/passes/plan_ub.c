@@ -126,14 +126,6 @@ static int is_local(const AscValue *v) {
   return v && v->type && v->type->kind == ASC_TY_LOCAL_TENSOR;
 }
 
-static int const_int(const AscValue *v, int64_t *out) {
-  if (!v || !v->def || v->def->id != ASC_OP_CONSTANT || !v->def->n_attrs ||
-      v->def->attrs[0].kind != ASC_ATTR_INT)
-    return 0;
-  *out = v->def->attrs[0].i;
-  return 1;
-}
-
 /* ---- the walk: lifetimes, aliases, pipes -------------------------------- */
 
 /* A use of class c at the current position by op (pipe bits when the op
@@ -434,14 +426,7 @@ static int64_t pack(Plan *p, int *order) {
 
 static AscValue *constant(Plan *p, AscBlock *b, AscOp **after, AscLoc loc,
                           const AscType *ty, int64_t v) {
-  AscAttr a;
-  memset(&a, 0, sizeof a);
-  a.name = "value";
-  a.kind = ASC_ATTR_INT;
-  a.type = ty;
-  a.i = v;
-  AscOp *op = asc_op_create(p->ctx, ASC_OP_CONSTANT, loc, NULL, 0, &ty, 1, &a,
-                            1, 0, NULL, NULL);
+  AscOp *op = asc_make_int_constant(p->ctx, ty, v, loc);
   asc_block_insert_after(b, *after, op);
   *after = op;
   return &op->results[0];
@@ -449,10 +434,7 @@ static AscValue *constant(Plan *p, AscBlock *b, AscOp **after, AscLoc loc,
 
 static AscValue *binary(Plan *p, AscBlock *b, AscOp **after, AscLoc loc,
                         AscOpId id, AscValue *x, AscValue *y) {
-  AscValue *ops[2] = {x, y};
-  const AscType *ty = x->type;
-  AscOp *op =
-      asc_op_create(p->ctx, id, loc, ops, 2, &ty, 1, NULL, 0, 0, NULL, NULL);
+  AscOp *op = asc_make_binary(p->ctx, id, x, y, loc);
   asc_block_insert_after(b, *after, op);
   *after = op;
   return &op->results[0];
@@ -515,11 +497,11 @@ static int64_t user_bytes(const AscBlock *b) {
   for (const AscOp *op = b->first; op; op = op->next) {
     int64_t num = 1, len = 0;
     if ((op->id == ASC_OP_INIT_BUFFER_QUE && op->n_operands >= 4 &&
-         const_int(op->operands[2], &num) &&
-         const_int(op->operands[3], &len)) ||
+         asc_int_constant(op->operands[2], &num) &&
+         asc_int_constant(op->operands[3], &len)) ||
         ((op->id == ASC_OP_INIT_BUFFER_BUF ||
           op->id == ASC_OP_TPIPE_INIT_BUF_POOL) &&
-         op->n_operands >= 3 && const_int(op->operands[2], &len)))
+         op->n_operands >= 3 && asc_int_constant(op->operands[2], &len)))
       if (num > 0 && len > 0 && len < ((int64_t)1 << 40))
         sum += num * align_up(len);
     for (int r = 0; r < op->n_regions; r++)
@@ -717,8 +699,8 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
       const AscType *it = iv->type;
       int64_t lo = -1, st = -1;
       AscValue *k;
-      if (const_int(loop->operands[0], &lo) && lo == 0 &&
-          const_int(loop->operands[2], &st) && st == 1) {
+      if (asc_int_constant(loop->operands[0], &lo) && lo == 0 &&
+          asc_int_constant(loop->operands[2], &st) && st == 1) {
         k = iv;
       } else {
         AscValue *d =

@@ -129,8 +129,6 @@ typedef struct AscObserver {
   int64_t (*now)(void *self, struct AscBlockState *b, int all_pipes);
 } AscObserver;
 
-/* The pipes of a HardEvent value (MTE2_V: MTE2 → V). */
-void asc_event_pipes(int64_t hard_event, AscPipe *src, AscPipe *dst);
 /* The producer and consumer pipes of a queue at TPosition `position`
  * (VECIN: MTE2 → V, VECOUT: V → MTE3, VECCALC: V → V). */
 void asc_que_pipes(int position, AscPipe *producer, AscPipe *consumer);

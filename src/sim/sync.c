@@ -11,54 +11,6 @@
 
 #include "sim.h"
 
-static AscPipe pipe_named(const char *s, size_t n) {
-  static const struct {
-    const char *name;
-    AscPipe pipe;
-  } pipes[] = {{"S", ASC_PIPE_S},       {"V", ASC_PIPE_V},
-               {"M", ASC_PIPE_M},       {"MTE1", ASC_PIPE_MTE1},
-               {"MTE2", ASC_PIPE_MTE2}, {"MTE3", ASC_PIPE_MTE3},
-               {"FIX", ASC_PIPE_FIX}};
-  for (size_t i = 0; i < sizeof pipes / sizeof pipes[0]; i++)
-    if (strlen(pipes[i].name) == n && strncmp(pipes[i].name, s, n) == 0)
-      return pipes[i].pipe;
-  return ASC_PIPE_S;
-}
-
-/* A HardEvent is named SRC_DST after its two pipes (MTE2_V). */
-void asc_event_pipes(int64_t hard_event, AscPipe *src, AscPipe *dst) {
-  const char *name = asc_enum_value_name(ASC_ENUM_HARDEVENT, hard_event);
-  const char *us = name ? strchr(name, '_') : NULL;
-  if (!us) {
-    *src = *dst = ASC_PIPE_S;
-    return;
-  }
-  *src = pipe_named(name, (size_t)(us - name));
-  *dst = pipe_named(us + 1, strlen(us + 1));
-}
-
-/* PipeID value (upstream pyasc's numbering) -> pipe; PIPE_ALL -> COUNT. */
-static AscPipe pipe_of_pipeid(int64_t id) {
-  switch (id) {
-  case ASC_PIPEID_PIPE_S:
-    return ASC_PIPE_S;
-  case ASC_PIPEID_PIPE_V:
-    return ASC_PIPE_V;
-  case ASC_PIPEID_PIPE_M:
-    return ASC_PIPE_M;
-  case ASC_PIPEID_PIPE_MTE1:
-    return ASC_PIPE_MTE1;
-  case ASC_PIPEID_PIPE_MTE2:
-    return ASC_PIPE_MTE2;
-  case ASC_PIPEID_PIPE_MTE3:
-    return ASC_PIPE_MTE3;
-  case ASC_PIPEID_PIPE_FIX:
-    return ASC_PIPE_FIX;
-  default:
-    return ASC_PIPE_COUNT;
-  }
-}
-
 /* HardEvent value → destination pipe is the scalar unit. */
 static int waits_on_scalar(int64_t event) {
   switch (event) {
@@ -141,7 +93,7 @@ AscStatus sim_pipe_barrier(AscExec *x, const AscInstr *in) {
   /* ordering only: results are in program order already */
   AscEvent *e = &x->b->ev;
   e->kind = ASC_EV_BARRIER;
-  e->src = pipe_of_pipeid(in->imm2);
+  e->src = asc_pipe_of_pipeid(in->imm2);
   e->pipe = e->src == ASC_PIPE_COUNT ? ASC_PIPE_S : e->src;
   return ASC_OK;
 }
