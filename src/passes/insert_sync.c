@@ -142,19 +142,12 @@ typedef struct Walk {
 
 /* ---- small helpers ------------------------------------------------------ */
 
+/* asc_grow_array that records running out of memory in w (and returns p
+ * as it was then). */
 static void *grow(Walk *w, void *p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap)
-    return p;
-  size_t n = *cap ? *cap * 2 : 64;
-  while (n < need)
-    n *= 2;
-  void *q = realloc(p, n * elem);
-  if (!q) {
+  if (asc_grow_array(&p, cap, need, elem))
     w->oom = 1;
-    return p;
-  }
-  *cap = n;
-  return q;
+  return p;
 }
 
 static void join(Clock *into, const Clock *c) {

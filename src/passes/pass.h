@@ -48,6 +48,11 @@ int asc_op_results_unused(const AscUses *u, const AscOp *op);
 /* Unlinks op from its block and releases its uses of its operands. */
 void asc_erase_op(AscUses *u, AscOp *op);
 
+/* Grows the malloc'ed array *p of *cap elements of elem bytes (doubling)
+ * to hold need; 0, or -1 when out of memory or the size would overflow
+ * (*p and *cap unchanged then). */
+int asc_grow_array(void **p, size_t *cap, size_t need, size_t elem);
+
 /* 1 and *out when v is an integer arith.constant. */
 int asc_int_constant(const AscValue *v, int64_t *out);
 /* New ops, not yet inserted: an integer arith.constant of type t, and a

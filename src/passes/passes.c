@@ -172,6 +172,23 @@ void asc_erase_op(AscUses *u, AscOp *op) {
 /* ---- small IR helpers of the passes ----------------------------------------
  */
 
+int asc_grow_array(void **p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return 0;
+  size_t n = *cap ? *cap : 16, bytes;
+  while (n < need)
+    if (__builtin_mul_overflow(n, (size_t)2, &n))
+      return -1;
+  if (__builtin_mul_overflow(n, elem, &bytes))
+    return -1;
+  void *q = realloc(*p, bytes);
+  if (!q)
+    return -1;
+  *p = q;
+  *cap = n;
+  return 0;
+}
+
 int asc_int_constant(const AscValue *v, int64_t *out) {
   if (!v || !v->def || v->def->id != ASC_OP_CONSTANT)
     return 0;

@@ -33,6 +33,7 @@
  * Options: `ub=N`, the UB capacity in bytes (default: the Ascend910B's
  * 192 KiB, src/sim/platform.c). Constant-size init_buffer calls of the
  * kernel take their bytes off it. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,16 +81,10 @@ typedef struct Plan {
 } Plan;
 
 static int grow(void **p, int *cap, int need, size_t size) {
-  if (need <= *cap)
-    return 0;
-  int n = *cap ? *cap * 2 : 16;
-  while (n < need)
-    n *= 2;
-  void *q = realloc(*p, (size_t)n * size);
-  if (!q)
+  size_t c = (size_t)*cap;
+  if (need < 0 || asc_grow_array(p, &c, (size_t)need, size) || c > INT_MAX)
     return -1;
-  *p = q;
-  *cap = n;
+  *cap = (int)c;
   return 0;
 }
 
