@@ -18,11 +18,7 @@
  * tensor as baseM x baseN row-major. IterateAll writes every block to GM.
  * enAtomic 1, 2, 3 combine with C in GM as the store-atomic add, max, min.
  *
- * INTERIM: each block is computed directly here, not as the sequence of
- * GM->L1 Nd2Nz copies, LoadData, Mmad and Fixpipe the devkit issues (the
- * cube family was not merged when this was written): the sanitizer sees
- * the GM and UB accesses, the timing model costs each call as one scalar
- * instruction.
+ * A block itself is computed by matmul_block.c.
  *
  * Which core does the work: in a MIX kernel the devkit's AIC runs a server
  * loop inside REGIST_MATMUL_OBJ for the requests of the two AIVs, each of
@@ -37,36 +33,7 @@
 #include <string.h>
 
 #include "checked.h"
-#include "sim.h"
-#include "vecmath.h"
-
-enum { MM_MAX_OBJECTS = 8, MM_TILING_FIELDS = 50 };
-
-/* TCubeTiling's fields by index (include/asc/structs.def order) */
-enum {
-  TL_M = 1,
-  TL_N = 2,
-  TL_KA = 3,
-  TL_KB = 4,
-  TL_SINGLE_M = 5,
-  TL_SINGLE_N = 6,
-  TL_SINGLE_K = 7,
-  TL_BASE_M = 8,
-  TL_BASE_N = 9,
-  TL_BASE_K = 10,
-  TL_ITERATE_ORDER = 17
-};
-
-struct AscSimMatmul {
-  int64_t tiling[MM_TILING_FIELDS];
-  int has_tiling;
-  AscTensorRef a, b, bias;
-  int has_a, has_b, has_bias, trans_a, trans_b;
-  int64_t single_m, single_n, single_k;         /* < 0: the tiling's */
-  int64_t org_m, org_n, org_ka, org_kb, org_kc; /* < 0: the tiling's */
-  int64_t iter; /* blocks Iterate has started; 0: none */
-  int64_t cur_m, cur_n;
-};
+#include "matmul.h"
 
 void sim_matmul_reset(AscBlockState *b) {
   free(b->matmuls);
@@ -187,15 +154,6 @@ AscStatus sim_matmul_set(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
-/* The shapes a computation uses. */
-typedef struct Shape {
-  int64_t sm, sn, sk;         /* single-core shape */
-  int64_t bm, bn, bk;         /* base block */
-  int64_t lda, ldb, ldc;      /* row strides of A, B, C in elements */
-  int64_t m_blocks, n_blocks; /* base blocks along M and N */
-  int order;                  /* iterateOrder */
-} Shape;
-
 static int shape_of(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
                     Shape *s) {
   if (!m->has_tiling) {
@@ -271,165 +229,6 @@ AscStatus sim_matmul_iterate(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
-/* A GM operand read as one span (bounding the elements the block reads). */
-typedef struct GmIn {
-  SimGmSpan span;
-  AscDType dt;
-  int64_t es;
-} GmIn;
-
-static int gm_in(AscExec *x, const AscInstr *in, const AscTensorRef *t,
-                 int64_t count, const char *what, GmIn *g) {
-  g->dt = (AscDType)t->dtype;
-  g->es = (int64_t)asc_dtype_size(g->dt);
-  int n = x->b->ev.n_acc;
-  if (sim_gm_span(x, in, t, count, 0, what, &g->span))
-    return 0;
-  for (int i = n; i < x->b->ev.n_acc; i++)
-    x->b->ev.acc[i].bounding = 1; /* strided: not every byte is read */
-  return 1;
-}
-
-/* Element e of a GM operand; 0 outside its kernel argument (overruns are
- * reported by sim_gm_span). */
-static double gm_get(const GmIn *g, int64_t e) {
-  int64_t o = e * g->es;
-  if (!g->span.p || o < g->span.skip ||
-      o + g->es > g->span.skip + g->span.valid)
-    return 0.0;
-  return asc_load_f(g->dt, g->span.p + (o - g->span.skip), 0);
-}
-
-/* The rows x cols values of C from (m0, n0), row-major in out (one span
- * of A, B and bias each, so the event's few access records suffice). */
-static int block_values(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
-                        const Shape *s, int64_t m0, int64_t n0, int64_t rows,
-                        int64_t cols, double *out) {
-  int64_t a_extent, b_extent;
-  /* the last element of A and B the block reads, plus one */
-  if (s->sk == 0 || rows == 0 || cols == 0) {
-    a_extent = b_extent = 0;
-  } else {
-    int64_t am = m0 + rows - 1, bn = n0 + cols - 1, k = s->sk - 1;
-    a_extent = (m->trans_a ? k * s->lda + am : am * s->lda + k) + 1;
-    b_extent = (m->trans_b ? bn * s->ldb + k : k * s->ldb + bn) + 1;
-  }
-  GmIn a, b, bias;
-  if (!gm_in(x, in, &m->a, a_extent, "A", &a) ||
-      !gm_in(x, in, &m->b, b_extent, "B", &b))
-    return 0;
-  int has_bias = m->has_bias;
-  if (has_bias && !gm_in(x, in, &m->bias, n0 + cols, "bias", &bias))
-    return 0;
-  int integer = a.dt == ASC_DT_INT8;
-  for (int64_t i = 0; i < rows; i++)
-    for (int64_t j = 0; j < cols; j++) {
-      int64_t r = m0 + i, c = n0 + j;
-      float acc = 0.0f;
-      int64_t iacc = 0;
-      for (int64_t k = 0; k < s->sk; k++) {
-        double av = gm_get(&a, m->trans_a ? k * s->lda + r : r * s->lda + k);
-        double bv = gm_get(&b, m->trans_b ? c * s->ldb + k : k * s->ldb + c);
-        if (integer)
-          iacc += (int64_t)av * (int64_t)bv;
-        else
-          acc += (float)av * (float)bv; /* fp32 products and sums (L0C) */
-      }
-      double v = integer ? (double)(int32_t)iacc : (double)acc;
-      if (has_bias)
-        v = integer ? (double)(int32_t)((int64_t)v + (int64_t)gm_get(&bias, c))
-                    : (double)((float)v + (float)gm_get(&bias, c));
-      out[i * cols + j] = v;
-    }
-  return 1;
-}
-
-static void store_value(AscDType dt, uint8_t *p, double v) {
-  AscScalar sc = {v, asc_float_to_int64(v)};
-  asc_store_scalar(dt, p, 0, sc);
-}
-
-/* The store-atomic dtype of a C element type; 0 for none. */
-static int atomic_dtype(AscDType dt) {
-  switch (dt) {
-  case ASC_DT_FLOAT32:
-    return 1;
-  case ASC_DT_FLOAT16:
-    return 2;
-  case ASC_DT_INT32:
-    return 4;
-  case ASC_DT_BFLOAT16:
-    return 6;
-  default:
-    return 0;
-  }
-}
-
-/* Writes a block of values to GM tensor t from element offset off, rows
- * ld elements apart; en_atomic as the store-atomic mode (1 add, 2 max,
- * 3 min). */
-static int write_gm(AscExec *x, const AscInstr *in, const AscTensorRef *t,
-                    int64_t off, int64_t ld, int64_t rows, int64_t cols,
-                    const double *v, int64_t en_atomic) {
-  if (!rows || !cols)
-    return 1;
-  AscDType dt = (AscDType)t->dtype;
-  int64_t es = (int64_t)asc_dtype_size(dt), extent;
-  if (asc_mul_i64(rows - 1, ld, &extent) ||
-      asc_add_i64(extent, off + cols, &extent)) {
-    sim_fail(x, in, "Matmul: C out of range");
-    return 0;
-  }
-  AscCoreRegs *r = &x->b->regs;
-  int saved_type = r->atomic_type, saved_op = r->atomic_op;
-  if (en_atomic) {
-    r->atomic_type = atomic_dtype(dt);
-    r->atomic_op = (int)en_atomic - 1;
-  }
-  int n = x->b->ev.n_acc, ok = 1;
-  SimGmSpan span;
-  if (sim_gm_span(x, in, t, extent, 1, "C", &span)) {
-    ok = 0;
-    goto out;
-  }
-  sim_gm_mark_atomic(x, n);
-  if (rows > 1 && ld != cols)
-    for (int i = n; i < x->b->ev.n_acc; i++) {
-      AscAccess *acc = &x->b->ev.acc[i];
-      acc->rows = (int32_t)rows;
-      acc->row0 = t->addr + off * es;
-      acc->row_len = cols * es;
-      acc->row_step = ld * es;
-    }
-  uint8_t buf[8];
-  for (int64_t i = 0; i < rows && ok; i++)
-    for (int64_t j = 0; j < cols; j++) {
-      int64_t o = ((i * ld) + off + j) * es;
-      if (!span.p || o < span.skip || o + es > span.skip + span.valid)
-        continue; /* outside the argument: the write goes nowhere */
-      store_value(dt, buf, v[i * cols + j]);
-      if (sim_gm_store(x, in, span.p + (o - span.skip), buf, es) != ASC_OK) {
-        ok = 0;
-        break;
-      }
-    }
-out:
-  r->atomic_type = saved_type;
-  r->atomic_op = saved_op;
-  return ok;
-}
-
-/* The cube unit's 16 x 16 x k0 fractal products a rows x cols block over
- * K takes (k0: 32 bytes of the input type; float counts twice, as
- * cube_ops.c's Mmad does): the timing model's cost of the call. */
-static int64_t block_fractals(AscDType in, int64_t rows, int64_t cols,
-                              int64_t k) {
-  int64_t es = (int64_t)asc_dtype_size(in);
-  int64_t k0 = es ? 32 / es : 16;
-  int64_t f = ((rows + 15) / 16) * ((cols + 15) / 16) * ((k + k0 - 1) / k0);
-  return in == ASC_DT_FLOAT32 ? 2 * f : f;
-}
-
 /* The rows and columns of block (bi, bj) (tails at the edges). */
 static void block_size(const Shape *s, int64_t bi, int64_t bj, int64_t *rows,
                        int64_t *cols) {
@@ -463,56 +262,30 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in, "Matmul: %lld x %lld is too large to simulate",
                     (long long)(in->imm == 0 ? s.sm : s.bm),
                     (long long)(in->imm == 0 ? s.sn : s.bn));
-  double *v = malloc(sizeof(double) * (size_t)(cells ? cells : 1));
-  if (!v)
-    return sim_fail(x, in, "Matmul: out of host memory");
-  AscStatus st = ASC_OK;
-  int64_t rows, cols, elems = 0;
+  int64_t fractals = 0;
+  MmOut o = {t, 0, s.ldc, en_atomic, 0};
+  int ok;
   if (in->imm == 0) { /* IterateAll: every block into its place */
     /* the blocks together are C; each sums over K as one block would */
-    rows = s.sm;
-    cols = s.sn;
-    if (!block_values(x, in, m, &s, 0, 0, rows, cols, v) ||
-        !write_gm(x, in, t, 0, s.ldc, rows, cols, v, en_atomic))
-      st = ASC_ERR_KERNEL;
-    for (int64_t bj = 0; bj < s.n_blocks; bj++)
-      for (int64_t bi = 0; bi < s.m_blocks; bi++) {
-        int64_t r, c;
-        block_size(&s, bi, bj, &r, &c);
-        elems += block_fractals((AscDType)m->a.dtype, r, c, s.sk);
-      }
+    ok = sim_mm_block(x, in, m, &s, 0, 0, s.sm, s.sn, &o, &fractals);
     m->iter = 0;
   } else {
-    if (m->iter == 0) {
-      free(v);
+    if (m->iter == 0)
       return sim_fail(x, in,
                       "Matmul: get_tensor_c outside an iterate loop "
                       "(no current block)");
-    }
+    int64_t rows, cols;
     block_size(&s, m->cur_m, m->cur_n, &rows, &cols);
-    if (!block_values(x, in, m, &s, m->cur_m * s.bm, m->cur_n * s.bn, rows,
-                      cols, v))
-      st = ASC_ERR_KERNEL;
-    else if (in->imm == 1) {
-      int64_t off = seq ? 0 : m->cur_m * s.bm * s.ldc + m->cur_n * s.bn;
-      if (!write_gm(x, in, t, off, seq ? s.bn : s.ldc, rows, cols, v,
-                    en_atomic))
-        st = ASC_ERR_KERNEL;
+    if (in->imm == 1) {
+      o.off = seq ? 0 : m->cur_m * s.bm * s.ldc + m->cur_n * s.bn;
+      o.ld = seq ? s.bn : s.ldc;
     } else { /* UB: baseM x baseN row-major */
-      AscDType dt = (AscDType)t->dtype;
-      int64_t es = (int64_t)asc_dtype_size(dt);
-      int64_t need = (rows - 1) * s.bn + cols;
-      uint8_t *p =
-          rows && cols ? sim_local_ptr(x, in, t, need, 1, "tensor") : NULL;
-      if (rows && cols && !p)
-        st = ASC_ERR_KERNEL;
-      for (int64_t i = 0; p && i < rows; i++)
-        for (int64_t j = 0; j < cols; j++)
-          store_value(dt, p + (i * s.bn + j) * es, v[i * cols + j]);
+      o.to_ub = 1;
+      o.ld = s.bn;
     }
-    elems = block_fractals((AscDType)m->a.dtype, rows, cols, s.sk);
+    ok = sim_mm_block(x, in, m, &s, m->cur_m * s.bm, m->cur_n * s.bn, rows,
+                      cols, &o, &fractals);
   }
-  free(v);
-  x->b->ev.elems = elems; /* fractals (cost class CUBE) */
-  return st;
+  x->b->ev.elems = fractals; /* fractals (cost class CUBE) */
+  return ok ? ASC_OK : ASC_ERR_KERNEL;
 }

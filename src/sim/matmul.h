@@ -1,0 +1,75 @@
+/* family: matmul. The state of an asc.adv.Matmul object on one core
+ * (matmul.c: the API, which blocks a call computes) and the computation of
+ * one base block of C (matmul_block.c: how a block is computed and where it
+ * is written). */
+#ifndef ASC_SIM_MATMUL_H
+#define ASC_SIM_MATMUL_H
+
+#include <stdint.h>
+
+#include "sim.h"
+
+enum { MM_MAX_OBJECTS = 8, MM_TILING_FIELDS = 50 };
+
+/* TCubeTiling's fields by index (include/asc/structs.def order) */
+enum {
+  TL_M = 1,
+  TL_N = 2,
+  TL_KA = 3,
+  TL_KB = 4,
+  TL_SINGLE_M = 5,
+  TL_SINGLE_N = 6,
+  TL_SINGLE_K = 7,
+  TL_BASE_M = 8,
+  TL_BASE_N = 9,
+  TL_BASE_K = 10,
+  TL_ITERATE_ORDER = 17
+};
+
+struct AscSimMatmul {
+  int64_t tiling[MM_TILING_FIELDS];
+  int has_tiling;
+  AscTensorRef a, b, bias;
+  int has_a, has_b, has_bias, trans_a, trans_b;
+  int64_t single_m, single_n, single_k;         /* < 0: the tiling's */
+  int64_t org_m, org_n, org_ka, org_kb, org_kc; /* < 0: the tiling's */
+  int64_t iter; /* blocks Iterate has started; 0: none */
+  int64_t cur_m, cur_n;
+  /* SetQuantScalar / SetQuantVector: how the block's L0C values are
+   * converted to C's dtype (the fixpipe's quantisation); quant_mode 0:
+   * none, 1: one scalar (quant_scalar, the bits of a uint64 as the devkit
+   * passes them), 2: a vector of per-column scales in GM (quant_vec) */
+  int quant_mode;
+  uint64_t quant_scalar;
+  AscTensorRef quant_vec;
+  /* SetHF32(enable, transMode): fp32 inputs multiplied as HF32 */
+  int hf32, hf32_trans;
+};
+
+/* The shapes a computation uses. */
+typedef struct Shape {
+  int64_t sm, sn, sk;         /* single-core shape */
+  int64_t bm, bn, bk;         /* base block */
+  int64_t lda, ldb, ldc;      /* row strides of A, B, C in elements */
+  int64_t m_blocks, n_blocks; /* base blocks along M and N */
+  int order;                  /* iterateOrder */
+} Shape;
+
+/* Where a block of C goes: GM tensor t from element off, rows ld elements
+ * apart, combined by the store-atomic mode en_atomic (0 none, 1 add, 2 max,
+ * 3 min); or (to_ub) a UB tensor t, rows ld elements apart from its start. */
+typedef struct MmOut {
+  const AscTensorRef *t;
+  int64_t off, ld, en_atomic;
+  int to_ub;
+} MmOut;
+
+/* Computes the rows x cols block of C at (m0, n0) of the single-core shape
+ * (A * B over all of singleK, plus bias) and writes it to o; adds the cube
+ * fractals it took to *fractals (the timing model's work). Returns 0 after
+ * sim_fail. */
+int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
+                 const Shape *s, int64_t m0, int64_t n0, int64_t rows,
+                 int64_t cols, const MmOut *o, int64_t *fractals);
+
+#endif
