@@ -72,4 +72,12 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
                  const Shape *s, int64_t m0, int64_t n0, int64_t rows,
                  int64_t cols, const MmOut *o, int64_t *fractals);
 
+/* The fixpipe's conversion of a block's L0C values (rows x cols from
+ * column n0, row-major in v, fp32 or int32 values held as doubles) into
+ * what C receives, in place: the object's quantisation (SetQuantScalar /
+ * SetQuantVector; reads the per-column scales from GM). Returns 0 after
+ * sim_fail (matmul_quant.c). */
+int sim_mm_convert(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
+                   int64_t n0, int64_t rows, int64_t cols, double *v);
+
 #endif

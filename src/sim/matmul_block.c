@@ -179,7 +179,8 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
     sim_fail(x, in, "Matmul: out of host memory");
     return 0;
   }
-  int ok = block_values(x, in, m, s, m0, n0, rows, cols, v);
+  int ok = block_values(x, in, m, s, m0, n0, rows, cols, v) &&
+           sim_mm_convert(x, in, m, n0, rows, cols, v);
   if (ok && !o->to_ub) {
     ok = write_gm(x, in, o->t, o->off, o->ld, rows, cols, v, o->en_atomic);
   } else if (ok && rows && cols) { /* UB: rows ld apart */
