@@ -41,20 +41,27 @@ struct AscXSync {
   int dead;
   int failed_block; /* lowest failed block, -1 */
   uint8_t *done, *failed, *secondary;
-  int64_t bar_gen; /* hard SyncAll: completed barriers */
-  int bar_count;   /* blocks arrived at the open one */
   /* Happens-before for the sanitizer: a vector clock per block (row b;
    * entry b is b's epoch, from 1), the clocks released into each GM flag
    * word (keys), and the hard barrier's merged clock. */
   int32_t *vc;
-  int32_t *bar_acc, *bar_res;
+  /* Hard SyncAll: one barrier per set of cores that meets at it
+   * (BAR_AIV, BAR_AIC: the cores of one kind, SyncAll<true>; BAR_ALL:
+   * every core, SyncAll<false> in a MIX kernel): completed rounds, cores
+   * arrived at the open one, their merged clock and latest arrival cycle,
+   * the clock and cycle the last round released. */
+  struct Barrier {
+    int64_t gen;
+    int count;
+    int32_t *acc, *res;
+    int64_t tacc, tres;
+  } bar[3];
   struct Key {
     int32_t buf;
     int64_t off;
     int32_t *vc;
     int64_t t; /* the latest release's cycle (timing model) */
   } *keys;
-  int64_t bar_tacc, bar_tres; /* hard barrier: latest arrival cycle */
   int n_keys, cap_keys;
 };
 
@@ -106,13 +113,15 @@ AscXSync *asc_xsync_new(int core_num, int all_started) {
   xs->n_live = core_num;
   xs->failed_block = -1;
   size_t n = (size_t)core_num;
-  xs->vc = calloc(n * n + 2 * n, sizeof *xs->vc);
+  xs->vc = calloc(n * n + 6 * n, sizeof *xs->vc);
   if (!xs->vc) {
     asc_xsync_free(xs);
     return NULL;
   }
-  xs->bar_acc = xs->vc + n * n;
-  xs->bar_res = xs->bar_acc + n;
+  for (int i = 0; i < 3; i++) {
+    xs->bar[i].acc = xs->vc + n * n + (size_t)(2 * i) * n;
+    xs->bar[i].res = xs->bar[i].acc + n;
+  }
   for (int b = 0; b < core_num; b++)
     xs->vc[(size_t)b * n + (size_t)b] = 1;
   return xs;
@@ -392,13 +401,33 @@ static AscStatus wait_until(AscExec *x, const AscInstr *in, Cond cond,
  * to usedCores times its own new value. */
 
 typedef struct BarrierWait {
-  AscXSync *xs;
+  struct Barrier *bar;
   int64_t gen;
 } BarrierWait;
 
 static int barrier_done(void *ctx) {
   BarrierWait *w = ctx;
-  return w->xs->bar_gen > w->gen;
+  return w->bar->gen > w->gen;
+}
+
+enum { BAR_AIV, BAR_AIC, BAR_ALL };
+
+/* The barrier a hard SyncAll<is_aiv_only> meets at and how many cores
+ * meet there (dav_c220's SyncAllImpl: with isAIVOnly every core syncs with
+ * the cores of its own kind, mode 0 of the cross-core flags; without it,
+ * in a kernel with both kinds, all of them). */
+static struct Barrier *barrier_of(AscXSync *xs, const AscBlockState *b,
+                                  int aiv_only, int *members) {
+  int per = b->core_per_group > 1 ? b->core_per_group : 1;
+  /* the cube cores of the launch: one per group of a MIX kernel; in a
+   * launch of one kind, all of its cores or none */
+  int aics = per > 1 ? xs->core_num / per : b->core_is_aic ? xs->core_num : 0;
+  if (!aiv_only && aics > 0 && aics < xs->core_num) {
+    *members = xs->core_num;
+    return &xs->bar[BAR_ALL];
+  }
+  *members = b->core_is_aic ? aics : xs->core_num - aics;
+  return &xs->bar[b->core_is_aic ? BAR_AIC : BAR_AIV];
 }
 
 typedef struct SoftWait {
@@ -423,30 +452,35 @@ AscStatus sim_sync_all(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   int64_t t0 = arrival(b);
   if (in->imm == 0) {
+    int members;
+    struct Barrier *bar = barrier_of(
+        xs, b, (int)asc_op_attr_int(in->src, "is_aiv_only", 1) != 0, &members);
     pthread_mutex_lock(&xs->lock);
-    BarrierWait w = {xs, xs->bar_gen};
-    vc_max(xs->bar_acc, my_vc(xs, b->block_idx), xs->core_num);
-    if (t0 > xs->bar_tacc)
-      xs->bar_tacc = t0;
-    if (++xs->bar_count == xs->core_num) {
-      xs->bar_count = 0;
-      xs->bar_gen++;
-      memcpy(xs->bar_res, xs->bar_acc, sizeof(int32_t) * (size_t)xs->core_num);
-      memset(xs->bar_acc, 0, sizeof(int32_t) * (size_t)xs->core_num);
-      xs->bar_tres = xs->bar_tacc;
-      xs->bar_tacc = 0;
+    BarrierWait w = {bar, bar->gen};
+    vc_max(bar->acc, my_vc(xs, b->block_idx), xs->core_num);
+    if (t0 > bar->tacc)
+      bar->tacc = t0;
+    if (++bar->count == members) {
+      bar->count = 0;
+      bar->gen++;
+      memcpy(bar->res, bar->acc, sizeof(int32_t) * (size_t)xs->core_num);
+      memset(bar->acc, 0, sizeof(int32_t) * (size_t)xs->core_num);
+      bar->tres = bar->tacc;
+      bar->tacc = 0;
       changed(xs);
     }
     AscStatus st = wait_until(x, in, barrier_done, &w, what);
     if (!st) {
-      vc_max(my_vc(xs, b->block_idx), xs->bar_res, xs->core_num);
+      vc_max(my_vc(xs, b->block_idx), bar->res, xs->core_num);
       next_epoch(b);
-      released_at(b, xs->bar_tres);
+      released_at(b, bar->tres);
     }
     pthread_mutex_unlock(&xs->lock);
     return st;
   }
   what = "asc.sync_all(gm_workspace, ub_workspace, used_cores)";
+  if (b->core_is_aic) /* the devkit's SoftSyncAllImpl: the AIVs' barrier */
+    return ASC_OK;
   int64_t used = ASC_SLOT(x, in, 2).i;
   if (used < 0 || used > b->block_num)
     return sim_fail(x, in, "%s: used_cores = %lld is not in [0, %d]", what,

@@ -132,6 +132,20 @@ static void format_arg(Text *out, const char *spec, size_t len,
               : (unsigned long long)(uint32_t)i);
 }
 
+/* The devkit's prefix of a printf line (impl/utils/debug: the core kind,
+ * then the block index over the launch's blocks of that kind: on arch 2201
+ * an AIV's GetBlockIdx * ratio + sub over GetBlockNum * ratio, an AIC's
+ * GetBlockIdx over GetBlockNum). */
+static void put_prefix(Text *out, const AscBlockState *b) {
+  if (!b->has_core) {
+    putf(out, "[AIV Block %d/%d] ", b->block_idx, b->block_num);
+    return;
+  }
+  int64_t total = b->logical_num * (b->core_is_aic ? 1 : b->core_sub_num);
+  putf(out, "[%s Block %lld/%lld] ", b->core_is_aic ? "AIC" : "AIV",
+       (long long)b->logical_idx, (long long)total);
+}
+
 AscStatus sim_printf(AscExec *x, const AscInstr *in) {
   const char *fmt = asc_op_attr_str(in->src, "format");
   AscPrintfConv convs[ASC_PRINTF_MAX_CONVS];
@@ -140,7 +154,7 @@ AscStatus sim_printf(AscExec *x, const AscInstr *in) {
   if (n < 0) /* (the verifier checked it; IR text may not have been) */
     return sim_fail(x, in, "asc.printf: %s", fmt ? err : "no format");
   Text out = {0};
-  putf(&out, "[AIV Block %d/%d] ", x->b->block_idx, x->b->block_num);
+  put_prefix(&out, x->b);
   size_t at = 0;
   int k = 0;
   for (int i = 0; i < n; i++) {

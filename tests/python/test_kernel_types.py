@@ -371,3 +371,69 @@ def test_mix_ascendc_compiles() -> None:
     handoff_kernel[1](np.zeros(3 * S, np.int32), np.zeros(S, np.int32), True, 1)
     src = ascendc(handoff_kernel)
     assert src.index("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);") < src.index("GlobalTensor")
+
+
+# ---- SyncAll and printf on the cores of a MIX launch ---------------------------------------------------------
+
+@asc.jit
+def mix_barrier_kernel(z: asc.GlobalAddress, aic_joins: asc.ConstExpr[bool], all_cores: asc.ConstExpr[bool]):
+    """Every vector core writes its slot; after the barrier, vector core i reads core i + 1's (of the AIVs). The
+    AIC writes 1 in its own slot before the barrier when it joins; with all_cores the barrier is
+    SyncAll<false>, which the AIC joins too."""
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    i = asc.get_block_idx()
+    n = asc.get_block_num() * 2
+    if asc.ascend_is_aiv():
+        z_gm.set_value(i * S, 10 * (i + 1))
+        if all_cores:
+            asc.sync_all(is_aiv_only=False)
+        else:
+            asc.sync_all()
+        z_gm.set_value((n + i) * S, z_gm.get_value(((i + 1) % n) * S))
+    elif aic_joins:
+        z_gm.set_value((2 * n + i) * S, 1)
+        if all_cores:
+            asc.sync_all(is_aiv_only=False)
+        else:
+            asc.sync_all()  # SyncAll<true> on a cube core: a barrier of the cube cores
+
+
+@pytest.mark.parametrize("cores", [1, 3])
+@pytest.mark.parametrize("aic_joins,all_cores", [(False, False), (True, False), (True, True)])
+def test_sync_all_in_a_mix_kernel_meets_the_cores_it_names(cores: int, aic_joins: bool, all_cores: bool) -> None:
+    """SyncAll<true> (the default) is a barrier of the vector cores, which does not wait for the cube cores
+    (dav_c220's SyncAllImpl, mode 0 per kind); SyncAll<false> is a barrier of every core."""
+    n = 2 * cores
+    z = np.zeros((2 * n + cores) * S, np.int32)
+    mix_barrier_kernel[cores](z, aic_joins, all_cores, kernel_type=KernelType.MIX_AIC_1_2, sanitize="error")
+    slots = z[::S]
+    assert slots[:n].tolist() == [10 * (i + 1) for i in range(n)]
+    assert slots[n : 2 * n].tolist() == [10 * ((i + 1) % n + 1) for i in range(n)]
+    assert slots[2 * n :].tolist() == [1 if aic_joins else 0] * cores
+
+
+@asc.jit
+def mix_all_without_aic_kernel(z: asc.GlobalAddress):
+    if asc.ascend_is_aiv():
+        asc.sync_all(is_aiv_only=False)
+
+
+def test_sync_all_of_every_core_without_the_cube_cores_is_a_deadlock() -> None:
+    z = np.zeros(S, np.int32)
+    with pytest.raises(asc.KernelError, match="deadlock"):
+        mix_all_without_aic_kernel[1](z, kernel_type=KernelType.MIX_AIC_1_2)
+
+
+@asc.jit
+def printf_kernel(x: asc.GlobalAddress):
+    asc.printf("core %d\n", asc.get_block_idx())
+
+
+def test_printf_names_the_core_kind(capfd: pytest.CaptureFixture) -> None:
+    """The devkit's printf prefix: [AIV Block i/GetBlockNum * ratio] on a vector core, [AIC Block
+    i/GetBlockNum] on a cube core."""
+    printf_kernel[2](np.zeros(8, np.int32), kernel_type=KernelType.MIX_AIC_1_2)
+    lines = sorted(capfd.readouterr().out.splitlines())
+    assert lines == sorted([f"[AIV Block {i}/4] core {i}" for i in range(4)]
+                           + [f"[AIC Block {g}/2] core {g}" for g in range(2)])

@@ -102,10 +102,13 @@ def ib_wait(gm_workspace: Any, ub_workspace: Any, block_idx: Any, event_id: Any,
 @usage("asc.sync_all()", "asc.sync_all(gm_workspace, ub_workspace, used_cores=0)")
 def sync_all(gm_workspace: Any = None, ub_workspace: Any = None, used_cores: Any = 0,
              is_aiv_only: bool = True) -> None:
-    """`AscendC::SyncAll`: a barrier of the blocks of the launch. Without workspaces it is the hardware barrier of
-    every block; with gm_workspace (zero-initialised int32, 8 per block) and ub_workspace the devkit's software
+    """`AscendC::SyncAll`: a barrier of the blocks of the launch. Without workspaces it is the hardware barrier:
+    with is_aiv_only (the default) of the cores of the caller's kind (every block of a vector kernel, the vector
+    cores of a MIX kernel, its cube cores among themselves), with is_aiv_only=False of every core of a MIX
+    kernel. With gm_workspace (zero-initialised int32, 8 per block) and ub_workspace the devkit's software
     barrier of the first `used_cores` blocks (all when 0): each adds 1 to its word and waits until every word
-    reached its own count. A block that never reaches the barrier makes the others' wait a KernelError."""
+    reached its own count (a cube core returns at once). A block that never reaches the barrier makes the others'
+    wait a KernelError."""
     api = "asc.sync_all"
     aiv = _aiv_only(is_aiv_only, api)
     if gm_workspace is None or ub_workspace is None:
