@@ -206,7 +206,11 @@ typedef struct Shape {
 /* The per-core shape and the split of M and N over the cores. */
 static int split_cores(const AscMatmulTilingArgs *a, Shape s, Shape *sc,
                        int64_t *m_dim, int64_t *n_dim, char *err, size_t n) {
-  if (a->kind == ASC_MM_TILING_SINGLE_CORE) {
+  /* a batch (set_batch_num): the devkit's batch matmul reads each batch's
+   * A, B and C as whole single-core matrices one after another (the NORMAL
+   * layout's stride is singleCoreM x singleCoreK), so M and N are not split
+   * over the cores (a kernel shares the batches out itself) */
+  if (a->kind == ASC_MM_TILING_SINGLE_CORE || a->batch_num > 0) {
     *sc = s;
     *m_dim = *n_dim = 1;
     return 0;
