@@ -178,7 +178,9 @@ static int check_types(const AscMatmulTilingArgs *a, char *err, size_t n) {
                     c == ASC_MM_DT_INT8 || c == ASC_MM_DT_BF16 ||
                     c == ASC_MM_DT_BFLOAT16)
                  : (c == ASC_MM_DT_FLOAT || c == ASC_MM_DT_FLOAT16 ||
-                    c == ASC_MM_DT_BF16 || c == ASC_MM_DT_BFLOAT16);
+                    c == ASC_MM_DT_BF16 || c == ASC_MM_DT_BFLOAT16 ||
+                    /* fp16 / bf16 quantised to int8 (QF322B8_PRE) */
+                    (c == ASC_MM_DT_INT8 && a->a_dtype != ASC_MM_DT_FLOAT));
   if (!c_ok)
     return fail(err, n,
                 "the C matrix's data type (%d) is not an output of a "

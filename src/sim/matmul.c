@@ -572,6 +572,39 @@ AscStatus sim_matmul_workspace_c(AscExec *x, const AscInstr *in) {
              : ASC_ERR_KERNEL;
 }
 
+/* Merges the access records from `from` on into the earlier ones of the
+ * same kind (memory, argument, direction, atomic): a batch computes one
+ * block call per matrix, and an instruction holds ASC_EVENT_MAX_ACCESSES
+ * records; the union of two ranges with a gap bounds the bytes. */
+static void merge_accesses(AscExec *x, int from) {
+  AscEvent *ev = &x->b->ev;
+  int n = from;
+  for (int i = from; i < ev->n_acc; i++) {
+    AscAccess *a = &ev->acc[i];
+    int j = 0;
+    for (; j < n; j++) {
+      AscAccess *b = &ev->acc[j];
+      if (b->space == a->space && b->buf == a->buf && b->write == a->write &&
+          b->atomic == a->atomic)
+        break;
+    }
+    if (j == n) {
+      ev->acc[n++] = *a;
+      continue;
+    }
+    AscAccess *b = &ev->acc[j];
+    int exact = !a->bounding && !b->bounding && !a->rows && !b->rows &&
+                a->lo <= b->hi && b->lo <= a->hi;
+    b->lo = a->lo < b->lo ? a->lo : b->lo;
+    b->hi = a->hi > b->hi ? a->hi : b->hi;
+    if (!exact) {
+      b->bounding = 1;
+      b->rows = 0;
+    }
+  }
+  ev->n_acc = n;
+}
+
 /* One batched computation: max(batchA, batchB) single-core matmuls, batch i
  * taking A number i / (batch / batchA) and B i / (batch / batchB), each
  * matrix of the NORMAL / BNGS1S2 layout after the one before (strideA /
@@ -633,8 +666,11 @@ static int batch_run(AscExec *x, const AscInstr *in, AscSimMatmul *m,
         !gm_view(x, in, &m->bias, i * s.sn * esbias, m->bias.dtype, &mb.bias))
       return 0;
     MmOut o = {&tc, 0, s.ldc, en_atomic, to_ub};
+    int first = x->b->ev.n_acc;
     if (!sim_mm_block(x, in, &mb, &s, 0, 0, s.sm, s.sn, &o, fractals))
       return 0;
+    if (i > 0 || a_first > 0 || b_first > 0)
+      merge_accesses(x, first);
   }
   return 1;
 }

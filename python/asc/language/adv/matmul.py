@@ -26,6 +26,7 @@ from typing import Any, Optional
 from ...codegen import builder as _b
 from ..core import dtype as dt
 from ..core.checks import describe, error, got, usage
+from ..core.constexpr import ConstExpr
 from ..core.enums import (  # type: ignore[attr-defined]
     BatchMode,
     CubeFormat,
@@ -36,7 +37,6 @@ from ..core.enums import (  # type: ignore[attr-defined]
     ScheduleType,
     TPosition,
 )
-from ..core.constexpr import ConstExpr
 from ..core.types import STRUCTS as _STRUCTS
 from ..core.values import GlobalAddress, GlobalTensor, IRValue, LocalTensor, Scalar, const, int_operand, to_scalar
 from .tiling import TCubeTiling
