@@ -117,10 +117,23 @@ static void emit_matmul_register(Emitter *e, AscOp *op) {
   free(s);
 }
 
+/* A value of the struct MatrixOffset (matmul_config.h, which the matmul
+ * API's header brings) (mmapi). */
+static int is_matrix_offset(const AscType *t) {
+  return t &&
+         asc_type_struct_info(t) == asc_struct_info(ASC_STRUCT_MATRIX_OFFSET);
+}
+
 static int block_uses_matmul(const AscBlock *b) {
+  for (int i = 0; b && i < b->n_args; i++)
+    if (is_matrix_offset(b->args[i].type))
+      return 1;
   for (const AscOp *op = b ? b->first : NULL; op; op = op->next) {
     if (op->id == ASC_OP_MATMUL_CREATE)
       return 1;
+    for (int r = 0; r < op->n_results; r++)
+      if (is_matrix_offset(op->results[r].type))
+        return 1;
     for (int r = 0; r < op->n_regions; r++)
       if (block_uses_matmul(op->regions[r].block))
         return 1;
