@@ -118,6 +118,18 @@ def _is_number_arg(v: Any) -> bool:
     return (isinstance(v, (int, float)) and not isinstance(v, (bool, enum.Enum))) or isinstance(v, Scalar)
 
 
+def _u64(api: str, v: Any, what: str, wrap: bool = False) -> Scalar:
+    """A uint64_t argument: a constant in [0, 2**64) (wrap: a negative one as C++ converts it), or a runtime
+    integer converted."""
+    if isinstance(v, int) and not isinstance(v, (bool, enum.Enum)):
+        if wrap and -(2**63) <= v < 0:
+            v += 2**64
+        if not 0 <= v < 2**64:
+            raise error(f"{api}: '{what}' is a uint64 and {v} does not fit it")
+        return const(v, dt.uint64)
+    return to_scalar(_int(api, v, what), dt.uint64)
+
+
 def _template_bool(api: str, v: Any, what: str) -> bool:
     """A flag the devkit takes as a template argument (sync, waitIterateBatch): a Python bool."""
     v = ConstExpr.unwrap(v)
@@ -538,7 +550,7 @@ class Matmul(IRValue):
         signed offset added before the int8 saturation, bit 46 a signed (1) or unsigned (0) int8 result."""
         api = "Matmul.set_quant_scalar"
         self._quant_check(api)
-        self._op("asc.matmul.set_quant_scalar", [to_scalar(_int(api, quant_scalar, "quant_scalar"), dt.uint64)])
+        self._op("asc.matmul.set_quant_scalar", [_u64(api, quant_scalar, "quant_scalar")])
 
     @usage("matmul.set_quant_vector(quant_vector)")
     def set_quant_vector(self, quant_vector: Any) -> None:
@@ -589,7 +601,7 @@ class Matmul(IRValue):
         if isinstance(data_ptr, GlobalAddress):
             self._op("asc.matmul.set_self_define_data.addr", [data_ptr])
         else:
-            self._op("asc.matmul.set_self_define_data", [to_scalar(_int(api, data_ptr, "data_ptr"), dt.uint64)])
+            self._op("asc.matmul.set_self_define_data", [_u64(api, data_ptr, "data_ptr", wrap=True)])
 
     @usage("matmul.set_user_def_info(tiling_ptr)")
     def set_user_def_info(self, tiling_ptr: Any) -> None:
