@@ -117,6 +117,50 @@ def test_iterate_batch(ba: int, bb: int, use_bias: bool, form: int, bias_batch: 
     np.testing.assert_allclose(c, batch_ref(a, b, ba, bb, bias if use_bias else None, bias_batch), atol=1e-3)
 
 
+@asc.jit(matmul_cube_only=True)
+def cube_batch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                      ws: asc.GlobalAddress, ba: asc.ConstExpr[int], bb: asc.ConstExpr[int]):
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c)
+    pipe = asc.TPipe()
+    lay = asc.LayoutMode.NORMAL
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype, False, lay),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype, False, lay),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype, False, lay))
+    asc.adv.register_matmul(pipe, ws, mm, tiling)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g)
+    mm.set_batch_num(ba, bb)
+    mm.iterate_batch(c_g, False, 0, False)
+    mm.end()
+
+
+def test_batch_matmul_tiling_on_a_cube_only_kernel() -> None:
+    # asc.lib.host.BatchMatmulTiling with the NORMAL layout's batch info, the cube-only form on an AIC_ONLY kernel
+    m, n, k, ba, bb = 30, 20, 50, 3, 1
+    bt = host.BatchMatmulTiling(host.get_ascendc_platform())
+    bt.set_a_type(host.TPosition.GM, host.CubeFormat.ND, F16, False)
+    bt.set_b_type(host.TPosition.GM, host.CubeFormat.ND, F16, False)
+    bt.set_c_type(host.TPosition.GM, host.CubeFormat.ND, F32)
+    bt.set_org_shape(m, n, k)
+    bt.set_shape(m, n, k)
+    bt.set_batch_info_for_normal(ba, bb, m, n, k)
+    bt.set_batch_num(max(ba, bb))
+    t = asc.adv.TCubeTiling()
+    assert bt.get_tiling(t) == 0 and (t.single_core_m, t.single_core_n) == (m, n)
+    rng = np.random.default_rng(9)
+    a = rng.integers(-4, 4, (ba, m, k)).astype(np.float16)
+    b = rng.integers(-4, 4, (bb, k, n)).astype(np.float16)
+    c = np.zeros((3, m, n), np.float32)
+    cube_batch_kernel[1, None](a, b, c, t, np.zeros(64, np.uint8), ba, bb)
+    assert list(cube_batch_kernel.cache.values())[-1].kernel_type == asc.KernelType.AIC_ONLY
+    np.testing.assert_allclose(c, batch_ref(a, b, ba, bb), atol=1e-3)
+
+
 @asc.jit
 def nbatch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
                   ws: asc.GlobalAddress, user_ws: asc.GlobalAddress, loops: asc.ConstExpr[int],
