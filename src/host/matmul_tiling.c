@@ -303,7 +303,8 @@ static int pick_base(const AscMatmulTilingArgs *a, Shape sc, int64_t k0,
    * devkit's clients queue two of them (the tutorials' TQue of depth 2), so
    * the search keeps two C blocks within the UB (set_buffer_space's ub_size
    * or the platform's); NZ output stays in L1-sized fractals the kernel
-   * moves itself */
+   * moves itself. A base block set_fix_split fixes is the user's choice
+   * (upstream's leakyrelu tutorial queues one 256 x 128 fp32 block). */
   int64_t c_ub_bytes = 0;
   if ((a->c_pos == ASC_MM_POS_VECIN || a->c_pos == ASC_MM_POS_VECOUT ||
        a->c_pos == ASC_MM_POS_VECCALC) &&
@@ -348,7 +349,8 @@ static int pick_base(const AscMatmulTilingArgs *a, Shape sc, int64_t k0,
         continue;
       if (a->is_bias && a->bt_size > 0 && bn * bias_bytes > a->bt_size)
         continue;
-      if (c_ub_bytes > 0 && bm * bn * c_ub_bytes * 2 > a->ub_size)
+      if (c_ub_bytes > 0 && !(a->base_m > 0 && a->base_n > 0) &&
+          bm * bn * c_ub_bytes * 2 > a->ub_size)
         continue; /* C's block double buffered in the UB (see above) */
       int64_t bk = a->base_k > 0 ? a->base_k
                                  : pick_base_k(a, bm, bn, k0, k_lo, k_hi,

@@ -620,3 +620,30 @@ def test_kernel_errors(which: int, match: str) -> None:
     t = make_tiling(16, 16, 16, batch=1)
     with pytest.raises(asc.KernelError, match=match):
         misuse_kernel[1, None](np.zeros(256, np.float16), np.zeros(256, np.float32), t, np.zeros(64, np.uint8), which)
+
+
+# ---- the host tiling's bound for C in the UB ------------------------------------------------------------
+
+@pytest.mark.parametrize("c_pos,fix", [(host.TPosition.VECCALC, False), (host.TPosition.VECIN, False),
+                                       (host.TPosition.GM, False), (host.TPosition.VECCALC, True)])
+def test_tiling_keeps_two_c_blocks_in_the_ub(c_pos: Any, fix: bool) -> None:
+    mt = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    mt.set_a_type(host.TPosition.GM, host.CubeFormat.ND, F32, False)
+    mt.set_b_type(host.TPosition.GM, host.CubeFormat.ND, F32, False)
+    mt.set_c_type(c_pos, host.CubeFormat.ND, F32)
+    mt.set_dim(16)
+    mt.set_org_shape(1024, 512, 256)
+    mt.set_shape(1024, 512, 256)
+    if fix:
+        mt.set_fix_split(256, 128, -1)  # the user's choice stands (one block of 128 KiB)
+    mt.set_buffer_space(-1, -1, -1)
+    t = asc.adv.TCubeTiling()
+    assert mt.get_tiling(t) == 0
+    ub = host.get_ascendc_platform().get_core_mem_size(host.CoreMemType.UB)
+    two_blocks = 2 * t.base_m * t.base_n * 4
+    if fix:
+        assert (t.base_m, t.base_n) == (256, 128)
+    elif c_pos == host.TPosition.GM:
+        assert two_blocks > ub  # (the search's favourite, 256 x 128, when C is not in the UB)
+    else:
+        assert two_blocks <= ub
