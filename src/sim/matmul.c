@@ -105,6 +105,13 @@ static int64_t arg_i(AscExec *x, const AscInstr *in, int k) {
   return ASC_SLOT(x, in, k).i;
 }
 
+/* A MIX kernel: the vector cores hold the devkit's MatmulClient objects,
+ * which lack the cube-only methods (SetBatchNum, IterateBatch(gm,
+ * enPartialSum, ...)). */
+static int is_mix(const AscBlockState *b) {
+  return b->has_core && b->core_per_group > 1;
+}
+
 /* A view of GM tensor t moved by `bytes` (its element count shortened when
  * it has one), typed dt; 0 after sim_fail on overflow. */
 static int gm_view(AscExec *x, const AscInstr *in, const AscTensorRef *t,
@@ -131,6 +138,11 @@ static AscStatus set_more(AscExec *x, const AscInstr *in, AscSimMatmul *m) {
   switch (in->imm) {
   case 10: { /* SetBatchNum(batchA, batchB) */
     int64_t a = arg_i(x, in, 1), b = arg_i(x, in, 2);
+    if (is_mix(x->b))
+      return sim_fail(x, in,
+                      "Matmul: set_batch_num is the cube-only form's (an "
+                      "AIC_ONLY kernel): the devkit's MatmulClient of a MIX "
+                      "kernel has no SetBatchNum");
     if (a <= 0 || b <= 0 || (a % b && b % a))
       return sim_fail(x, in,
                       "Matmul: set_batch_num(%lld, %lld): the batches must "
@@ -697,6 +709,12 @@ AscStatus sim_matmul_batch(AscExec *x, const AscInstr *in) {
     int cube = sub >= 3;
     int64_t ba, bb, partial, atomic;
     if (cube) {
+      if (is_mix(x->b))
+        return sim_fail(x, in,
+                        "Matmul: the cube-only iterate_batch (after "
+                        "set_batch_num) needs an AIC_ONLY kernel: the "
+                        "devkit's MatmulClient of a MIX kernel has no such "
+                        "IterateBatch");
       if (!m->has_batch_num)
         return sim_fail(x, in,
                         "Matmul: the cube-only iterate_batch needs "

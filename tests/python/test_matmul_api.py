@@ -100,7 +100,6 @@ def batch_ref(a: np.ndarray, b: np.ndarray, ba: int, bb: int, bias: Any = None, 
     (2, 2, False, 0, True),
     (2, 4, True, 0, True),   # A broadcast: batch i takes A i // 2
     (3, 1, True, 0, False),  # B broadcast, one bias for every batch
-    (4, 2, False, 1, True),  # cube-only form
     (1, 2, True, 2, True),   # asynchronous
     (2, 2, True, 3, True),   # into the UB
 ])
@@ -134,28 +133,38 @@ def cube_batch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalA
     asc.adv.register_matmul(pipe, ws, mm, tiling)
     mm.set_tensor_a(a_g)
     mm.set_tensor_b(b_g)
-    mm.set_batch_num(ba, bb)
+    if ba > 0:
+        mm.set_batch_num(ba, bb)
     mm.iterate_batch(c_g, False, 0, False)
     mm.end()
 
 
-def test_batch_matmul_tiling_on_a_cube_only_kernel() -> None:
+@pytest.mark.parametrize("ba,bb", [(3, 1), (2, 4), (2, 3), (0, 0)])
+def test_batch_matmul_tiling_on_a_cube_only_kernel(ba: int, bb: int) -> None:
     # asc.lib.host.BatchMatmulTiling with the NORMAL layout's batch info, the cube-only form on an AIC_ONLY kernel
-    m, n, k, ba, bb = 30, 20, 50, 3, 1
+    m, n, k = 30, 20, 50
     bt = host.BatchMatmulTiling(host.get_ascendc_platform())
     bt.set_a_type(host.TPosition.GM, host.CubeFormat.ND, F16, False)
     bt.set_b_type(host.TPosition.GM, host.CubeFormat.ND, F16, False)
     bt.set_c_type(host.TPosition.GM, host.CubeFormat.ND, F32)
     bt.set_org_shape(m, n, k)
     bt.set_shape(m, n, k)
-    bt.set_batch_info_for_normal(ba, bb, m, n, k)
-    bt.set_batch_num(max(ba, bb))
+    bt.set_batch_info_for_normal(max(ba, 1), max(bb, 1), m, n, k)
+    bt.set_batch_num(max(ba, bb, 1))
     t = asc.adv.TCubeTiling()
     assert bt.get_tiling(t) == 0 and (t.single_core_m, t.single_core_n) == (m, n)
     rng = np.random.default_rng(9)
-    a = rng.integers(-4, 4, (ba, m, k)).astype(np.float16)
-    b = rng.integers(-4, 4, (bb, k, n)).astype(np.float16)
-    c = np.zeros((3, m, n), np.float32)
+    a = rng.integers(-4, 4, (max(ba, 1), m, k)).astype(np.float16)
+    b = rng.integers(-4, 4, (max(bb, 1), k, n)).astype(np.float16)
+    if ba == 0:  # no set_batch_num
+        with pytest.raises(asc.KernelError, match="set_batch_num first"):
+            cube_batch_kernel[1, None](a, b, np.zeros(64, np.float32), t, np.zeros(64, np.uint8), 0, 0)
+        return
+    c = np.zeros((max(ba, bb), m, n), np.float32)
+    if ba % bb and bb % ba:
+        with pytest.raises(asc.KernelError, match="one a multiple of the other"):
+            cube_batch_kernel[1, None](a, b, c, t, np.zeros(64, np.uint8), ba, bb)
+        return
     cube_batch_kernel[1, None](a, b, c, t, np.zeros(64, np.uint8), ba, bb)
     assert list(cube_batch_kernel.cache.values())[-1].kernel_type == asc.KernelType.AIC_ONLY
     np.testing.assert_allclose(c, batch_ref(a, b, ba, bb), atol=1e-3)
@@ -612,9 +621,9 @@ def misuse_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TC
     (1, "needs an asynchronous iterate"),
     (2, "set_workspace"),
     (3, "without an iterate_n_batch"),
-    (4, "set_batch_num first"),
+    (4, "needs an AIC_ONLY kernel"),
     (5, "wait_iterate_batch without"),
-    (6, "one a multiple of the other"),
+    (6, "MIX kernel has no SetBatchNum"),
 ])
 def test_kernel_errors(which: int, match: str) -> None:
     t = make_tiling(16, 16, 16, batch=1)
