@@ -88,9 +88,19 @@ static double convert(int kind, uint64_t w, double v) {
 
 int sim_mm_convert(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
                    int64_t n0, int64_t rows, int64_t cols, double *v) {
+  int kind = quant_kind(m);
+  if (m->quant_mode == 0 && kind != Q_NONE) {
+    /* the devkit picks these types' fixpipe mode by SetQuantScalar /
+     * SetQuantVector; without one the scale is not defined */
+    sim_fail(x, in,
+             "Matmul: a %s C from %s inputs is quantised: set_quant_scalar "
+             "or set_quant_vector before the computation",
+             asc_dtype_name((AscDType)m->c_dtype),
+             asc_dtype_name((AscDType)m->a.dtype));
+    return 0;
+  }
   if (m->quant_mode == 0)
     return 1; /* C takes the values as they are (converted on store) */
-  int kind = quant_kind(m);
   if (kind == Q_NONE) {
     sim_fail(x, in,
              "Matmul: set_quant_scalar / set_quant_vector: no quantisation "

@@ -273,7 +273,7 @@ def quant_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddres
         mm.set_tensor_b(b_g)
         if vector:
             mm.set_quant_vector(q_g)
-        else:
+        elif scalar >= 0:  # (-1: none)
             mm.set_quant_scalar(scalar)
         with mm.iterate():
             mm.get_tensor_c(c_g)
@@ -308,6 +308,14 @@ def test_quant(ab: Any, cdt: Any, vector: bool, scale: Any, offset: int, signed:
     np.testing.assert_array_equal(c, want)
     if cdt == np.int8 and not vector and signed:  # the edge cases are reached: saturated values
         assert (np.abs(want.astype(int)) >= 127).any()
+
+
+@pytest.mark.parametrize("ab,cdt", [(np.int8, np.float16), (np.int8, np.int8), (np.float16, np.int8)])
+def test_quantised_c_needs_a_quantisation(ab: Any, cdt: Any) -> None:
+    t = make_tiling(16, 16, 32, ab=HD[ab], c=HD[cdt])
+    with pytest.raises(asc.KernelError, match="set_quant_scalar or set_quant_vector before"):
+        quant_kernel[1, None](np.ones((16, 32), ab), np.ones((32, 16), ab), np.zeros((16, 16), cdt),
+                              np.zeros(16, np.uint64), t, np.zeros(64, np.uint8), -1, False)
 
 
 def test_quant_rounding_ties_to_even() -> None:
