@@ -499,7 +499,7 @@ def test_state_setters_and_offset_c() -> None:
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
     assert list(out[:2]) == [1, 2]  # the devkit's reserved GetOffsetC<false>() is all zeros
     src = ascendc(state_kernel)
-    for s in ("SetSelfDefineData(7", "SetSelfDefineData(reinterpret_cast<uint64_t>(", "SetUserDefInfo(reinterpret_cast<",
+    for s in ("SetSelfDefineData(static_cast<uint64_t>(7", "SetSelfDefineData(reinterpret_cast<uint64_t>(", "SetUserDefInfo(reinterpret_cast<",
               "SetSparseIndex(", "SetWorkspace(", "SetHF32(", "GetOffsetC<false>()"):
         assert s in src, s
 

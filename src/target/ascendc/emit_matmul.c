@@ -218,6 +218,9 @@ static void emit_matmul_method(Emitter *e, AscOp *op) {
       op->id == ASC_OP_MATMUL_SET_USER_DEF_INFO) /* a uint64_t parameter */
     args = em_fmt_str("reinterpret_cast<uint64_t>(%s)",
                       em_expr(e, op->operands[1]));
+  /* SetSelfDefineData: the uint64_t overload, not the template T one */
+  else if (op->id == ASC_OP_MATMUL_SET_SELF_DEFINE_DATA)
+    args = em_fmt_str("static_cast<uint64_t>(%s)", em_expr(e, op->operands[1]));
   else
     args = join_some(e, op, idx, n);
   char *call =
@@ -242,6 +245,7 @@ EmSystemRule em_matmul_rule(AscOpId id) {
   case ASC_OP_MATMUL_REGISTER:
   case ASC_OP_MATMUL_INIT:
     return emit_matmul_register;
+  case ASC_OP_MATMUL_SET_SELF_DEFINE_DATA:
   case ASC_OP_MATMUL_SET_SELF_DEFINE_DATA_ADDR:
   case ASC_OP_MATMUL_SET_USER_DEF_INFO:
   case ASC_OP_MATMUL_GET_OFFSET_C:
