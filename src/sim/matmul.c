@@ -20,6 +20,18 @@
  *
  * A block itself is computed by matmul_block.c.
  *
+ * The rest of the API (mmapi): IterateBatch runs max(batchA, batchB)
+ * single-core matmuls of the NORMAL / BNGS1S2 layout (batch i on A
+ * i / (batch / batchA), B i / (batch / batchB), the devkit's broadcast),
+ * IterateNBatch batchLoop of them into the workspace SetWorkspace gave,
+ * which GetBatchTensorC reads one IterateBatch's Cs a call. The
+ * asynchronous forms (Iterate<false>, IterateAll<false>, IterateBatch<
+ * false>, ...) compute at the call; GetTensorC<false>() and
+ * AsyncGetTensorC put each block in the workspace baseM x baseN after the
+ * one before, as the devkit's server does; the Wait* methods check that
+ * something waits. SetQuantScalar / SetQuantVector state is applied per
+ * block by sim_mm_convert (matmul_quant.c).
+ *
  * Which core does the work: in a MIX kernel the devkit's AIC runs a server
  * loop inside REGIST_MATMUL_OBJ for the requests of the two AIVs, each of
  * which owns a client object with its own tensors and tails (the tutorials
