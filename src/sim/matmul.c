@@ -26,9 +26,10 @@
  * IterateNBatch batchLoop of them into the workspace SetWorkspace gave,
  * which GetBatchTensorC reads one IterateBatch's Cs a call. The
  * asynchronous forms (Iterate<false>, IterateAll<false>, IterateBatch<
- * false>, ...) compute at the call; GetTensorC<false>() and
- * AsyncGetTensorC put each block in the workspace baseM x baseN after the
- * one before, as the devkit's server does; the Wait* methods check that
+ * false>, ...) compute at the call; GetTensorC<false>() puts each block
+ * in the workspace baseM x baseN after the one before, as the devkit's
+ * server does (AsyncGetTensorC, which copies that block into a UB tensor,
+ * computes into the tensor directly); the Wait* methods check that
  * something waits. SetQuantScalar / SetQuantVector state is applied per
  * block by sim_mm_convert (matmul_quant.c).
  *
