@@ -235,6 +235,14 @@ static AscStatus set_more(AscExec *x, const AscInstr *in, AscSimMatmul *m) {
                       "before it (the devkit's would wait forever)");
     m->pending_batch = 0;
     return ASC_OK;
+  case 23: { /* SetQuantVector(LocalTensor<uint64_t> in L1) */
+    const AscTensorRef *t = sim_tensor_arg(x, in, 1, "quant_vector");
+    if (!t)
+      return ASC_ERR_KERNEL;
+    m->quant_mode = 3;
+    m->quant_vec = *t;
+    return ASC_OK;
+  }
   default: /* 22: WaitGetTensorC: the copies were done at their calls */
     return ASC_OK;
   }

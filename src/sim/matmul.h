@@ -38,7 +38,8 @@ struct AscSimMatmul {
   /* SetQuantScalar / SetQuantVector: how the block's L0C values are
    * converted to C's dtype (the fixpipe's quantisation); quant_mode 0:
    * none, 1: one scalar (quant_scalar, the bits of a uint64 as the devkit
-   * passes them), 2: a vector of per-column scales in GM (quant_vec) */
+   * passes them), 2: a vector of per-column scales in GM (quant_vec), 3:
+   * such a vector in L1 (mmapi) */
   int quant_mode;
   uint64_t quant_scalar;
   AscTensorRef quant_vec;

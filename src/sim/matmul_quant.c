@@ -114,16 +114,26 @@ int sim_mm_convert(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
       v[e] = convert(kind, m->quant_scalar, v[e]);
     return 1;
   }
-  /* a vector: column n0 + j of the single-core C takes element n0 + j */
+  /* a vector (2: in GM, 3: in L1): column n0 + j of the single-core C
+   * takes element n0 + j */
   if (!cols || !rows)
     return 1;
-  SimGmSpan span;
-  if (sim_gm_span(x, in, &m->quant_vec, n0 + cols, 0, "quant vector", &span))
+  SimGmSpan span = {0};
+  const uint8_t *l1 = NULL;
+  if (m->quant_mode == 3) {
+    l1 = sim_local_ptr(x, in, &m->quant_vec, n0 + cols, 0, "quant vector");
+    if (!l1)
+      return 0;
+  } else if (sim_gm_span(x, in, &m->quant_vec, n0 + cols, 0, "quant vector",
+                         &span)) {
     return 0;
+  }
   for (int64_t j = 0; j < cols; j++) {
     int64_t o = (n0 + j) * 8;
     uint64_t w = 0;
-    if (span.p && o >= span.skip && o + 8 <= span.skip + span.valid)
+    if (l1)
+      memcpy(&w, l1 + o, sizeof w);
+    else if (span.p && o >= span.skip && o + 8 <= span.skip + span.valid)
       memcpy(&w, span.p + (o - span.skip), sizeof w);
     for (int64_t i = 0; i < rows; i++)
       v[i * cols + j] = convert(kind, w, v[i * cols + j]);

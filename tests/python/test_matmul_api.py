@@ -310,6 +310,45 @@ def test_quant(ab: Any, cdt: Any, vector: bool, scale: Any, offset: int, signed:
         assert (np.abs(want.astype(int)) >= 127).any()
 
 
+@asc.jit(matmul_cube_only=True)
+def quant_l1_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, q: asc.GlobalAddress,
+                    tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c)
+    q_g = asc.GlobalTensor()
+    q_g.set_global_buffer(q)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype))
+    asc.adv.register_matmul(pipe, ws, mm, tiling)
+    q_l1 = asc.LocalTensor(asc.uint64, asc.TPosition.C1, 0, n)
+    asc.data_copy(q_l1, q_g, n)  # the scales into L1
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g)
+    mm.set_quant_vector(q_l1)
+    mm.iterate_all(c_g)
+    mm.end()
+
+
+def test_quant_vector_in_l1() -> None:
+    m, n, k = 32, 48, 64
+    rng = np.random.default_rng(12)
+    a = rng.integers(-6, 6, (m, k)).astype(np.int8)
+    b = rng.integers(-6, 6, (k, n)).astype(np.int8)
+    words = np.array([qword(float(s), 3) for s in rng.uniform(-0.9, 0.9, n)], np.uint64)
+    t = make_tiling(m, n, k, ab=I8, c=I8, base=(16, 16, 32))
+    c = np.zeros((m, n), np.int8)
+    quant_l1_kernel[1, None](a, b, c, words, t, np.zeros(64, np.uint8), n)
+    np.testing.assert_array_equal(c, q_ref(a.astype(np.int64) @ b.astype(np.int64), words, np.int8))
+    assert "SetQuantVector(q_l1)" in ascendc(quant_l1_kernel)
+
+
 @pytest.mark.parametrize("ab,cdt", [(np.int8, np.float16), (np.int8, np.int8), (np.float16, np.int8)])
 def test_quantised_c_needs_a_quantisation(ab: Any, cdt: Any) -> None:
     t = make_tiling(16, 16, 32, ab=HD[ab], c=HD[cdt])
@@ -541,8 +580,14 @@ def bad_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, q: asc.GlobalAddress,
     mm.set_tensor_b(a_g)
     if which == 0:
         mm.set_quant_scalar(1)  # float16 -> float32: no quantisation
-    elif which == 1:
-        mm.set_quant_vector(c_g)
+    elif which == 1 or which == 11:
+        mm2 = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8),
+                             b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8),
+                             c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16))
+        if which == 1:
+            mm2.set_quant_vector(c_g)  # float32, not uint64
+        else:
+            mm2.set_quant_vector(asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 0, 16))  # not in L1
     elif which == 2:
         mm.iterate_batch(c_g, 1, 1, False)  # no batch layout
     elif which == 3:
@@ -566,7 +611,8 @@ def bad_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, q: asc.GlobalAddress,
 
 @pytest.mark.parametrize("which,match", [
     (0, "no quantisation converts float16 inputs to a float32 C"),
-    (1, "set_quant_vector"),
+    (1, "must hold uint64, got float32"),
+    (11, "lies in L1"),
     (2, "need a batch layout"),
     (3, "template argument"),
     (4, "uint8"),

@@ -147,6 +147,7 @@ public:
   __aicore__ void SetBatchNum(int32_t batchA, int32_t batchB);
   __aicore__ void SetQuantScalar(const uint64_t quantScalar);
   __aicore__ void SetQuantVector(const GlobalTensor<uint64_t> &quantTensor);
+  __aicore__ void SetQuantVector(const LocalTensor<uint64_t> &quantTensor);
   __aicore__ void SetHF32(bool enableHF32 = false, int32_t transMode = 0);
   template <class T> __aicore__ void SetWorkspace(__gm__ const T *addr, int size);
   template <class T> __aicore__ void SetWorkspace(GlobalTensor<T> &addr);

@@ -555,17 +555,20 @@ class Matmul(IRValue):
     @usage("matmul.set_quant_vector(quant_vector)")
     def set_quant_vector(self, quant_vector: Any) -> None:
         """`SetQuantVector(quantTensor)`: as set_quant_scalar with one uint64 per column of C (a GlobalTensor
-        of uint64, column j of the single-core C taking element j)."""
+        of uint64, or a LocalTensor of them in L1; column j of the single-core C takes element j)."""
         api = "Matmul.set_quant_vector"
         self._quant_check(api)
         if isinstance(quant_vector, LocalTensor):
-            raise NotImplementedError(f"{api} with a LocalTensor (the scales in L1) is not implemented; pass a "
-                                      "GlobalTensor")
-        if not isinstance(quant_vector, GlobalTensor):
-            raise error(f"{api}: 'quant_vector' must be a GlobalTensor of uint64, got {got(quant_vector)}")
+            if quant_vector.position not in (TPosition.A1, TPosition.B1, TPosition.C1):
+                raise error(f"{api}: a LocalTensor of scales lies in L1 (TPosition.A1, B1 or C1), got one at "
+                            f"{quant_vector.position.name}")
+        elif not isinstance(quant_vector, GlobalTensor):
+            raise error(f"{api}: 'quant_vector' must be a GlobalTensor (or an L1 LocalTensor) of uint64, got "
+                        f"{got(quant_vector)}")
         if quant_vector.dtype != dt.uint64:
-            raise error(f"{api}: 'quant_vector' must be a GlobalTensor of uint64, got one of {quant_vector.dtype.name}")
-        self._op("asc.matmul.set_quant_vector", [quant_vector])
+            raise error(f"{api}: 'quant_vector' must hold uint64, got {quant_vector.dtype.name}")
+        local = isinstance(quant_vector, LocalTensor)
+        self._op("asc.matmul.set_quant_vector.l1" if local else "asc.matmul.set_quant_vector", [quant_vector])
 
     @usage("matmul.set_hf32(enable_hf32=False, trans_mode=0)")
     def set_hf32(self, enable_hf32: Any = False, trans_mode: Any = 0) -> None:
