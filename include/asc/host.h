@@ -88,7 +88,15 @@ enum {
 };
 
 /* matmul_tiling::TPosition values that matter here */
-enum { ASC_MM_POS_GM = 0, ASC_MM_POS_TSCM = 13 };
+enum {
+  ASC_MM_POS_GM = 0,
+  ASC_MM_POS_VECIN = 9,
+  ASC_MM_POS_VECOUT = 10,
+  ASC_MM_POS_VECCALC = 11,
+  ASC_MM_POS_TSCM = 13
+};
+/* matmul_tiling::CubeFormat::NZ */
+enum { ASC_MM_FMT_NZ = 1 };
 
 /* Every member an int32: the Python binding fills them by name
  * (asc_matmul_tiling_arg_names). -1 is "not set" where the devkit has it. */

@@ -739,6 +739,13 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
     in->imm =
         asc_struct_field_index(asc_type_struct_info(op->operands[0]->type),
                                asc_op_attr_str(op, "field"));
+  /* family: matmul (mmapi): a Matmul's C element type, which the
+   * quantisation and IterateNBatch's workspace need */
+  if (op->id == ASC_OP_MATMUL_CREATE) {
+    const AscAttr *a = asc_op_attr(op, "dtypes");
+    if (a && a->kind == ASC_ATTR_TYPES && a->n_types == 4)
+      in->dtype2 = (uint8_t)a->types[2]->dtype;
+  }
   if (op->id == ASC_OP_CAST_L0) /* imm2 is the mask mode */
     in->imm3 = asc_op_attr_int(op, "round_mode", 0);
   /* datamove family: GetStoreAtomicConfig's second result */

@@ -178,7 +178,9 @@ static int check_types(const AscMatmulTilingArgs *a, char *err, size_t n) {
                     c == ASC_MM_DT_INT8 || c == ASC_MM_DT_BF16 ||
                     c == ASC_MM_DT_BFLOAT16)
                  : (c == ASC_MM_DT_FLOAT || c == ASC_MM_DT_FLOAT16 ||
-                    c == ASC_MM_DT_BF16 || c == ASC_MM_DT_BFLOAT16);
+                    c == ASC_MM_DT_BF16 || c == ASC_MM_DT_BFLOAT16 ||
+                    /* fp16 / bf16 quantised to int8 (QF322B8_PRE) */
+                    (c == ASC_MM_DT_INT8 && a->a_dtype != ASC_MM_DT_FLOAT));
   if (!c_ok)
     return fail(err, n,
                 "the C matrix's data type (%d) is not an output of a "
@@ -206,7 +208,11 @@ typedef struct Shape {
 /* The per-core shape and the split of M and N over the cores. */
 static int split_cores(const AscMatmulTilingArgs *a, Shape s, Shape *sc,
                        int64_t *m_dim, int64_t *n_dim, char *err, size_t n) {
-  if (a->kind == ASC_MM_TILING_SINGLE_CORE) {
+  /* a batch (set_batch_num): the devkit's batch matmul reads each batch's
+   * A, B and C as whole single-core matrices one after another (the NORMAL
+   * layout's stride is singleCoreM x singleCoreK), so M and N are not split
+   * over the cores (a kernel shares the batches out itself) */
+  if (a->kind == ASC_MM_TILING_SINGLE_CORE || a->batch_num > 0) {
     *sc = s;
     *m_dim = *n_dim = 1;
     return 0;
@@ -292,6 +298,18 @@ static int pick_base(const AscMatmulTilingArgs *a, Shape sc, int64_t k0,
                      int64_t sa_bits, int64_t sb_bits, int64_t bias_bytes,
                      Base *out, char *err, size_t n) {
   int64_t l0c_elems = a->l0c_size / 4;
+  /* C at a UB position (VECIN, VECOUT, VECCALC) in ND: the kernel takes each
+   * baseM x baseN block of C into a UB buffer (GetTensorC), and the
+   * devkit's clients queue two of them (the tutorials' TQue of depth 2), so
+   * the search keeps two C blocks within the UB (set_buffer_space's ub_size
+   * or the platform's); NZ output stays in L1-sized fractals the kernel
+   * moves itself. A base block set_fix_split fixes is the user's choice
+   * (upstream's leakyrelu tutorial queues one 256 x 128 fp32 block). */
+  int64_t c_ub_bytes = 0;
+  if ((a->c_pos == ASC_MM_POS_VECIN || a->c_pos == ASC_MM_POS_VECOUT ||
+       a->c_pos == ASC_MM_POS_VECCALC) &&
+      a->c_format != ASC_MM_FMT_NZ && a->ub_size > 0)
+    c_ub_bytes = asc_matmul_dtype_bits(a->c_dtype) / 8;
   if (a->base_m > 0 && a->base_n > 0 && a->base_k > 0) {
     out->m = a->base_m;
     out->n = a->base_n;
@@ -331,6 +349,9 @@ static int pick_base(const AscMatmulTilingArgs *a, Shape sc, int64_t k0,
         continue;
       if (a->is_bias && a->bt_size > 0 && bn * bias_bytes > a->bt_size)
         continue;
+      if (c_ub_bytes > 0 && !(a->base_m > 0 && a->base_n > 0) &&
+          bm * bn * c_ub_bytes * 2 > a->ub_size)
+        continue; /* C's block double buffered in the UB (see above) */
       int64_t bk = a->base_k > 0 ? a->base_k
                                  : pick_base_k(a, bm, bn, k0, k_lo, k_hi,
                                                sa_bits, sb_bits);

@@ -20,6 +20,19 @@
  *
  * A block itself is computed by matmul_block.c.
  *
+ * The rest of the API (mmapi): IterateBatch runs max(batchA, batchB)
+ * single-core matmuls of the NORMAL / BNGS1S2 layout (batch i on A
+ * i / (batch / batchA), B i / (batch / batchB), the devkit's broadcast),
+ * IterateNBatch batchLoop of them into the workspace SetWorkspace gave,
+ * which GetBatchTensorC reads one IterateBatch's Cs a call. The
+ * asynchronous forms (Iterate<false>, IterateAll<false>, IterateBatch<
+ * false>, ...) compute at the call; GetTensorC<false>() puts each block
+ * in the workspace baseM x baseN after the one before, as the devkit's
+ * server does (AsyncGetTensorC, which copies that block into a UB tensor,
+ * computes into the tensor directly); the Wait* methods check that
+ * something waits. SetQuantScalar / SetQuantVector state is applied per
+ * block by sim_mm_convert (matmul_quant.c).
+ *
  * Which core does the work: in a MIX kernel the devkit's AIC runs a server
  * loop inside REGIST_MATMUL_OBJ for the requests of the two AIVs, each of
  * which owns a client object with its own tensors and tails (the tutorials
@@ -72,6 +85,8 @@ AscStatus sim_matmul_create(AscExec *x, const AscInstr *in) {
   memset(m, 0, sizeof *m);
   m->single_m = m->single_n = m->single_k = -1;
   m->org_m = m->org_n = m->org_ka = m->org_kb = m->org_kc = -1;
+  m->c_dtype = in->dtype2; /* C's element type (lower.c) */
+  m->ws_bytes = -1;
   x->regs[in->dst].i = b->n_matmuls++;
   return ASC_OK;
 }
@@ -101,6 +116,136 @@ AscStatus sim_matmul_init(AscExec *x, const AscInstr *in) {
 
 static int64_t arg_i(AscExec *x, const AscInstr *in, int k) {
   return ASC_SLOT(x, in, k).i;
+}
+
+/* A MIX kernel: the vector cores hold the devkit's MatmulClient objects,
+ * which lack the cube-only methods (SetBatchNum, IterateBatch(gm,
+ * enPartialSum, ...)). */
+static int is_mix(const AscBlockState *b) {
+  return b->has_core && b->core_per_group > 1;
+}
+
+/* A view of GM tensor t moved by `bytes` (its element count shortened when
+ * it has one), typed dt; 0 after sim_fail on overflow. */
+static int gm_view(AscExec *x, const AscInstr *in, const AscTensorRef *t,
+                   int64_t bytes, int dt, AscTensorRef *out) {
+  *out = *t;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)t->dtype);
+  if (asc_add_i64(t->addr, bytes, &out->addr)) {
+    sim_fail(x, in, "Matmul: address out of range");
+    return 0;
+  }
+  if (t->len >= 0 && es > 0) {
+    int64_t left = t->len * es - bytes;
+    out->len = left < 0 ? 0 : left;
+  }
+  out->dtype = (uint8_t)dt;
+  int64_t nes = (int64_t)asc_dtype_size((AscDType)dt);
+  if (out->len >= 0 && nes > 0)
+    out->len /= nes;
+  return 1;
+}
+
+/* The setters of the rest of the API (mmapi; ops.def subs 10..22). */
+static AscStatus set_more(AscExec *x, const AscInstr *in, AscSimMatmul *m) {
+  switch (in->imm) {
+  case 10: { /* SetBatchNum(batchA, batchB) */
+    int64_t a = arg_i(x, in, 1), b = arg_i(x, in, 2);
+    if (is_mix(x->b))
+      return sim_fail(x, in,
+                      "Matmul: set_batch_num is the cube-only form's (an "
+                      "AIC_ONLY kernel): the devkit's MatmulClient of a MIX "
+                      "kernel has no SetBatchNum");
+    if (a <= 0 || b <= 0 || (a % b && b % a))
+      return sim_fail(x, in,
+                      "Matmul: set_batch_num(%lld, %lld): the batches must "
+                      "be positive and one a multiple of the other",
+                      (long long)a, (long long)b);
+    m->batch_a = (int32_t)a;
+    m->batch_b = (int32_t)b;
+    m->has_batch_num = 1;
+    return ASC_OK;
+  }
+  case 11: /* SetQuantScalar(uint64) */
+    m->quant_mode = 1;
+    m->quant_scalar = (uint64_t)arg_i(x, in, 1);
+    return ASC_OK;
+  case 12: { /* SetQuantVector(GlobalTensor<uint64_t>) */
+    const AscTensorRef *t = sim_tensor_arg(x, in, 1, "quant_vector");
+    if (!t)
+      return ASC_ERR_KERNEL;
+    m->quant_mode = 2;
+    m->quant_vec = *t;
+    return ASC_OK;
+  }
+  case 13: { /* SetHF32(enableHF32, transMode) */
+    int64_t mode = arg_i(x, in, 2);
+    if (mode != 0 && mode != 1)
+      return sim_fail(x, in, "Matmul: set_hf32 trans_mode %lld is not 0 or 1",
+                      (long long)mode);
+    m->hf32 = arg_i(x, in, 1) != 0;
+    m->hf32_trans = (int)mode;
+    return ASC_OK;
+  }
+  case 14:   /* SetWorkspace(GlobalTensor) */
+  case 15: { /* SetWorkspace(addr, size) */
+    const AscTensorRef *t = sim_tensor_arg(x, in, 1, "addr");
+    if (!t)
+      return ASC_ERR_KERNEL;
+    m->ws = *t;
+    int64_t es = (int64_t)asc_dtype_size((AscDType)t->dtype);
+    m->ws_bytes = in->imm == 15 ? arg_i(x, in, 2)
+                  : t->len >= 0 ? t->len * (es ? es : 1)
+                                : -1;
+    if (in->imm == 15 && m->ws_bytes < 0)
+      return sim_fail(x, in, "Matmul: set_workspace size %lld is negative",
+                      (long long)m->ws_bytes);
+    m->has_ws = 1;
+    return ASC_OK;
+  }
+  case 16: /* SetSelfDefineData(uint64) */
+  case 17: /* SetSelfDefineData(address) */
+    m->self_define_data = in->imm == 16 ? (uint64_t)arg_i(x, in, 1)
+                                        : (uint64_t)ASC_SLOT(x, in, 1).t.addr;
+    return ASC_OK;
+  case 18: /* SetUserDefInfo(tilingPtr) */
+    m->user_def_info = (uint64_t)ASC_SLOT(x, in, 1).t.addr;
+    return ASC_OK;
+  case 19: { /* SetSparseIndex: kept; no effect for these B types */
+    const AscTensorRef *t = sim_tensor_arg(x, in, 1, "index_global");
+    if (!t)
+      return ASC_ERR_KERNEL;
+    m->sparse_index = *t;
+    m->has_sparse_index = 1;
+    return ASC_OK;
+  }
+  case 20: /* WaitIterateAll */
+    if (!m->pending_all)
+      return sim_fail(x, in,
+                      "Matmul: wait_iterate_all without an iterate_all("
+                      "sync=False, wait_iterate_all=True) before it (the "
+                      "devkit's would wait forever)");
+    m->pending_all = 0;
+    return ASC_OK;
+  case 21: /* WaitIterateBatch */
+    if (!m->pending_batch)
+      return sim_fail(x, in,
+                      "Matmul: wait_iterate_batch without an iterate_batch / "
+                      "iterate_n_batch(sync=False, wait_iterate_batch=True) "
+                      "before it (the devkit's would wait forever)");
+    m->pending_batch = 0;
+    return ASC_OK;
+  case 23: { /* SetQuantVector(LocalTensor<uint64_t> in L1) */
+    const AscTensorRef *t = sim_tensor_arg(x, in, 1, "quant_vector");
+    if (!t)
+      return ASC_ERR_KERNEL;
+    m->quant_mode = 3;
+    m->quant_vec = *t;
+    return ASC_OK;
+  }
+  default: /* 22: WaitGetTensorC: the copies were done at their calls */
+    return ASC_OK;
+  }
 }
 
 AscStatus sim_matmul_set(AscExec *x, const AscInstr *in) {
@@ -147,9 +292,11 @@ AscStatus sim_matmul_set(AscExec *x, const AscInstr *in) {
     m->org_kb = in->n_args > 4 ? arg_i(x, in, 4) : m->org_ka;
     m->org_kc = in->n_args > 5 ? arg_i(x, in, 5) : -1;
     break;
-  default: /* End: the object's work is done */
+  case 7: /* End: the object's work is done */
     m->iter = 0;
     break;
+  default:
+    return set_more(x, in, m);
   }
   return ASC_OK;
 }
@@ -217,6 +364,10 @@ AscStatus sim_matmul_iterate(AscExec *x, const AscInstr *in) {
     x->regs[in->dst].i = 0;
     return ASC_OK;
   }
+  if (m->iter == 0) { /* a loop starts: its mode, the workspace's start */
+    m->iter_async = in->imm == 1;
+    m->c_off = 0;
+  }
   int64_t c = m->iter++;
   if (s.order == 1) {
     m->cur_n = c % s.n_blocks;
@@ -237,55 +388,411 @@ static void block_size(const Shape *s, int64_t bi, int64_t bj, int64_t *rows,
   *cols = c < s->bn ? c : s->bn;
 }
 
-/* IterateAll (sub 0), GetTensorC to GM (1) or to a UB tensor (2). */
+/* The products one call computes (the interpreter's step budget does not
+ * see inside it): beyond 2^32 a KernelError, not a hang. */
+static int too_large(AscExec *x, const AscInstr *in, const Shape *s,
+                     int64_t rows, int64_t cols) {
+  int64_t cells = rows * cols;
+  if (s->bm > 4096 || s->bn > 4096 || cells > ((int64_t)1 << 26) ||
+      cells * s->sk > ((int64_t)1 << 32)) {
+    sim_fail(x, in, "Matmul: %lld x %lld is too large to simulate",
+             (long long)rows, (long long)cols);
+    return 1;
+  }
+  return 0;
+}
+
+/* The current block of an Iterate loop: its origin and size; 0 after
+ * sim_fail outside a loop. */
+static int current_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
+                         const Shape *s, const char *what, int64_t *rows,
+                         int64_t *cols) {
+  if (m->iter == 0) {
+    sim_fail(x, in, "Matmul: %s outside an iterate loop (no current block)",
+             what);
+    return 0;
+  }
+  block_size(s, m->cur_m, m->cur_n, rows, cols);
+  return 1;
+}
+
+/* IterateAll (sub 0; 3 IterateAll<false>; 4 into a UB tensor), GetTensorC
+ * to GM (1; 5 <false>) or to a UB tensor (2; 6 <false>), to both (7),
+ * AsyncGetTensorC (8). The asynchronous forms do their work at the call. */
 AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
   AscSimMatmul *m = object(x, in, 0);
   if (!m)
     return ASC_ERR_KERNEL;
   if (!works_here(x->b))
     return ASC_OK;
+  int sub = (int)in->imm;
   const AscTensorRef *t = sim_tensor_arg(x, in, 1, "tensor");
   if (!t)
     return ASC_ERR_KERNEL;
   Shape s;
   if (!shape_of(x, in, m, &s))
     return ASC_ERR_KERNEL;
-  int64_t en_atomic = arg_i(x, in, 2), seq = arg_i(x, in, 3);
+  int k_atomic = sub == 7 ? 3 : 2; /* the both form has the UB tensor at 2 */
+  int64_t en_atomic = sub == 8 ? 0 : arg_i(x, in, k_atomic);
+  int64_t seq = sub == 4 || sub == 8 ? 0 : arg_i(x, in, k_atomic + 1);
   if (en_atomic < 0 || en_atomic > 3)
     return sim_fail(x, in, "Matmul: enAtomic %lld is not 0..3",
                     (long long)en_atomic);
-  int64_t cells = in->imm == 0 ? s.sm * s.sn : s.bm * s.bn;
-  /* the products one call computes (the interpreter's step budget does
-   * not see inside it): beyond 2^32 a KernelError, not a hang */
-  if (s.bm > 4096 || s.bn > 4096 || cells > ((int64_t)1 << 26) ||
-      cells * s.sk > ((int64_t)1 << 32))
-    return sim_fail(x, in, "Matmul: %lld x %lld is too large to simulate",
-                    (long long)(in->imm == 0 ? s.sm : s.bm),
-                    (long long)(in->imm == 0 ? s.sn : s.bn));
+  int whole = sub == 0 || sub == 3 || sub == 4;
+  if (too_large(x, in, &s, whole ? s.sm : s.bm, whole ? s.sn : s.bn))
+    return ASC_ERR_KERNEL;
   int64_t fractals = 0;
   MmOut o = {t, 0, s.ldc, en_atomic, 0};
   int ok;
-  if (in->imm == 0) { /* IterateAll: every block into its place */
+  if (whole) {      /* IterateAll: every block into its place */
+    if (sub == 4) { /* a UB tensor: singleM x singleN row-major */
+      o.to_ub = 1;
+      o.ld = s.sn;
+    }
     /* the blocks together are C; each sums over K as one block would */
     ok = sim_mm_block(x, in, m, &s, 0, 0, s.sm, s.sn, &o, &fractals);
     m->iter = 0;
+    if (sub == 3 && arg_i(x, in, 4))
+      m->pending_all = 1; /* WaitIterateAll waits for it */
   } else {
-    if (m->iter == 0)
-      return sim_fail(x, in,
-                      "Matmul: get_tensor_c outside an iterate loop "
-                      "(no current block)");
     int64_t rows, cols;
-    block_size(&s, m->cur_m, m->cur_n, &rows, &cols);
-    if (in->imm == 1) {
+    if (!current_block(x, in, m, &s,
+                       sub == 8 ? "async_get_tensor_c" : "get_tensor_c", &rows,
+                       &cols))
+      return ASC_ERR_KERNEL;
+    int64_t m0 = m->cur_m * s.bm, n0 = m->cur_n * s.bn;
+    if (sub == 8) { /* from the workspace, baseM x baseN row-major */
+      if (!m->iter_async || !m->has_ws)
+        return sim_fail(x, in,
+                        "Matmul: async_get_tensor_c needs an asynchronous "
+                        "iterate (sync=False) and set_workspace");
+      m->c_off += s.bm * s.bn * (int64_t)asc_dtype_size((AscDType)t->dtype);
+    }
+    if (sub == 1 || sub == 5 || sub == 7) {
       o.off = seq ? 0 : m->cur_m * s.bm * s.ldc + m->cur_n * s.bn;
       o.ld = seq ? s.bn : s.ldc;
+      ok = sim_mm_block(x, in, m, &s, m0, n0, rows, cols, &o, &fractals);
+      if (ok && sub == 7) { /* and the UB tensor */
+        const AscTensorRef *u = sim_tensor_arg(x, in, 2, "optional_tensor");
+        int64_t unused = 0;
+        MmOut ou = {u, 0, s.bn, 0, 1};
+        ok = u && sim_mm_block(x, in, m, &s, m0, n0, rows, cols, &ou, &unused);
+      }
     } else { /* UB: baseM x baseN row-major */
       o.to_ub = 1;
       o.ld = s.bn;
+      ok = sim_mm_block(x, in, m, &s, m0, n0, rows, cols, &o, &fractals);
     }
-    ok = sim_mm_block(x, in, m, &s, m->cur_m * s.bm, m->cur_n * s.bn, rows,
-                      cols, &o, &fractals);
   }
   x->b->ev.elems = fractals; /* fractals (cost class CUBE) */
+  return ok ? ASC_OK : ASC_ERR_KERNEL;
+}
+
+/* GetOffsetC<false>(): the devkit's reserved method returns a zero
+ * MatrixOffset. */
+AscStatus sim_matmul_offset_c(AscExec *x, const AscInstr *in) {
+  if (!object(x, in, 0))
+    return ASC_ERR_KERNEL;
+  const AscStructInfo *si = asc_struct_info(ASC_STRUCT_MATRIX_OFFSET);
+  memset(&ASC_DST(x, in), 0,
+         sizeof(AscSlot) * (size_t)(si->n_slots > 0 ? si->n_slots : 1));
+  return ASC_OK;
+}
+
+/* Copies `bytes` of GM tensor g to UB tensor u (through the sanitizer's
+ * and the memory model's checks). */
+static int gm_to_ub(AscExec *x, const AscInstr *in, const AscTensorRef *g,
+                    const AscTensorRef *u, int64_t count) {
+  if (count <= 0)
+    return 1;
+  SimGmSpan span;
+  if (sim_gm_span(x, in, g, count, 0, "workspace", &span))
+    return 0;
+  uint8_t *p = sim_local_ptr(x, in, u, count, 1, "tensor");
+  if (!p)
+    return 0;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)u->dtype);
+  for (int64_t e = 0; e < count * es; e++)
+    p[e] = span.p && e >= span.skip && e < span.skip + span.valid
+               ? span.p[e - span.skip]
+               : 0;
+  return 1;
+}
+
+/* The workspace forms: GetTensorC<false>() (sub 0: the current block into
+ * the workspace, returned as a GlobalTensor), GetBatchTensorC(batchA,
+ * batchB) (1: the next IterateNBatch result, a GlobalTensor) and
+ * GetBatchTensorC(ub, batchA, batchB) (2: copied into the UB tensor). */
+AscStatus sim_matmul_workspace_c(AscExec *x, const AscInstr *in) {
+  AscSimMatmul *m = object(x, in, 0);
+  if (!m)
+    return ASC_ERR_KERNEL;
+  int sub = (int)in->imm;
+  AscTensorRef *dst = sub == 2 ? NULL : &ASC_DST(x, in).t;
+  if (dst) { /* on a core that does no work: an empty tensor */
+    dst->buf = -1;
+    dst->addr = 0;
+    dst->len = 0;
+    dst->dtype = in->dtype;
+  }
+  if (!works_here(x->b))
+    return ASC_OK;
+  Shape s;
+  if (!shape_of(x, in, m, &s))
+    return ASC_ERR_KERNEL;
+  if (!m->has_ws)
+    return sim_fail(x, in,
+                    "Matmul: %s reads the workspace: set_workspace first",
+                    sub ? "get_batch_tensor_c" : "get_tensor_c()");
+  int dt = sub == 2 ? sim_tensor_arg(x, in, 1, "tensor")->dtype : in->dtype;
+  int64_t es = (int64_t)asc_dtype_size((AscDType)dt);
+  AscTensorRef view;
+  if (sub == 0) {
+    int64_t rows, cols;
+    if (!current_block(x, in, m, &s, "get_tensor_c()", &rows, &cols))
+      return ASC_ERR_KERNEL;
+    if (!m->iter_async)
+      return sim_fail(x, in,
+                      "Matmul: get_tensor_c() returning a GlobalTensor needs "
+                      "an asynchronous iterate (sync=False)");
+    int64_t bytes = s.bm * s.bn * es;
+    if (m->ws_bytes >= 0 && m->c_off + bytes > m->ws_bytes)
+      return sim_fail(x, in,
+                      "Matmul: the workspace (%lld bytes) is too small for "
+                      "block %lld of C (%lld bytes each)",
+                      (long long)m->ws_bytes, (long long)(m->iter - 1),
+                      (long long)bytes);
+    if (!gm_view(x, in, &m->ws, m->c_off, dt, &view))
+      return ASC_ERR_KERNEL;
+    view.len = s.bm * s.bn;
+    int64_t fractals = 0;
+    MmOut o = {&view, 0, s.bn, arg_i(x, in, 1), 0};
+    if (o.en_atomic < 0 || o.en_atomic > 3)
+      return sim_fail(x, in, "Matmul: enAtomic %lld is not 0..3",
+                      (long long)o.en_atomic);
+    if (!sim_mm_block(x, in, m, &s, m->cur_m * s.bm, m->cur_n * s.bn, rows,
+                      cols, &o, &fractals))
+      return ASC_ERR_KERNEL;
+    x->b->ev.elems = fractals;
+    m->c_off += bytes;
+    *dst = view;
+    return ASC_OK;
+  }
+  int k = sub == 2 ? 2 : 1;
+  int64_t ba = arg_i(x, in, k), bb = arg_i(x, in, k + 1);
+  int64_t batch = ba > bb ? ba : bb;
+  if (!m->has_nbatch)
+    return sim_fail(x, in,
+                    "Matmul: get_batch_tensor_c without an iterate_n_batch "
+                    "before it");
+  int64_t count = batch * s.sm * s.sn, bytes = count * es;
+  if (batch <= 0 || m->nb_off + bytes > m->nb_end)
+    return sim_fail(x, in,
+                    "Matmul: get_batch_tensor_c(%lld, %lld): iterate_n_batch "
+                    "left %lld bytes of results, this wants %lld",
+                    (long long)ba, (long long)bb,
+                    (long long)(m->nb_end - m->nb_off), (long long)bytes);
+  if (!gm_view(x, in, &m->ws, m->nb_off, dt, &view))
+    return ASC_ERR_KERNEL;
+  view.len = count;
+  m->nb_off += bytes;
+  if (sub == 1) {
+    *dst = view;
+    return ASC_OK;
+  }
+  return gm_to_ub(x, in, &view, sim_tensor_arg(x, in, 1, "tensor"), count)
+             ? ASC_OK
+             : ASC_ERR_KERNEL;
+}
+
+/* Merges the access records from `from` on into the earlier ones of the
+ * same kind (memory, argument, direction, atomic): a batch computes one
+ * block call per matrix, and an instruction holds ASC_EVENT_MAX_ACCESSES
+ * records; the union of two ranges with a gap bounds the bytes. */
+static void merge_accesses(AscExec *x, int from) {
+  AscEvent *ev = &x->b->ev;
+  int n = from;
+  for (int i = from; i < ev->n_acc; i++) {
+    AscAccess *a = &ev->acc[i];
+    int j = 0;
+    for (; j < n; j++) {
+      AscAccess *b = &ev->acc[j];
+      if (b->space == a->space && b->buf == a->buf && b->write == a->write &&
+          b->atomic == a->atomic)
+        break;
+    }
+    if (j == n) {
+      ev->acc[n++] = *a;
+      continue;
+    }
+    AscAccess *b = &ev->acc[j];
+    int exact = !a->bounding && !b->bounding && !a->rows && !b->rows &&
+                a->lo <= b->hi && b->lo <= a->hi;
+    b->lo = a->lo < b->lo ? a->lo : b->lo;
+    b->hi = a->hi > b->hi ? a->hi : b->hi;
+    if (!exact) {
+      b->bounding = 1;
+      b->rows = 0;
+    }
+  }
+  ev->n_acc = n;
+}
+
+/* One batched computation: max(batchA, batchB) single-core matmuls, batch i
+ * taking A number i / (batch / batchA) and B i / (batch / batchB), each
+ * matrix of the NORMAL / BNGS1S2 layout after the one before (strideA /
+ * strideB elements apart when given, else its own size), C's one after
+ * another (singleM x singleN each) from element c_off of t (a GM tensor, or
+ * the UB tensor to_ub), bias i (singleN after the one before) with
+ * bias_batch, else the one bias. */
+static int batch_run(AscExec *x, const AscInstr *in, AscSimMatmul *m,
+                     const Shape *s0, int64_t ba, int64_t bb, int64_t stride_a,
+                     int64_t stride_b, const AscTensorRef *t, int64_t c_off,
+                     int to_ub, int bias_batch, int64_t en_atomic,
+                     int64_t a_first, int64_t b_first, int64_t *fractals) {
+  if (ba <= 0 || bb <= 0 || (ba % bb && bb % ba)) {
+    sim_fail(x, in,
+             "Matmul: batches %lld and %lld: both positive, one a multiple "
+             "of the other",
+             (long long)ba, (long long)bb);
+    return 0;
+  }
+  if (m->quant_mode) {
+    sim_fail(x, in,
+             "Matmul: the batch forms do not quantise (the devkit's "
+             "IterateBatch does not take set_quant_scalar / "
+             "set_quant_vector)");
+    return 0;
+  }
+  if (en_atomic < 0 || en_atomic > 3) {
+    sim_fail(x, in, "Matmul: enAtomic %lld is not 0..3", (long long)en_atomic);
+    return 0;
+  }
+  int64_t batch = ba > bb ? ba : bb;
+  Shape s = *s0;
+  s.lda = m->trans_a ? s.sm : s.sk;
+  s.ldb = m->trans_b ? s.sk : s.sn;
+  s.ldc = s.sn;
+  int64_t sa = stride_a ? stride_a : s.sm * s.sk;
+  int64_t sb = stride_b ? stride_b : s.sk * s.sn;
+  if (too_large(x, in, &s, s.sm, s.sn))
+    return 0;
+  int64_t esa = (int64_t)asc_dtype_size((AscDType)m->a.dtype);
+  int64_t esb = (int64_t)asc_dtype_size((AscDType)m->b.dtype);
+  int64_t esbias = (int64_t)asc_dtype_size((AscDType)m->bias.dtype);
+  int64_t esc = (int64_t)asc_dtype_size((AscDType)t->dtype);
+  for (int64_t i = 0; i < batch; i++) {
+    AscSimMatmul mb = *m;
+    int64_t ia = a_first + i / (batch / ba), ib = b_first + i / (batch / bb);
+    int64_t oa, ob, oc;
+    if (asc_mul_i64(ia, sa * esa, &oa) || asc_mul_i64(ib, sb * esb, &ob) ||
+        asc_mul_i64(c_off + i * s.sm * s.sn, esc, &oc)) {
+      sim_fail(x, in, "Matmul: batch offset out of range");
+      return 0;
+    }
+    AscTensorRef tc;
+    if (!gm_view(x, in, &m->a, oa, m->a.dtype, &mb.a) ||
+        !gm_view(x, in, &m->b, ob, m->b.dtype, &mb.b) ||
+        !gm_view(x, in, t, oc, t->dtype, &tc))
+      return 0;
+    if (m->has_bias && bias_batch &&
+        !gm_view(x, in, &m->bias, i * s.sn * esbias, m->bias.dtype, &mb.bias))
+      return 0;
+    MmOut o = {&tc, 0, s.ldc, en_atomic, to_ub};
+    int first = x->b->ev.n_acc;
+    if (!sim_mm_block(x, in, &mb, &s, 0, 0, s.sm, s.sn, &o, fractals))
+      return 0;
+    if (i > 0 || a_first > 0 || b_first > 0)
+      merge_accesses(x, first);
+  }
+  return 1;
+}
+
+/* IterateBatch (sub 0; 1 <false>; 2 into a UB tensor), the cube-only
+ * IterateBatch after SetBatchNum (3; 4 into a UB tensor), IterateNBatch (5;
+ * 6 <false>: its Cs into the workspace for GetBatchTensorC). */
+AscStatus sim_matmul_batch(AscExec *x, const AscInstr *in) {
+  AscSimMatmul *m = object(x, in, 0);
+  if (!m)
+    return ASC_ERR_KERNEL;
+  if (!works_here(x->b))
+    return ASC_OK;
+  int sub = (int)in->imm;
+  Shape s;
+  if (!shape_of(x, in, m, &s))
+    return ASC_ERR_KERNEL;
+  int64_t fractals = 0;
+  int ok;
+  if (sub <= 4) {
+    const AscTensorRef *t = sim_tensor_arg(x, in, 1, "tensor");
+    if (!t)
+      return ASC_ERR_KERNEL;
+    int cube = sub >= 3;
+    int64_t ba, bb, partial, atomic;
+    if (cube) {
+      if (is_mix(x->b))
+        return sim_fail(x, in,
+                        "Matmul: the cube-only iterate_batch (after "
+                        "set_batch_num) needs an AIC_ONLY kernel: the "
+                        "devkit's MatmulClient of a MIX kernel has no such "
+                        "IterateBatch");
+      if (!m->has_batch_num)
+        return sim_fail(x, in,
+                        "Matmul: the cube-only iterate_batch needs "
+                        "set_batch_num first");
+      ba = m->batch_a;
+      bb = m->batch_b;
+      partial = arg_i(x, in, 2);
+      atomic = arg_i(x, in, 3);
+    } else {
+      ba = arg_i(x, in, 2);
+      bb = arg_i(x, in, 3);
+      partial = arg_i(x, in, 8);
+      atomic = arg_i(x, in, 9);
+    }
+    if (partial)
+      return sim_fail(x, in,
+                      "Matmul: iterate_batch with en_partial_sum=True (adding "
+                      "to what L0C holds) is not simulated");
+    ok = batch_run(x, in, m, &s, ba, bb, arg_i(x, in, 5), arg_i(x, in, 6), t, 0,
+                   sub == 2 || sub == 4, (int)arg_i(x, in, cube ? 8 : 11),
+                   atomic, 0, 0, &fractals);
+    if (ok && sub == 1 && arg_i(x, in, 10))
+      m->pending_batch = 1;
+  } else { /* IterateNBatch: batchLoop IterateBatches into the workspace */
+    int64_t loops = arg_i(x, in, 1), ba = arg_i(x, in, 2), bb = arg_i(x, in, 3);
+    if (!m->has_ws)
+      return sim_fail(x, in,
+                      "Matmul: iterate_n_batch writes its Cs to the "
+                      "workspace: set_workspace first");
+    int64_t batch = ba > bb ? ba : bb;
+    int64_t total = loops * batch * s.sm * s.sn;
+    if (loops < 0 || total < 0 || total > ((int64_t)1 << 26))
+      return sim_fail(x, in, "Matmul: iterate_n_batch(%lld, ...): too large",
+                      (long long)loops);
+    AscTensorRef ws; /* the workspace as an array of C's elements */
+    if (!gm_view(x, in, &m->ws, 0, m->c_dtype, &ws))
+      return ASC_ERR_KERNEL;
+    int64_t esc = (int64_t)asc_dtype_size((AscDType)ws.dtype);
+    if (m->ws_bytes >= 0 && total * esc > m->ws_bytes)
+      return sim_fail(x, in,
+                      "Matmul: the workspace (%lld bytes) is too small for "
+                      "iterate_n_batch's %lld Cs (%lld bytes)",
+                      (long long)m->ws_bytes, (long long)(loops * batch),
+                      (long long)(total * esc));
+    ok = 1;
+    for (int64_t l = 0; ok && l < loops; l++)
+      ok = batch_run(x, in, m, &s, ba, bb, arg_i(x, in, 5), arg_i(x, in, 6),
+                     &ws, l * batch * s.sm * s.sn, 0, (int)arg_i(x, in, 9), 0,
+                     l * ba, l * bb, &fractals);
+    if (ok) {
+      m->has_nbatch = 1;
+      m->nb_off = 0;
+      m->nb_end = total * esc;
+      if (sub == 6 && arg_i(x, in, 8))
+        m->pending_batch = 1;
+    }
+  }
+  x->b->ev.elems = fractals;
   return ok ? ASC_OK : ASC_ERR_KERNEL;
 }

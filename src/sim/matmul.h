@@ -38,12 +38,31 @@ struct AscSimMatmul {
   /* SetQuantScalar / SetQuantVector: how the block's L0C values are
    * converted to C's dtype (the fixpipe's quantisation); quant_mode 0:
    * none, 1: one scalar (quant_scalar, the bits of a uint64 as the devkit
-   * passes them), 2: a vector of per-column scales in GM (quant_vec) */
+   * passes them), 2: a vector of per-column scales in GM (quant_vec), 3:
+   * such a vector in L1 (mmapi) */
   int quant_mode;
   uint64_t quant_scalar;
   AscTensorRef quant_vec;
   /* SetHF32(enable, transMode): fp32 inputs multiplied as HF32 */
   int hf32, hf32_trans;
+  /* ---- mmapi: the state of the rest of the API (matmul.c) -------------
+   * c_dtype: C's element type, set by each computation before it calls
+   * sim_mm_block (sim_mm_convert's quantisation depends on it) */
+  uint8_t c_dtype;
+  int32_t batch_a, batch_b; /* SetBatchNum */
+  int has_batch_num;
+  AscTensorRef ws; /* SetWorkspace; ws_bytes < 0: its size unknown */
+  int64_t ws_bytes;
+  int has_ws;
+  int iter_async;    /* the current Iterate loop is Iterate<false> */
+  int64_t c_off;     /* bytes of ws the async GetTensorC forms used */
+  int pending_all;   /* IterateAll<false>(..., waitIterateAll=true) */
+  int pending_batch; /* IterateBatch/NBatch<false, true> */
+  int has_nbatch;    /* IterateNBatch's Cs in ws: [nb_off, nb_end) */
+  int64_t nb_off, nb_end;
+  uint64_t self_define_data, user_def_info; /* for callbacks; unread */
+  AscTensorRef sparse_index;
+  int has_sparse_index;
 };
 
 /* The shapes a computation uses. */

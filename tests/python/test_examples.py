@@ -24,8 +24,9 @@ def load(path: Path) -> ModuleType:
 
 
 def test_examples_found() -> None:
-    assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu", "03_topk", "04_softmax",
-                                                "05_layer_norm", "06_auto_sync"}
+    assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu", "03_matmul",
+                                                "03_matmul_cube_only", "04_softmax", "05_layer_norm",
+                                                "06_auto_sync", "07_topk"}
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.parent.name)
@@ -60,9 +61,25 @@ def test_relu_sizes(size: int) -> None:
 @pytest.mark.parametrize("rows", [4, 12])
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
 def test_topk_example(rows: int, dtype: type) -> None:
-    values, indices = load(EXAMPLES / "03_topk/topk.py").run(rows=rows, dtype=dtype)  # checks against NumPy
+    values, indices = load(EXAMPLES / "07_topk/topk.py").run(rows=rows, dtype=dtype)  # checks against NumPy
     assert values.shape == indices.shape == (rows, 16) and values.dtype == dtype
     assert (np.diff(values.astype(np.float64), axis=1) <= 0).all()  # descending
+
+
+@pytest.mark.parametrize("name", ["03_matmul/matmul.py", "03_matmul_cube_only/matmul_cube_only.py"])
+@pytest.mark.parametrize("m,n,k,cores,use_bias", [
+    (300, 200, 130, 2, True),  # partial per-core and base blocks, partial K step
+    (77, 300, 33, 5, False),   # odd sizes, more cores than M splits
+    (16, 16, 16, 1, True),     # one fractal
+    (129, 47, 257, 3, True),   # one past whole fractals in every dimension
+])
+def test_matmul_examples(name: str, m: int, n: int, k: int, cores: int, use_bias: bool) -> None:
+    mod = load(EXAMPLES / name)
+    c = mod.run(m=m, n=n, k=k, cores=cores, use_bias=use_bias)  # checks against NumPy float32 itself
+    t = mod.make_tiling(m, n, k, cores, use_bias)
+    assert c.shape == (m, n) and np.isfinite(c).all()
+    assert m % t.single_core_m or n % t.single_core_n or m % t.base_m or n % t.base_n or k % t.base_k \
+        or (m, n, k) == (16, 16, 16)  # the shape does not divide the blocks
 
 
 @pytest.mark.parametrize("rows,scale", [(4 * 32, 4.0), (4 * 96, 30.0)])

@@ -60,6 +60,13 @@ PRELUDE = """\
     ld = asc.ListTensorDesc()
 """
 
+# family: matmul (mmapi): the Matmul object the Matmul.* cases call
+MATMUL_PRELUDE = """\
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16))
+"""
+
 VALUES: Dict[str, str] = {
     "int": "5", "zero": "0", "negative": "-1", "huge": "2**70", "bool": "True", "float": "2.5", "inf": "1e308 * 10",
     "none": "None", "str": "'VECIN'", "tuple": "(1, 2)", "list": "[1, 2]", "address": "x", "gtensor": "g",
@@ -162,6 +169,13 @@ ACCEPTS: Dict[str, set] = {
     "core_flag_id": {"int", "zero", "rint", "rint64"},
     "core_mode": {"zero"},
     "core_pipe": {"pipeid", "int"},
+    # family: matmul (mmapi): a uint64 (a runtime int converts), a bool flag (or a runtime integer), HF32's
+    # trans mode (0 or 1, or a runtime value), callback data (a uint64 or an address), a float16 LocalTensor
+    "mm_u64": {"int", "zero", "rint", "rint64"},
+    "mm_flag": {"bool", "rint", "rint64"},
+    "mm_mode": {"zero", "rint", "rint64"},
+    "mm_data": {"int", "zero", "negative", "rint", "rint64", "address"},
+    "mm_c_local": set(),  # (t is float32: C is float16)
 }
 
 # a uint32 view of t (the indices of sort32 and sort; Gatherb's data: uint16 or uint32)
@@ -584,6 +598,20 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "get_hccl_context": ("y = asc.get_hccl_context({index})", (("index", "hccl_index", "0"),)),
     "set_hccl_context": ("asc.set_hccl_context({index}, {context})",
                          (("index", "hccl_index", "1"), ("context", "address", "x"))),
+    # family: matmul (mmapi): methods of `mm`, an int8 x int8 -> float16 asc.adv.Matmul (MATMUL_PRELUDE)
+    "Matmul.set_batch_num": ("mm.set_batch_num({batch_a}, {batch_b})",
+                             (("batch_a", "count", "2"), ("batch_b", "count", "2"))),
+    "Matmul.set_quant_scalar": ("mm.set_quant_scalar({quant_scalar})", (("quant_scalar", "mm_u64", "5"),)),
+    "Matmul.set_hf32": ("mm.set_hf32({enable_hf32}, {trans_mode})",
+                        (("enable_hf32", "mm_flag", "True"), ("trans_mode", "mm_mode", "0"))),
+    "Matmul.set_workspace": ("mm.set_workspace({addr})", (("addr", "gtensor", "g"),)),
+    "Matmul.set_self_define_data": ("mm.set_self_define_data({data_ptr})", (("data_ptr", "mm_data", "5"),)),
+    "Matmul.set_user_def_info": ("mm.set_user_def_info({tiling_ptr})", (("tiling_ptr", "address", "x"),)),
+    "Matmul.async_get_tensor_c": ("mm.async_get_tensor_c({c})", (("c", "mm_c_local", "h"),)),
+    "Matmul.wait_iterate_all": ("mm.wait_iterate_all()", ()),
+    "Matmul.wait_iterate_batch": ("mm.wait_iterate_batch()", ()),
+    "Matmul.wait_get_tensor_c": ("mm.wait_get_tensor_c()", ()),
+    "Matmul.get_offset_c": ("y = mm.get_offset_c()", ()),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
@@ -636,7 +664,8 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "whole_reduce_max", "whole_reduce_sum",  # cmpsel family: order, is_set_mask
                  "dump_tensor",  # family debug
                  "set_pad_value",  # datamove family
-                 "TensorDesc", "ListTensorDesc", "ListTensorDesc.init"}  # family listtensor
+                 "TensorDesc", "ListTensorDesc", "ListTensorDesc.init",  # family listtensor
+                 "Matmul.set_hf32"}  # family: matmul
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:
@@ -816,6 +845,8 @@ def _write_modules(cases: List[Case], tag: str) -> List[Located]:
             name = f"case_{tag}_{m + j}"
             lines += ["", "@asc.jit(always_compile=True)", f"def {name}(x: asc.GlobalAddress, n: int, f: float):"]
             lines += PRELUDE.rstrip("\n").split("\n")
+            if "mm." in stmt:  # family: matmul (mmapi)
+                lines += MATMUL_PRELUDE.rstrip("\n").split("\n")
             marked = [i for i, text in enumerate(stmt.split("\n")) if text.endswith("# <-")]
             placed.append((cid, len(lines) + 1 + (marked[0] if marked else 0), name))
             lines += ("    " + stmt).split("\n") + [""]

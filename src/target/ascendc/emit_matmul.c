@@ -117,10 +117,23 @@ static void emit_matmul_register(Emitter *e, AscOp *op) {
   free(s);
 }
 
+/* A value of the struct MatrixOffset (matmul_config.h, which the matmul
+ * API's header brings) (mmapi). */
+static int is_matrix_offset(const AscType *t) {
+  return t &&
+         asc_type_struct_info(t) == asc_struct_info(ASC_STRUCT_MATRIX_OFFSET);
+}
+
 static int block_uses_matmul(const AscBlock *b) {
+  for (int i = 0; b && i < b->n_args; i++)
+    if (is_matrix_offset(b->args[i].type))
+      return 1;
   for (const AscOp *op = b ? b->first : NULL; op; op = op->next) {
     if (op->id == ASC_OP_MATMUL_CREATE)
       return 1;
+    for (int r = 0; r < op->n_results; r++)
+      if (is_matrix_offset(op->results[r].type))
+        return 1;
     for (int r = 0; r < op->n_regions; r++)
       if (block_uses_matmul(op->regions[r].block))
         return 1;
@@ -132,6 +145,99 @@ static int block_uses_matmul(const AscBlock *b) {
  * includes the matmul API itself, as the devkit's samples do. */
 int em_uses_matmul(const AscModule *m) { return block_uses_matmul(m->body); }
 
+/* ---- mmapi: the methods with template arguments (sync, waitIterateBatch)
+ * or operands that are not C++ arguments (ops.def, the mmapi block) ---- */
+
+/* Operands idx[0..n) of op, comma-separated; NULL on failure. */
+static char *join_some(Emitter *e, const AscOp *op, const int *idx, int n) {
+  Buf b = {0};
+  for (int i = 0; i < n; i++)
+    em_buf_printf(&b, "%s%s", i ? ", " : "", em_expr(e, op->operands[idx[i]]));
+  if (b.failed) {
+    free(b.s);
+    return NULL;
+  }
+  return b.s ? b.s : em_fmt_str("%s", "");
+}
+
+static void emit_matmul_method(Emitter *e, AscOp *op) {
+  static const int all[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  static const int cube[] = {1, 2, 3, 4, 5, 6, 7};
+  static const int nbatch[] = {1, 2, 3, 4, 5, 6, 7};
+  const AscOpInfo *oi = asc_op_info(op->id);
+  const char *obj = em_expr(e, op->operands[0]);
+  char targ[64] = "";
+  const int *idx = all;
+  int n = op->n_operands - 1;
+  switch (op->id) {
+  case ASC_OP_MATMUL_ITERATE_ASYNC:
+  case ASC_OP_MATMUL_ITERATE_ALL_ASYNC:
+  case ASC_OP_MATMUL_GET_TENSOR_C_GM_ASYNC:
+  case ASC_OP_MATMUL_GET_TENSOR_C_LOCAL_ASYNC:
+    snprintf(targ, sizeof targ, "<false>");
+    break;
+  case ASC_OP_MATMUL_GET_TENSOR_C_RET:
+  case ASC_OP_MATMUL_GET_BATCH_TENSOR_C:
+  case ASC_OP_MATMUL_GET_BATCH_TENSOR_C_LOCAL:
+    snprintf(targ, sizeof targ, "<%s>",
+             asc_op_attr_int(op, "sync", 1) ? "true" : "false");
+    break;
+  case ASC_OP_MATMUL_ITERATE_BATCH:
+  case ASC_OP_MATMUL_ITERATE_BATCH_ASYNC:
+    /* IterateBatch<sync, waitIterateBatch>(gm, batchA, ..., enAtomic) */
+    snprintf(targ, sizeof targ, "<%s, %s>",
+             op->id == ASC_OP_MATMUL_ITERATE_BATCH ? "true" : "false",
+             em_expr(e, op->operands[10]));
+    n = 9;
+    break;
+  case ASC_OP_MATMUL_ITERATE_BATCH_LOCAL: /* <true>: not the cube form */
+    snprintf(targ, sizeof targ, "<true>");
+    n = 9;
+    break;
+  case ASC_OP_MATMUL_ITERATE_BATCH_CUBE:
+  case ASC_OP_MATMUL_ITERATE_BATCH_CUBE_LOCAL:
+    idx = cube;
+    n = 7;
+    break;
+  case ASC_OP_MATMUL_ITERATE_N_BATCH:
+  case ASC_OP_MATMUL_ITERATE_N_BATCH_ASYNC:
+    snprintf(targ, sizeof targ, "<%s, %s>",
+             op->id == ASC_OP_MATMUL_ITERATE_N_BATCH ? "true" : "false",
+             em_expr(e, op->operands[8]));
+    idx = nbatch;
+    n = 7;
+    break;
+  case ASC_OP_MATMUL_GET_OFFSET_C: /* <true>, the default, does not build */
+    snprintf(targ, sizeof targ, "<false>");
+    break;
+  default:
+    break;
+  }
+  char *args;
+  if (op->id == ASC_OP_MATMUL_SET_SELF_DEFINE_DATA_ADDR ||
+      op->id == ASC_OP_MATMUL_SET_USER_DEF_INFO) /* a uint64_t parameter */
+    args = em_fmt_str("reinterpret_cast<uint64_t>(%s)",
+                      em_expr(e, op->operands[1]));
+  /* SetSelfDefineData: the uint64_t overload, not the template T one */
+  else if (op->id == ASC_OP_MATMUL_SET_SELF_DEFINE_DATA)
+    args = em_fmt_str("static_cast<uint64_t>(%s)", em_expr(e, op->operands[1]));
+  else
+    args = join_some(e, op, idx, n);
+  char *call =
+      args ? em_fmt_str("%s.%s%s(%s)", obj, oi->cpp, targ, args) : NULL;
+  free(args);
+  if (!call) {
+    e->failed = 1;
+    return;
+  }
+  if (op->n_results) {
+    em_bind(e, op, call, 0);
+  } else {
+    em_statement(e, op, call);
+    free(call);
+  }
+}
+
 EmSystemRule em_matmul_rule(AscOpId id) {
   switch (id) {
   case ASC_OP_MATMUL_CREATE:
@@ -139,6 +245,25 @@ EmSystemRule em_matmul_rule(AscOpId id) {
   case ASC_OP_MATMUL_REGISTER:
   case ASC_OP_MATMUL_INIT:
     return emit_matmul_register;
+  case ASC_OP_MATMUL_SET_SELF_DEFINE_DATA:
+  case ASC_OP_MATMUL_SET_SELF_DEFINE_DATA_ADDR:
+  case ASC_OP_MATMUL_SET_USER_DEF_INFO:
+  case ASC_OP_MATMUL_GET_OFFSET_C:
+  case ASC_OP_MATMUL_ITERATE_ASYNC:
+  case ASC_OP_MATMUL_ITERATE_ALL_ASYNC:
+  case ASC_OP_MATMUL_GET_TENSOR_C_GM_ASYNC:
+  case ASC_OP_MATMUL_GET_TENSOR_C_LOCAL_ASYNC:
+  case ASC_OP_MATMUL_GET_TENSOR_C_RET:
+  case ASC_OP_MATMUL_ITERATE_BATCH:
+  case ASC_OP_MATMUL_ITERATE_BATCH_ASYNC:
+  case ASC_OP_MATMUL_ITERATE_BATCH_LOCAL:
+  case ASC_OP_MATMUL_ITERATE_BATCH_CUBE:
+  case ASC_OP_MATMUL_ITERATE_BATCH_CUBE_LOCAL:
+  case ASC_OP_MATMUL_ITERATE_N_BATCH:
+  case ASC_OP_MATMUL_ITERATE_N_BATCH_ASYNC:
+  case ASC_OP_MATMUL_GET_BATCH_TENSOR_C:
+  case ASC_OP_MATMUL_GET_BATCH_TENSOR_C_LOCAL:
+    return emit_matmul_method;
   default:
     return NULL;
   }

@@ -65,6 +65,14 @@ struct MatmulConfig {
 extern const MatmulConfig CFG_NORM;
 extern const MatmulConfig CFG_MDL;
 extern const MatmulConfig CFG_IBSHARE_NORM;
+// family: matmul (mmapi): what GetOffsetC returns (matmul_config.h, global namespace)
+struct MatrixOffset {
+  int32_t offset;
+  int32_t row;
+  int32_t col;
+  int32_t height;
+  int32_t width;
+};
 namespace AscendC {
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
@@ -99,6 +107,53 @@ public:
   template <bool sync = true>
   __aicore__ void GetTensorC(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false);
   __aicore__ void End();
+  // ---- family: matmul (mmapi): the rest of the methods (include/adv_api/matmul/matmul.h, matmul_client.h)
+  template <bool sync = true> __aicore__ void IterateAll(const LocalTensor<DstT> &ubCmatrix, uint8_t enAtomic = 0);
+  template <bool sync = true>
+  __aicore__ void GetTensorC(const GlobalTensor<DstT> &gm, const LocalTensor<DstT> &co2Local, uint8_t enAtomic = 0,
+                             bool enSequentialWrite = false);
+  template <bool sync = true> __aicore__ GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false);
+  __aicore__ void WaitIterateAll();
+  template <bool sync = true, bool waitIterateBatch = false>
+  __aicore__ void IterateBatch(const GlobalTensor<DstT> &gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                               const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                               const uint32_t matrixStrideC = 0, const bool enPartialSum = false,
+                               const uint8_t enAtomic = 0);
+  template <bool sync = true>
+  __aicore__ void IterateBatch(const LocalTensor<DstT> &ubCmatrix, uint32_t batchA, uint32_t batchB,
+                               bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                               const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                               const bool enPartialSum = false, const uint8_t enAtomic = 0);
+  __aicore__ void IterateBatch(const GlobalTensor<DstT> &gm, bool enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
+                               const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                               const uint32_t matrixStrideC = 0);
+  __aicore__ void IterateBatch(const LocalTensor<DstT> &ubCmatrix, bool enPartialSum, uint8_t enAtomic,
+                               bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                               const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0);
+  __aicore__ void WaitIterateBatch();
+  template <bool sync = true, bool waitIterateBatch = false>
+  __aicore__ void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                                const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                                const uint32_t matrixStrideC = 0, const bool enPartialSum = false,
+                                const uint8_t enAtomic = 0);
+  template <bool sync = true>
+  __aicore__ GlobalTensor<DstT> GetBatchTensorC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false);
+  template <bool sync = true>
+  __aicore__ void GetBatchTensorC(const LocalTensor<DstT> &c, uint32_t batchA, uint32_t batchB,
+                                  bool enSequentialWrite = false);
+  __aicore__ void AsyncGetTensorC(const LocalTensor<DstT> &c);
+  __aicore__ void WaitGetTensorC();
+  template <bool isTurnOnDebug = true> __aicore__ MatrixOffset GetOffsetC();
+  __aicore__ void SetBatchNum(int32_t batchA, int32_t batchB);
+  __aicore__ void SetQuantScalar(const uint64_t quantScalar);
+  __aicore__ void SetQuantVector(const GlobalTensor<uint64_t> &quantTensor);
+  __aicore__ void SetQuantVector(const LocalTensor<uint64_t> &quantTensor);
+  __aicore__ void SetHF32(bool enableHF32 = false, int32_t transMode = 0);
+  template <class T> __aicore__ void SetWorkspace(__gm__ const T *addr, int size);
+  template <class T> __aicore__ void SetWorkspace(GlobalTensor<T> &addr);
+  template <class T> __aicore__ void SetSelfDefineData(T dataPtr);
+  __aicore__ void SetUserDefInfo(const uint64_t tilingPtr);
+  __aicore__ void SetSparseIndex(const GlobalTensor<uint8_t> &indexGlobal);
 };
 template <class T, class... Args> __aicore__ void PyascRegistMatmulObj(TPipe *tpipe, GM_ADDR workspace, T &a, Args... b);
 } // namespace AscendC

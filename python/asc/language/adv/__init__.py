@@ -3,6 +3,7 @@
 from .matmul import (
     Matmul,
     MatmulType,
+    MatrixOffset,
     get_basic_config,
     get_ib_share_norm_config,
     get_matmul_api_tiling,
@@ -20,6 +21,7 @@ __all__ = [
     # .matmul (family: matmul)
     "Matmul",
     "MatmulType",
+    "MatrixOffset",
     "get_basic_config",
     "get_ib_share_norm_config",
     "get_matmul_api_tiling",

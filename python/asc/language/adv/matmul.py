@@ -14,7 +14,8 @@ CFG>`: C = A * B (+ bias) over one core's share of the matrices, cut into base b
 In the IR the object is an int32 handle made by `asc.matmul`, whose attributes are its template parameters;
 every method is one op taking the handle first (src/ir/ops.def, family matmul). src/sim/matmul.c has the
 semantics (on a MIX kernel each vector core computes its own object's share, as the devkit's AIV clients do).
-The methods upstream has beyond these raise NotImplementedError naming themselves."""
+The asynchronous forms (sync=False) do their work at the call on the simulator; the Wait* methods are then
+ordering points. What is not implemented raises NotImplementedError naming itself (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from typing import Any, Optional
 from ...codegen import builder as _b
 from ..core import dtype as dt
 from ..core.checks import describe, error, got, usage
+from ..core.constexpr import ConstExpr
 from ..core.enums import (  # type: ignore[attr-defined]
     BatchMode,
     CubeFormat,
@@ -35,13 +37,17 @@ from ..core.enums import (  # type: ignore[attr-defined]
     ScheduleType,
     TPosition,
 )
+from ..core.types import STRUCTS as _STRUCTS
 from ..core.values import GlobalAddress, GlobalTensor, IRValue, LocalTensor, Scalar, const, int_operand, to_scalar
 from .tiling import TCubeTiling
 from .types import MatmulBatchParams, MatmulConfig, MatmulFuncParams, MatmulQuantParams, MatmulShapeParams
 
+# `MatrixOffset`, what get_offset_c returns (the struct table's; upstream's asc.adv.MatrixOffset)
+MatrixOffset: Any = _STRUCTS["MatrixOffset"]
+
 # the element types of A and B the Ascend910B's cube unit multiplies, and what C and bias may be for each
 _AB_TYPES = (dt.float16, dt.bfloat16, dt.float32, dt.int8)
-_C_TYPES = {dt.float16: (dt.float32, dt.float16), dt.bfloat16: (dt.float32, dt.bfloat16),
+_C_TYPES = {dt.float16: (dt.float32, dt.float16, dt.int8), dt.bfloat16: (dt.float32, dt.bfloat16, dt.int8),
             dt.float32: (dt.float32,), dt.int8: (dt.int32, dt.float16, dt.int8)}
 _BIAS_TYPES = {dt.float16: (dt.float32, dt.float16), dt.bfloat16: (dt.float32, dt.bfloat16),
                dt.float32: (dt.float32,), dt.int8: (dt.int32,)}
@@ -108,6 +114,50 @@ def _gm(api: str, t: Any, what: str) -> GlobalTensor:
     return t
 
 
+def _is_number_arg(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, (bool, enum.Enum))) or isinstance(v, Scalar)
+
+
+def _u64(api: str, v: Any, what: str, wrap: bool = False) -> Scalar:
+    """A uint64_t argument: a constant in [0, 2**64) (wrap: a negative one as C++ converts it), or a runtime
+    integer converted."""
+    if isinstance(v, int) and not isinstance(v, (bool, enum.Enum)):
+        if wrap and -(2**63) <= v < 0:
+            v += 2**64
+        if not 0 <= v < 2**64:
+            raise error(f"{api}: '{what}' is a uint64 and {v} does not fit it")
+        return const(v, dt.uint64)
+    return to_scalar(_int(api, v, what), dt.uint64)
+
+
+def _template_bool(api: str, v: Any, what: str) -> bool:
+    """A flag the devkit takes as a template argument (sync, waitIterateBatch): a Python bool."""
+    v = ConstExpr.unwrap(v)
+    if isinstance(v, bool):
+        return v
+    raise error(f"{api}: '{what}' is a template argument of the devkit's method and must be a Python bool, "
+                f"got {got(v)}")
+
+
+def _bind(api: str, names: tuple, args: tuple, kwargs: dict, defaults: dict) -> dict:
+    """The arguments of one calling form of an overloaded method, by name."""
+    if len(args) > len(names):
+        raise error(f"{api}: takes at most {len(names)} arguments ({', '.join(names)}), got {len(args)}")
+    b = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k not in names:
+            raise error(f"{api}: unexpected argument '{k}' (this form takes {', '.join(names)})")
+        if k in b:
+            raise error(f"{api}: '{k}' given twice")
+        b[k] = v
+    for k in names:
+        if k not in b:
+            if k not in defaults:
+                raise error(f"{api}: missing argument '{k}' (this form takes {', '.join(names)})")
+            b[k] = defaults[k]
+    return b
+
+
 class Matmul(IRValue):
     """`AscendC::Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG>`: C = A * B + bias (Ascend910B: A and B
     float16, bfloat16, float32 or int8; C float32 or the inputs' type, int32 for int8). Make it in the kernel,
@@ -170,20 +220,21 @@ class Matmul(IRValue):
         self._op("asc.matmul.init", [tiling.to_ir()])
 
     def _set_tensor(self, api: str, op: str, dtype: Any, args: tuple, kwargs: dict) -> None:
+        if "scalar" in kwargs or (len(args) == 1 and not kwargs and _is_number_arg(args[0])):
+            # the scalar overload (SetTensorA(aScalar): every element of A is aScalar)
+            if len(args) + len(kwargs) != 1:
+                raise error(f"{api}: the scalar form takes (scalar) alone")
+            raise NotImplementedError(f"{api}(scalar) (every element of the matrix one scalar) is not implemented: "
+                                      "the block computation (src/sim/matmul_block.c) reads A and B from GM only")
         names = ("tensor", "transpose")
         bound = dict(zip(names, args))
         for k, v in kwargs.items():
-            if k == "scalar":
-                raise NotImplementedError(f"{api}(scalar) (a scalar A or B) is not implemented")
             if k not in names or k in bound:
                 raise error(f"{api}: unexpected argument '{k}'")
             bound[k] = v
         if len(args) > 2 or "tensor" not in bound:
-            raise error(f"{api}: takes (tensor, transpose=False)")
-        t = bound["tensor"]
-        if isinstance(t, (int, float, Scalar)) and not isinstance(t, bool):
-            raise NotImplementedError(f"{api}(scalar) (a scalar A or B) is not implemented")
-        t = _gm(api, t, "tensor")
+            raise error(f"{api}: takes (tensor, transpose=False) or (scalar)")
+        t = _gm(api, bound["tensor"], "tensor")
         if t.dtype != dtype:
             raise error(f"{api}: the tensor is {t.dtype.name} but the MatmulType says {dtype.name}")
         self._op(op, [t, _flag(api, bound.get("transpose", False), "transpose")])
@@ -246,11 +297,12 @@ class Matmul(IRValue):
                 local_c_matrix: Optional[Any] = None) -> "MatmulIterator":
         """`while (mm.Iterate(enPartialSum)) { ... }` as `with matmul.iterate() as count:`: each pass computes
         the next baseM x baseN block of C (in the tiling's iterate_order); count numbers the passes from 0."""
+        api = "Matmul.iterate"
         if local_c_matrix is not None:
-            raise NotImplementedError("Matmul.iterate with local_c_matrix is not implemented")
-        if sync is not True:
-            raise NotImplementedError("Matmul.iterate with sync=False (the asynchronous mode) is not implemented")
-        return MatmulIterator(self, _flag("Matmul.iterate", en_partial_sum, "en_partial_sum"))
+            raise NotImplementedError(f"{api} with local_c_matrix (each block into a CO1 LocalTensor the kernel "
+                                      "moves out itself) is not implemented")
+        is_sync = _template_bool(api, sync, "sync")
+        return MatmulIterator(self, _flag(api, en_partial_sum, "en_partial_sum"), is_sync)
 
     @usage("matmul.iterate_all(tensor, en_atomic=0, sync=True, en_sequential_write=None, wait_iterate_all=None, "
            "fake_msg=None)")
@@ -259,12 +311,19 @@ class Matmul(IRValue):
         """`IterateAll(gm, enAtomic, enSequentialWrite, waitIterateAll, fakeMsg)`: computes every block of C
         into the GlobalTensor (en_atomic 1, 2, 3: added to it, its max, its min)."""
         api = "Matmul.iterate_all"
+        is_sync = _template_bool(api, sync, "sync")
         if isinstance(tensor, LocalTensor):
-            raise NotImplementedError(f"{api} into a LocalTensor is not implemented; pass a GlobalTensor")
+            t = self._c_tensor(api, tensor, LocalTensor)
+            if not is_sync:
+                raise error(f"{api}: into a LocalTensor only with sync=True (the devkit's asynchronous IterateAll "
+                            "writes GM)")
+            if any(v is not None for v in (en_sequential_write, wait_iterate_all, fake_msg)):
+                raise error(f"{api}: into a LocalTensor takes (tensor, en_atomic=0) (IterateAll(ubCmatrix, enAtomic))")
+            self._op("asc.matmul.iterate_all.local", [t, self._atomic(api, en_atomic)])
+            return
         t = self._c_tensor(api, tensor, GlobalTensor)
-        if sync is not True:
-            raise NotImplementedError(f"{api} with sync=False (the asynchronous mode) is not implemented")
-        self._op("asc.matmul.iterate_all", [t, self._atomic(api, en_atomic),
+        self._op("asc.matmul.iterate_all" if is_sync else "asc.matmul.iterate_all.async",
+                 [t, self._atomic(api, en_atomic),
                                             _flag(api, False if en_sequential_write is None else en_sequential_write,
                                                   "en_sequential_write"),
                                             _flag(api, False if wait_iterate_all is None else wait_iterate_all,
@@ -284,26 +343,307 @@ class Matmul(IRValue):
             raise error(f"{api}: en_atomic must be 0, 1, 2 or 3 (none, add, max, min), got {en_atomic}")
         return to_scalar(_int(api, en_atomic, "en_atomic"), dt.uint8)
 
-    @usage("matmul.get_tensor_c(tensor, en_atomic=0, en_sequential_write=False, sync=True, optional_tensor=None)")
-    def get_tensor_c(self, tensor: Any = None, en_atomic: Any = 0, en_sequential_write: Any = False,
-                     sync: Any = True, optional_tensor: Any = None) -> None:
-        """`GetTensorC(tensor, enAtomic, enSequentialWrite)` inside `with matmul.iterate()`: the current block
-        into a GlobalTensor (at its place in C; en_sequential_write: rows baseN apart from its start) or a
-        LocalTensor in the UB (baseM x baseN, row-major)."""
+    @usage("matmul.get_tensor_c(tensor, en_atomic=0, en_sequential_write=False, sync=True, optional_tensor=None) "
+           "or c = matmul.get_tensor_c(en_atomic=0, en_sequential_write=False, sync=True)")
+    def get_tensor_c(self, *args: Any, **kwargs: Any) -> Optional[GlobalTensor]:
+        """`GetTensorC<sync>(tensor, enAtomic, enSequentialWrite)` inside `with matmul.iterate()`: the current
+        block into a GlobalTensor (at its place in C; en_sequential_write: rows baseN apart from its start) or a
+        LocalTensor in the UB (baseM x baseN, row-major); with optional_tensor (a LocalTensor) into both. Without a
+        tensor (`GetTensorC<sync>(enAtomic, enSequentialWrite)`, after an asynchronous iterate(sync=False) and
+        set_workspace): the block in the workspace, returned as a GlobalTensor of baseM x baseN (each call the next
+        baseM * baseN elements of the workspace)."""
         api = "Matmul.get_tensor_c"
-        if tensor is None:
-            raise NotImplementedError(f"{api}() returning a GlobalTensor (sync=False) is not implemented")
+        first_is_tensor = bool(args) and isinstance(args[0], (GlobalTensor, LocalTensor))
+        if first_is_tensor or "tensor" in kwargs or "optional_tensor" in kwargs:
+            b = _bind(api, ("tensor", "en_atomic", "en_sequential_write", "sync", "optional_tensor"), args, kwargs,
+                      {"en_atomic": 0, "en_sequential_write": False, "sync": True, "optional_tensor": None})
+            return self._get_tensor_c(api, **b)
+        b = _bind(api, ("en_atomic", "en_sequential_write", "sync"), args, kwargs,
+                  {"en_atomic": 0, "en_sequential_write": False, "sync": True})
+        is_sync = _template_bool(api, b["sync"], "sync")
+        bld = _b.current()
+        h = bld.create1("asc.matmul.get_tensor_c.ret", [self, self._atomic(api, b["en_atomic"]),
+                                                        _flag(api, b["en_sequential_write"], "en_sequential_write")],
+                        bld.type("global_tensor", self.c_dtype.name), {"sync": int(is_sync)})
+        return GlobalTensor(h, self.c_dtype)
+
+    def _get_tensor_c(self, api: str, tensor: Any, en_atomic: Any, en_sequential_write: Any, sync: Any,
+                      optional_tensor: Any) -> None:
+        is_sync = _template_bool(api, sync, "sync")
+        ops = [self._atomic(api, en_atomic), _flag(api, en_sequential_write, "en_sequential_write")]
         if optional_tensor is not None:
-            raise NotImplementedError(f"{api} with optional_tensor (GM and UB at once) is not implemented")
-        if sync is not True:
-            raise NotImplementedError(f"{api} with sync=False (the asynchronous mode) is not implemented")
+            if not isinstance(tensor, GlobalTensor) or not isinstance(optional_tensor, LocalTensor):
+                raise error(f"{api}: with optional_tensor, 'tensor' is the GlobalTensor and 'optional_tensor' the "
+                            f"LocalTensor (GetTensorC(gm, co2Local, ...)), got {got(tensor)} and {got(optional_tensor)}")
+            if not is_sync:
+                raise error(f"{api}: GM and UB at once only with sync=True")
+            g = self._c_tensor(api, tensor, GlobalTensor)
+            loc = self._c_tensor(api, optional_tensor, LocalTensor)
+            self._op("asc.matmul.get_tensor_c.both", [g, loc] + ops)
+            return
         if isinstance(tensor, LocalTensor):
             t = self._c_tensor(api, tensor, LocalTensor)
             op = "asc.matmul.get_tensor_c.local"
         else:
             t = self._c_tensor(api, tensor, GlobalTensor)
             op = "asc.matmul.get_tensor_c.gm"
-        self._op(op, [t, self._atomic(api, en_atomic), _flag(api, en_sequential_write, "en_sequential_write")])
+        self._op(op if is_sync else op + ".async", [t] + ops)
+
+    @usage("matmul.wait_iterate_all()")
+    def wait_iterate_all(self) -> None:
+        """`WaitIterateAll()`: waits for an iterate_all(sync=False, wait_iterate_all=True). The simulator does the
+        asynchronous work at its call, so this is an ordering point (a KernelError without one before)."""
+        self._op("asc.matmul.wait_iterate_all", [])
+
+    def _batch_layout(self, api: str, n_batch: bool) -> None:
+        la, lb, lc = self.a_type.layout, self.b_type.layout, self.c_type.layout
+        if la != lb:
+            raise error(f"{api}: A and B must have one layout (the devkit's batch matmul), got {la.name} and {lb.name}")
+        if n_batch:
+            if la in (LayoutMode.NONE, LayoutMode.NORMAL) or lc == LayoutMode.NORMAL:
+                raise error(f"{api}: the devkit's IterateNBatch does not take the NONE or NORMAL layout (A, B: "
+                            f"{la.name}, C: {lc.name})", "hint: MatmulType(..., layout=asc.LayoutMode.BNGS1S2)")
+            if self.matmul_config is None or not self.matmul_config.is_n_batch:
+                raise error(f"{api}: needs a MatmulConfig with is_n_batch=True (the devkit's method does nothing "
+                            "without it)", "hint: asc.adv.get_normal_config(batch_loop=True)")
+        elif la == LayoutMode.NONE:
+            raise error(f"{api}: A and B need a batch layout in their MatmulType (LayoutMode.NORMAL, ...)",
+                        "hint: asc.adv.MatmulType(pos, fmt, dtype, False, asc.LayoutMode.NORMAL)")
+        for name, lay in (("A and B", la), ("C", lc)):
+            if lay in (LayoutMode.BSNGD, LayoutMode.SBNGD):
+                raise NotImplementedError(f"{api} with the {lay.name} layout of {name} is not implemented "
+                                          "(NORMAL and BNGS1S2 are)")
+
+    def _bias_batch(self) -> Scalar:
+        cfg = self.matmul_config
+        return const(int(cfg.is_bias_batch if cfg is not None else True), dt.bool_)
+
+    def _u32(self, api: str, v: Any, what: str) -> Scalar:
+        return to_scalar(_int(api, v, what), dt.uint32)
+
+    @usage("matmul.iterate_batch(tensor, batch_a, batch_b, en_sequential_write, matrix_stride_a=0, ...) or "
+           "matmul.iterate_batch(tensor, en_partial_sum, en_atomic, en_sequential_write, matrix_stride_a=0, ...)")
+    def iterate_batch(self, *args: Any, **kwargs: Any) -> None:
+        """`IterateBatch<sync, waitIterateBatch>(c, batchA, batchB, enSequentialWrite, matrixStrideA,
+        matrixStrideB, matrixStrideC, enPartialSum, enAtomic)`: max(batchA, batchB) matmuls of the single-core
+        shape at once (the smaller batch broadcast: batch i takes A i / (batch / batchA), B i / (batch /
+        batchB)); with the NORMAL (or BNGS1S2) layout each batch's A, B, C (and bias, with the config's
+        is_bias_batch) follow each other (matrix_stride_a / _b: other element strides). The cube-only form
+        (tensor, en_partial_sum, en_atomic, en_sequential_write, strides...) takes the batches set_batch_num gave."""
+        api = "Matmul.iterate_batch"
+        second = args[1] if len(args) > 1 else None
+        cube_form = ("batch_a" not in kwargs and "batch_b" not in kwargs and
+                     (isinstance(second, bool) or (isinstance(second, Scalar) and second.dtype == dt.bool_) or
+                      (len(args) <= 1 and "en_partial_sum" in kwargs)))
+        self._batch_layout(api, False)
+        if cube_form:
+            b = _bind(api, ("tensor", "en_partial_sum", "en_atomic", "en_sequential_write", "matrix_stride_a",
+                            "matrix_stride_b", "matrix_stride_c", "sync"), args, kwargs,
+                      {"matrix_stride_a": 0, "matrix_stride_b": 0, "matrix_stride_c": 0, "sync": True})
+            if not _template_bool(api, b["sync"], "sync"):
+                raise error(f"{api}: the cube-only form (after set_batch_num) is synchronous (sync=True)")
+            local = isinstance(b["tensor"], LocalTensor)
+            t = self._c_tensor(api, b["tensor"], LocalTensor if local else GlobalTensor)
+            self._op("asc.matmul.iterate_batch.cube" + (".local" if local else ""),
+                     [t, _flag(api, b["en_partial_sum"], "en_partial_sum"), self._atomic(api, b["en_atomic"]),
+                      _flag(api, b["en_sequential_write"], "en_sequential_write"),
+                      self._u32(api, b["matrix_stride_a"], "matrix_stride_a"),
+                      self._u32(api, b["matrix_stride_b"], "matrix_stride_b"),
+                      self._u32(api, b["matrix_stride_c"], "matrix_stride_c"), self._bias_batch()])
+            return
+        b = _bind(api, ("tensor", "batch_a", "batch_b", "en_sequential_write", "matrix_stride_a", "matrix_stride_b",
+                        "matrix_stride_c", "en_partial_sum", "en_atomic", "sync", "wait_iterate_batch"), args, kwargs,
+                  {"matrix_stride_a": 0, "matrix_stride_b": 0, "matrix_stride_c": 0, "en_partial_sum": None,
+                   "en_atomic": None, "sync": True, "wait_iterate_batch": None})
+        is_sync = _template_bool(api, b["sync"], "sync")
+        wait = _template_bool(api, False if b["wait_iterate_batch"] is None else b["wait_iterate_batch"],
+                              "wait_iterate_batch")
+        local = isinstance(b["tensor"], LocalTensor)
+        t = self._c_tensor(api, b["tensor"], LocalTensor if local else GlobalTensor)
+        if local and not is_sync:
+            raise error(f"{api}: the asynchronous form (sync=False) does not write a LocalTensor (the devkit's "
+                        "IterateBatch to the UB is synchronous)")
+        if is_sync and wait:
+            raise error(f"{api}: wait_iterate_batch=True is for the asynchronous form (sync=False)")
+        op = "asc.matmul.iterate_batch" + (".local" if local else "" if is_sync else ".async")
+        self._op(op, [t, self._u32(api, b["batch_a"], "batch_a"), self._u32(api, b["batch_b"], "batch_b"),
+                      _flag(api, b["en_sequential_write"], "en_sequential_write"),
+                      self._u32(api, b["matrix_stride_a"], "matrix_stride_a"),
+                      self._u32(api, b["matrix_stride_b"], "matrix_stride_b"),
+                      self._u32(api, b["matrix_stride_c"], "matrix_stride_c"),
+                      _flag(api, False if b["en_partial_sum"] is None else b["en_partial_sum"], "en_partial_sum"),
+                      self._atomic(api, 0 if b["en_atomic"] is None else b["en_atomic"]),
+                      const(int(wait), dt.bool_), self._bias_batch()])
+
+    @usage("matmul.wait_iterate_batch()")
+    def wait_iterate_batch(self) -> None:
+        """`WaitIterateBatch()`: waits for an iterate_batch / iterate_n_batch(sync=False, wait_iterate_batch=True);
+        on the simulator an ordering point (the work was done at the call; a KernelError without one before)."""
+        self._op("asc.matmul.wait_iterate_batch", [])
+
+    @usage("matmul.iterate_n_batch(batch_loop, batch_a, batch_b, en_sequential_write, matrix_stride_a=0, "
+           "matrix_stride_b=0, matrix_stride_c=0, sync=True, wait_iterate_batch=False)")
+    def iterate_n_batch(self, batch_loop: Any, batch_a: Any, batch_b: Any, en_sequential_write: Any,
+                        matrix_stride_a: Any = 0, matrix_stride_b: Any = 0, matrix_stride_c: Any = 0,
+                        sync: Any = True, wait_iterate_batch: Any = False) -> None:
+        """`IterateNBatch<sync, waitIterateBatch>(batchLoop, batchA, batchB, enSequentialWrite, ...)`: batch_loop
+        iterate_batch calls one after the other (each on the next batchA matrices of A and batchB of B), their Cs
+        into the workspace (set_workspace), which get_batch_tensor_c then reads, one iterate_batch's C a call.
+        Needs a MatmulConfig with is_n_batch and a BNGS1S2 layout (the devkit refuses NONE and NORMAL)."""
+        api = "Matmul.iterate_n_batch"
+        self._batch_layout(api, True)
+        is_sync = _template_bool(api, sync, "sync")
+        wait = _template_bool(api, wait_iterate_batch, "wait_iterate_batch")
+        if is_sync and wait:
+            raise error(f"{api}: wait_iterate_batch=True is for the asynchronous form (sync=False)")
+        self._op("asc.matmul.iterate_n_batch" + ("" if is_sync else ".async"),
+                 [self._u32(api, batch_loop, "batch_loop"), self._u32(api, batch_a, "batch_a"),
+                  self._u32(api, batch_b, "batch_b"), _flag(api, en_sequential_write, "en_sequential_write"),
+                  self._u32(api, matrix_stride_a, "matrix_stride_a"), self._u32(api, matrix_stride_b, "matrix_stride_b"),
+                  self._u32(api, matrix_stride_c, "matrix_stride_c"), const(int(wait), dt.bool_), self._bias_batch()])
+
+    @usage("c = matmul.get_batch_tensor_c(batch_a, batch_b, en_sequential_write=False, sync=True) or "
+           "matmul.get_batch_tensor_c(tensor, batch_a, batch_b, en_sequential_write=False, sync=True)")
+    def get_batch_tensor_c(self, *args: Any, **kwargs: Any) -> Optional[GlobalTensor]:
+        """`GetBatchTensorC<sync>(batchA, batchB, enSequentialWrite)` after iterate_n_batch: the next
+        iterate_batch's C (max(batchA, batchB) single-core Cs) in the workspace, as a GlobalTensor; with a
+        LocalTensor first, copied into it."""
+        api = "Matmul.get_batch_tensor_c"
+        local = (bool(args) and isinstance(args[0], LocalTensor)) or "tensor" in kwargs
+        names = ("tensor", "batch_a", "batch_b", "en_sequential_write", "sync") if local else \
+            ("batch_a", "batch_b", "en_sequential_write", "sync")
+        b = _bind(api, names, args, kwargs, {"en_sequential_write": False, "sync": True})
+        is_sync = _template_bool(api, b["sync"], "sync")
+        if self.matmul_config is None or not self.matmul_config.is_n_batch:
+            raise error(f"{api}: needs a MatmulConfig with is_n_batch=True (the devkit's method returns nothing "
+                        "without it)")
+        ops = [self._u32(api, b["batch_a"], "batch_a"), self._u32(api, b["batch_b"], "batch_b"),
+               _flag(api, b["en_sequential_write"], "en_sequential_write")]
+        attrs = {"sync": int(is_sync)}
+        bld = _b.current()
+        if local:
+            t = self._c_tensor(api, b["tensor"], LocalTensor)
+            bld.create("asc.matmul.get_batch_tensor_c.local", [self, t] + ops, attrs=attrs)
+            return None
+        h = bld.create1("asc.matmul.get_batch_tensor_c", [self] + ops, bld.type("global_tensor", self.c_dtype.name),
+                        attrs)
+        return GlobalTensor(h, self.c_dtype)
+
+    @usage("matmul.set_batch_num(batch_a, batch_b)")
+    def set_batch_num(self, batch_a: Any, batch_b: Any) -> None:
+        """`SetBatchNum(batchA, batchB)`: the batches of A and B the cube-only iterate_batch form computes."""
+        api = "Matmul.set_batch_num"
+        self._op("asc.matmul.set_batch_num", [to_scalar(_int(api, batch_a, "batch_a"), dt.int32),
+                                              to_scalar(_int(api, batch_b, "batch_b"), dt.int32)])
+
+    def _quant_check(self, api: str) -> None:
+        a, c = self.a_dtype, self.c_dtype
+        if not ((a == dt.int8 and c in (dt.float16, dt.int8)) or (a in (dt.float16, dt.bfloat16) and c == dt.int8)):
+            raise error(f"{api}: no quantisation converts {a.name} inputs to a {c.name} C on the Ascend910B (int8 "
+                        "to float16 (DEQF16) or int8 (REQ8), float16/bfloat16 to int8 (QF322B8_PRE))")
+
+    @usage("matmul.set_quant_scalar(quant_scalar)")
+    def set_quant_scalar(self, quant_scalar: Any) -> None:
+        """`SetQuantScalar(quantScalar)`: C = the L0C values times one scale (the fixpipe's DEQF16, REQ8 or
+        QF322B8_PRE by the A and C types). quant_scalar is the devkit's uint64: bits 0..31 the scale as a float
+        of which the fixpipe keeps 1 sign, 8 exponent and 10 mantissa bits (& 0xFFFFE000), bits 37..45 a 9-bit
+        signed offset added before the int8 saturation, bit 46 a signed (1) or unsigned (0) int8 result."""
+        api = "Matmul.set_quant_scalar"
+        self._quant_check(api)
+        self._op("asc.matmul.set_quant_scalar", [_u64(api, quant_scalar, "quant_scalar")])
+
+    @usage("matmul.set_quant_vector(quant_vector)")
+    def set_quant_vector(self, quant_vector: Any) -> None:
+        """`SetQuantVector(quantTensor)`: as set_quant_scalar with one uint64 per column of C (a GlobalTensor
+        of uint64, or a LocalTensor of them in L1; column j of the single-core C takes element j)."""
+        api = "Matmul.set_quant_vector"
+        self._quant_check(api)
+        if isinstance(quant_vector, LocalTensor):
+            if quant_vector.position not in (TPosition.A1, TPosition.B1, TPosition.C1):
+                raise error(f"{api}: a LocalTensor of scales lies in L1 (TPosition.A1, B1 or C1), got one at "
+                            f"{quant_vector.position.name}")
+        elif not isinstance(quant_vector, GlobalTensor):
+            raise error(f"{api}: 'quant_vector' must be a GlobalTensor (or an L1 LocalTensor) of uint64, got "
+                        f"{got(quant_vector)}")
+        if quant_vector.dtype != dt.uint64:
+            raise error(f"{api}: 'quant_vector' must hold uint64, got {quant_vector.dtype.name}")
+        local = isinstance(quant_vector, LocalTensor)
+        self._op("asc.matmul.set_quant_vector.l1" if local else "asc.matmul.set_quant_vector", [quant_vector])
+
+    @usage("matmul.set_hf32(enable_hf32=False, trans_mode=0)")
+    def set_hf32(self, enable_hf32: Any = False, trans_mode: Any = 0) -> None:
+        """`SetHF32(enableHF32, transMode)`: float32 A and B multiplied as HF32 from now on (trans_mode 0: their
+        mantissas rounded to nearest even, 1: ties away from zero); for AIC_ONLY kernels."""
+        api = "Matmul.set_hf32"
+        if isinstance(trans_mode, int) and not isinstance(trans_mode, bool) and trans_mode not in (0, 1):
+            raise error(f"{api}: trans_mode must be 0 (round to nearest even) or 1 (ties away), got {trans_mode}")
+        self._op("asc.matmul.set_hf32", [_flag(api, enable_hf32, "enable_hf32"),
+                                         to_scalar(_int(api, trans_mode, "trans_mode"), dt.int32)])
+
+    @usage("matmul.set_workspace(addr, size=None)")
+    def set_workspace(self, addr: Any, size: Any = None) -> None:
+        """`SetWorkspace(gm)` / `SetWorkspace(addr, size)`: the GM the asynchronous forms put C's blocks in
+        (get_tensor_c() and async_get_tensor_c read it; iterate_n_batch writes it); size in bytes."""
+        api = "Matmul.set_workspace"
+        if isinstance(addr, GlobalTensor):
+            if size is not None:
+                raise error(f"{api}: a GlobalTensor carries its size; pass size only with a GlobalAddress")
+            self._op("asc.matmul.set_workspace", [addr])
+        elif isinstance(addr, GlobalAddress):
+            if size is None:
+                raise error(f"{api}: a GlobalAddress needs its size in bytes (SetWorkspace(addr, size))")
+            self._op("asc.matmul.set_workspace.addr", [addr, to_scalar(_int(api, size, "size"), dt.int32)])
+        else:
+            raise error(f"{api}: 'addr' must be a GlobalTensor or a GlobalAddress, got {got(addr)}")
+
+    @usage("matmul.set_self_define_data(data_ptr)")
+    def set_self_define_data(self, data_ptr: Any) -> None:
+        """`SetSelfDefineData(dataPtr)`: data for the MatmulCallBackFunc callbacks (a uint64 or a GlobalAddress);
+        the object keeps it (without callbacks nothing reads it)."""
+        api = "Matmul.set_self_define_data"
+        if isinstance(data_ptr, GlobalAddress):
+            self._op("asc.matmul.set_self_define_data.addr", [data_ptr])
+        else:
+            self._op("asc.matmul.set_self_define_data", [_u64(api, data_ptr, "data_ptr", wrap=True)])
+
+    @usage("matmul.set_user_def_info(tiling_ptr)")
+    def set_user_def_info(self, tiling_ptr: Any) -> None:
+        """`SetUserDefInfo(tilingPtr)`: the tiling address for the MatmulCallBackFunc callbacks (a GlobalAddress);
+        the object keeps it."""
+        if not isinstance(tiling_ptr, GlobalAddress):
+            raise error(f"Matmul.set_user_def_info: 'tiling_ptr' must be a GlobalAddress, got {got(tiling_ptr)}")
+        self._op("asc.matmul.set_user_def_info", [tiling_ptr])
+
+    @usage("matmul.set_sparse_index(index_global)")
+    def set_sparse_index(self, index_global: Any) -> None:
+        """`SetSparseIndex(indexGlobal)`: the index matrix of a sparse B (a GlobalTensor of uint8). The devkit uses
+        it only for an MDL Matmul whose B type carries a sparse index, which asc.adv.MatmulType cannot say, so
+        here (as there for these types) the call has no effect."""
+        api = "Matmul.set_sparse_index"
+        if not isinstance(index_global, GlobalTensor):
+            raise error(f"{api}: 'index_global' must be a GlobalTensor of uint8, got {got(index_global)}")
+        if index_global.dtype != dt.uint8:
+            raise error(f"{api}: 'index_global' must be a GlobalTensor of uint8, got one of {index_global.dtype.name}")
+        self._op("asc.matmul.set_sparse_index", [index_global])
+
+    @usage("matmul.wait_get_tensor_c()")
+    def wait_get_tensor_c(self) -> None:
+        """`WaitGetTensorC()`: waits for the async_get_tensor_c copies (an ordering point on the simulator)."""
+        self._op("asc.matmul.wait_get_tensor_c", [])
+
+    @usage("offset = matmul.get_offset_c()")
+    def get_offset_c(self) -> "MatrixOffset":
+        """`GetOffsetC<false>()`: the devkit reserves it and returns a zero MatrixOffset (GetOffsetC<true>, its
+        default, does not compile); so does this."""
+        bld = _b.current()
+        return MatrixOffset.from_ir(bld.create1("asc.matmul.get_offset_c", [self], bld.struct_type("MatrixOffset")))
+
+    @usage("matmul.async_get_tensor_c(c)")
+    def async_get_tensor_c(self, c: Any) -> None:
+        """`AsyncGetTensorC(c)` inside `with matmul.iterate(sync=False)`: the current block (from the workspace,
+        baseM x baseN row-major) into the LocalTensor c; wait_get_tensor_c before reading c."""
+        api = "Matmul.async_get_tensor_c"
+        self._op("asc.matmul.async_get_tensor_c", [self._c_tensor(api, c, LocalTensor)])
 
     @usage("matmul.end()")
     def end(self) -> None:
@@ -311,35 +651,21 @@ class Matmul(IRValue):
         self._op("asc.matmul.end", [])
 
 
-def _not_implemented(name: str) -> Any:
-    def method(self: Matmul, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(f"Matmul.{name} is not implemented (asc.adv.Matmul has init, set_tensor_a, "
-                                  "set_tensor_b, set_bias, disable_bias, set_tail, set_org_shape, set_single_shape, "
-                                  "iterate, iterate_all, get_tensor_c and end)")
-
-    method.__name__ = name
-    method.__doc__ = f"Upstream's Matmul.{name}: not implemented (raises NotImplementedError)."
-    return method
-
-
-for _name in ("wait_iterate_all", "iterate_batch", "wait_iterate_batch", "get_batch_tensor_c", "set_self_define_data",
-              "set_sparse_index", "set_user_def_info", "iterate_n_batch", "set_hf32", "set_batch_num", "set_workspace",
-              "wait_get_tensor_c", "get_offset_c", "async_get_tensor_c", "set_quant_scalar", "set_quant_vector"):
-    setattr(Matmul, _name, _not_implemented(_name))
-
-
 class MatmulIterator:
     """What `matmul.iterate()` returns: the context manager of `with matmul.iterate() as count:` (the kernel
     visitor compiles it as `while (mm.Iterate(enPartialSum)) { body; count++; }`)."""
 
-    def __init__(self, matmul: Matmul, en_partial_sum: Scalar) -> None:
+    def __init__(self, matmul: Matmul, en_partial_sum: Scalar, sync: bool = True) -> None:
         self.matmul = matmul
         self.en_partial_sum = en_partial_sum
+        self.sync = sync
 
     def __asc_with__(self, run: Any) -> None:
+        op = "asc.matmul.iterate" if self.sync else "asc.matmul.iterate.async"
+
         def condition() -> Scalar:
             bld = _b.current()
-            res = bld.create1("asc.matmul.iterate", [self.matmul, self.en_partial_sum], bld.scalar_type(dt.bool_))
+            res = bld.create1(op, [self.matmul, self.en_partial_sum], bld.scalar_type(dt.bool_))
             return Scalar(res, dt.bool_)
 
         run(condition)

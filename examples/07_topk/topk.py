@@ -7,7 +7,7 @@ are split into the row's top-k values and their column indices. Equal
 scores keep their column order, as the hardware does. The blocks share the
 rows; a TQue pipeline per block moves them in and out.
 
-    python examples/03_topk/topk.py
+    python examples/07_topk/topk.py
 """
 
 import argparse
