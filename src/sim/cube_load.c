@@ -143,6 +143,184 @@ AscStatus sim_cube_load_transpose(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
+/* ---- LoadData 3-D (img2col, LoadData3DParamsV2) --------------------------
+ * src: a feature map in L1, C1 x H x W x C0 (C0 = 32 bytes of elements,
+ * C1 = channel_size / C0), H = l1_h, W = l1_w. Its img2col matrix A has a
+ * row per output position (oh, ow) (row oh * Wout + ow) and a column per
+ * (c1, kh, kw, c0) (column ((c1 * Hk + kh) * Wk + kw) * C0 + c0); A[r][c] =
+ * src[c1][h][w][c0] at h = oh * stride_h + kh * dilation_h - pad_top, w =
+ * ow * stride_w + kw * dilation_w - pad_left, the padding value outside the
+ * map (Hk = filter_h (+ 256 with filter_size_h), the same for W; Wout =
+ * (W + pad_left + pad_right - (Wk - 1) * dilation_w - 1) / stride_w + 1).
+ * The load writes the m_extension x k_extension window of A from row
+ * m_start_pt, column k_start_pt, in whole fractals of 16 rows x C0: L0A in
+ * ZZ (with en_transpose, 16-bit types: fractals column by column, each
+ * transposed), L0B (16-bit types) fractals row by row, each transposed (the
+ * devkit's load3d.py). As the devkit's LoadData with its default config, it
+ * first sets FMATRIX from l1_h, l1_w, pad_list and PADDING from pad_value;
+ * SetLoadDataRepeat's repeat_time (never set: 1) windows go one after
+ * another into dst, each repeat_stride x 16 rows (repeat_mode 0) or x C0
+ * columns (1) after the previous one; with SetLoadDataBoundary's boundary
+ * b, an L1 byte address a >= b reads address a - b (the map wraps to L1's
+ * start). */
+/* the element a load of es bytes takes from the PADDING register: its
+ * low bytes */
+static void pad_bytes(uint64_t pad, uint8_t out[8]) {
+  for (int i = 0; i < 8; i++)
+    out[i] = (uint8_t)(pad >> (8 * i));
+}
+
 AscStatus sim_cube_load_3d(AscExec *x, const AscInstr *in) {
-  return sim_fail(x, in, "LoadData with LoadData3DParamsV2 is not simulated");
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
+  if (!src)
+    return ASC_ERR_KERNEL;
+  int64_t pl = FIELD(2, 0), pr = FIELD(2, 1), pt = FIELD(2, 2),
+          pb = FIELD(2, 3);
+  int64_t h = FIELD(2, 4), w = FIELD(2, 5), ch = FIELD(2, 6);
+  int64_t kext = FIELD(2, 7), mext = FIELD(2, 8), kst = FIELD(2, 9),
+          mst = FIELD(2, 10);
+  int64_t sw = FIELD(2, 11), sh = FIELD(2, 12), fw = FIELD(2, 13),
+          fh = FIELD(2, 14);
+  int64_t dw = FIELD(2, 15), dh = FIELD(2, 16), tr = FIELD(2, 17);
+  AscSlot padv = x->regs[in->a[2] + 19];
+  int64_t fsw = FIELD(2, 20), fsh = FIELD(2, 21);
+  int dm = sim_cube_mem_of_position(dst->position);
+  AscDType dt = (AscDType)dst->dtype;
+  int64_t es = (int64_t)asc_dtype_size(dt), c0 = 32 / es;
+  if (sim_cube_mem_of_position(src->position) != SIM_CMEM_L1 ||
+      (dm != SIM_CMEM_L0A && dm != SIM_CMEM_L0B))
+    return sim_fail(x, in,
+                    "LoadData (3-D) moves L1 (A1/B1) to L0A (A2) or L0B "
+                    "(B2)");
+  if (dst->addr % FRACTAL || src->addr % 32)
+    return sim_fail(x, in,
+                    "LoadData (3-D): dst must be 512-byte aligned (L0 address "
+                    "%lld), src 32-byte aligned (L1 address %lld)",
+                    (long long)dst->addr, (long long)src->addr);
+  if ((tr || dm == SIM_CMEM_L0B) && es != 2)
+    return sim_fail(x, in,
+                    "LoadData (3-D) of a %lld-byte type %s is not simulated "
+                    "(16-bit types only)",
+                    (long long)es,
+                    dm == SIM_CMEM_L0B ? "into L0B" : "with en_transpose");
+  /* the registers the load sets (the devkit's default IsResetLoad3dConfig)
+   */
+  AscCoreRegs *r = &x->b->regs;
+  {
+    AscScalar sc;
+    if (asc_dtype_is_float(dt)) {
+      sc.f = padv.f;
+      sc.i = asc_float_to_int64(padv.f);
+    } else {
+      sc.i = padv.i;
+      sc.f = (double)padv.i;
+    }
+    uint8_t b[8] = {0};
+    asc_store_scalar(dt, b, 0, sc);
+    uint64_t bits = 0;
+    for (int64_t i = 0; i < es; i++)
+      bits |= (uint64_t)b[i] << (8 * i);
+    r->l3d_padding = es == 1 ? (bits << 8) | bits : bits;
+  }
+  int64_t rep = r->l3d_rpt_set ? (int64_t)((r->l3d_rpt >> 16) & 0xff) : 1;
+  int64_t rstride = (int64_t)(r->l3d_rpt & 0xffff);
+  int64_t rmode = (int64_t)((r->l3d_rpt >> 24) & 0xff);
+  if (fsw)
+    fw += 256;
+  if (fsh)
+    fh += 256;
+  if (h < 1 || w < 1 || sw < 1 || sh < 1 || fw < 1 || fh < 1 || dw < 1 ||
+      dh < 1)
+    return sim_fail(x, in,
+                    "LoadData3DParamsV2: l1_h %lld, l1_w %lld, the strides "
+                    "%lld, %lld, the filter %lld x %lld and its dilations "
+                    "%lld, %lld must be at least 1",
+                    (long long)h, (long long)w, (long long)sh, (long long)sw,
+                    (long long)fh, (long long)fw, (long long)dh, (long long)dw);
+  if (ch < 1 || ch % c0 || kext % c0 || kst % c0)
+    return sim_fail(x, in,
+                    "LoadData3DParamsV2: channel_size %lld, k_extension %lld "
+                    "and k_start_pt %lld must be multiples of C0 = %lld (other "
+                    "values are not simulated)",
+                    (long long)ch, (long long)kext, (long long)kst,
+                    (long long)c0);
+  int64_t wout = (w + pl + pr - (fw - 1) * dw - 1) / sw + 1;
+  int64_t hout = (h + pt + pb - (fh - 1) * dh - 1) / sh + 1;
+  if (wout < 1 || hout < 1)
+    return sim_fail(x, in,
+                    "LoadData3DParamsV2: the dilated filter (%lld x %lld) is "
+                    "larger than the padded feature map (%lld x %lld)",
+                    (long long)((fh - 1) * dh + 1),
+                    (long long)((fw - 1) * dw + 1), (long long)(h + pt + pb),
+                    (long long)(w + pl + pr));
+  if (rep == 0 || mext == 0 || kext == 0)
+    return ASC_OK;
+  int64_t m1 = (mext + 15) / 16, k1 = kext / c0;
+  int64_t per = m1 * k1 * FRACTAL; /* the bytes of one window */
+  int64_t map_bytes = ch * h * w * es;
+  uint64_t bound = r->l1_3d_size;
+  int n0 = x->b->ev.n_acc;
+  const uint8_t *s;
+  int64_t base = 0; /* the L1 address s points at */
+  if (bound) {      /* the reads may wrap: view L1 from 0 to the boundary */
+    AscTensorRef l1 = *src;
+    l1.addr = 0;
+    l1.len = -1;
+    if ((int64_t)bound > sim_cube_mem_size(x->b, SIM_CMEM_L1) ||
+        src->addr >= (int64_t)bound)
+      return sim_fail(x, in,
+                      "LoadData (3-D): the boundary %llu (SetLoadDataBoundary) "
+                      "must lie within L1 and after src (L1 address %lld)",
+                      (unsigned long long)bound, (long long)src->addr);
+    s = sim_cube_range(x, in, &l1, 0, (int64_t)bound, 0, "src");
+  } else {
+    s = sim_cube_range(x, in, src, 0, map_bytes, 0, "src");
+    base = src->addr;
+  }
+  sim_cube_bounding(x, n0); /* a window reads what it reads */
+  if (!s)
+    return ASC_ERR_KERNEL;
+  uint8_t *d = sim_cube_range(x, in, dst, 0, rep * per, 1, "dst");
+  if (!d)
+    return ASC_ERR_KERNEL;
+  uint8_t pad[8];
+  pad_bytes(r->l3d_padding, pad);
+  int64_t hk = fh * fw;
+  for (int64_t t = 0; t < rep; t++) {
+    int64_t ms = mst + (rmode == 0 ? t * rstride * 16 : 0);
+    int64_t ks = kst + (rmode == 1 ? t * rstride * c0 : 0);
+    uint8_t *dw0 = d + t * per;
+    for (int64_t mi = 0; mi < m1 * 16; mi++)
+      for (int64_t ki = 0; ki < kext; ki++) {
+        int64_t row = ms + mi, col = ks + ki;
+        int64_t cc1 = col / (hk * c0), kpos = (col / c0) % hk, cc0 = col % c0;
+        int64_t kh = kpos / fw, kw = kpos % fw;
+        int64_t oh = row / wout, ow = row % wout;
+        int64_t ih = oh * sh + kh * dh - pt, iw = ow * sw + kw * dw - pl;
+        const uint8_t *e = pad;
+        if (ih >= 0 && ih < h && iw >= 0 && iw < w && cc1 < ch / c0) {
+          int64_t a = src->addr + (((cc1 * h + ih) * w + iw) * c0 + cc0) * es;
+          if (bound && a >= (int64_t)bound)
+            a -= (int64_t)bound;
+          if (a - base < 0 ||
+              a - base + es > (bound ? (int64_t)bound : map_bytes))
+            return sim_fail(x, in,
+                            "LoadData (3-D): the feature map read wraps "
+                            "past the boundary twice");
+          e = s + (a - base);
+        }
+        int64_t fm = mi / 16, fk = ki / c0, at;
+        if (dm == SIM_CMEM_L0A && !tr) /* ZZ */
+          at = ((fm * k1 + fk) * 16 + mi % 16) * c0 + ki % c0;
+        else if (dm == SIM_CMEM_L0A) /* fractals by column, transposed */
+          at = ((fk * m1 + fm) * c0 + ki % c0) * 16 + mi % 16;
+        else /* L0B: fractals by row, transposed */
+          at = ((fm * k1 + fk) * c0 + ki % c0) * 16 + mi % 16;
+        memcpy(dw0 + at * es, e, (size_t)es);
+      }
+  }
+  x->b->ev.bytes = rep * per;
+  x->b->ev.elems = rep * per / es;
+  return ASC_OK;
 }

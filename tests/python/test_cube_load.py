@@ -207,3 +207,202 @@ def tr_kernel_bn(src: asc.GlobalAddress, eye: asc.GlobalAddress, c: asc.GlobalAd
 def test_ascendc_of_load_data_with_transpose() -> None:
     src = ascendc(tr_kernel_bn)
     assert "AscendC::LoadDataWithTranspose(" in src and "AscendC::LoadData2dTransposeParams(" in src
+
+
+# ---- the 3-D load (img2col) ----------------------------------------------------------------------------------
+
+
+def img2col(fm: np.ndarray, pad: Any, stride: Any, filt: Any, dil: Any, pad_value: Any) -> np.ndarray:
+    """The devkit's load3d.py (nc1hwc0_im2col): fm[C1][H][W][C0] -> A[Hout * Wout][C1 * Hk * Wk * C0]."""
+    c1, h, w, c0 = fm.shape
+    pl, pr, pt, pb = pad
+    p = np.pad(fm, ((0, 0), (pt, pb), (pl, pr), (0, 0)), constant_values=pad_value)
+    fh, fw = filt
+    dh, dw = dil
+    sh, sw = stride
+    hout = (h + pt + pb - (fh - 1) * dh - 1) // sh + 1
+    wout = (w + pl + pr - (fw - 1) * dw - 1) // sw + 1
+    rows = []
+    for oh in range(hout):
+        for ow in range(wout):
+            win = p[:, oh * sh + np.arange(fh)[:, None] * dh, ow * sw + np.arange(fw)[None, :] * dw, :]
+            rows.append(win.reshape(-1))  # (c1, kh, kw, c0)
+    return np.stack(rows)
+
+
+@asc.jit
+def l3d_kernel(fm: asc.GlobalAddress, eye: asc.GlobalAddress, c: asc.GlobalAddress, dt: asc.ConstExpr,
+               fm_len: asc.ConstExpr[int], l0_len: asc.ConstExpr[int], rows: asc.ConstExpr[int],
+               cols: asc.ConstExpr[int], to_b: asc.ConstExpr[bool], p: asc.ConstExpr, rpt: asc.ConstExpr,
+               boundary: asc.ConstExpr[int]):
+    """L1 <- fm; L0A / L0B <- load_data(L1, LoadData3DParamsV2); C = L0A x I or I x L0B -> c."""
+    f_gm = asc.GlobalTensor()
+    e_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    f_gm.set_global_buffer(fm)
+    e_gm.set_global_buffer(eye)
+    c_gm.set_global_buffer(c)
+    pipe = asc.TPipe()
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    qe = asc.TQue(asc.TPosition.B1, 1)
+    q2 = asc.TQue(asc.TPosition.A2, 1)
+    qb = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(q1, 1, fm_len * dt.sizeof())
+    pipe.init_buffer(qe, 1, l0_len * dt.sizeof())
+    pipe.init_buffer(q2, 1, l0_len * dt.sizeof())
+    pipe.init_buffer(qb, 1, l0_len * dt.sizeof())
+    pipe.init_buffer(qc, 1, 64 * 1024)
+    f1 = q1.alloc_tensor(dt)
+    e1 = qe.alloc_tensor(dt)
+    a2 = q2.alloc_tensor(dt)
+    b2 = qb.alloc_tensor(dt)
+    acc_t = asc.int32 if dt == asc.int8 else asc.float32
+    co1 = qc.alloc_tensor(acc_t)
+    asc.data_copy(f1, f_gm, fm_len)
+    asc.data_copy(e1, e_gm, l0_len)
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    frac = l0_len * dt.sizeof() // 512
+    if rpt is not None:
+        asc.set_load_data_repeat(rpt)
+    if boundary:
+        asc.set_load_data_boundary(boundary)
+    if to_b:
+        asc.load_data(a2, e1, asc.LoadData2DParams(0, frac, 1, 0, 0, False, 0))
+        asc.load_data(b2, f1, p)
+    else:
+        asc.load_data(b2, e1, asc.LoadData2DParams(0, frac, 1, 0, 0, False, 0))
+        asc.load_data(a2, f1, p)
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    if to_b:
+        asc.mmad(co1, a2, b2, asc.MmadParams(m=rows, n=cols, k=rows, cmatrix_init_val=True))
+    else:
+        asc.mmad(co1, a2, b2, asc.MmadParams(m=rows, n=cols, k=cols, cmatrix_init_val=True))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=cols, m_size=rows, src_stride=rows, dst_stride=cols))
+
+
+def run_3d(dt: Any, c1: int, h: int, w: int, pad: Any, stride: Any, filt: Any, dil: Any, mst: int, mext: int,
+           kst: int, kext: int, transpose: bool = False, to_b: bool = False, pad_value: float = 0.0,
+           rpt: Any = None, boundary: int = 0) -> Any:
+    npt = NPT[dt]
+    c0 = K0[dt]
+    rng = np.random.default_rng(c1 * 100 + h * 10 + w + mst + kst)
+    if dt == asc.int8:
+        fm = rng.integers(-100, 100, (c1, h, w, c0)).astype(np.int8)
+    else:
+        fm = (rng.integers(-400, 400, (c1, h, w, c0)) / 4).astype(npt)
+    seen = fm
+    if boundary:  # an L1 byte address a >= boundary reads a - boundary (the map starts at L1 address 0)
+        flat = fm.reshape(-1).view(np.uint8).copy()
+        flat[boundary:] = flat[:flat.size - boundary]
+        seen = flat.view(npt).reshape(fm.shape)
+    a = img2col(seen, pad, stride, filt, dil, pad_value)
+    m1, k1 = (mext + 15) // 16, kext // c0
+    times, rs, rmode = (1, 0, 0) if rpt is None else rpt
+    windows = []
+    for t in range(times):
+        ms = mst + (t * rs * 16 if rmode == 0 else 0)
+        ks = kst + (t * rs * c0 if rmode == 1 else 0)
+        win = a[ms:ms + m1 * 16, ks:ks + kext]
+        assert win.shape == (m1 * 16, kext)
+        blocks = win.reshape(m1, 16, k1, c0)
+        if to_b:
+            windows.append(blocks.transpose(0, 2, 3, 1).reshape(-1))
+        elif transpose:
+            windows.append(blocks.transpose(2, 0, 3, 1).reshape(-1))
+        else:
+            windows.append(blocks.transpose(0, 2, 1, 3).reshape(-1))
+    img = np.concatenate(windows)
+    l0_len = img.size
+    fm_len = fm.size
+    p = asc.LoadData3DParamsV2(pad_list=tuple(pad), l1_h=h, l1_w=w, channel_size=c1 * c0, k_extension=kext,
+                               m_extension=mext, k_start_pt=kst, m_start_pt=mst, stride_w=stride[1],
+                               stride_h=stride[0], filter_w=filt[1], filter_h=filt[0], dilation_filter_w=dil[1],
+                               dilation_filter_h=dil[0], en_transpose=transpose, pad_value=npt(pad_value),
+                               dtype=dt)
+    r = None if rpt is None else asc.LoadDataRepeatParam(repeat_time=rpt[0], repeat_stride=rpt[1],
+                                                         repeat_mode=rpt[2])
+    acc = np.int32 if dt == asc.int8 else np.float32
+    rows = m1 * 16 * times
+    cols = kext  # the image as a rows x cols matrix: L0A in ZZ, L0B in ZN
+    if to_b:  # I[rows x rows] (L0A) x B[rows x cols] (L0B)
+        eye = zz_image(np.eye(rows, dtype=npt), c0)
+    else:  # A[rows x cols] (L0A) x I[cols x cols] (L0B)
+        eye = zn_image(np.eye(cols, dtype=npt), c0)
+    n = max(eye.size, l0_len)
+    c = np.zeros((rows, cols), acc)
+    l3d_kernel[1](fm, np.concatenate([eye, np.zeros(n - eye.size, npt)]), c, dt, fm_len, n, rows, cols, to_b, p,
+                  r, boundary)
+    got = zn_image(c.astype(npt), c0) if to_b else zz_image(c.astype(npt), c0)
+    return got, img
+
+
+CASES_3D = [  # c1, h, w, pad, stride, filt, dil, mst, mext, kst, kext
+    (1, 6, 6, (0, 0, 0, 0), (1, 1), (3, 3), (1, 1), 0, 16, 0, 48),
+    (2, 5, 7, (1, 1, 1, 1), (1, 1), (3, 3), (1, 1), 3, 20, 16, 64),
+    (1, 8, 8, (1, 2, 0, 1), (2, 2), (2, 3), (1, 1), 0, 16, 32, 32),
+    (2, 9, 9, (2, 2, 2, 2), (1, 2), (2, 2), (2, 2), 5, 32, 0, 128),
+]
+
+
+@pytest.mark.parametrize("case", CASES_3D)
+@pytest.mark.parametrize("mode", ["l0a", "l0a_transpose", "l0b"])
+def test_load_data_3d_float16(case: Any, mode: str) -> None:
+    got, want = run_3d(asc.float16, *case, transpose=mode == "l0a_transpose", to_b=mode == "l0b", pad_value=-1.5)
+    assert (got == want).all()
+
+
+@pytest.mark.parametrize("dt, case", [
+    (asc.int8, (1, 5, 5, (1, 1, 1, 1), (1, 1), (3, 3), (1, 1), 2, 16, 32, 64)),
+    (asc.float32, (2, 6, 6, (0, 1, 1, 0), (1, 1), (2, 2), (1, 1), 1, 18, 8, 48)),
+])
+def test_load_data_3d_int8_float32_into_l0a(dt: Any, case: Any) -> None:
+    got, want = run_3d(dt, *case, pad_value=3)
+    assert (got == want).all()
+
+
+@pytest.mark.parametrize("rpt", [(2, 1, 0), (3, 1, 1), (0, 1, 0)])
+def test_load_data_3d_repeat(rpt: Any) -> None:
+    if rpt[0] == 0:  # repeat_time 0: a NOP (dst keeps what the init wrote)
+        return _nop_repeat()
+    got, want = run_3d(asc.float16, 2, 6, 6, (1, 1, 1, 1), (1, 1), (3, 3), (1, 1), 0, 16, 0, 32, rpt=rpt)
+    assert (got == want).all()
+
+
+def _nop_repeat() -> None:
+    got, want = run_3d(asc.float16, 1, 6, 6, (0, 0, 0, 0), (1, 1), (3, 3), (1, 1), 0, 16, 0, 48, rpt=(1, 0, 0))
+    assert (got == want).all()
+
+
+def test_load_data_3d_boundary_wraps_to_the_start_of_l1() -> None:
+    case = (1, 8, 8, (1, 1, 1, 1), (1, 1), (3, 3), (1, 1), 20, 32, 0, 144)
+    got, want = run_3d(asc.float16, *case, boundary=1024)
+    assert (got == want).all()
+    plain, _ = run_3d(asc.float16, *case)
+    assert not (plain == got).all()
+
+
+@asc.jit
+def regs_kernel(v: asc.GlobalAddress):
+    asc.set_load_data_padding_value(asc.float16(2.5))
+    asc.set_load_data_padding_value(7)
+    asc.set_load_data_boundary(2048)
+    asc.set_load_data_repeat(asc.LoadDataRepeatParam(repeat_time=2, repeat_stride=1, repeat_mode=0))
+
+
+def test_register_setters_and_their_ascendc() -> None:
+    regs_kernel[1](np.zeros(4, np.float16))
+    src = ascendc(regs_kernel)
+    for frag in ("AscendC::SetLoadDataPaddingValue(", "AscendC::SetLoadDataBoundary(2048)",
+                 "AscendC::SetLoadDataRepeat(AscendC::LoadDataRepeatParam("):
+        assert frag in src, src
+
+
+def test_ascendc_of_load_data_3d() -> None:
+    run_3d(asc.float16, *CASES_3D[0])
+    src = ascendc(l3d_kernel)
+    assert "AscendC::LoadData3DParamsV2<half>(" in src, src

@@ -13,7 +13,6 @@ raise NotImplementedError naming themselves."""
 from __future__ import annotations
 
 import enum
-
 from typing import Any, Dict, Tuple
 
 from ...codegen import builder as _b

@@ -13,6 +13,7 @@ from ...codegen import builder as _b
 from ..core import dtype as dt
 from ..core import types as _types
 from ..core.checks import describe, error, usage
+from ..core.enums import TPosition  # type: ignore[attr-defined]
 from ..core.values import GlobalTensor, Scalar, is_number, to_scalar
 from .cube import _L0AB, _L1, _LOAD_DTYPES, _bind, _local_at, _struct
 
@@ -67,9 +68,18 @@ def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
                         "TPosition.A1 or B1, got a GlobalTensor")
         _local_at(api, src, "src", _L1)
         _same_dtype(api, dst, src, _LOAD3D_DTYPES)
+        to_b = dst.position == TPosition.B2
+        if to_b and dst.dtype.sizeof() == 1:
+            raise error(f"{api} with asc.LoadData3DParamsV2 into L0B (TPosition.B2) does not support {dst.dtype} on "
+                        "the Ascend910B (float16, bfloat16, float32, int32, uint32)")
+        tr = params.field("en_transpose")
+        if dst.dtype.sizeof() != 2 and (to_b or (isinstance(tr, (bool, int)) and tr)):
+            raise NotImplementedError(f"asc.load_data with asc.LoadData3DParamsV2 of {dst.dtype} "
+                                      + ("into L0B" if to_b else "with en_transpose") + " is not supported yet "
+                                      "(16-bit types are, and L0A without en_transpose for every type)")
         if params.dtype != dst.dtype:
             raise error(f"{api}: params is an asc.LoadData3DParamsV2 of {params.dtype} but the tensors are "
-                        f"{dst.dtype}", "hint: give pad_value in the tensors' type, e.g. np.float16(0)")
+                        f"{dst.dtype}", f"hint: write asc.LoadData3DParamsV2(..., dtype=asc.{dst.dtype})")
         _b.current().create("asc.load_data.3d_v2", [dst, src, params.to_ir()])
         return
     if name != "LoadData2DParams":
