@@ -191,6 +191,10 @@ typedef struct AscCoreRegs {
   uint64_t quant_pre;
   uint64_t l1_3d_size, l3d_padding, l3d_rpt;
   int l3d_rpt_set;
+  /* the cube's index buffer of MmadWithSparse (a quarter of L0B's 64 KiB:
+   * the 128-byte index fractal of the L0B fractal at byte a is at a / 4;
+   * LoadDataWithSparse fills it; cube_sparse.c) */
+  uint8_t sparse_idx[16384];
 } AscCoreRegs;
 
 /* All registers zero, except the mask register: all bits set, normal mode. */

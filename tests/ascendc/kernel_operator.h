@@ -1759,6 +1759,12 @@ __aicore__ void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTens
 template <typename T, typename U = T>
 __aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                          const LoadData3DParamsV2<U> &loadDataParams);
+template <typename T = int8_t, typename U = uint8_t>
+__aicore__ void LoadDataWithSparse(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<U> &idx,
+                                   const LoadData2DParams &loadDataParam);
+template <typename T = int32_t, typename U = int8_t>
+__aicore__ void MmadWithSparse(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<U> &filter,
+                               const MmadParams &mmadParams);
 } // namespace AscendC
 
 // system family: the devkit declares GetSysWorkSpacePtr outside AscendC (kernel_operator_swap_mem_intf.h)

@@ -43,8 +43,8 @@ def zn_matrix(img: np.ndarray, k: int, n: int, k0: int) -> np.ndarray:
 @asc.jit
 def tr_kernel(src: asc.GlobalAddress, eye: asc.GlobalAddress, c: asc.GlobalAddress, dt: asc.ConstExpr,
               src_len: asc.ConstExpr[int], l0_len: asc.ConstExpr[int], m: asc.ConstExpr[int], k: asc.ConstExpr[int],
-              to_b: asc.ConstExpr[bool], p: asc.ConstExpr):
-    """L1 <- src; L0A (or L0B) <- load_data_with_transpose(L1, p); C = L0 x I (I x L0) -> c."""
+              p: asc.ConstExpr):
+    """L1 <- src; L0A <- load_data_with_transpose(L1, p); C = L0A x I -> c."""
     s_gm = asc.GlobalTensor()
     e_gm = asc.GlobalTensor()
     c_gm = asc.GlobalTensor()
@@ -73,16 +73,10 @@ def tr_kernel(src: asc.GlobalAddress, eye: asc.GlobalAddress, c: asc.GlobalAddre
     asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
     asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
     frac = l0_len * dt.sizeof() // 512
-    if to_b:  # the identity in L0A, the transposed load in L0B
-        asc.init_const_value(b2.reinterpret_cast(asc.int16), asc.InitConstValueParams(1, frac, 0, asc.int16(0)))
-        asc.load_data(a2, e1, asc.LoadData2DParams(0, frac, 1, 0, 0, False, 0))
-        asc.pipe_barrier(asc.PipeID.PIPE_MTE1)
-        asc.load_data_with_transpose(b2, s1, p)
-    else:
-        asc.init_const_value(a2.reinterpret_cast(asc.int16), asc.InitConstValueParams(1, frac, 0, asc.int16(0)))
-        asc.load_data(b2, e1, asc.LoadData2DParams(0, frac, 1, 0, 0, False, 0))
-        asc.pipe_barrier(asc.PipeID.PIPE_MTE1)
-        asc.load_data_with_transpose(a2, s1, p)
+    asc.init_const_value(a2.reinterpret_cast(asc.int16), asc.InitConstValueParams(1, frac, 0, asc.int16(0)))
+    asc.load_data(b2, e1, asc.LoadData2DParams(0, frac, 1, 0, 0, False, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_MTE1)
+    asc.load_data_with_transpose(a2, s1, p)
     asc.set_flag(asc.HardEvent.MTE1_M, 0)
     asc.wait_flag(asc.HardEvent.MTE1_M, 0)
     asc.mmad(co1, a2, b2, asc.MmadParams(m=m, n=k, k=k, cmatrix_init_val=True))
@@ -151,7 +145,7 @@ def test_load_data_with_transpose(dt: Any, p: Any, to_b: bool) -> None:
     else:
         want = zz_matrix(img, m, k, k0)
         c = np.zeros((m, k), np.int32 if dt == asc.int8 else np.float32)
-        tr_kernel[1](src, eye_full, c, dt, src_len, l0_len, m, k, False, asc.LoadData2dTransposeParams(*p))
+        tr_kernel[1](src, eye_full, c, dt, src_len, l0_len, m, k, asc.LoadData2dTransposeParams(*p))
     assert (c == want.astype(c.dtype)).all()
 
 
@@ -205,6 +199,7 @@ def tr_kernel_bn(src: asc.GlobalAddress, eye: asc.GlobalAddress, c: asc.GlobalAd
 
 
 def test_ascendc_of_load_data_with_transpose() -> None:
+    test_load_data_with_transpose(asc.float16, (0, 1, 0, 0, 0, 0), True)
     src = ascendc(tr_kernel_bn)
     assert "AscendC::LoadDataWithTranspose(" in src and "AscendC::LoadData2dTransposeParams(" in src
 

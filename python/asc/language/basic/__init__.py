@@ -26,13 +26,12 @@ from .cube import (  # family: cube
 from .cube_fixpipe import fixpipe, set_fix_pipe_pre_quant_flag  # family: cube
 from .cube_load import (  # family: cube
     load_data,
-    load_data_with_sparse,
     load_data_with_transpose,
     set_load_data_boundary,
     set_load_data_padding_value,
     set_load_data_repeat,
 )
-from .cube_sparse import mmad_with_sparse  # family: cube
+from .cube_sparse import load_data_with_sparse, mmad_with_sparse  # family: cube
 from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
 from .determine_compute_sync import notify_next_block, wait_pre_block
 from .dump_tensor import (

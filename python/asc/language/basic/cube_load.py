@@ -1,6 +1,6 @@
 """The cube family's loads into L0A / L0B (arch 2201, src/sim/cube_ops.c
 and src/sim/cube_load.c): `asc.load_data` (the 2-D and 3-D forms),
-`asc.load_data_with_transpose`, `asc.load_data_with_sparse` and the
+`asc.load_data_with_transpose` and the
 registers the 3-D load reads (`asc.set_load_data_boundary`,
 `asc.set_load_data_padding_value`, `asc.set_load_data_repeat`), with
 upstream pyasc's signatures."""
@@ -116,13 +116,6 @@ def load_data_with_transpose(dst: Any, src: Any, *args: Any, **kwargs: Any) -> N
     _local_at(api, src, "src", _L1)
     _same_dtype(api, dst, src, _TRANSPOSE_DTYPES)
     _b.current().create("asc.load_data_with_transpose", [dst, src, params.to_ir()])
-
-
-@usage("asc.load_data_with_sparse(dst, src, idx, load_data_params)")
-def load_data_with_sparse(dst: Any, src: Any, idx: Any, load_data_params: Any) -> None:
-    """`AscendC::LoadDataWithSparse`: not supported yet (raises
-    NotImplementedError)."""
-    raise NotImplementedError("asc.load_data_with_sparse is not supported yet")
 
 
 @usage("asc.set_load_data_boundary(boundary)")
