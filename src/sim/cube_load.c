@@ -170,21 +170,72 @@ static void pad_bytes(uint64_t pad, uint8_t out[8]) {
     out[i] = (uint8_t)(pad >> (8 * i));
 }
 
+/* imm 0: LoadData3DParamsV2 (sets FMATRIX and PADDING from the params
+ * first), 1: LoadData3DParamsV2Pro (the window and filter packed in
+ * ext_config and filter_config as the devkit's LOAD_* shifts; the map's
+ * l1_h, l1_w and pad_list from FMATRIX, the padding from PADDING). */
 AscStatus sim_cube_load_3d(AscExec *x, const AscInstr *in) {
   const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
   const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
   if (!src)
     return ASC_ERR_KERNEL;
-  int64_t pl = FIELD(2, 0), pr = FIELD(2, 1), pt = FIELD(2, 2),
-          pb = FIELD(2, 3);
-  int64_t h = FIELD(2, 4), w = FIELD(2, 5), ch = FIELD(2, 6);
-  int64_t kext = FIELD(2, 7), mext = FIELD(2, 8), kst = FIELD(2, 9),
-          mst = FIELD(2, 10);
-  int64_t sw = FIELD(2, 11), sh = FIELD(2, 12), fw = FIELD(2, 13),
-          fh = FIELD(2, 14);
-  int64_t dw = FIELD(2, 15), dh = FIELD(2, 16), tr = FIELD(2, 17);
-  AscSlot padv = x->regs[in->a[2] + 19];
-  int64_t fsw = FIELD(2, 20), fsh = FIELD(2, 21);
+  AscCoreRegs *r = &x->b->regs;
+  int pro = in->imm == 1;
+  int64_t pl, pr, pt, pb, h, w, ch, kext, mext, kst, mst, sw, sh, fw, fh, dw,
+      dh, tr, fsw, fsh;
+  if (pro) {
+    uint64_t ext = (uint64_t)FIELD(2, 6), flt = (uint64_t)FIELD(2, 7);
+    ch = FIELD(2, 0);
+    tr = FIELD(2, 1);
+    fsw = FIELD(2, 3);
+    fsh = FIELD(2, 4);
+    if (FIELD(2, 5))
+      return sim_fail(x, in,
+                      "LoadData3DParamsV2Pro.f_matrix_ctrl 1 reads the right "
+                      "FMATRIX register, which nothing here sets");
+    if (!r->fmatrix_set)
+      return sim_fail(x, in,
+                      "LoadData3DParamsV2Pro reads the FMATRIX register (the "
+                      "feature map's l1_h, l1_w and pad_list), which no "
+                      "LoadData with LoadData3DParamsV2 has set");
+    kext = (int64_t)(ext & 0xffff);
+    mext = (int64_t)((ext >> 16) & 0xffff);
+    kst = (int64_t)((ext >> 32) & 0xffff);
+    mst = (int64_t)((ext >> 48) & 0xffff);
+    sw = (int64_t)(flt & 0xff);
+    sh = (int64_t)((flt >> 8) & 0xff);
+    fw = (int64_t)((flt >> 16) & 0xff);
+    fh = (int64_t)((flt >> 24) & 0xff);
+    dw = (int64_t)((flt >> 32) & 0xff);
+    dh = (int64_t)((flt >> 40) & 0xff);
+    w = (int64_t)(r->fmatrix & 0xffff);
+    h = (int64_t)((r->fmatrix >> 16) & 0xffff);
+    pl = (int64_t)((r->fmatrix >> 32) & 0xff);
+    pr = (int64_t)((r->fmatrix >> 40) & 0xff);
+    pt = (int64_t)((r->fmatrix >> 48) & 0xff);
+    pb = (int64_t)((r->fmatrix >> 56) & 0xff);
+  } else {
+    pl = FIELD(2, 0);
+    pr = FIELD(2, 1);
+    pt = FIELD(2, 2);
+    pb = FIELD(2, 3);
+    h = FIELD(2, 4);
+    w = FIELD(2, 5);
+    ch = FIELD(2, 6);
+    kext = FIELD(2, 7);
+    mext = FIELD(2, 8);
+    kst = FIELD(2, 9);
+    mst = FIELD(2, 10);
+    sw = FIELD(2, 11);
+    sh = FIELD(2, 12);
+    fw = FIELD(2, 13);
+    fh = FIELD(2, 14);
+    dw = FIELD(2, 15);
+    dh = FIELD(2, 16);
+    tr = FIELD(2, 17);
+    fsw = FIELD(2, 20);
+    fsh = FIELD(2, 21);
+  }
   int dm = sim_cube_mem_of_position(dst->position);
   AscDType dt = (AscDType)dst->dtype;
   int64_t es = (int64_t)asc_dtype_size(dt), c0 = 32 / es;
@@ -204,10 +255,14 @@ AscStatus sim_cube_load_3d(AscExec *x, const AscInstr *in) {
                     "(16-bit types only)",
                     (long long)es,
                     dm == SIM_CMEM_L0B ? "into L0B" : "with en_transpose");
-  /* the registers the load sets (the devkit's default IsResetLoad3dConfig)
-   */
-  AscCoreRegs *r = &x->b->regs;
-  {
+  if (!pro) { /* the registers the load sets first (the devkit's default
+               * IsResetLoad3dConfig: Load3DSetFMatrixCal, Load3DSetPaddingCal)
+               */
+    AscSlot padv = x->regs[in->a[2] + 19];
+    r->fmatrix = ((uint64_t)w & 0xffff) | ((uint64_t)h & 0xffff) << 16 |
+                 ((uint64_t)pl & 0xff) << 32 | ((uint64_t)pr & 0xff) << 40 |
+                 ((uint64_t)pt & 0xff) << 48 | ((uint64_t)pb & 0xff) << 56;
+    r->fmatrix_set = 1;
     AscScalar sc;
     if (asc_dtype_is_float(dt)) {
       sc.f = padv.f;

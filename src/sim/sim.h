@@ -191,6 +191,10 @@ typedef struct AscCoreRegs {
   uint64_t quant_pre;
   uint64_t l1_3d_size, l3d_padding, l3d_rpt;
   int l3d_rpt_set;
+  /* FMATRIX (l1W | l1H << 16 | padList[i] << 32 + 8 i), which a 3-D load
+   * with LoadData3DParamsV2 sets and one with V2Pro reads (fmatrix_set) */
+  uint64_t fmatrix;
+  int fmatrix_set;
   /* the cube's index buffer of MmadWithSparse (a quarter of L0B's 64 KiB:
    * the 128-byte index fractal of the L0B fractal at byte a is at a / 4;
    * LoadDataWithSparse fills it; cube_sparse.c) */

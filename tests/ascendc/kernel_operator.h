@@ -1759,6 +1759,9 @@ __aicore__ void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTens
 template <typename T, typename U = T>
 __aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                          const LoadData3DParamsV2<U> &loadDataParams);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData3DParamsV2Pro &loadDataParams);
 template <typename T = int8_t, typename U = uint8_t>
 __aicore__ void LoadDataWithSparse(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<U> &idx,
                                    const LoadData2DParams &loadDataParam);

@@ -229,7 +229,7 @@ def img2col(fm: np.ndarray, pad: Any, stride: Any, filt: Any, dil: Any, pad_valu
 def l3d_kernel(fm: asc.GlobalAddress, eye: asc.GlobalAddress, c: asc.GlobalAddress, dt: asc.ConstExpr,
                fm_len: asc.ConstExpr[int], l0_len: asc.ConstExpr[int], rows: asc.ConstExpr[int],
                cols: asc.ConstExpr[int], to_b: asc.ConstExpr[bool], p: asc.ConstExpr, rpt: asc.ConstExpr,
-               boundary: asc.ConstExpr[int]):
+               boundary: asc.ConstExpr[int], pro: asc.ConstExpr):
     """L1 <- fm; L0A / L0B <- load_data(L1, LoadData3DParamsV2); C = L0A x I or I x L0B -> c."""
     f_gm = asc.GlobalTensor()
     e_gm = asc.GlobalTensor()
@@ -269,6 +269,11 @@ def l3d_kernel(fm: asc.GlobalAddress, eye: asc.GlobalAddress, c: asc.GlobalAddre
     else:
         asc.load_data(b2, e1, asc.LoadData2DParams(0, frac, 1, 0, 0, False, 0))
         asc.load_data(a2, f1, p)
+    if pro is not None:  # the same window again by the packed form, with another padding value
+        asc.pipe_barrier(asc.PipeID.PIPE_MTE1)
+        asc.set_load_data_padding_value(dt(pro[2]))
+        asc.load_data(b2 if to_b else a2, f1, asc.LoadData3DParamsV2Pro(pro[3], pro[4], False, False, False, False,
+                                                                       pro[0], pro[1]))
     asc.set_flag(asc.HardEvent.MTE1_M, 0)
     asc.wait_flag(asc.HardEvent.MTE1_M, 0)
     if to_b:
@@ -282,7 +287,7 @@ def l3d_kernel(fm: asc.GlobalAddress, eye: asc.GlobalAddress, c: asc.GlobalAddre
 
 def run_3d(dt: Any, c1: int, h: int, w: int, pad: Any, stride: Any, filt: Any, dil: Any, mst: int, mext: int,
            kst: int, kext: int, transpose: bool = False, to_b: bool = False, pad_value: float = 0.0,
-           rpt: Any = None, boundary: int = 0) -> Any:
+           rpt: Any = None, boundary: int = 0, pro_pad: Any = None) -> Any:
     npt = NPT[dt]
     c0 = K0[dt]
     rng = np.random.default_rng(c1 * 100 + h * 10 + w + mst + kst)
@@ -295,7 +300,7 @@ def run_3d(dt: Any, c1: int, h: int, w: int, pad: Any, stride: Any, filt: Any, d
         flat = fm.reshape(-1).view(np.uint8).copy()
         flat[boundary:] = flat[:flat.size - boundary]
         seen = flat.view(npt).reshape(fm.shape)
-    a = img2col(seen, pad, stride, filt, dil, pad_value)
+    a = img2col(seen, pad, stride, filt, dil, pad_value if pro_pad is None else pro_pad)
     m1, k1 = (mext + 15) // 16, kext // c0
     times, rs, rmode = (1, 0, 0) if rpt is None else rpt
     windows = []
@@ -330,8 +335,13 @@ def run_3d(dt: Any, c1: int, h: int, w: int, pad: Any, stride: Any, filt: Any, d
         eye = zn_image(np.eye(cols, dtype=npt), c0)
     n = max(eye.size, l0_len)
     c = np.zeros((rows, cols), acc)
+    pro = None
+    if pro_pad is not None:
+        ext = kext | mext << 16 | kst << 32 | mst << 48
+        flt = stride[1] | stride[0] << 8 | filt[1] << 16 | filt[0] << 24 | dil[1] << 32 | dil[0] << 40
+        pro = (ext, flt, pro_pad, c1 * c0, transpose)
     l3d_kernel[1](fm, np.concatenate([eye, np.zeros(n - eye.size, npt)]), c, dt, fm_len, n, rows, cols, to_b, p,
-                  r, boundary)
+                  r, boundary, pro)
     got = zn_image(c.astype(npt), c0) if to_b else zz_image(c.astype(npt), c0)
     return got, img
 
@@ -401,3 +411,11 @@ def test_ascendc_of_load_data_3d() -> None:
     run_3d(asc.float16, *CASES_3D[0])
     src = ascendc(l3d_kernel)
     assert "AscendC::LoadData3DParamsV2<half>(" in src, src
+
+
+@pytest.mark.parametrize("case", CASES_3D[1:3])
+@pytest.mark.parametrize("mode", ["l0a", "l0a_transpose", "l0b"])
+def test_load_data_3d_v2_pro_reads_fmatrix_and_padding(case: Any, mode: str) -> None:
+    got, want = run_3d(asc.float16, *case, transpose=mode == "l0a_transpose", to_b=mode == "l0b", pad_value=-1.5,
+                       pro_pad=9.25)
+    assert (got == want).all()

@@ -48,8 +48,13 @@ def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
       fractals (L0A: ZZ, L0B: ZN); see docs/semantics.md.
 
     `asc.LoadData2DParamsV2` and `asc.LoadData3DParamsV1` are not available
-    on the Ascend910B (a CompileError); `asc.LoadData3DParamsV2Pro` raises
-    NotImplementedError."""
+    on the Ascend910B (a CompileError). `asc.LoadData3DParamsV2Pro` packs
+    the window (ext_config: k_extension, m_extension << 16, k_start_pt <<
+    32, m_start_pt << 48) and the filter (filter_config: stride_w, stride_h
+    << 8, filter_w << 16, filter_h << 24, dilations << 32 and << 40) and
+    takes the map's l1_h, l1_w and pad_list from the FMATRIX register a
+    LoadData3DParamsV2 load set, the padding from the PADDING register
+    (`asc.set_load_data_padding_value`)."""
     api = "asc.load_data"
     p = _bind(api, ("params",), args, kwargs, {})
     params = p["params"]
@@ -58,10 +63,7 @@ def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
         raise error(f"{api} with asc.{name} is not supported on the Ascend910B (the devkit's arch 2201 "
                     "implementation reports it unsupported)",
                     "hint: use asc.LoadData2DParams (2-D) or asc.LoadData3DParamsV2 (3-D)")
-    if name == "LoadData3DParamsV2Pro":
-        raise NotImplementedError("asc.load_data with asc.LoadData3DParamsV2Pro is not supported yet (the 3-D "
-                                  "form with asc.LoadData3DParamsV2 is)")
-    if name == "LoadData3DParamsV2":
+    if name in ("LoadData3DParamsV2", "LoadData3DParamsV2Pro"):
         _local_at(api, dst, "dst", _L0AB)
         if isinstance(src, GlobalTensor):
             raise error(f"{api} with asc.LoadData3DParamsV2 loads from L1: 'src' must be a LocalTensor at "
@@ -77,6 +79,9 @@ def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
             raise NotImplementedError(f"asc.load_data with asc.LoadData3DParamsV2 of {dst.dtype} "
                                       + ("into L0B" if to_b else "with en_transpose") + " is not supported yet "
                                       "(16-bit types are, and L0A without en_transpose for every type)")
+        if name == "LoadData3DParamsV2Pro":
+            _b.current().create("asc.load_data.3d_v2_pro", [dst, src, params.to_ir()])
+            return
         if params.dtype != dst.dtype:
             raise error(f"{api}: params is an asc.LoadData3DParamsV2 of {params.dtype} but the tensors are "
                         f"{dst.dtype}", f"hint: write asc.LoadData3DParamsV2(..., dtype=asc.{dst.dtype})")
