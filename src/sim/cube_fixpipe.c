@@ -272,3 +272,112 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
   x->b->ev.elems = nd * m * n;
   return ASC_OK;
 }
+
+/* ---- DataCopy L0C -> GM / L1 with DataCopyCO12DstParams -------------------
+ * The register form of the fixpipe (the devkit's DataCopyL0C2GMImpl,
+ * DataCopyL0C2L1Impl: copy_matrix_cc_to_gm / _to_cbuf): the scalar quant
+ * parameter is the QUANT_PRE register (set_fix_pipe_pre_quant_flag); the
+ * vector modes read the fixpipe buffer's parameters SetFixPipeConfig points
+ * at, which upstream's API cannot set (not simulated). relu_pre 1: ReLU.
+ * nz2nd_en (GM only): rows dst_stride elements apart (ND_PARA as it is
+ * before any SetFixpipeNz2ndFlag: one matrix); else NZ, dst_stride 32-byte
+ * units between the column blocks. imm 0: dst in GM, 1: in L1 (the devkit:
+ * no float -> float or int32 -> int32 into L1). */
+AscStatus sim_cube_co12dst(AscExec *x, const AscInstr *in) {
+  int to_l1 = in->imm == 1;
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
+  if (!src)
+    return ASC_ERR_KERNEL;
+  int64_t n = FIELD(2, 0), m = FIELD(2, 1), dst_stride = FIELD(2, 2);
+  int64_t src_stride = FIELD(2, 3), quant = FIELD(2, 4), relu = FIELD(2, 5);
+  int64_t split = FIELD(2, 6), nd = FIELD(2, 7);
+  AscDType st = (AscDType)src->dtype, dt = (AscDType)dst->dtype;
+  if (sim_cube_mem_of_position(src->position) != SIM_CMEM_L0C || src->addr % 64)
+    return sim_fail(x, in,
+                    "DataCopy from L0C: src in L0C (CO1), 64-byte aligned");
+  if (!sim_fixpipe_mode_ok((int)quant, st, dt) || (to_l1 && quant == NOQUANT))
+    return sim_fail(x, in,
+                    "DataCopy from L0C to %s: quant_pre %s does not convert "
+                    "%s to %s",
+                    to_l1 ? "L1" : "GM",
+                    asc_enum_value_name(ASC_ENUM_QUANTMODES, (int)quant),
+                    asc_dtype_name(st), asc_dtype_name(dt));
+  if (sim_fixpipe_is_vector_mode((int)quant) || relu > 1 || split ||
+      (to_l1 && nd))
+    return sim_fail(x, in, "DataCopy from L0C with %s is not simulated",
+                    sim_fixpipe_is_vector_mode((int)quant)
+                        ? "a vector quant mode (its parameters are in the "
+                          "fixpipe buffer)"
+                    : relu > 1 ? "relu_pre other than 0 and 1"
+                    : split    ? "channel_split"
+                               : "nz2nd_en into L1");
+  if (m == 0 || n == 0)
+    return ASC_OK;
+  if (n > 4095 || src_stride < m)
+    return sim_fail(x, in,
+                    "DataCopyCO12DstParams: n_size %lld (at most 4095), "
+                    "src_stride %lld (at least m_size %lld)",
+                    (long long)n, (long long)src_stride, (long long)m);
+  int64_t des = (int64_t)asc_dtype_size(dt);
+  int64_t c0 = des == 1 ? 32 : 16, blocks = ceil_div(n, c0), dst_bytes;
+  if (nd) {
+    if (m > 1 && dst_stride < n)
+      return sim_fail(x, in,
+                      "DataCopy from L0C: dst_stride %lld is less than "
+                      "n_size %lld: the rows overlap",
+                      (long long)dst_stride, (long long)n);
+    dst_bytes = ((m - 1) * dst_stride + n) * des;
+  } else {
+    if (dst_stride < 1 || (blocks > 1 && dst_stride * 32 < m * c0 * des))
+      return sim_fail(x, in,
+                      "DataCopy from L0C (NZ): dst_stride %lld (32-byte "
+                      "units) is less than a column block's %lld bytes",
+                      (long long)dst_stride, (long long)(m * c0 * des));
+    dst_bytes = (blocks - 1) * dst_stride * 32 + m * c0 * des;
+  }
+  int64_t src_end = ((ceil_div(n, 16) - 1) * src_stride + m) * 16 * 4;
+  int n0 = x->b->ev.n_acc;
+  const uint8_t *s = sim_cube_range(x, in, src, 0, src_end, 0, "src");
+  sim_cube_bounding(x, n0);
+  if (!s)
+    return ASC_ERR_KERNEL;
+  uint8_t *d = NULL;
+  SimGmSpan g = {0};
+  if (to_l1) {
+    if (sim_cube_mem_of_position(dst->position) != SIM_CMEM_L1 ||
+        dst->addr % 32)
+      return sim_fail(x, in,
+                      "DataCopy from L0C: dst in L1 (A1/B1), 32-byte "
+                      "aligned");
+    n0 = x->b->ev.n_acc;
+    d = sim_cube_range(x, in, dst, 0, dst_bytes, 1, "dst");
+    if (!d)
+      return ASC_ERR_KERNEL;
+    sim_cube_bounding(x, n0); /* the strides' gaps are not written */
+  } else if (sim_gm_span(x, in, dst, dst_bytes / des, 1, "dst", &g)) {
+    return ASC_ERR_KERNEL;
+  }
+  uint64_t q = x->b->regs.quant_pre;
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t col = 0; col < n; col++) {
+      const uint8_t *e =
+          s + (((col / 16) * src_stride + i) * 16 + col % 16) * 4;
+      uint8_t out[4];
+      sim_fixpipe_convert((int)quant, q, (int)relu, st, e, dt, out);
+      int64_t at =
+          nd ? (i * dst_stride + col) * des
+             : (col / c0) * dst_stride * 32 + (i * c0 + col % c0) * des;
+      if (d) {
+        memcpy(d + at, out, (size_t)des);
+        continue;
+      }
+      at -= g.skip;
+      if (g.p && at >= 0 && at + des <= g.valid &&
+          sim_gm_store(x, in, g.p + at, out, des) != ASC_OK)
+        return ASC_ERR_KERNEL;
+    }
+  x->b->ev.bytes = m * n * des;
+  x->b->ev.elems = m * n;
+  return ASC_OK;
+}

@@ -1743,6 +1743,10 @@ template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR, t
 __aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const LocalTensor<S> &cbufWorkspace,
                         const FixpipeParamsV220 &intriParams);
 __aicore__ void SetFixpipePreQuantFlag(uint64_t config);
+template <typename T, typename U>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyCO12DstParams &intriParams);
+template <typename T, typename U>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyCO12DstParams &intriParams);
 enum class HF32Mode { ENABLE, DISABLE };
 enum class HF32TransMode { NEAREST_ZERO, NEAREST_EVEN };
 __aicore__ void SetHF32Mode(HF32Mode mode);

@@ -265,3 +265,137 @@ def test_vector_mode_without_workspace_is_a_compile_error() -> None:
     with pytest.raises(asc.CompileError, match="takes its per-channel quant parameters from a cbuf_workspace"):
         fx_kernel[1](np.zeros((16, 32), np.int8), np.zeros((16, 32), np.int8), np.zeros(256, np.int8),
                      np.zeros(16, np.uint64), 16, 16, 32, asc.int8, Q.VREQ8, 0, False, False, 16, False)
+
+
+# ---- DataCopy L0C -> GM / L1 with DataCopyCO12DstParams (the register form) ----------------------------------
+
+
+@asc.jit
+def co12_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, eye: asc.GlobalAddress,
+                m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int], in_dt: asc.ConstExpr,
+                out_dt: asc.ConstExpr, quant: asc.ConstExpr, flag: asc.ConstExpr[int], relu: asc.ConstExpr[int],
+                how: asc.ConstExpr[int]):
+    """C = A Bt^T in L0C; how 0: data_copy to GM (ND), 1: to GM (NZ), 2: to L1 (NZ, out_dt), then L1 -> L0A,
+    times the identity, fixpipe (NoQuant) to c."""
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    e_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    e_gm.set_global_buffer(eye)
+    k0 = 32 // in_dt.sizeof()
+    m1 = (m + 15) // 16
+    n1 = (n + 15) // 16
+    k1 = (k + k0 - 1) // k0
+    pipe = asc.TPipe()
+    qa1 = asc.TQue(asc.TPosition.A1, 1)
+    qb1 = asc.TQue(asc.TPosition.B1, 1)
+    qa2 = asc.TQue(asc.TPosition.A2, 1)
+    qb2 = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    qo = asc.TQue(asc.TPosition.A1, 1)
+    qe = asc.TQue(asc.TPosition.B1, 1)
+    pipe.init_buffer(qa1, 1, m1 * k1 * 512)
+    pipe.init_buffer(qb1, 1, n1 * k1 * 512)
+    pipe.init_buffer(qa2, 1, m1 * n1 * 512 + m1 * k1 * 512)
+    pipe.init_buffer(qb2, 1, n1 * n1 * 512 + n1 * k1 * 512)
+    pipe.init_buffer(qc, 1, m1 * n1 * 1024 * 2)
+    pipe.init_buffer(qo, 1, m1 * n1 * 512)
+    pipe.init_buffer(qe, 1, n1 * n1 * 512)
+    a1 = qa1.alloc_tensor(in_dt)
+    b1 = qb1.alloc_tensor(in_dt)
+    a2 = qa2.alloc_tensor(in_dt)
+    b2 = qb2.alloc_tensor(in_dt)
+    acc_t = asc.int32 if in_dt == asc.int8 else asc.float32
+    co1 = qc.alloc_tensor(acc_t)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m1 * 16, 1, 1))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, n, k, 0, k, n1 * 16, 1, 1))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    for i in range(m1):
+        asc.load_data(a2[i * k1 * 512 // in_dt.sizeof()], a1, asc.LoadData2DParams(i, k1, m1, 0, 0, False, 0))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, k1 * n1, 1, 0, 0, False, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(co1, a2, b2, asc.MmadParams(m=m, n=n, k=k, cmatrix_init_val=True))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.set_fix_pipe_pre_quant_flag(flag)
+    if how == 0:
+        asc.data_copy(c_gm, co1, asc.DataCopyCO12DstParams(n, m, n, m1 * 16, quant, relu, False, True))
+    if how == 1:
+        asc.data_copy(c_gm, co1, asc.DataCopyCO12DstParams(n, m, m1 * 16 * 16 * out_dt.sizeof() // 32, m1 * 16,
+                                                           quant, relu, False, False))
+    if how == 2:  # float16 into L1 in NZ (column blocks of 16, m1 * 16 rows: the layout load_data reads)
+        o1 = qo.alloc_tensor(out_dt)
+        e1 = qe.alloc_tensor(out_dt)
+        asc.data_copy(o1, co1, asc.DataCopyCO12DstParams(n, m, m1 * 16, m1 * 16, quant, relu, False, False))
+        asc.data_copy(e1, e_gm, n1 * n1 * 256)
+        asc.set_flag(asc.HardEvent.FIX_MTE1, 0)
+        asc.wait_flag(asc.HardEvent.FIX_MTE1, 0)
+        asc.set_flag(asc.HardEvent.MTE2_MTE1, 1)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE1, 1)
+        a2h = a2[m1 * k1 * 512 // in_dt.sizeof()].reinterpret_cast(out_dt)
+        b2h = b2[n1 * k1 * 512 // in_dt.sizeof()].reinterpret_cast(out_dt)
+        for i in range(m1):
+            asc.load_data(a2h[i * n1 * 256], o1, asc.LoadData2DParams(i, n1, m1, 0, 0, False, 0))
+        asc.load_data(b2h, e1, asc.LoadData2DParams(0, n1 * n1, 1, 0, 0, False, 0))
+        asc.set_flag(asc.HardEvent.MTE1_M, 1)
+        asc.wait_flag(asc.HardEvent.MTE1_M, 1)
+        c2 = co1[m1 * n1 * 256]
+        asc.mmad(c2, a2h, b2h, asc.MmadParams(m=m, n=n, k=n, cmatrix_init_val=True))
+        asc.set_flag(asc.HardEvent.M_FIX, 1)
+        asc.wait_flag(asc.HardEvent.M_FIX, 1)
+        asc.fixpipe(c_gm, c2, asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m1 * 16, dst_stride=n))
+
+
+@pytest.mark.parametrize("in_t, out_t, mode, q", [
+    (asc.float16, asc.float32, Q.NoQuant, 0), (asc.float16, asc.float16, Q.F322F16, 0),
+    (asc.int8, asc.int8, Q.REQ8, None), (asc.int8, asc.float16, Q.DEQF16, None),
+    (asc.float16, asc.uint8, Q.QF322B8_PRE, None),
+])
+@pytest.mark.parametrize("nd", [True, False])
+@pytest.mark.parametrize("relu", [0, 1])
+def test_data_copy_co12dst_to_gm(in_t: Any, out_t: Any, mode: Any, q: Any, nd: bool, relu: int) -> None:
+    m, n, k = 20, 32, 32
+    if q is None:
+        q = qparam(0.25, 3, out_t == asc.int8)
+    a, bt, acc = operands(in_t, m, n, k, -20, 20)
+    ref = reference(acc, mode, np.full(n, q, np.uint64)[None, :], bool(relu), NP_OUT[out_t])
+    es = np.dtype(NP_OUT[out_t]).itemsize
+    m16 = (m + 15) // 16 * 16
+    if nd:
+        c = np.zeros((m, n), NP_OUT[out_t])
+        co12_kernel[1](a, bt, c, np.zeros(1, np.float16), m, n, k, in_t, out_t, mode, q, relu, 0)
+        got = c
+    else:
+        c0 = 32 if es == 1 else 16
+        stride = m16 * c0 * es // 32
+        c = np.zeros(((n // c0 - 1) * stride * 32 + m * c0 * es) // es, NP_OUT[out_t])
+        co12_kernel[1](a, bt, c, np.zeros(1, np.float16), m, n, k, in_t, out_t, mode, q, relu, 1)
+        got = np.zeros((m, n), NP_OUT[out_t])
+        for col in range(n):
+            got[:, col] = c[(col // c0) * stride * 32 // es + np.arange(m) * c0 + col % c0]
+    assert (got.view(np.uint8) == ref.view(np.uint8)).all()
+
+
+@pytest.mark.parametrize("relu", [0, 1])
+def test_data_copy_co12dst_to_l1_and_back(relu: int) -> None:
+    m, n, k = 20, 32, 16
+    a, bt, acc = operands(asc.float16, m, n, k)
+    want = reference(acc, Q.F322F16, np.zeros((1, n), np.uint64), bool(relu), np.float16).astype(np.float32)
+    n1 = (n + 15) // 16
+    eye = np.eye(n1 * 16, dtype=np.float16)  # L1 NZ of I: its columns blocks (symmetric: it is its own Bt)
+    eye_nz = eye.reshape(n1 * 16, n1, 16).transpose(1, 0, 2).reshape(-1)
+    c = np.zeros((m, n), np.float32)
+    co12_kernel[1](a, bt, c, eye_nz, m, n, k, asc.float16, asc.float16, Q.F322F16, 0, relu, 2)
+    assert (c == want).all()
+
+
+def test_co12dst_vector_mode_is_not_implemented() -> None:
+    a, bt, _ = operands(asc.int8, 16, 16, 32)
+    with pytest.raises(NotImplementedError, match="VREQ8"):
+        co12_kernel[1](a, bt, np.zeros(256, np.int8), np.zeros(1, np.float16), 16, 16, 32, asc.int8, asc.int8,
+                       Q.VREQ8, 0, 0, 0)

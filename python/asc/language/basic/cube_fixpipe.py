@@ -120,3 +120,42 @@ def set_fix_pipe_pre_quant_flag(config: Any) -> None:
         raise error(f"{api}: config must be a uint64 integer, got {describe(config)}",
                     "hint: write asc.set_fix_pipe_pre_quant_flag(0x3F800000)")
     _b.current().create(api, [v])
+
+
+def co12dst_copy(dst: Any, src: Any, params: Any) -> None:
+    """`DataCopy(dst, src, DataCopyCO12DstParams)` (asc.data_copy's form):
+    L0C (CO1) -> GM or L1 (A1/B1/C1), the register form of the fixpipe:
+    `quant_pre` a scalar mode (its parameter the QUANT_PRE register of
+    asc.set_fix_pipe_pre_quant_flag) or a cast, `relu_pre` 1 for ReLU,
+    `nz2nd_en` (GM only) rows `dst_stride` elements apart, else NZ with
+    column blocks `dst_stride` 32-byte units apart. Into L1 it converts
+    (float32 -> float32 and int32 -> int32 are not available there)."""
+    api = "asc.data_copy"
+    _local_at(api, src, "src", (TPosition.CO1,))
+    to_l1 = isinstance(dst, LocalTensor)
+    if to_l1:
+        _local_at(api, dst, "dst", _L1)
+    elif not isinstance(dst, GlobalTensor):
+        raise error(f"{api} with DataCopyCO12DstParams: 'dst' must be a GlobalTensor or an L1 LocalTensor, got "
+                    f"{describe(dst)}")
+    params = _struct(api, params, "DataCopyCO12DstParams", "intri_params")
+    if not any(s == src.dtype and dst.dtype in ds for (s, _m), ds in _MODES.items()):
+        raise error(f"{api} from L0C does not convert {src.dtype} to {dst.dtype} on the Ascend910B")
+    quant = params.field("quant_pre")
+    if isinstance(quant, (int, QuantModes)):
+        q = QuantModes(int(quant))
+        if dst.dtype not in _MODES.get((src.dtype, q), ()):
+            raise error(f"{api}: quant_pre QuantModes.{q.name} does not convert {src.dtype} to {dst.dtype}",
+                        f"hint: for {src.dtype} -> {dst.dtype} use {_mode_for(src.dtype, dst.dtype)}")
+        if to_l1 and q == QuantModes.NoQuant:
+            raise error(f"{api}: L0C -> L1 converts: NoQuant ({src.dtype} -> {dst.dtype}) is not available on the "
+                        "Ascend910B", "hint: write a float16 / bfloat16 / int8 L1 tensor with a quant_pre mode")
+        if q in _VECTOR:
+            raise NotImplementedError(f"asc.data_copy from L0C with quant_pre QuantModes.{q.name} (parameters in "
+                                      "the fixpipe buffer) is not supported yet")
+    for f, what in (("channel_split", "channel_split"), ("nz2nd_en", "nz2nd_en into L1" if to_l1 else None)):
+        v = params.field(f)
+        if what and isinstance(v, (bool, int)) and v:
+            raise NotImplementedError(f"asc.data_copy from L0C with {what} is not supported yet")
+    op = "asc.data_copy.co12dst.local_to_local" if to_l1 else "asc.data_copy.co12dst.local_to_gm"
+    _b.current().create(op, [dst, src, params.to_ir()])
