@@ -11,6 +11,7 @@
 
 #include "checked.h"
 #include "cube.h"
+#include "vecmath.h"
 
 #define FIELD(k, f) (x->regs[in->a[(k)] + (f)].i)
 
@@ -377,5 +378,54 @@ AscStatus sim_cube_load_3d(AscExec *x, const AscInstr *in) {
   }
   x->b->ev.bytes = rep * per;
   x->b->ev.elems = rep * per / es;
+  return ASC_OK;
+}
+
+/* ---- DataCopy L1 (C1) -> bias table (C2) converting half to float ---------
+ * DataCopy<float, half>(dst, src, DataCopyParams) (the devkit's
+ * DataCopyL12BTImpl with isEnableConv 1): block_count blocks of block_len
+ * 64-byte units of the half source (the devkit's Matmul sizes them so:
+ * LoadBias2C2's lenBurst), each element widened exactly to float, so a
+ * block writes twice its bytes; src_stride 32-byte units of L1 and
+ * dst_stride 64-byte units of the table between a block's end and the next
+ * one's start. */
+AscStatus sim_cube_l1_to_bt_conv(AscExec *x, const AscInstr *in) {
+  const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
+  const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
+  if (!src)
+    return ASC_ERR_KERNEL;
+  int64_t count = FIELD(2, 0), len = FIELD(2, 1), sgap = FIELD(2, 2),
+          dgap = FIELD(2, 3);
+  if (sim_cube_mem_of_position(dst->position) != SIM_CMEM_BT ||
+      sim_cube_mem_of_position(src->position) != SIM_CMEM_L1)
+    return sim_fail(x, in,
+                    "DataCopy to the bias table: dst at C2, src in L1 (C1)");
+  if (dst->addr % 64 || src->addr % 32)
+    return sim_fail(x, in,
+                    "DataCopy L1 -> bias table: dst must be 64-byte aligned "
+                    "(address %lld), src 32-byte aligned (address %lld)",
+                    (long long)dst->addr, (long long)src->addr);
+  if (count > 4095)
+    return sim_fail(x, in, "DataCopyParams.block_count %lld: at most 4095",
+                    (long long)count);
+  if (count == 0 || len == 0)
+    return ASC_OK;
+  int64_t sstep = len * 64 + sgap * 32, dstep = len * 128 + dgap * 64;
+  const uint8_t *s =
+      sim_cube_range(x, in, src, 0, (count - 1) * sstep + len * 64, 0, "src");
+  uint8_t *d = s ? sim_cube_range(x, in, dst, 0,
+                                  (count - 1) * dstep + len * 128, 1, "dst")
+                 : NULL;
+  if (!d)
+    return ASC_ERR_KERNEL;
+  for (int64_t i = 0; i < count; i++)
+    for (int64_t e = 0; e < len * 32; e++) {
+      uint16_t h;
+      memcpy(&h, s + i * sstep + e * 2, 2);
+      float f = asc_f16_to_f32(h);
+      memcpy(d + i * dstep + e * 4, &f, 4);
+    }
+  x->b->ev.bytes = count * len * 64;
+  x->b->ev.elems = count * len * 32;
   return ASC_OK;
 }

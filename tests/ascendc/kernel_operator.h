@@ -1744,6 +1744,8 @@ __aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, c
                         const FixpipeParamsV220 &intriParams);
 __aicore__ void SetFixpipePreQuantFlag(uint64_t config);
 template <typename T, typename U>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyParams &repeatParams);
+template <typename T, typename U>
 __aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyCO12DstParams &intriParams);
 template <typename T, typename U>
 __aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyCO12DstParams &intriParams);

@@ -419,3 +419,61 @@ def test_load_data_3d_v2_pro_reads_fmatrix_and_padding(case: Any, mode: str) -> 
     got, want = run_3d(asc.float16, *case, transpose=mode == "l0a_transpose", to_b=mode == "l0b", pad_value=-1.5,
                        pro_pad=9.25)
     assert (got == want).all()
+
+
+# ---- DataCopy L1 (C1) -> bias table (C2) widening float16 to float32 ------------------------------------------
+
+
+@asc.jit
+def bt_kernel(bias: asc.GlobalAddress, c: asc.GlobalAddress, n: asc.ConstExpr[int], src_len: asc.ConstExpr[int],
+              p: asc.ConstExpr):
+    """bias (float16) GM -> L1 (C1) -> bias table (float32, DataCopyParams p); C = 0 x 0 + bias -> c."""
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    b_gm.set_global_buffer(bias)
+    c_gm.set_global_buffer(c)
+    n1 = (n + 15) // 16
+    pipe = asc.TPipe()
+    q1 = asc.TQue(asc.TPosition.C1, 1)
+    qa = asc.TQue(asc.TPosition.A2, 1)
+    qb = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    tbt = asc.TBuf(asc.TPosition.C2)
+    pipe.init_buffer(q1, 1, src_len * 2)
+    pipe.init_buffer(qa, 1, 512)
+    pipe.init_buffer(qb, 1, n1 * 512)
+    pipe.init_buffer(qc, 1, n1 * 1024)
+    pipe.init_buffer(tbt, n * 4)
+    b1 = q1.alloc_tensor(asc.float16)
+    a2 = qa.alloc_tensor(asc.float16)
+    b2 = qb.alloc_tensor(asc.float16)
+    co1 = qc.alloc_tensor(asc.float32)
+    bt = tbt.get(asc.float32)
+    asc.data_copy(b1, b_gm, src_len)
+    asc.init_const_value(a2, asc.InitConstValueParams(1, 1, 0, asc.float16(0)))
+    asc.init_const_value(b2, asc.InitConstValueParams(1, n1, 0, asc.float16(0)))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.data_copy(bt, b1, p)
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(co1, a2, b2, bt, asc.MmadParams(m=16, n=n, k=16, cmatrix_init_val=False))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=n, m_size=16, src_stride=16, dst_stride=n))
+
+
+@pytest.mark.parametrize("p, picks", [
+    ((1, 1, 0, 0), [range(0, 32)]), ((1, 2, 0, 0), [range(0, 64)]),
+    ((2, 1, 1, 0), [range(0, 32), range(48, 80)]),  # a 32-byte gap in L1 between the blocks
+])
+def test_l1_to_bias_table_widens_float16(p: Any, picks: Any) -> None:
+    rng = np.random.default_rng(3)
+    src = (rng.standard_normal(96) * 1000).astype(np.float16)
+    src[10], src[11] = np.float16("inf"), np.float16(3.0e-6)  # inf and a subnormal half widen exactly
+    want = np.concatenate([src[np.array(r)] for r in picks]).astype(np.float32)
+    n = want.size
+    c = np.zeros((16, n), np.float32)
+    bt_kernel[1](src, c, n, 96, asc.DataCopyParams(*p))
+    # (C = bias + 0 x 0: a -0 bias would read +0; the values are compared)
+    assert (c == np.broadcast_to(want, (16, n))).all()

@@ -131,12 +131,21 @@ def l1_to_bt_copy(dst: LocalTensor, src: LocalTensor, args: Tuple[Any, ...], kwa
     """`DataCopy(dst_c2, src_c1, count)` / `(dst_c2, src_c1, repeat_params)`: L1 (C1) -> bias table (C2), MTE1
     (asc.data_copy's form): `block_count` blocks of `block_len` 64-byte units, `src_stride` 32-byte and
     `dst_stride` 64-byte units between a block's end and the next one's start; the count form copies
-    count * sizeof(T) bytes rounded down to 64 (the devkit's blockLen = count / (64 / sizeof(T)))."""
+    count * sizeof(T) bytes rounded down to 64 (the devkit's blockLen = count / (64 / sizeof(T))). A float16 src
+    and a float32 dst (DataCopyParams form only): each half widened to float, block_len counting 64-byte units of
+    the halves (src/sim/cube_load.c)."""
     api = "asc.data_copy"
     if dst.dtype != src.dtype:
         if dst.dtype == dt.float32 and src.dtype == dt.float16:
-            raise NotImplementedError("asc.data_copy L1 -> bias table converting float16 to float32 is not "
-                                      "supported yet")
+            # DataCopy<float, half>: only the DataCopyParams form (block_len in 64-byte units of the halves)
+            first = args[0] if args else kwargs.get("repeat_params", kwargs.get("intri_params"))
+            if not isinstance(first, _types.DataCopyParams):  # type: ignore[attr-defined]
+                raise error(f"{api}: L1 -> bias table converting float16 to float32 takes an asc.DataCopyParams "
+                            f"(block_len in 64-byte units of the float16 source), got {describe(first)}")
+            p = _bind(api, ("repeat_params",), args, {("repeat_params" if k == "intri_params" else k): v
+                                                      for k, v in kwargs.items()}, {})
+            _b.current().create("asc.data_copy.params.l1_to_bt.conv", [dst, src, p["repeat_params"].to_ir()])
+            return
         raise error(f"{api}: L1 -> bias table copies {src.dtype} to {dst.dtype}: the Ascend910B has float32 -> "
                     "float32, int32 -> int32 (and float16 -> float32)")
     if dst.dtype not in _BT_DTYPES:
