@@ -259,7 +259,7 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (6, asc.CompileError, "boundary must be an integer"),
     (7, asc.CompileError, "cfg_column_major (NZ to DN) is not supported on the Ascend910B"),
     (8, asc.CompileError, "must be an asc.LoadData2DParams"),
-    (9, NotImplementedError, "converting float16 to float32 is not supported yet"),
+    (9, asc.CompileError, "converting float16 to float32 takes an asc.DataCopyParams"),
     (10, asc.CompileError, "quant_pre QuantModes.NoQuant does not convert int32 to float16"),
     (11, asc.CompileError, "LoadData2DParamsV2 is not supported on the Ascend910B"),
     (12, asc.CompileError, "an InitConstValueParams of float32 but dst is float16"),
