@@ -5,6 +5,8 @@ register), with upstream pyasc's signatures."""
 
 from __future__ import annotations
 
+import enum
+
 from typing import Any
 
 from ...codegen import builder as _b
@@ -108,7 +110,7 @@ def set_fix_pipe_pre_quant_flag(config: Any) -> None:
     8-bit result). Fixpipe itself loads it from deq_scalar in the scalar
     modes (as the devkit's Fixpipe does)."""
     api = "asc.set_fix_pipe_pre_quant_flag"
-    if isinstance(config, bool):
+    if isinstance(config, (bool, enum.Enum)):
         raise error(f"{api}: config must be a uint64 integer, got {describe(config)}")
     if isinstance(config, int):
         if not 0 <= config < 1 << 64:
