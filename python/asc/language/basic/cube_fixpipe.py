@@ -6,7 +6,6 @@ register), with upstream pyasc's signatures."""
 from __future__ import annotations
 
 import enum
-
 from typing import Any
 
 from ...codegen import builder as _b
