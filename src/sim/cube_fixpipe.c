@@ -130,7 +130,6 @@ void sim_fixpipe_convert(int mode, uint64_t q, int relu, AscDType st,
                         : r > 255 ? 255
                                   : r));
   out[0] = (uint8_t)v;
-  (void)dt;
 }
 
 /* SetFixpipePreQuantFlag(config): the QUANT_PRE register */

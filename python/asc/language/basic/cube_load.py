@@ -11,7 +11,6 @@ from typing import Any
 
 from ...codegen import builder as _b
 from ..core import dtype as dt
-from ..core import types as _types
 from ..core.checks import describe, error, usage
 from ..core.enums import TPosition  # type: ignore[attr-defined]
 from ..core.values import GlobalTensor, Scalar, is_number, to_scalar
@@ -168,4 +167,3 @@ def set_load_data_repeat(param: Any) -> None:
     _b.current().create(api, [p.to_ir()])
 
 
-_ = _types
