@@ -176,10 +176,15 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
                     "parameters from a cbuf_workspace (the form "
                     "fixpipe(dst, src, cbuf_workspace, params))",
                     asc_enum_value_name(ASC_ENUM_QUANTMODES, (int)quant));
-  if (split)
+  /* F32 channel split: float32 -> float32, NZ output only (the devkit's
+   * F32-Channel-Split page), n a multiple of 8 */
+  if (split && (!nz || st != ASC_DT_FLOAT32 || dt != ASC_DT_FLOAT32 || n % 8))
     return sim_fail(x, in,
-                    "Fixpipe: is_channel_split (F32 channel split of an NZ "
-                    "float output) is not simulated");
+                    "Fixpipe: is_channel_split needs float32 -> float32 with "
+                    "FixpipeConfig cfg_nz and n_size a multiple of 8 (got %s "
+                    "-> %s, %s, n_size %lld)",
+                    asc_dtype_name(st), asc_dtype_name(dt),
+                    nz ? "cfg_nz" : "cfg_row_major", (long long)n);
   if (!vec && quant >= DEQF16) /* the devkit's SetQuantPreImpl(deqScalar) */
     x->b->regs.quant_pre = deq;
   int64_t src_nd = FIELD(pk, 8), dst_nd = FIELD(pk, 9);
@@ -202,7 +207,7 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
   int64_t des = (int64_t)asc_dtype_size(dt);
   /* NZ output: blocks of 32 bytes' columns for 8-bit types (the channel
    * merge the devkit always does), of 16 columns otherwise */
-  int64_t c0 = nz && des == 1 ? 32 : 16;
+  int64_t c0 = nz && (des == 1 || split) ? 32 / des : 16;
   int64_t blocks = ceil_div(n, c0), dst_count;
   if (nz) {
     if (dst_stride < 1 || (blocks > 1 && dst_stride * 32 < m * c0 * des))
@@ -302,14 +307,17 @@ AscStatus sim_cube_co12dst(AscExec *x, const AscInstr *in) {
                     to_l1 ? "L1" : "GM",
                     asc_enum_value_name(ASC_ENUM_QUANTMODES, (int)quant),
                     asc_dtype_name(st), asc_dtype_name(dt));
-  if (sim_fixpipe_is_vector_mode((int)quant) || relu > 1 || split ||
-      (to_l1 && nd))
+  if (split &&
+      (to_l1 || nd || st != ASC_DT_FLOAT32 || dt != ASC_DT_FLOAT32 || n % 8))
+    return sim_fail(x, in,
+                    "DataCopy from L0C: channel_split needs float32 -> "
+                    "float32, NZ output to GM and n_size a multiple of 8");
+  if (sim_fixpipe_is_vector_mode((int)quant) || relu > 1 || (to_l1 && nd))
     return sim_fail(x, in, "DataCopy from L0C with %s is not simulated",
                     sim_fixpipe_is_vector_mode((int)quant)
                         ? "a vector quant mode (its parameters are in the "
                           "fixpipe buffer)"
                     : relu > 1 ? "relu_pre other than 0 and 1"
-                    : split    ? "channel_split"
                                : "nz2nd_en into L1");
   if (m == 0 || n == 0)
     return ASC_OK;
@@ -319,7 +327,8 @@ AscStatus sim_cube_co12dst(AscExec *x, const AscInstr *in) {
                     "src_stride %lld (at least m_size %lld)",
                     (long long)n, (long long)src_stride, (long long)m);
   int64_t des = (int64_t)asc_dtype_size(dt);
-  int64_t c0 = des == 1 ? 32 : 16, blocks = ceil_div(n, c0), dst_bytes;
+  int64_t c0 = des == 1 || split ? 32 / des : 16, blocks = ceil_div(n, c0),
+          dst_bytes;
   if (nd) {
     if (m > 1 && dst_stride < n)
       return sim_fail(x, in,

@@ -22,7 +22,7 @@ Q = asc.QuantModes
 def fx_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, w: asc.GlobalAddress,
               m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int], in_dt: asc.ConstExpr,
               quant: asc.ConstExpr, deq: asc.ConstExpr[int], relu: asc.ConstExpr[bool], nz: asc.ConstExpr[bool],
-              dst_stride: asc.ConstExpr[int], use_ws: asc.ConstExpr[bool]):
+              dst_stride: asc.ConstExpr[int], use_ws: asc.ConstExpr[bool], split: asc.ConstExpr[bool] = False):
     """C = A Bt^T into L0C, then one fixpipe of it to c."""
     a_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()
@@ -71,7 +71,7 @@ def fx_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, 
     asc.set_flag(asc.HardEvent.M_FIX, 0)
     asc.wait_flag(asc.HardEvent.M_FIX, 0)
     fp = asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m1 * 16, dst_stride=dst_stride, quant_pre=quant,
-                               deq_scalar=deq, relu_en=relu)
+                               deq_scalar=deq, relu_en=relu, is_channel_split=split)
     cfg = asc.FixpipeConfig.cfg_nz if nz else asc.FixpipeConfig.cfg_row_major
     if use_ws:
         asc.fixpipe(c_gm, co1, w1, fp, cfg)
@@ -136,7 +136,7 @@ NP_OUT = {asc.float32: np.float32, asc.int32: np.int32, asc.float16: np.float16,
 
 
 def run(in_t: Any, out_t: Any, mode: Any, m: int, n: int, k: int, q: Any = 0, relu: bool = False,
-        nz: bool = False, lo: int = -3, hi: int = 4) -> Any:
+        nz: bool = False, lo: int = -3, hi: int = 4, split: bool = False) -> Any:
     a, bt, acc = operands(in_t, m, n, k, lo, hi)
     vec = mode in (Q.VDEQF16, Q.VQF322B8_PRE, Q.VREQ8)
     n16 = (n + 15) // 16 * 16
@@ -147,11 +147,11 @@ def run(in_t: Any, out_t: Any, mode: Any, m: int, n: int, k: int, q: Any = 0, re
     ref = reference(acc, mode, qcol[None, :], relu, NP_OUT[out_t])
     es = np.dtype(NP_OUT[out_t]).itemsize
     if nz:
-        c0 = 32 if es == 1 else 16
+        c0 = 32 // es if es == 1 or split else 16  # (the channel split: 16 x 8 float fractals)
         blocks = (n + c0 - 1) // c0
         stride = (m * c0 * es + 31) // 32  # 32-byte units between the column blocks
         c = np.zeros(((blocks - 1) * stride * 32 + m * c0 * es) // es, NP_OUT[out_t])
-        fx_kernel[1](a, bt, c, w, m, n, k, in_t, mode, 0 if vec else int(q), relu, True, stride, vec)
+        fx_kernel[1](a, bt, c, w, m, n, k, in_t, mode, 0 if vec else int(q), relu, True, stride, vec, split)
         got = np.zeros((m, n), NP_OUT[out_t])
         for col in range(n):
             base = (col // c0) * stride * 32 // es
@@ -243,6 +243,14 @@ def test_nz_layout(in_t: Any, out_t: Any, mode: Any, q: Any, m: int, n: int) -> 
     assert (c.view(np.uint8) == ref.view(np.uint8)).all()
 
 
+@pytest.mark.parametrize("m, n", [(16, 32), (20, 24), (5, 8)])
+@pytest.mark.parametrize("relu", [False, True])
+def test_nz_channel_split(m: int, n: int, relu: bool) -> None:
+    # float32 -> float32 in 16 x 8 fractals (the devkit's fixpipe_l0c2gm scenario 7)
+    c, ref = run(asc.float16, asc.float32, Q.NoQuant, m, n, 32, 0, relu, nz=True, split=True)
+    assert (c.view(np.uint32) == ref.view(np.uint32)).all()
+
+
 @asc.jit
 def flag_kernel(c: asc.GlobalAddress, v: asc.ConstExpr[int]):
     asc.set_fix_pipe_pre_quant_flag(v)
@@ -274,7 +282,7 @@ def test_vector_mode_without_workspace_is_a_compile_error() -> None:
 def co12_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, eye: asc.GlobalAddress,
                 m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int], in_dt: asc.ConstExpr,
                 out_dt: asc.ConstExpr, quant: asc.ConstExpr, flag: asc.ConstExpr[int], relu: asc.ConstExpr[int],
-                how: asc.ConstExpr[int]):
+                how: asc.ConstExpr[int], split: asc.ConstExpr[bool] = False):
     """C = A Bt^T in L0C; how 0: data_copy to GM (ND), 1: to GM (NZ), 2: to L1 (NZ, out_dt), then L1 -> L0A,
     times the identity, fixpipe (NoQuant) to c."""
     a_gm = asc.GlobalTensor()
@@ -326,8 +334,9 @@ def co12_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
     if how == 0:
         asc.data_copy(c_gm, co1, asc.DataCopyCO12DstParams(n, m, n, m1 * 16, quant, relu, False, True))
     if how == 1:
-        asc.data_copy(c_gm, co1, asc.DataCopyCO12DstParams(n, m, m1 * 16 * 16 * out_dt.sizeof() // 32, m1 * 16,
-                                                           quant, relu, False, False))
+        c0 = 8 if split else 16
+        asc.data_copy(c_gm, co1, asc.DataCopyCO12DstParams(n, m, m1 * 16 * c0 * out_dt.sizeof() // 32, m1 * 16,
+                                                           quant, relu, split, False))
     if how == 2:  # float16 into L1 in NZ (column blocks of 16, m1 * 16 rows: the layout load_data reads)
         o1 = qo.alloc_tensor(out_dt)
         e1 = qe.alloc_tensor(out_dt)
@@ -358,7 +367,8 @@ def co12_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
 ])
 @pytest.mark.parametrize("nd", [True, False])
 @pytest.mark.parametrize("relu", [0, 1])
-def test_data_copy_co12dst_to_gm(in_t: Any, out_t: Any, mode: Any, q: Any, nd: bool, relu: int) -> None:
+def test_data_copy_co12dst_to_gm(in_t: Any, out_t: Any, mode: Any, q: Any, nd: bool, relu: int,
+                                 split: bool = False) -> None:
     m, n, k = 20, 32, 32
     if q is None:
         q = qparam(0.25, 3, out_t == asc.int8)
@@ -371,14 +381,18 @@ def test_data_copy_co12dst_to_gm(in_t: Any, out_t: Any, mode: Any, q: Any, nd: b
         co12_kernel[1](a, bt, c, np.zeros(1, np.float16), m, n, k, in_t, out_t, mode, q, relu, 0)
         got = c
     else:
-        c0 = 32 if es == 1 else 16
+        c0 = 32 // es if es == 1 or split else 16
         stride = m16 * c0 * es // 32
         c = np.zeros(((n // c0 - 1) * stride * 32 + m * c0 * es) // es, NP_OUT[out_t])
-        co12_kernel[1](a, bt, c, np.zeros(1, np.float16), m, n, k, in_t, out_t, mode, q, relu, 1)
+        co12_kernel[1](a, bt, c, np.zeros(1, np.float16), m, n, k, in_t, out_t, mode, q, relu, 1, split)
         got = np.zeros((m, n), NP_OUT[out_t])
         for col in range(n):
             got[:, col] = c[(col // c0) * stride * 32 // es + np.arange(m) * c0 + col % c0]
     assert (got.view(np.uint8) == ref.view(np.uint8)).all()
+
+
+def test_data_copy_co12dst_channel_split() -> None:
+    test_data_copy_co12dst_to_gm(asc.float16, asc.float32, Q.NoQuant, 0, False, 1, split=True)
 
 
 @pytest.mark.parametrize("relu", [0, 1])

@@ -103,6 +103,10 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
         asc.fixpipe(a_gm, w1, fp)  # <- 16
     if case == 17:
         asc.load_data(a2, a1, asc.LoadData3DParamsV2(l1_h=4, l1_w=4, dtype=asc.int8))  # <- 17
+    if case == 18:
+        asc.fixpipe(a_gm, c32, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16,  # <- 18
+                                                     dst_stride=16, quant_pre=asc.QuantModes.F322F16,
+                                                     is_channel_split=True), asc.FixpipeConfig.cfg_nz)
 
 
 @pytest.mark.parametrize("case, fragment", [
@@ -124,6 +128,8 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (15, "quant_pre QuantModes.REQ8 does not convert float32 to float16"),
     (16, "asc.fixpipe: 'src' must be at TPosition.CO1"),
     (17, "params is an asc.LoadData3DParamsV2 of int8 but the tensors are float16"),
+    (18, "is_channel_split (the F32 channel split) needs float32 -> float32 with FixpipeConfig cfg_nz, got float32 "
+         "-> float16"),
 ])
 def test_misuse(case: int, fragment: str) -> None:
     with pytest.raises(asc.CompileError) as info:
@@ -141,27 +147,21 @@ def not_yet_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     q1 = asc.TQue(asc.TPosition.A1, 1)
     q2 = asc.TQue(asc.TPosition.A2, 1)
     qb = asc.TQue(asc.TPosition.B2, 1)
-    qc = asc.TQue(asc.TPosition.CO1, 1)
     pipe.init_buffer(q1, 1, 1024)
     pipe.init_buffer(q2, 1, 1024)
     pipe.init_buffer(qb, 1, 1024)
-    pipe.init_buffer(qc, 1, 1024)
     f1 = q1.alloc_tensor(asc.float32)
     f2 = q2.alloc_tensor(asc.float32)
     fb = qb.alloc_tensor(asc.float32)
-    c32 = qc.alloc_tensor(asc.float32)
     if case == 0:
         asc.load_data(f2, f1, asc.LoadData3DParamsV2(l1_h=4, l1_w=4, en_transpose=True, dtype=asc.float32))
     if case == 1:
         asc.load_data(fb, f1, asc.LoadData3DParamsV2(l1_h=4, l1_w=4, dtype=asc.float32))
-    if case == 2:
-        asc.fixpipe(a_gm, c32, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16,
-                                                     is_channel_split=True), asc.FixpipeConfig.cfg_nz)
+
 
 
 @pytest.mark.parametrize("case, fragment", [(0, "with en_transpose is not supported yet"),
-                                            (1, "into L0B is not supported yet"),
-                                            (2, "is_channel_split")])
+                                            (1, "into L0B is not supported yet")])
 def test_forms_not_supported_yet(case: int, fragment: str) -> None:
     with pytest.raises((NotImplementedError, asc.CompileError), match=fragment):
         not_yet_kernel[1](np.zeros(256, np.float32), case)

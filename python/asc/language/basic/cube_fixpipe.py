@@ -48,8 +48,9 @@ def fixpipe(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
     uint64 LocalTensor in L1 (C1). `relu_en`: ReLU (the negative side's
     factor 0). `config`: cfg_row_major (NZ to ND: rows dst_stride elements
     apart, nd_num matrices) or cfg_nz (NZ kept: column blocks dst_stride
-    32-byte units apart, 32 bytes wide for an 8-bit dst). The conversions
-    and their rounding are in docs/semantics.md."""
+    32-byte units apart, 32 bytes wide for an 8-bit dst; with
+    `is_channel_split`, float32 -> float32 only, blocks of 8 columns). The
+    conversions and their rounding are in docs/semantics.md."""
     api = "asc.fixpipe"
     ws = None
     if (args and isinstance(args[0], LocalTensor)) or "cbuf_workspace" in kwargs:
@@ -88,9 +89,10 @@ def fixpipe(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
             raise error(f"{api}: quant_pre QuantModes.{q.name} takes its per-channel quant parameters from a "
                         "cbuf_workspace", "hint: write asc.fixpipe(dst, src, cbuf_workspace, params)")
     split = params.field("is_channel_split")
-    if isinstance(split, (bool, int)) and split:
-        raise NotImplementedError("asc.fixpipe with is_channel_split (the F32 channel split of an NZ float "
-                                  "output) is not supported yet")
+    if isinstance(split, (bool, int)) and split and (
+            layout != CO2Layout.NZ or src.dtype != dt.float32 or dst.dtype != dt.float32):
+        raise error(f"{api}: is_channel_split (the F32 channel split) needs float32 -> float32 with "
+                    f"FixpipeConfig cfg_nz, got {src.dtype} -> {dst.dtype} with CO2Layout.{layout.name}")
     attrs = {"layout": ("CO2Layout", int(layout))}
     if ws is not None:
         _b.current().create("asc.fixpipe.workspace", [dst, src, ws, params.to_ir()], attrs=attrs)
@@ -154,9 +156,11 @@ def co12dst_copy(dst: Any, src: Any, params: Any) -> None:
         if q in _VECTOR:
             raise NotImplementedError(f"asc.data_copy from L0C with quant_pre QuantModes.{q.name} (parameters in "
                                       "the fixpipe buffer) is not supported yet")
-    for f, what in (("channel_split", "channel_split"), ("nz2nd_en", "nz2nd_en into L1" if to_l1 else None)):
-        v = params.field(f)
-        if what and isinstance(v, (bool, int)) and v:
-            raise NotImplementedError(f"asc.data_copy from L0C with {what} is not supported yet")
+    v = params.field("nz2nd_en")
+    if to_l1 and isinstance(v, (bool, int)) and v:
+        raise NotImplementedError("asc.data_copy from L0C with nz2nd_en into L1 is not supported yet")
+    v = params.field("channel_split")
+    if isinstance(v, (bool, int)) and v and (to_l1 or src.dtype != dt.float32 or dst.dtype != dt.float32):
+        raise error(f"{api}: channel_split (the F32 channel split) needs float32 -> float32 into GM")
     op = "asc.data_copy.co12dst.local_to_local" if to_l1 else "asc.data_copy.co12dst.local_to_gm"
     _b.current().create(op, [dst, src, params.to_ir()])
