@@ -250,11 +250,9 @@ AscStatus sim_cube_load_3d(AscExec *x, const AscInstr *in) {
                     "LoadData (3-D): dst must be 512-byte aligned (L0 address "
                     "%lld), src 32-byte aligned (L1 address %lld)",
                     (long long)dst->addr, (long long)src->addr);
-  if ((tr || dm == SIM_CMEM_L0B) && es != 2)
+  if ((tr || dm == SIM_CMEM_L0B) && es == 1)
     return sim_fail(x, in,
-                    "LoadData (3-D) of a %lld-byte type %s is not simulated "
-                    "(16-bit types only)",
-                    (long long)es,
+                    "LoadData (3-D) of an 8-bit type %s is not simulated",
                     dm == SIM_CMEM_L0B ? "into L0B" : "with en_transpose");
   if (!pro) { /* the registers the load sets first (the devkit's default
                * IsResetLoad3dConfig: Load3DSetFMatrixCal, Load3DSetPaddingCal)
@@ -313,7 +311,14 @@ AscStatus sim_cube_load_3d(AscExec *x, const AscInstr *in) {
   if (rep == 0 || mext == 0 || kext == 0)
     return ASC_OK;
   int64_t m1 = (mext + 15) / 16, k1 = kext / c0;
-  int64_t per = m1 * k1 * FRACTAL; /* the bytes of one window */
+  /* 32-bit types transposed (L0A with en_transpose, L0B): the window's k
+   * rounded up to 16 (kp), each 16 rows of m split in two halves of 8,
+   * each half a kp x 8 block (the devkit's load3d.py,
+   * _process_b32_transpose); the columns past k_extension are not written */
+  int b32t = es == 4 && (tr || dm == SIM_CMEM_L0B);
+  int64_t kp = (kext + 15) / 16 * 16;
+  int64_t per = b32t ? m1 * kp * 16 * es
+                     : m1 * k1 * FRACTAL; /* the bytes of one window */
   int64_t map_bytes = ch * h * w * es;
   uint64_t bound = r->l1_3d_size;
   int n0 = x->b->ev.n_acc;
@@ -337,9 +342,12 @@ AscStatus sim_cube_load_3d(AscExec *x, const AscInstr *in) {
   sim_cube_bounding(x, n0); /* a window reads what it reads */
   if (!s)
     return ASC_ERR_KERNEL;
+  n0 = x->b->ev.n_acc;
   uint8_t *d = sim_cube_range(x, in, dst, 0, rep * per, 1, "dst");
   if (!d)
     return ASC_ERR_KERNEL;
+  if (b32t && kp != kext)
+    sim_cube_bounding(x, n0); /* the columns past k_extension */
   uint8_t pad[8];
   pad_bytes(r->l3d_padding, pad);
   int64_t hk = fh * fw;
@@ -367,7 +375,12 @@ AscStatus sim_cube_load_3d(AscExec *x, const AscInstr *in) {
           e = s + (a - base);
         }
         int64_t fm = mi / 16, fk = ki / c0, at;
-        if (dm == SIM_CMEM_L0A && !tr) /* ZZ */
+        int64_t half = (mi % 16) / 8;
+        if (b32t && dm == SIM_CMEM_L0B) /* [m1][2][kp][8] */
+          at = ((fm * 2 + half) * kp + ki) * 8 + mi % 8;
+        else if (b32t) /* [kp / 16][m1][2][16][8] */
+          at = ((((ki / 16) * m1 + fm) * 2 + half) * 16 + ki % 16) * 8 + mi % 8;
+        else if (dm == SIM_CMEM_L0A && !tr) /* ZZ */
           at = ((fm * k1 + fk) * 16 + mi % 16) * c0 + ki % c0;
         else if (dm == SIM_CMEM_L0A) /* fractals by column, transposed */
           at = ((fk * m1 + fm) * c0 + ki % c0) * 16 + mi % 16;

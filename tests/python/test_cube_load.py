@@ -310,6 +310,16 @@ def run_3d(dt: Any, c1: int, h: int, w: int, pad: Any, stride: Any, filt: Any, d
         win = a[ms:ms + m1 * 16, ks:ks + kext]
         assert win.shape == (m1 * 16, kext)
         blocks = win.reshape(m1, 16, k1, c0)
+        if dt == asc.float32 and (to_b or transpose):  # load3d.py's _process_b32_transpose
+            kp = (kext + 15) // 16 * 16
+            rows = np.zeros((m1, 16, kp), npt)
+            rows[:, :, :kext] = win.reshape(m1, 16, kext)
+            halves = rows.reshape(m1, 2, 8, kp).transpose(0, 1, 3, 2)  # [m1][2][kp][8]
+            if to_b:
+                windows.append(halves.reshape(-1))
+            else:
+                windows.append(halves.reshape(m1, 2, kp // 16, 16, 8).transpose(2, 0, 1, 3, 4).reshape(-1))
+            continue
         if to_b:
             windows.append(blocks.transpose(0, 2, 3, 1).reshape(-1))
         elif transpose:
@@ -328,7 +338,7 @@ def run_3d(dt: Any, c1: int, h: int, w: int, pad: Any, stride: Any, filt: Any, d
                                                          repeat_mode=rpt[2])
     acc = np.int32 if dt == asc.int8 else np.float32
     rows = m1 * 16 * times
-    cols = kext  # the image as a rows x cols matrix: L0A in ZZ, L0B in ZN
+    cols = l0_len // rows  # the image as a rows x cols matrix: L0A in ZZ, L0B in ZN
     if to_b:  # I[rows x rows] (L0A) x B[rows x cols] (L0B)
         eye = zz_image(np.eye(rows, dtype=npt), c0)
     else:  # A[rows x cols] (L0A) x I[cols x cols] (L0B)
@@ -367,6 +377,15 @@ def test_load_data_3d_float16(case: Any, mode: str) -> None:
 ])
 def test_load_data_3d_int8_float32_into_l0a(dt: Any, case: Any) -> None:
     got, want = run_3d(dt, *case, pad_value=3)
+    assert (got == want).all()
+
+
+@pytest.mark.parametrize("mode", ["l0a_transpose", "l0b"])
+@pytest.mark.parametrize("case", [(2, 6, 6, (0, 1, 1, 0), (1, 1), (2, 2), (1, 1), 1, 18, 8, 40),
+                                  (1, 5, 5, (1, 1, 1, 1), (1, 1), (3, 3), (1, 1), 0, 16, 0, 32)])
+def test_load_data_3d_float32_transposed(case: Any, mode: str) -> None:
+    # k_extension 40 is not a multiple of 16: the columns past it are not written
+    got, want = run_3d(asc.float32, *case, transpose=mode == "l0a_transpose", to_b=mode == "l0b", pad_value=2.5)
     assert (got == want).all()
 
 

@@ -74,10 +74,9 @@ def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
             raise error(f"{api} with asc.LoadData3DParamsV2 into L0B (TPosition.B2) does not support {dst.dtype} on "
                         "the Ascend910B (float16, bfloat16, float32, int32, uint32)")
         tr = params.field("en_transpose")
-        if dst.dtype.sizeof() != 2 and (to_b or (isinstance(tr, (bool, int)) and tr)):
-            raise NotImplementedError(f"asc.load_data with asc.LoadData3DParamsV2 of {dst.dtype} "
-                                      + ("into L0B" if to_b else "with en_transpose") + " is not supported yet "
-                                      "(16-bit types are, and L0A without en_transpose for every type)")
+        if dst.dtype.sizeof() == 1 and isinstance(tr, (bool, int)) and tr:
+            raise NotImplementedError(f"asc.load_data with asc.{name} of {dst.dtype} with en_transpose is not "
+                                      "supported yet (16- and 32-bit types are)")
         if name == "LoadData3DParamsV2Pro":
             _b.current().create("asc.load_data.3d_v2_pro", [dst, src, params.to_ir()])
             return
