@@ -16,8 +16,18 @@ from kernels_util import ascendc
 
 import asc
 
-NPT = {asc.float16: np.float16, asc.float32: np.float32, asc.int8: np.int8}
-K0 = {asc.float16: 16, asc.float32: 8, asc.int8: 32}
+# bfloat16: the layouts are computed on float16 arrays of the same values (2-byte elements; the values are
+# exact in both), the kernel gets torch bfloat16 tensors of them (GM holds their bits)
+NPT = {asc.float16: np.float16, asc.bfloat16: np.float16, asc.float32: np.float32, asc.int8: np.int8}
+K0 = {asc.float16: 16, asc.bfloat16: 16, asc.float32: 8, asc.int8: 32}
+
+
+def dev(a: np.ndarray, dt: Any) -> Any:
+    """The GM argument of an array of dt's values."""
+    if dt == asc.bfloat16:
+        import torch
+        return torch.tensor(a.astype(np.float32)).to(torch.bfloat16)
+    return a
 
 
 def zz_image(a: np.ndarray, k0: int) -> np.ndarray:
@@ -112,6 +122,7 @@ CASES = [  # dtype, (start, repeat, stride, gap, fgap, addr_mode)
     (asc.float16, (0, 1, 0, 0, 0, 0)), (asc.float16, (1, 3, 2, 0, 0, 0)), (asc.float16, (3, 4, 1, 1, 0, 1)),
     (asc.int8, (0, 1, 0, 0, 0, 0)), (asc.int8, (0, 2, 1, 1, 0, 0)), (asc.int8, (1, 2, 1, 0, 2, 0)),
     (asc.float32, (0, 1, 0, 0, 0, 0)), (asc.float32, (0, 2, 1, 2, 0, 0)), (asc.float32, (2, 2, 1, 0, 2, 1)),
+    (asc.bfloat16, (1, 3, 2, 0, 0, 0)),
 ]
 
 
@@ -127,8 +138,8 @@ def test_load_data_with_transpose(dt: Any, p: Any, to_b: bool) -> None:
     src_len = 8 * 2 * fr
     if dt == asc.int8:
         src = rng.integers(-100, 100, src_len).astype(np.int8)
-    else:  # values a product with 1 keeps exactly
-        src = (rng.integers(-500, 500, src_len) / 8).astype(NPT[dt])
+    else:  # values a product with 1 keeps exactly (and bfloat16 holds)
+        src = (rng.integers(-120, 120, src_len) / 8).astype(NPT[dt])
     img = transpose_ref(src, l0_len, *p)
     # the region as a matrix of k = 2 fractal columns: m = 16 * frac / (k / k0)
     k = 2 * k0
@@ -141,11 +152,11 @@ def test_load_data_with_transpose(dt: Any, p: Any, to_b: bool) -> None:
         n = l0_len // k
         want = zn_matrix(img, k, n, k0)
         c = np.zeros((k, n), np.int32 if dt == asc.int8 else np.float32)
-        tr_kernel_b(src, eye_full, c, dt, src_len, l0_len, k, n, p)
+        tr_kernel_b(dev(src, dt), dev(eye_full, dt), c, dt, src_len, l0_len, k, n, p)
     else:
         want = zz_matrix(img, m, k, k0)
         c = np.zeros((m, k), np.int32 if dt == asc.int8 else np.float32)
-        tr_kernel[1](src, eye_full, c, dt, src_len, l0_len, m, k, asc.LoadData2dTransposeParams(*p))
+        tr_kernel[1](dev(src, dt), dev(eye_full, dt), c, dt, src_len, l0_len, m, k, asc.LoadData2dTransposeParams(*p))
     assert (c == want.astype(c.dtype)).all()
 
 
@@ -294,7 +305,7 @@ def run_3d(dt: Any, c1: int, h: int, w: int, pad: Any, stride: Any, filt: Any, d
     if dt == asc.int8:
         fm = rng.integers(-100, 100, (c1, h, w, c0)).astype(np.int8)
     else:
-        fm = (rng.integers(-400, 400, (c1, h, w, c0)) / 4).astype(npt)
+        fm = (rng.integers(-120, 120, (c1, h, w, c0)) / 4).astype(npt)
     seen = fm
     if boundary:  # an L1 byte address a >= boundary reads a - boundary (the map starts at L1 address 0)
         flat = fm.reshape(-1).view(np.uint8).copy()
@@ -332,8 +343,8 @@ def run_3d(dt: Any, c1: int, h: int, w: int, pad: Any, stride: Any, filt: Any, d
     p = asc.LoadData3DParamsV2(pad_list=tuple(pad), l1_h=h, l1_w=w, channel_size=c1 * c0, k_extension=kext,
                                m_extension=mext, k_start_pt=kst, m_start_pt=mst, stride_w=stride[1],
                                stride_h=stride[0], filter_w=filt[1], filter_h=filt[0], dilation_filter_w=dil[1],
-                               dilation_filter_h=dil[0], en_transpose=transpose, pad_value=npt(pad_value),
-                               dtype=dt)
+                               dilation_filter_h=dil[0], en_transpose=transpose,
+                               pad_value=float(pad_value) if dt == asc.bfloat16 else npt(pad_value), dtype=dt)
     r = None if rpt is None else asc.LoadDataRepeatParam(repeat_time=rpt[0], repeat_stride=rpt[1],
                                                          repeat_mode=rpt[2])
     acc = np.int32 if dt == asc.int8 else np.float32
@@ -350,8 +361,8 @@ def run_3d(dt: Any, c1: int, h: int, w: int, pad: Any, stride: Any, filt: Any, d
         ext = kext | mext << 16 | kst << 32 | mst << 48
         flt = stride[1] | stride[0] << 8 | filt[1] << 16 | filt[0] << 24 | dil[1] << 32 | dil[0] << 40
         pro = (ext, flt, pro_pad, c1 * c0, transpose)
-    l3d_kernel[1](fm, np.concatenate([eye, np.zeros(n - eye.size, npt)]), c, dt, fm_len, n, rows, cols, to_b, p,
-                  r, boundary, pro)
+    l3d_kernel[1](dev(fm, dt), dev(np.concatenate([eye, np.zeros(n - eye.size, npt)]), dt), c, dt, fm_len, n, rows,
+                  cols, to_b, p, r, boundary, pro)
     got = zn_image(c.astype(npt), c0) if to_b else zz_image(c.astype(npt), c0)
     return got, img
 
@@ -368,6 +379,13 @@ CASES_3D = [  # c1, h, w, pad, stride, filt, dil, mst, mext, kst, kext
 @pytest.mark.parametrize("mode", ["l0a", "l0a_transpose", "l0b"])
 def test_load_data_3d_float16(case: Any, mode: str) -> None:
     got, want = run_3d(asc.float16, *case, transpose=mode == "l0a_transpose", to_b=mode == "l0b", pad_value=-1.5)
+    assert (got == want).all()
+
+
+@pytest.mark.parametrize("mode", ["l0a", "l0a_transpose", "l0b"])
+def test_load_data_3d_bfloat16(mode: str) -> None:
+    got, want = run_3d(asc.bfloat16, *CASES_3D[1], transpose=mode == "l0a_transpose", to_b=mode == "l0b",
+                       pad_value=-1.5)
     assert (got == want).all()
 
 
