@@ -44,4 +44,20 @@ void sim_cube_bounding(AscExec *x, int n_before);
 /* Frees the block's cube memories (after the block). */
 void sim_cube_free(AscBlockState *b);
 
+/* family: cube. The fixpipe's conversion of one L0C element (cube_fixpipe.c):
+ * mode a QuantMode_t value (NoQuant 0 ... VREQ8 8), q the quant parameter
+ * (the scalar QUANT_PRE / deqScalar, or the column's uint64 of the
+ * cbuf_workspace in a vector mode), relu the params' relu_en; src the
+ * element (st: float32 or int32), out receives dst's bytes (dt). The pair
+ * (mode, st -> dt) must be one sim_fixpipe_mode_ok accepts. */
+void sim_fixpipe_convert(int mode, uint64_t q, int relu, AscDType st,
+                         const uint8_t *src, AscDType dt, uint8_t *out);
+int sim_fixpipe_mode_ok(int mode, AscDType st, AscDType dt);
+/* VDEQF16, VQF322B8_PRE, VREQ8: the per-channel forms */
+int sim_fixpipe_is_vector_mode(int mode);
+/* HF32 rounding of an fp32 Mmad operand (cube_hf32.c): 11 mantissa bits;
+ * trans_mode 1 (SetHF32TransMode(true), NEAREST_ZERO) truncates toward
+ * zero, 0 rounds to nearest, ties to even; inf and NaN unchanged. */
+float sim_hf32_round(float v, int trans_mode);
+
 #endif

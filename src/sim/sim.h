@@ -179,6 +179,26 @@ typedef struct AscCoreRegs {
    * null address */
   AscTensorRef hccl_ctx[2];
   int hccl_ctx_set[2];
+  /* family: cube (cube_hf32.c, cube_load.c, cube_fixpipe.c). SetHF32Mode,
+   * SetHF32TransMode (1: round toward zero, 0: to nearest even) and
+   * SetMMLayoutTransform (1: N first, then M); QUANT_PRE, the scalar quant
+   * parameter (SetFixpipePreQuantFlag, and Fixpipe's scalar modes); the
+   * 3-D load's registers: L1_3D_SIZE (SetLoadDataBoundary, 0: no
+   * boundary), PADDING (SetLoadDataPaddingValue) and L3D_RPT
+   * (SetLoadDataRepeat: stride | time << 16 | mode << 24; l3d_rpt_set 0:
+   * never set, repeat time 1) */
+  int hf32_mode, hf32_trans_mode, mm_layout_transform;
+  uint64_t quant_pre;
+  uint64_t l1_3d_size, l3d_padding, l3d_rpt;
+  int l3d_rpt_set;
+  /* FMATRIX (l1W | l1H << 16 | padList[i] << 32 + 8 i), which a 3-D load
+   * with LoadData3DParamsV2 sets and one with V2Pro reads (fmatrix_set) */
+  uint64_t fmatrix;
+  int fmatrix_set;
+  /* the cube's index buffer of MmadWithSparse (a quarter of L0B's 64 KiB:
+   * the 128-byte index fractal of the L0B fractal at byte a is at a / 4;
+   * LoadDataWithSparse fills it; cube_sparse.c) */
+  uint8_t sparse_idx[16384];
 } AscCoreRegs;
 
 /* All registers zero, except the mask register: all bits set, normal mode. */

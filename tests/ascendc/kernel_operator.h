@@ -1737,6 +1737,43 @@ __aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const 
 template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
 __aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
                         const FixpipeParamsV220 &intriParams);
+/* family: cube: the rest of the basic cube API (kernel_operator_mm_intf.h,
+ * kernel_operator_fixpipe_intf.h) */
+template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR, typename S = uint64_t>
+__aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const LocalTensor<S> &cbufWorkspace,
+                        const FixpipeParamsV220 &intriParams);
+__aicore__ void SetFixpipePreQuantFlag(uint64_t config);
+template <typename T, typename U>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyParams &repeatParams);
+template <typename T, typename U>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyCO12DstParams &intriParams);
+template <typename T, typename U>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyCO12DstParams &intriParams);
+enum class HF32Mode { ENABLE, DISABLE };
+enum class HF32TransMode { NEAREST_ZERO, NEAREST_EVEN };
+__aicore__ void SetHF32Mode(HF32Mode mode);
+__aicore__ void SetHF32Mode(bool hf32Mode);
+__aicore__ void SetHF32TransMode(HF32TransMode mode);
+__aicore__ void SetHF32TransMode(bool hf32TransMode);
+__aicore__ void SetMMLayoutTransform(bool mmLayoutMode);
+__aicore__ void SetLoadDataBoundary(uint32_t boundaryValue);
+template <typename T> __aicore__ void SetLoadDataPaddingValue(const T padValue);
+__aicore__ void SetLoadDataRepeat(const LoadDataRepeatParam &repeatParams);
+template <typename T>
+__aicore__ void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                      const LoadData2dTransposeParams &loadDataParams);
+template <typename T, typename U = T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData3DParamsV2<U> &loadDataParams);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData3DParamsV2Pro &loadDataParams);
+template <typename T = int8_t, typename U = uint8_t>
+__aicore__ void LoadDataWithSparse(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<U> &idx,
+                                   const LoadData2DParams &loadDataParam);
+template <typename T = int32_t, typename U = int8_t>
+__aicore__ void MmadWithSparse(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<U> &filter,
+                               const MmadParams &mmadParams);
 } // namespace AscendC
 
 // system family: the devkit declares GetSysWorkSpacePtr outside AscendC (kernel_operator_swap_mem_intf.h)

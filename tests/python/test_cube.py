@@ -229,10 +229,10 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     if case == 5:
         asc.mmad(c32, a2, b2, a2, asc.MmadParams(m=16, n=16, k=16))  # <- 5
     if case == 6:
-        asc.set_load_data_boundary(0)  # <- 6
+        asc.set_load_data_boundary(1.5)  # <- 6
     if case == 7:
         fp = asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16)
-        asc.fixpipe(a_gm, c32, fp, asc.FixpipeConfig.cfg_nz())  # <- 7
+        asc.fixpipe(a_gm, c32, fp, asc.FixpipeConfig(asc.CO2Layout.COLUMN_MAJOR))  # <- 7
     if case == 8:
         asc.load_data(a2, a1, asc.MmadParams())  # <- 8
     if case == 9:
@@ -246,25 +246,25 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     if case == 13:
         asc.init_const_value(c32, asc.InitConstValueParams(1, 1, 0, 1.0))  # <- 13
     if case == 14:
-        asc.set_fix_pipe_pre_quant_flag(0)  # <- 14
+        asc.set_fix_pipe_pre_quant_flag(-1)  # <- 14
 
 
 @pytest.mark.parametrize("case, cls, fragment", [
     (0, asc.CompileError, "'src' must be at TPosition.A1"),
     (1, asc.CompileError, "does not support float16 x float16 -> float16"),
     (2, asc.CompileError, "'fm' must be at TPosition.A2"),
-    (3, asc.CompileError, "quant_pre NoQuant does not write float16"),
+    (3, asc.CompileError, "quant_pre QuantModes.NoQuant does not convert float32 to float16"),
     (4, asc.CompileError, "'dst' must be at TPosition.A1"),
     (5, asc.CompileError, "'bias' must be at TPosition.C2, TPosition.CO1"),
-    (6, NotImplementedError, "asc.set_load_data_boundary is not supported yet"),
-    (7, NotImplementedError, "cfg_row_major"),
+    (6, asc.CompileError, "boundary must be an integer"),
+    (7, asc.CompileError, "cfg_column_major (NZ to DN) is not supported on the Ascend910B"),
     (8, asc.CompileError, "must be an asc.LoadData2DParams"),
-    (9, NotImplementedError, "converting float16 to float32 is not supported yet"),
-    (10, NotImplementedError, "asc.fixpipe from int32 to float16"),
-    (11, NotImplementedError, "asc.load_data with LoadData2DParamsV2 is not supported yet"),
+    (9, asc.CompileError, "converting float16 to float32 takes an asc.DataCopyParams"),
+    (10, asc.CompileError, "quant_pre QuantModes.NoQuant does not convert int32 to float16"),
+    (11, asc.CompileError, "LoadData2DParamsV2 is not supported on the Ascend910B"),
     (12, asc.CompileError, "an InitConstValueParams of float32 but dst is float16"),
     (13, asc.CompileError, "'dst' must be at TPosition.A1, TPosition.B1, TPosition.C1, TPosition.A2, TPosition.B2"),
-    (14, NotImplementedError, "asc.set_fix_pipe_pre_quant_flag is not supported yet"),
+    (14, asc.CompileError, "does not fit a uint64"),
 ])
 def test_misuse(case: int, cls: Any, fragment: str) -> None:
     a = np.zeros(256, np.float16)

@@ -736,7 +736,7 @@ def k_copy_params(out: asc.GlobalAddress, n: int):
     g = asc.GlobalTensor()
     g.set_global_buffer(out)
     x = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 256)
-    asc.data_copy(x, g, asc.DataCopyCO12DstParams(1, 1, 1, 1))  # (a cube form: not yet; family slice: the slice form is implemented)
+    asc.data_copy(g, x, asc.Nz2NdParamsFull(1, 1, 1, 1, 1, 1, 1))  # (a cube form: not yet; family slice: the slice form is implemented)
 
 
 @asc.jit

@@ -176,6 +176,11 @@ ACCEPTS: Dict[str, set] = {
     "mm_mode": {"zero", "rint", "rint64"},
     "mm_data": {"int", "zero", "negative", "rint", "rint64", "address"},
     "mm_c_local": set(),  # (t is float32: C is float16)
+    # family: cube: a bool register flag (a Python int is taken as its truth value, a runtime integer too);
+    # the 3-D load's padding value (an 8-, 16- or 32-bit number: not int64); a struct no value of VALUES is
+    "cube_flag": {"bool", "int", "zero", "negative", "huge", "rint", "rint64"},
+    "cube_pad_value": _NUMBERS - {"huge", "rint64", "bool"},
+    "cube_struct": set(),
 }
 
 # a uint32 view of t (the indices of sort32 and sort; Gatherb's data: uint16 or uint32)
@@ -612,6 +617,17 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "Matmul.wait_iterate_batch": ("mm.wait_iterate_batch()", ()),
     "Matmul.wait_get_tensor_c": ("mm.wait_get_tensor_c()", ()),
     "Matmul.get_offset_c": ("y = mm.get_offset_c()", ()),
+    # family: cube: the register setters (the tensor ops' cases are in test_cube.py)
+    "set_hf32_mode": ("asc.set_hf32_mode({hf32_mode})", (("hf32_mode", "cube_flag", "True"),)),
+    "set_hf32_trans_mode": ("asc.set_hf32_trans_mode({trans_mode})", (("trans_mode", "cube_flag", "False"),)),
+    "set_mm_layout_transform": ("asc.set_mm_layout_transform({mm_layout_mode})",
+                                (("mm_layout_mode", "cube_flag", "True"),)),
+    "set_load_data_boundary": ("asc.set_load_data_boundary({boundary})", (("boundary", "u32", "1024"),)),
+    "set_load_data_padding_value": ("asc.set_load_data_padding_value({pad_value})",
+                                    (("pad_value", "cube_pad_value", "0"),)),
+    "set_load_data_repeat": ("asc.set_load_data_repeat({param})",
+                             (("param", "cube_struct", "asc.LoadDataRepeatParam()"),)),
+    "set_fix_pipe_pre_quant_flag": ("asc.set_fix_pipe_pre_quant_flag({config})", (("config", "mask_word", "5"),)),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
@@ -638,8 +654,7 @@ NOT_CALLED |= set(asc.language.core.types.STRUCTS) - {"BinaryRepeatParams", "Una
 # family: cube: the cube API takes tensors at the cube positions, which this file's kernels do not make;
 # test_cube.py has their misuse cases (positions, dtypes, forms not supported yet)
 NOT_CALLED |= {"load_data", "mmad", "fixpipe", "load_data_with_transpose", "load_data_with_sparse",
-               "mmad_with_sparse", "set_load_data_boundary", "set_load_data_padding_value", "set_load_data_repeat",
-               "init_const_value", "set_fix_pipe_pre_quant_flag"}
+               "mmad_with_sparse", "init_const_value"}
 
 
 def _misuse_values(kind: str) -> List[str]:

@@ -1255,6 +1255,9 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_get_store_atomic_config;
   case ASC_OP_SET_PAD_VALUE:
     return emit_set_pad_value;
+  case ASC_OP_FIXPIPE_CFG: /* family: cube (emit_cube.c) */
+  case ASC_OP_FIXPIPE_WS:
+    return em_cube_fixpipe;
   default:
     /* system family (emit_system.c), family listtensor, or NULL */
     if (em_slice_rule(id)) /* family: slice (emit_slice.c) */

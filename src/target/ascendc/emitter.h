@@ -146,6 +146,8 @@ void emit_atomic_typed(Emitter *e, AscOp *op);
 void emit_store_atomic_config(Emitter *e, AscOp *op);
 void emit_get_store_atomic_config(Emitter *e, AscOp *op);
 void emit_set_pad_value(Emitter *e, AscOp *op);
+/* family: cube (emit_cube.c) */
+void em_cube_fixpipe(Emitter *e, AscOp *op);
 
 /* emit_list_tensor.c (family: listtensor): the rule for one of its rows,
  * or NULL */

@@ -16,19 +16,22 @@ from .common import (
     set_vector_mask,
 )
 from .cores import ascend_is_aic, ascend_is_aiv, cross_core_set_flag, cross_core_wait_flag  # family: cores
-from .cube import (
-    fixpipe,
+from .cube import (  # family: cube
     init_const_value,
-    load_data,
-    load_data_with_sparse,
-    load_data_with_transpose,
     mmad,
-    mmad_with_sparse,
-    set_fix_pipe_pre_quant_flag,
+    set_hf32_mode,
+    set_hf32_trans_mode,
+    set_mm_layout_transform,
+)
+from .cube_fixpipe import fixpipe, set_fix_pipe_pre_quant_flag  # family: cube
+from .cube_load import (  # family: cube
+    load_data,
+    load_data_with_transpose,
     set_load_data_boundary,
     set_load_data_padding_value,
     set_load_data_repeat,
 )
+from .cube_sparse import load_data_with_sparse, mmad_with_sparse  # family: cube
 from .data_copy import copy, data_copy, data_copy_pad, set_pad_value
 from .determine_compute_sync import notify_next_block, wait_pre_block
 from .dump_tensor import (
@@ -135,7 +138,7 @@ __all__ = [
     # family: cube
     "fixpipe", "init_const_value", "load_data", "load_data_with_sparse", "load_data_with_transpose", "mmad",
     "mmad_with_sparse", "set_fix_pipe_pre_quant_flag", "set_load_data_boundary", "set_load_data_padding_value",
-    "set_load_data_repeat",
+    "set_load_data_repeat", "set_hf32_mode", "set_hf32_trans_mode", "set_mm_layout_transform",
     "load_image_to_local", "set_aipp_functions",
     "get_hccl_context", "set_hccl_context",
     "data_sync_barrier", "ib_set", "ib_wait", "pipe_barrier", "set_flag", "sync_all", "wait_flag",

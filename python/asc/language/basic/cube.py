@@ -1,9 +1,10 @@
 """The basic cube API (arch 2201; src/sim/cube_ops.c has the semantics):
-`asc.load_data` (AscendC::LoadData, L1 -> L0A / L0B, the 2-D form),
-`asc.mmad` (AscendC::Mmad, L0A x L0B -> L0C) and `asc.fixpipe`
-(AscendC::Fixpipe, L0C -> GM, NZ to row-major with a dtype conversion and
-ReLU), with upstream pyasc's signatures. `asc.data_copy` with an
-`asc.Nd2NzParams` (GM -> L1) is built here too (`nd2nz_copy`).
+`asc.mmad` (AscendC::Mmad, L0A x L0B -> L0C), `asc.init_const_value`, the
+Mmad mode registers (`asc.set_hf32_mode`, `asc.set_hf32_trans_mode`,
+`asc.set_mm_layout_transform`: src/sim/cube_hf32.c), with upstream pyasc's
+signatures; the loads are in cube_load.py, Fixpipe in cube_fixpipe.py.
+`asc.data_copy` with an `asc.Nd2NzParams` (GM -> L1) is built here too
+(`nd2nz_copy`).
 
 A fractal is 16 rows of 32 bytes; L1 holds NZ matrices, L0A ZZ, L0B ZN,
 L0C NZ (see src/sim/cube_ops.c). The APIs of the family not simulated yet
@@ -11,13 +12,14 @@ raise NotImplementedError naming themselves."""
 
 from __future__ import annotations
 
+import enum
 from typing import Any, Dict, Tuple
 
 from ...codegen import builder as _b
 from ..core import dtype as dt
 from ..core import types as _types
 from ..core.checks import describe, error, usage
-from ..core.enums import CO2Layout, QuantModes, TPosition  # type: ignore[attr-defined]
+from ..core.enums import TPosition  # type: ignore[attr-defined]
 from ..core.values import GlobalTensor, LocalTensor
 
 _L1 = (TPosition.A1, TPosition.B1, TPosition.C1)
@@ -87,34 +89,6 @@ def nd2nz_copy(dst: Any, src: Any, params: Any) -> None:
     _b.current().create("asc.data_copy.nd2nz.gm_to_local", [dst, src, params.to_ir()])
 
 
-@usage("asc.load_data(dst, src, params)")
-def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
-    """`AscendC::LoadData` (2-D, `asc.LoadData2DParams`): moves
-    `repeat_times` 512-byte fractals from L1 (A1/B1) to L0A (A2) or L0B
-    (B2): fractal `start_index + r * src_stride` of src to fractal
-    `r * (1 + dst_gap)` of dst (`addr_mode` 1: `start_index - r *
-    src_stride`); `if_transpose` transposes each 16 x 16 fractal (16-bit
-    types, L1 sources only). From a GlobalTensor (GM -> L0A / L0B) on MTE2.
-    The LoadData2DParamsV2 and 3-D forms raise NotImplementedError."""
-    api = "asc.load_data"
-    p = _bind(api, ("params",), args, kwargs, {})
-    name = type(p["params"]).__name__
-    if name != "LoadData2DParams":
-        if name in ("LoadData2DParamsV2", "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro"):
-            raise NotImplementedError(f"asc.load_data with {name} is not supported yet (the 2-D form with "
-                                      "asc.LoadData2DParams is)")
-        raise error(f"{api}: 'params' must be an asc.LoadData2DParams, got {describe(p['params'])}")
-    _local_at(api, dst, "dst", _L0AB)
-    if not isinstance(src, GlobalTensor):
-        _local_at(api, src, "src", _L1)
-    if dst.dtype != src.dtype:
-        raise error(f"{api}: dst and src element types differ ({dst.dtype} and {src.dtype})")
-    if dst.dtype not in _LOAD_DTYPES:
-        raise error(f"{api} does not support element type {dst.dtype} on the Ascend910B")
-    op = "asc.load_data.2d.gm_to_local" if isinstance(src, GlobalTensor) else "asc.load_data.2d"
-    _b.current().create(op, [dst, src, p["params"].to_ir()])
-
-
 @usage("asc.mmad(dst, fm, filter, params)", "asc.mmad(dst, fm, filter, bias, params)")
 def mmad(dst: Any, fm: Any, filter: Any, *args: Any, **kwargs: Any) -> None:  # noqa: A002 (upstream's name)
     """`AscendC::Mmad`: dst[m, n] = fm[m, k] x filter[k, n] (cmatrix_init_val
@@ -150,69 +124,6 @@ def mmad(dst: Any, fm: Any, filter: Any, *args: Any, **kwargs: Any) -> None:  # 
     _b.current().create("asc.mmad", [dst, fm, filter, params.to_ir()])
 
 
-@usage("asc.fixpipe(dst, src, params)", "asc.fixpipe(dst, src, params, config)")
-def fixpipe(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
-    """`AscendC::Fixpipe` (FixpipeParamsV220, row-major): writes the
-    m_size x n_size matrix of the L0C (CO1) tensor src, NZ with src_stride
-    rows between its column fractals, to GM row by row (dst_stride
-    elements apart), ReLU when relu_en, converting float32 to float16
-    (QuantModes.F322F16) or bfloat16 (F322BF16), or keeping float32 / int32
-    (NoQuant). The NZ layout (FixpipeConfig.cfg_nz), the workspace form
-    and the other quant modes are not supported yet."""
-    api = "asc.fixpipe"
-    if args and isinstance(args[0], LocalTensor) or "cbuf_workspace" in kwargs:
-        raise NotImplementedError("asc.fixpipe with a cbuf_workspace (the per-channel quant parameters in L1) "
-                                  "is not supported yet")
-    p = _bind(api, ("params", "config"), args, kwargs, {"config": _types.FixpipeConfig.cfg_row_major})
-    params = _struct(api, p["params"], "FixpipeParamsV220", "params")
-    config = p["config"]
-    if callable(config) and not isinstance(config, _types.FixpipeConfig):
-        config = config()
-    config = _struct(api, config, "FixpipeConfig", "config")
-    layout = config.field("layout")
-    if layout != CO2Layout.ROW_MAJOR and layout != int(CO2Layout.ROW_MAJOR):
-        raise NotImplementedError("asc.fixpipe with a FixpipeConfig other than cfg_row_major (NZ or column-major "
-                                  "output) is not supported yet")
-    if not isinstance(dst, GlobalTensor):
-        raise error(f"{api}: 'dst' must be a GlobalTensor, got {describe(dst)}")
-    _local_at(api, src, "src", (TPosition.CO1,))
-    ok = (src.dtype == dt.float32 and dst.dtype in (dt.float32, dt.float16, dt.bfloat16)) or (
-        src.dtype == dt.int32 and dst.dtype == dt.int32)
-    # the devkit's other pairs for the Atlas A2: the quantising modes (DEQF16, REQ8, QF322B8_PRE, V...)
-    quantised = (src.dtype == dt.float32 and dst.dtype in (dt.int8, dt.uint8)) or (
-        src.dtype == dt.int32 and dst.dtype in (dt.int8, dt.uint8, dt.float16))
-    if quantised:
-        raise NotImplementedError(f"asc.fixpipe from {src.dtype} to {dst.dtype} (a quantising quant_pre: DEQF16, "
-                                  "REQ8, QF322B8_PRE or their vector forms) is not supported yet")
-    if not ok:
-        raise error(f"{api} does not convert {src.dtype} to {dst.dtype} on the Ascend910B (float32 -> float32 / "
-                    "float16 / bfloat16 / int8 / uint8, int32 -> int32 / float16 / int8 / uint8)")
-    quant = params.field("quant_pre")
-    if isinstance(quant, QuantModes) or isinstance(quant, int):
-        want = {dt.float32: 0, dt.int32: 0, dt.float16: 1, dt.bfloat16: 2}[dst.dtype]
-        if int(quant) != want:
-            raise error(f"{api}: quant_pre {QuantModes(int(quant)).name} does not write {dst.dtype}",
-                        f"hint: use asc.QuantModes.{QuantModes(want).name} for a {dst.dtype} dst")
-    _b.current().create("asc.fixpipe", [dst, src, params.to_ir()])
-
-
-def _not_yet(name: str) -> Any:
-    def fn(*args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(f"asc.{name} is not supported yet (the cube family has load_data 2-D, mmad "
-                                  "and fixpipe)")
-    fn.__name__ = name
-    fn.__doc__ = f"`asc.{name}`: not supported yet (raises NotImplementedError)."
-    return fn
-
-
-load_data_with_transpose = _not_yet("load_data_with_transpose")
-load_data_with_sparse = _not_yet("load_data_with_sparse")
-mmad_with_sparse = _not_yet("mmad_with_sparse")
-set_load_data_boundary = _not_yet("set_load_data_boundary")
-set_load_data_padding_value = _not_yet("set_load_data_padding_value")
-set_load_data_repeat = _not_yet("set_load_data_repeat")
-
-
 _BT_DTYPES = (dt.float32, dt.int32)
 
 
@@ -220,12 +131,21 @@ def l1_to_bt_copy(dst: LocalTensor, src: LocalTensor, args: Tuple[Any, ...], kwa
     """`DataCopy(dst_c2, src_c1, count)` / `(dst_c2, src_c1, repeat_params)`: L1 (C1) -> bias table (C2), MTE1
     (asc.data_copy's form): `block_count` blocks of `block_len` 64-byte units, `src_stride` 32-byte and
     `dst_stride` 64-byte units between a block's end and the next one's start; the count form copies
-    count * sizeof(T) bytes rounded down to 64 (the devkit's blockLen = count / (64 / sizeof(T)))."""
+    count * sizeof(T) bytes rounded down to 64 (the devkit's blockLen = count / (64 / sizeof(T))). A float16 src
+    and a float32 dst (DataCopyParams form only): each half widened to float, block_len counting 64-byte units of
+    the halves (src/sim/cube_load.c)."""
     api = "asc.data_copy"
     if dst.dtype != src.dtype:
         if dst.dtype == dt.float32 and src.dtype == dt.float16:
-            raise NotImplementedError("asc.data_copy L1 -> bias table converting float16 to float32 is not "
-                                      "supported yet")
+            # DataCopy<float, half>: only the DataCopyParams form (block_len in 64-byte units of the halves)
+            first = args[0] if args else kwargs.get("repeat_params", kwargs.get("intri_params"))
+            if not isinstance(first, _types.DataCopyParams):  # type: ignore[attr-defined]
+                raise error(f"{api}: L1 -> bias table converting float16 to float32 takes an asc.DataCopyParams "
+                            f"(block_len in 64-byte units of the float16 source), got {describe(first)}")
+            p = _bind(api, ("repeat_params",), args, {("repeat_params" if k == "intri_params" else k): v
+                                                      for k, v in kwargs.items()}, {})
+            _b.current().create("asc.data_copy.params.l1_to_bt.conv", [dst, src, p["repeat_params"].to_ir()])
+            return
         raise error(f"{api}: L1 -> bias table copies {src.dtype} to {dst.dtype}: the Ascend910B has float32 -> "
                     "float32, int32 -> int32 (and float16 -> float32)")
     if dst.dtype not in _BT_DTYPES:
@@ -271,4 +191,44 @@ def init_const_value(dst: Any, init_const_value_params: Any) -> None:
     _b.current().create(op, [dst, params.to_ir()])
 
 
-set_fix_pipe_pre_quant_flag = _not_yet("set_fix_pipe_pre_quant_flag")
+
+
+def flag_operand(api: str, value: Any, name: str) -> Any:
+    """A bool argument (a Python bool or int, or a runtime bool / integer
+    scalar) as the IR's bool operand."""
+    from ..core.values import Scalar, const
+    if isinstance(value, (bool, int)) and not isinstance(value, enum.Enum):
+        return const(int(bool(value)), dt.bool_)
+    if isinstance(value, Scalar) and (value.dtype == dt.bool_ or value.dtype.is_int()):
+        return value
+    raise error(f"{api}: '{name}' must be a bool, got {describe(value)}", f"hint: write {api}(True)")
+
+
+def set_hf32_mode(hf32_mode: Any) -> None:
+    """`AscendC::SetHF32Mode(bool)`: with True, Mmad rounds its float32
+    operands in L0A / L0B to HF32 (1 sign, 8 exponent and 11 mantissa bits)
+    before multiplying, as set_hf32_trans_mode chooses; False (the state
+    as a kernel starts) multiplies float32 as it is. The simulator keeps
+    the flag in the core's registers (hf32_mode)."""
+    _b.current().create("asc.set_hf32_mode", [flag_operand("asc.set_hf32_mode", hf32_mode, "hf32_mode")])
+
+
+def set_hf32_trans_mode(trans_mode: Any) -> None:
+    """`AscendC::SetHF32TransMode(bool)`: how HF32 mode rounds float32 to
+    HF32: True toward zero (the devkit's HF32TransMode::NEAREST_ZERO),
+    False (the state as a kernel starts) to nearest, ties to even."""
+    _b.current().create("asc.set_hf32_trans_mode",
+                        [flag_operand("asc.set_hf32_trans_mode", trans_mode, "trans_mode")])
+
+
+def set_mm_layout_transform(mm_layout_mode: Any) -> None:
+    """`AscendC::SetMMLayoutTransform(bool)`: the order in which the cube
+    produces Mmad's result fractals: True N first, then M; False (the
+    state as a kernel starts) M first. The order changes no value."""
+    _b.current().create("asc.set_mm_layout_transform",
+                        [flag_operand("asc.set_mm_layout_transform", mm_layout_mode, "mm_layout_mode")])
+
+
+set_hf32_mode = usage("asc.set_hf32_mode(hf32_mode)")(set_hf32_mode)
+set_hf32_trans_mode = usage("asc.set_hf32_trans_mode(trans_mode)")(set_hf32_trans_mode)
+set_mm_layout_transform = usage("asc.set_mm_layout_transform(mm_layout_mode)")(set_mm_layout_transform)

@@ -128,6 +128,10 @@ def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
         from .cube import nd2nz_copy
         nd2nz_copy(dst, src, _bind(api, ("intri_params",), args, kwargs, _HINT)["intri_params"])
         return
+    if name == "DataCopyCO12DstParams":  # family: cube
+        from .cube_fixpipe import co12dst_copy
+        co12dst_copy(dst, src, _bind(api, ("intri_params",), args, kwargs, _HINT)["intri_params"])
+        return
     if name in _CUBE_STRUCTS:
         raise NotImplementedError(f"asc.data_copy with {name} (a copy into or out of the cube's buffers) is not "
                                   "supported yet: it belongs to the cube data movement (issue: cube family)")
