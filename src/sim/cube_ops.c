@@ -16,6 +16,7 @@
 
 #include "checked.h"
 #include "cube.h"
+#include "cube_mmad.h"
 #include "vecmath.h"
 
 #define FIELD(k, f) (x->regs[in->a[(k)] + (f)].i)
@@ -202,32 +203,6 @@ AscStatus sim_cube_load_2d(AscExec *x, const AscInstr *in) {
  * fp16 / bf16 values is exact in fp32; the sum runs over k in order, each
  * addition rounded to fp32. */
 
-static double load_in(AscDType dt, const uint8_t *p) {
-  switch (dt) {
-  case ASC_DT_FLOAT16: {
-    uint16_t h;
-    memcpy(&h, p, 2);
-    return asc_f16_to_f32(h);
-  }
-  case ASC_DT_BFLOAT16: {
-    uint16_t h;
-    memcpy(&h, p, 2);
-    return asc_bf16_to_f32(h);
-  }
-  case ASC_DT_FLOAT32: {
-    float f;
-    memcpy(&f, p, 4);
-    return f;
-  }
-  case ASC_DT_INT8:
-    return (int8_t)*p;
-  case ASC_DT_UINT8:
-    return *p;
-  default:
-    return 0;
-  }
-}
-
 /* imm 1: the bias form Mmad(dst, fm, filter, bias, params) */
 AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
   int with_bias = in->imm == 1, pk = with_bias ? 4 : 3;
@@ -271,7 +246,7 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
     /* the devkit's MmadCal: is_bias keeps the L0C values (C += A B) */
     init = init && !is_bias;
   }
-  AscDType it = (AscDType)a->dtype, ot = (AscDType)c->dtype;
+  AscDType it = (AscDType)a->dtype;
   int64_t ies = (int64_t)asc_dtype_size(it), k0 = 32 / ies;
   int64_t m1 = ceil_div(m, 16), n1 = ceil_div(n, 16), k1 = ceil_div(k, k0);
   if (m == 0 || n == 0 || k == 0)
@@ -285,44 +260,12 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
       pb ? sim_cube_range(x, in, c, 0, m1 * n1 * 256 * 4, 1, "dst") : NULL;
   if (!pc)
     return ASC_ERR_KERNEL;
-  for (int64_t i = 0; i < m; i++)
-    for (int64_t col = 0; col < n; col++) {
-      uint8_t *po =
-          pc +
-          (((col / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + col % 16) * 4;
-      /* the start: 0, the bias of the column, or C */
-      const uint8_t *start = init ? NULL : pbias ? pbias + col * 4 : po;
-      if (ot == ASC_DT_INT32) {
-        int32_t acc = 0;
-        if (start)
-          memcpy(&acc, start, 4);
-        for (int64_t j = 0; j < k; j++) {
-          const uint8_t *ea = pa + (((i / 16) * k1 + j / k0) * 16 * k0 +
-                                    (i % 16) * k0 + j % k0);
-          const uint8_t *eb = pb + (((j / k0) * n1 + col / 16) * 16 * k0 +
-                                    (col % 16) * k0 + j % k0);
-          /* wraps as the hardware's 32-bit accumulator */
-          acc = (int32_t)((uint32_t)acc + (uint32_t)((int32_t)load_in(it, ea) *
-                                                     (int32_t)load_in(it, eb)));
-        }
-        memcpy(po, &acc, 4);
-      } else {
-        float acc = 0;
-        if (start)
-          memcpy(&acc, start, 4);
-        for (int64_t j = 0; j < k; j++) {
-          const uint8_t *ea = pa + (((i / 16) * k1 + j / k0) * 16 * k0 +
-                                    (i % 16) * k0 + j % k0) *
-                                       ies;
-          const uint8_t *eb = pb + (((j / k0) * n1 + col / 16) * 16 * k0 +
-                                    (col % 16) * k0 + j % k0) *
-                                       ies;
-          float prod = (float)(load_in(it, ea) * load_in(it, eb));
-          acc = acc + prod;
-        }
-        memcpy(po, &acc, 4);
-      }
-    }
+  /* the arithmetic: cube_mmad.c (the start of each sum: 0, the column's
+   * bias, or C) */
+  SimMmad mp = {it, m, n, k, (int)init, pbias, 0, 0};
+  /* TODO(cubeapi): hf32 from AscCoreRegs.hf32_mode / hf32_trans_mode */
+  if (!sim_mmad_compute(&mp, pa, pb, pc))
+    return sim_fail(x, in, "Mmad: out of host memory");
   /* the timing model's work: 16 x 16 x k0 fractal products, each k0 /
    * cube_k cycles of the unit (docs/zh/api/附录/Cube指令理论性能汇总.md,
    * arch 2201: cube_k = k0 for int8, half and bfloat16, 4 = k0 / 2 for
