@@ -73,6 +73,7 @@ typedef enum Step {
   ST_UB_COPY,
   ST_SET,
   ST_WAIT,
+  ST_BARRIER,
   ST_COUNT
 } Step;
 
@@ -94,6 +95,7 @@ static const struct {
     [ST_UB_COPY] = {ASC_OP_FIXPIPE, "Matmul (C into the UB tensor)"},
     [ST_SET] = {ASC_OP_SET_FLAG, "Matmul (set_flag)"},
     [ST_WAIT] = {ASC_OP_WAIT_FLAG, "Matmul (wait_flag)"},
+    [ST_BARRIER] = {ASC_OP_PIPE_BARRIER, "Matmul (pipe_barrier)"},
 };
 
 /* Event ids: L0 ping-pong 0 / 1 (the devkit's), L1 slots of A 2 / 3, of B
@@ -169,6 +171,26 @@ static int flag(Seq *q, int set, int ev, int id) {
 
 static int sync(Seq *q, int ev, int id) {
   return flag(q, 1, ev, id) && flag(q, 0, ev, id);
+}
+
+/* PipeBarrier<PIPE_M> between two Mmads into one L0C block. The devkit
+ * issues it below 10 fractals of m x n (mmad_compute.h: "required by
+ * aicore"); for larger blocks it relies on the cube unit accumulating in
+ * order, which the sanitizer does not assume of the M pipe, so the
+ * sequence shows the barrier for every block (the timing model runs M's
+ * instructions one after another anyway). */
+static int barrier_m(Seq *q) {
+  if (!q->obs)
+    return 1;
+  if (!q->step_in[ST_BARRIER])
+    q->step_in[ST_BARRIER] = sim_step_instr(
+        q->in, ASC_OP_PIPE_BARRIER, ST_BARRIER, steps[ST_BARRIER].label,
+        asc_pipeid_of_pipe(ASC_PIPE_M), ASC_DT_INT32);
+  AscEvent *e = &q->x->b->ev;
+  e->kind = ASC_EV_BARRIER;
+  e->src = ASC_PIPE_M;
+  e->pipe = ASC_PIPE_M;
+  return sim_emit_event(q->x, q->step_in[ST_BARRIER]) == ASC_OK;
 }
 
 /* ---- GM -> L1 (Nd2Nz) --------------------------------------------------- */
@@ -327,20 +349,24 @@ static int load_l0(Seq *q, int is_a, const Tile *t, int position_l1, int kmajor,
 
 /* ---- the bias: GM -> L1 -> bias table ------------------------------------ */
 
-/* The bias table holds cols fp32 / int32 values; a bias that does not fit
- * it (more than 256 columns) starts the sums from a host copy instead (the
- * tiling keeps baseN within it when it enables the bias). */
-static int load_bias(Seq *q, int64_t n0, int64_t cols, uint8_t *host,
-                     const uint8_t **bias) {
+/* The bias, GM -> L1 (MTE2), its L1 buffer free. */
+static int bias_in(Seq *q, int64_t n0, int64_t cols) {
+  return flag(q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_BIAS) &&
+         copy_in(q, ST_COPY_BIAS, &q->m->bias, n0, cols, 1, cols,
+                 ASC_TPOSITION_C1, q->l1_bias, 16) &&
+         sync(q, ASC_HARDEVENT_MTE2_MTE1, ID_BIAS);
+}
+
+/* L1 -> the bias table (MTE1), after the first step's M_MTE1 wait (the
+ * previous block's Mmads have read the table). The table holds cols fp32 /
+ * int32 values; a bias that does not fit it (more than 256 columns)
+ * starts the sums from a host copy instead (the tiling keeps baseN within
+ * it when it enables the bias). */
+static int bias_table(Seq *q, int64_t cols, uint8_t *host,
+                      const uint8_t **bias) {
   AscExec *x = q->x;
-  const AscTensorRef *t = &q->m->bias;
-  AscDType dt = (AscDType)t->dtype;
+  AscDType dt = (AscDType)q->m->bias.dtype;
   int64_t es = (int64_t)asc_dtype_size(dt);
-  if (!flag(q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_BIAS) ||
-      !copy_in(q, ST_COPY_BIAS, t, n0, cols, 1, cols, ASC_TPOSITION_C1,
-               q->l1_bias, 16) ||
-      !sync(q, ASC_HARDEVENT_MTE2_MTE1, ID_BIAS))
-    return 0;
   AscTensorRef l1 = cube_ref(ASC_TPOSITION_C1, dt, q->l1_bias);
   int n = x->b->ev.n_acc;
   uint8_t *s =
@@ -349,15 +375,14 @@ static int load_bias(Seq *q, int64_t n0, int64_t cols, uint8_t *host,
   if (!s)
     return 0;
   uint8_t *d = host;
-  int in_bt = cols * 4 <= sim_cube_mem_size(x->b, SIM_CMEM_BT);
-  if (in_bt) {
+  if (cols * 4 <= sim_cube_mem_size(x->b, SIM_CMEM_BT)) {
     AscTensorRef bt = cube_ref(ASC_TPOSITION_C2, q->acc, 0);
     d = sim_cube_range(x, q->in, &bt, 0, cols * 4, 1, "bias table");
     if (!d)
       return 0;
   }
-  /* the ND row, copied as one NZ block row: column c at (c / c0) * 16 *
-   * c0 + c % c0 */
+  /* the ND row as one NZ block row: column c at (c / c0) * 16 * c0 + c %
+   * c0 */
   int64_t c0 = 32 / es;
   for (int64_t c = 0; c < cols; c++) {
     const uint8_t *e = s + ((c / c0) * 16 * c0 + c % c0) * es;
@@ -571,7 +596,7 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
       sim_fail(x, q->in, "Matmul: out of host memory");
       return 0;
     }
-    if (!load_bias(q, n0, cols, host_bias, &bias)) {
+    if (!bias_in(q, n0, cols)) {
       free(host_bias);
       return 0;
     }
@@ -590,6 +615,7 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
     int64_t kl = s->sk - kabs < s->bk ? s->sk - kabs : s->bk;
     int ping = (int)(q->l0_db ? kk % 2 : 0);
     ok = flag(q, 0, ASC_HARDEVENT_M_MTE1, ping) &&
+         (kk > 0 || !host_bias || bias_table(q, cols, host_bias, &bias)) &&
          load_l0(q, 1, ta, ASC_TPOSITION_A1, m->trans_a, q->l0a[ping],
                  kabs - ta->k0, kl, rows) &&
          load_l0(q, 0, tb, ASC_TPOSITION_B1, !m->trans_b, q->l0b[ping],
@@ -634,7 +660,8 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
     ok = step_done(q, ST_MMAD, q->at,
                    m1 * n1 * k1 * (q->at == ASC_DT_FLOAT32 ? 2 : 1),
                    m1 * n1 * 1024) &&
-         flag(q, 1, ASC_HARDEVENT_M_MTE1, ping);
+         flag(q, 1, ASC_HARDEVENT_M_MTE1, ping) &&
+         (kk + 1 == k_iter || barrier_m(q));
   }
   free(host_bias);
   if (!ok)
