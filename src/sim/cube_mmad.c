@@ -199,24 +199,22 @@ int sim_mmad_compute(const SimMmad *p, const uint8_t *a, const uint8_t *b,
           dst[(kb * k0 + jj) * NR] = f[cc * k0 + jj];
       }
     }
-  /* the starts of the sums */
+  /* the starts of the sums (columns past n: zero, never stored) */
   for (int64_t i = 0; i < m; i++) {
     uint32_t *row = cr + i * ldc;
+    memset(row + n, 0, (size_t)(ldc - n) * 4);
     if (p->init) {
-      memset(row, 0, (size_t)ldc * 4);
-      continue;
-    }
-    for (int64_t col = 0; col < ldc; col++) {
-      uint32_t v = 0;
-      if (col < n && p->bias)
-        memcpy(&v, p->bias + col * 4, 4);
-      else if (col < n)
-        memcpy(
-            &v,
-            c + (((col / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + col % 16) *
-                    4,
-            4);
-      row[col] = v;
+      memset(row, 0, (size_t)n * 4);
+    } else if (p->bias) {
+      memcpy(row, p->bias, (size_t)n * 4);
+    } else {
+      for (int64_t cb = 0; cb < n1; cb++) {
+        const uint8_t *f = c + ((cb * m1 + i / 16) * 256 + (i % 16) * 16) * 4;
+        if (n - cb * 16 >= 16)
+          memcpy(row + cb * 16, f, 64); /* inlined */
+        else
+          memcpy(row + cb * 16, f, (size_t)(n - cb * 16) * 4);
+      }
     }
   }
   for (int64_t pn = 0; pn < np; pn++)
@@ -232,9 +230,11 @@ int sim_mmad_compute(const SimMmad *p, const uint8_t *a, const uint8_t *b,
     }
   for (int64_t cb = 0; cb < n1; cb++)
     for (int64_t i = 0; i < m; i++) {
-      int64_t len = n - cb * 16 < 16 ? n - cb * 16 : 16;
-      memcpy(c + ((cb * m1 + i / 16) * 256 + (i % 16) * 16) * 4,
-             cr + i * ldc + cb * 16, (size_t)len * 4);
+      uint8_t *f = c + ((cb * m1 + i / 16) * 256 + (i % 16) * 16) * 4;
+      if (n - cb * 16 >= 16)
+        memcpy(f, cr + i * ldc + cb * 16, 64); /* inlined */
+      else
+        memcpy(f, cr + i * ldc + cb * 16, (size_t)(n - cb * 16) * 4);
     }
   free(w);
   return 1;

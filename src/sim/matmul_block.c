@@ -257,10 +257,13 @@ static int copy_in(Seq *q, Step st, const AscTensorRef *t, int64_t off,
     for (int64_t r = 0; r < rows; r++) {
       uint8_t *row = d + (b * h + r) * 32;
       int64_t at = (r * ld + b * c0) * es;
+      if (whole && len == c0) { /* one 32-byte block (inlined) */
+        memcpy(row, g.p + at, 32);
+        continue;
+      }
       if (whole) {
         memcpy(row, g.p + at, (size_t)(len * es));
-        if (len < c0)
-          memset(row + len * es, 0, (size_t)((c0 - len) * es));
+        memset(row + len * es, 0, (size_t)((c0 - len) * es));
         continue;
       }
       memset(row, 0, 32); /* outside the argument: zeros */
@@ -491,18 +494,22 @@ static int fixpipe(Seq *q, const MmOut *o, int64_t off, int64_t n0,
     sim_cube_bounding(x, n);
     if (!s)
       ok = 0;
+    /* NZ: row i of column block jb is 16 contiguous values */
     for (int64_t i = 0; ok && i < rows; i++)
-      for (int64_t j = 0; j < cols; j++) {
-        const uint8_t *e =
-            s + (((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;
+      for (int64_t jb = 0; jb < n1; jb++) {
+        const uint8_t *e = s + ((jb * m1 + i / 16) * 256 + (i % 16) * 16) * 4;
+        double *out = v + i * cols + jb * 16;
+        int64_t len = cols - jb * 16 < 16 ? cols - jb * 16 : 16;
         if (q->acc == ASC_DT_INT32) {
-          int32_t iv;
-          memcpy(&iv, e, 4);
-          v[i * cols + j] = iv;
+          int32_t iv[16];
+          memcpy(iv, e, 64);
+          for (int64_t j = 0; j < len; j++)
+            out[j] = iv[j];
         } else {
-          float f;
-          memcpy(&f, e, 4);
-          v[i * cols + j] = f;
+          float f[16];
+          memcpy(f, e, 64);
+          for (int64_t j = 0; j < len; j++)
+            out[j] = f[j];
         }
       }
   } else { /* singleK 0: no Mmad, each sum is its start (0 or the bias) */
