@@ -5,12 +5,12 @@
  * and B into panels of NR columns (each k's NR values contiguous, columns
  * past n zero), then computes MR x NR tiles of C: MR * NR / 16 vector
  * accumulators, each product added to its accumulator in k order. The
- * products are multiplied and then added (never fused): for half inputs a
- * product is exact in fp32, so a fused multiply-add would give the same
- * bits, but for bfloat16 (products can underflow) and float it would not;
- * this build is ISO C, where the compiler does not contract a * b + c
- * either. So every element gets the very operations of the scalar
- * reference, in the same order: the results are identical bit for bit. */
+ * products are multiplied and then added: this build is ISO C, where the
+ * compiler does not contract a * b + c, except in the half inputs' loop,
+ * where a product is exact in fp32 and a fused multiply-add gives the same
+ * bits (for bfloat16, whose products can underflow, and float it would
+ * not). So every element gets the very roundings of the scalar reference,
+ * in the same order: the results are identical bit for bit. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,9 +39,11 @@ typedef uint32_t vu __attribute__((vector_size(VL * sizeof(uint32_t))));
 #define ST(p, v) memcpy((p), &(v), sizeof(v))
 
 /* c[MR rows][NR] (rows ldc apart) += a[MR rows][k] (rows k apart) *
- * b[k][NR]; rows: how many of the MR rows exist. */
-MMAD_LOOP static void tile_f32(int rows, int64_t k, const float *a,
-                               const float *b, float *c, int64_t ldc) {
+ * b[k][NR]; rows: how many of the MR rows exist. Inlined into the two
+ * functions below, which compile it without and with contraction. */
+static inline __attribute__((always_inline)) void
+tile_body(int rows, int64_t k, const float *a, const float *b, float *c,
+          int64_t ldc) {
   if (rows == MR) {
     vf c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
     LD(c00, c);
@@ -104,6 +106,21 @@ MMAD_LOOP static void tile_f32(int rows, int64_t k, const float *a,
     ST(cr, c0);
     ST(cr + VL, c1);
   }
+}
+
+/* bfloat16 and float inputs: each product rounded, then added. */
+MMAD_LOOP static void tile_f32(int rows, int64_t k, const float *a,
+                               const float *b, float *c, int64_t ldc) {
+  tile_body(rows, k, a, b, c, ldc);
+}
+
+/* half inputs: a product of two halves is exact in fp32, so a fused
+ * multiply-add rounds exactly as the product's addition does; the compiler
+ * may fuse them here (it does where the target has FMA). */
+MMAD_LOOP __attribute__((optimize("fp-contract=fast"))) static void
+tile_f16(int rows, int64_t k, const float *a, const float *b, float *c,
+         int64_t ldc) {
+  tile_body(rows, k, a, b, c, ldc);
 }
 
 /* The same in wrapping 32-bit integers (the products of 8-bit values are
@@ -223,6 +240,10 @@ int sim_mmad_compute(const SimMmad *p, const uint8_t *a, const uint8_t *b,
       if (integer)
         tile_i32(rows, k, ap + i * k, bp + pn * k * NR, cr + i * ldc + pn * NR,
                  ldc);
+      else if (p->in == ASC_DT_FLOAT16)
+        tile_f16(rows, k, (const float *)(ap + i * k),
+                 (const float *)(bp + pn * k * NR),
+                 (float *)(cr + i * ldc + pn * NR), ldc);
       else
         tile_f32(rows, k, (const float *)(ap + i * k),
                  (const float *)(bp + pn * k * NR),
