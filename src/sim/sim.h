@@ -460,8 +460,7 @@ AscStatus sim_emit_event(AscExec *x, const AscInstr *step);
  * of A)") naming it in reports; kept for the process's life. NULL when out
  * of host memory. */
 const AscInstr *sim_step_instr(const AscInstr *parent, int op, int step,
-                               const char *label, int64_t imm2,
-                               AscDType dtype);
+                               const char *label, int64_t imm2, AscDType dtype);
 /* A step instruction's label, NULL for any other instruction; the
  * instruction a step belongs to (in itself for others). */
 const char *sim_step_label(const AscInstr *in);
