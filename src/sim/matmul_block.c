@@ -33,9 +33,9 @@
  * memory (b->pipe.cube_used), two L1 slots of A and of B (one when the
  * tiling's depthA1 / depthB1 do not hold two tiles, or L1 does not), the
  * halves of L0A / L0B (all of it when one tile takes more than half), L0C
- * from its start. In a MIX kernel the AIV does the work of the AIC serving
- * it (matmul.c): the AIV's block state holds the cube memories it uses,
- * the model of that AIC.
+ * and the bias table after the TPipe's part too. In a MIX kernel the AIV
+ * does the work of the AIC serving it (matmul.c): the AIV's block state
+ * holds the cube memories it uses, the model of that AIC.
  *
  * Results: each element's sum runs over K in order in fp32 (int32 wrapping
  * for 8-bit inputs), starting from the bias when there is one (the bias
@@ -118,7 +118,7 @@ typedef struct Seq {
   AscDType at, ct, acc; /* A/B input, C, L0C (fp32 / int32) */
   int64_t es, c0;       /* input element size, elements of 32 bytes */
   int64_t step_ka, step_kb, slots_a, slots_b;
-  int64_t l1_a[2], l1_b[2], l1_bias, l0a[2], l0b[2], l0_db;
+  int64_t l1_a[2], l1_b[2], l1_bias, l0a[2], l0b[2], l0_db, l0c, bt;
   Tile ta[2], tb[2];
   const AscInstr *step_in[ST_COUNT];
   const AscInstr *flag_in[2][ASC_MAX_EVENTS];
@@ -378,8 +378,8 @@ static int bias_table(Seq *q, int64_t cols, uint8_t *host,
   if (!s)
     return 0;
   uint8_t *d = host;
-  if (cols * 4 <= sim_cube_mem_size(x->b, SIM_CMEM_BT)) {
-    AscTensorRef bt = cube_ref(ASC_TPOSITION_C2, q->acc, 0);
+  if (q->bt + cols * 4 <= sim_cube_mem_size(x->b, SIM_CMEM_BT)) {
+    AscTensorRef bt = cube_ref(ASC_TPOSITION_C2, q->acc, q->bt);
     d = sim_cube_range(x, q->in, &bt, 0, cols * 4, 1, "bias table");
     if (!d)
       return 0;
@@ -488,7 +488,7 @@ static int fixpipe(Seq *q, const MmOut *o, int64_t off, int64_t n0,
   }
   int ok = 1;
   if (computed) {
-    AscTensorRef l0c = cube_ref(ASC_TPOSITION_CO1, q->acc, 0);
+    AscTensorRef l0c = cube_ref(ASC_TPOSITION_CO1, q->acc, q->l0c);
     int n = x->b->ev.n_acc;
     uint8_t *s = sim_cube_range(x, q->in, &l0c, 0, m1 * n1 * 1024, 0, "L0C");
     sim_cube_bounding(x, n);
@@ -640,8 +640,8 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
     int64_t m1 = cdiv(rows, 16), n1 = cdiv(cols, 16), k1 = cdiv(kl, q->c0);
     AscTensorRef ra = cube_ref(ASC_TPOSITION_A2, q->at, q->l0a[ping]);
     AscTensorRef rb = cube_ref(ASC_TPOSITION_B2, q->at, q->l0b[ping]);
-    AscTensorRef rc = cube_ref(ASC_TPOSITION_CO1, q->acc, 0);
-    AscTensorRef rbt = cube_ref(ASC_TPOSITION_C2, q->acc, 0);
+    AscTensorRef rc = cube_ref(ASC_TPOSITION_CO1, q->acc, q->l0c);
+    AscTensorRef rbt = cube_ref(ASC_TPOSITION_C2, q->acc, q->bt);
     int n = x->b->ev.n_acc;
     uint8_t *pa = sim_cube_range(x, q->in, &ra, 0, m1 * k1 * 512, 0, "L0A");
     uint8_t *pb =
@@ -734,7 +734,10 @@ static int plan(Seq *q) {
   int64_t a0 = align(b->pipe.cube_used[SIM_CMEM_L0A], 512);
   int64_t b0 = align(b->pipe.cube_used[SIM_CMEM_L0B], 512);
   int64_t l0 = sim_cube_mem_size(b, SIM_CMEM_L0A);
-  if (a0 + la > l0 || b0 + lb > l0 || lc > sim_cube_mem_size(b, SIM_CMEM_L0C)) {
+  q->l0c = align(b->pipe.cube_used[SIM_CMEM_L0C], 512);
+  q->bt = align(b->pipe.cube_used[SIM_CMEM_BT], 64);
+  if (a0 + la > l0 || b0 + lb > l0 ||
+      q->l0c + lc > sim_cube_mem_size(b, SIM_CMEM_L0C)) {
     sim_fail(x, q->in,
              "Matmul: a base block of %lld x %lld x %lld does not fit L0A "
              "/ L0B (%lld bytes) or L0C (%lld bytes)",
