@@ -106,6 +106,7 @@ enum { ID_A = 2, ID_B = 4, ID_BIAS = 6 };
  * column block of c0 elements; its K range [k0, k0 + kl). */
 typedef struct Tile {
   int64_t addr, h, k0, kl;
+  int64_t x0, xl; /* its M (A) or N (B) range */
   int valid;
 } Tile;
 
@@ -568,20 +569,30 @@ static int tile_in(Seq *q, int is_a, int64_t ti, int64_t m0, int64_t n0,
   int64_t slot = ti % (is_a ? q->slots_a : q->slots_b);
   Tile *t = is_a ? &q->ta[slot] : &q->tb[slot];
   int id = (int)((is_a ? ID_A : ID_B) + slot);
-  t->k0 = ti * step * s->bk;
-  t->kl = s->sk - t->k0 < step * s->bk ? s->sk - t->k0 : step * s->bk;
+  int64_t k0 = ti * step * s->bk;
+  int64_t kl = s->sk - k0 < step * s->bk ? s->sk - k0 : step * s->bk;
+  int64_t x0 = is_a ? m0 : n0, xl = is_a ? rows : cols;
+  if (!flag(q, 0, ASC_HARDEVENT_MTE1_MTE2, id))
+    return 0;
+  /* the slot holds this tile still (the previous block's, of the same
+   * rows of A or columns of B: the devkit's L1 cache of depthA1 / depthB1
+   * tiles): no copy */
+  if (t->valid && t->k0 == k0 && t->kl == kl && t->x0 == x0 && t->xl == xl)
+    return 1;
+  t->k0 = k0;
+  t->kl = kl;
+  t->x0 = x0;
+  t->xl = xl;
   t->addr = is_a ? q->l1_a[slot] : q->l1_b[slot];
   int trans = is_a ? m->trans_a : m->trans_b;
   /* the tile as GM stores it: A M x K (K x M transposed), B K x N (N x K) */
-  int64_t x0 = is_a ? m0 : n0, xl = is_a ? rows : cols;
   int kmajor = is_a ? trans : !trans;
   int64_t ld = is_a ? s->lda : s->ldb;
   int64_t grow = kmajor ? t->kl : xl, gcol = kmajor ? xl : t->kl;
   int64_t off = kmajor ? t->k0 * ld + x0 : x0 * ld + t->k0;
   t->h = align(grow, 16);
   t->valid = 1;
-  return flag(q, 0, ASC_HARDEVENT_MTE1_MTE2, id) &&
-         copy_in(q, is_a ? ST_COPY_A : ST_COPY_B, is_a ? &m->a : &m->b, off, ld,
+  return copy_in(q, is_a ? ST_COPY_A : ST_COPY_B, is_a ? &m->a : &m->b, off, ld,
                  grow, gcol, is_a ? ASC_TPOSITION_A1 : ASC_TPOSITION_B1,
                  t->addr, t->h) &&
          sync(q, ASC_HARDEVENT_MTE2_MTE1, id);

@@ -304,3 +304,18 @@ def test_without_observers_the_results_are_the_same() -> None:
     c = np.zeros((m, n), np.float32)
     off[1, None](a, b, c, np.zeros(n, np.float32), t, np.zeros(64, np.uint8), False, False, False, 0)
     np.testing.assert_array_equal(c, (av @ bv).astype(np.float32))
+
+
+def test_the_instructions_of_a_call() -> None:
+    """128 x 32 x 32 in base blocks of 32 x 32 x 32 (one K step): four blocks along M, each one GM->L1 copy
+    of its A tile; B's one tile stays in its L1 slot (the tiling's depthB1 holds it) and is copied once; per
+    block two loads (MTE1), one Mmad (M) and one Fixpipe (FIX)."""
+    m, n, k = 128, 32, 32
+    a, b, av, bv = operands("float16", m, n, k, 1)
+    t = tiling(m, n, k, base=(32, 32, 32))
+    c = np.zeros((m, n), np.float32)
+    with asc.profile() as prof:
+        mm_cube[1, None](a, b, c, np.zeros(n, np.float32), t, np.zeros(64, np.uint8), False, False, False, 0)
+    np.testing.assert_array_equal(c, (av @ bv).astype(np.float32))
+    instrs = prof.last.blocks[0].instrs
+    assert (instrs["MTE2"], instrs["MTE1"], instrs["M"], instrs["FIX"]) == (5, 8, 4, 4), instrs
