@@ -204,17 +204,19 @@ int sim_mmad_compute(const SimMmad *p, const uint8_t *a, const uint8_t *b,
              wa + ((i / 16) * k1 + kb) * 16 * k0 + (i % 16) * k0,
              (size_t)len * 4);
     }
-  /* B: ZN fractal (j/k0, c/16) column-major -> panel c/NR, row j */
+  /* B: ZN fractal (j/k0, c/16) column-major -> panel c/NR, row j (row by
+   * row: each row's 16 values are stored together) */
   memset(bp, 0, (size_t)(np * k * NR) * 4);
   for (int64_t kb = 0; kb < k1; kb++)
     for (int64_t nb1 = 0; nb1 < n1; nb1++) {
       const uint32_t *f = wb + (kb * n1 + nb1) * 16 * k0;
-      for (int64_t cc = 0; cc < 16 && nb1 * 16 + cc < n; cc++) {
-        int64_t col = nb1 * 16 + cc;
-        uint32_t *dst = bp + (col / NR) * k * NR + col % NR;
-        for (int64_t jj = 0; jj < k0 && kb * k0 + jj < k; jj++)
-          dst[(kb * k0 + jj) * NR] = f[cc * k0 + jj];
-      }
+      int64_t cols = n - nb1 * 16 < 16 ? n - nb1 * 16 : 16;
+      int64_t rows = k - kb * k0 < k0 ? k - kb * k0 : k0;
+      uint32_t *dst =
+          bp + (nb1 * 16 / NR) * k * NR + kb * k0 * NR + (nb1 * 16) % NR;
+      for (int64_t jj = 0; jj < rows; jj++)
+        for (int64_t cc = 0; cc < cols; cc++)
+          dst[jj * NR + cc] = f[cc * k0 + jj];
     }
   /* the starts of the sums (columns past n: zero, never stored) */
   for (int64_t i = 0; i < m; i++) {
