@@ -23,9 +23,9 @@
 
 #include "sim.h"
 
-/* imm3 of a step instruction: the marker plus its step (the API's
- * instructions have no use for imm3). */
-enum { STEP_MARK = 0x5e000000 };
+/* imm3 of a step instruction: the marker plus its step (no decoded
+ * attribute of a real instruction comes near it). */
+#define STEP_MARK ((int64_t)0x5e5e5e5e00000000)
 
 typedef struct SimStep {
   AscInstr in; /* first: a SimStep * is its instruction */
