@@ -27,6 +27,36 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /* ---- DataCopy GM -> L1, Nd2NzParams ------------------------------------ */
 
+/* family: matmul (mmseq): the data movement, shared with asc.adv.Matmul's
+ * GM -> L1 copies (matmul_block.c) */
+void sim_cube_nd2nz_move(const SimNd2Nz *p, int64_t es, const SimGmSpan *g,
+                         uint8_t *o) {
+  int64_t c0 = 32 / es, blocks = ceil_div(p->d, c0);
+  /* the source wholly inside its argument: 32-byte blocks copied whole */
+  int whole = g->p && g->skip == 0 && g->valid == g->total;
+  for (int64_t m = 0; m < p->nd; m++)
+    for (int64_t b = 0; b < blocks; b++) {
+      int64_t len = p->d - b * c0 < c0 ? p->d - b * c0 : c0;
+      for (int64_t r = 0; r < p->n; r++) {
+        uint8_t *row =
+            o +
+            ((m * p->dst_mat) + (b * p->c0_stride + r * p->n_stride) * c0) * es;
+        int64_t at = (m * p->src_mat + r * p->src_d + b * c0) * es;
+        if (whole && len == c0) {
+          memcpy(row, g->p + at, 32);
+          continue;
+        }
+        /* the columns past d in the last block are zeros */
+        memset(row, 0, 32);
+        for (int64_t c = 0; c < len; c++) {
+          int64_t e = at + c * es - g->skip;
+          if (g->p && e >= 0 && e + es <= g->valid)
+            memcpy(row + c * es, g->p + e, (size_t)es);
+        }
+      }
+    }
+}
+
 AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
   const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
   const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
@@ -82,19 +112,8 @@ AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
   SimGmSpan g;
   if (!o || sim_gm_span(x, in, src, src_count, 0, "src", &g))
     return ASC_ERR_KERNEL;
-  for (int64_t m = 0; m < nd; m++)
-    for (int64_t r = 0; r < n; r++)
-      for (int64_t b = 0; b < blocks; b++) {
-        uint8_t *row =
-            o + ((m * dst_mat) + (b * c0_stride + r * n_stride) * c0) * es;
-        /* the columns past d in the last block are zeros */
-        memset(row, 0, 32);
-        for (int64_t c = b * c0; c < d && c < (b + 1) * c0; c++) {
-          int64_t at = (m * src_mat + r * src_d + c) * es - g.skip;
-          if (g.p && at >= 0 && at + es <= g.valid)
-            memcpy(row + (c - b * c0) * es, g.p + at, (size_t)es);
-        }
-      }
+  SimNd2Nz p = {nd, n, d, src_mat, src_d, c0_stride, n_stride, dst_mat};
+  sim_cube_nd2nz_move(&p, es, &g, o);
   x->b->ev.bytes = nd * n * d * es;
   x->b->ev.elems = nd * n * d;
   return ASC_OK;

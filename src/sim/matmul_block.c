@@ -252,29 +252,8 @@ static int copy_in(Seq *q, Step st, const AscTensorRef *t, int64_t off,
   sim_cube_bounding(x, n0); /* rows h - rows of each block: not written */
   if (!d)
     return 0;
-  int whole = g.p && g.skip == 0 && g.valid == g.total;
-  for (int64_t b = 0; b < blocks; b++) {
-    int64_t len = cols - b * c0 < c0 ? cols - b * c0 : c0;
-    for (int64_t r = 0; r < rows; r++) {
-      uint8_t *row = d + (b * h + r) * 32;
-      int64_t at = (r * ld + b * c0) * es;
-      if (whole && len == c0) { /* one 32-byte block (inlined) */
-        memcpy(row, g.p + at, 32);
-        continue;
-      }
-      if (whole) {
-        memcpy(row, g.p + at, (size_t)(len * es));
-        memset(row + len * es, 0, (size_t)((c0 - len) * es));
-        continue;
-      }
-      memset(row, 0, 32); /* outside the argument: zeros */
-      for (int64_t c = 0; c < len; c++) {
-        int64_t o = at + c * es - g.skip;
-        if (g.p && o >= 0 && o + es <= g.valid)
-          memcpy(row + c * es, g.p + o, (size_t)es);
-      }
-    }
-  }
+  SimNd2Nz p = {1, rows, cols, 0, ld, h, 1, 0};
+  sim_cube_nd2nz_move(&p, es, &g, d);
   return step_done(q, st, dt, rows * cols, rows * cols * es);
 }
 
