@@ -4,7 +4,7 @@ A 1024 x 1024 x 1024 fp16 matmul with fp32 out (C = A * B) through a kernel in t
 tutorial 04_matmul_cube_only (asc.adv.Matmul on the cube cores of an AIC_ONLY kernel, a MultiCoreMatmulTiling
 over 24 cores, each core's single-core shape with its tails), simulated as the devkit's cube instruction
 sequence (GM->L1 copies, L1->L0 loads, Mmad, Fixpipe). Reported: the best of --repeat launches after the
-compile, with the sanitizer on (the default, "error") and off, NumPy's float32 matmul of the same data (best of
+compile, with the sanitizer on (the default) and off, NumPy's float32 matmul of the same data (best of
 as many), and their ratios (the goal: simulated / NumPy <= 4 with the sanitizer on). Also checks the result
 against NumPy. Exits with status 1 if the result is wrong or the goal is missed (--no-goal: only report).
 
@@ -99,7 +99,7 @@ def main() -> int:
     t = tiling_for(n, n, n)
     used = t.used_core_num
     ws = np.zeros(1024, np.uint8)
-    on = asc.jit(matmul_cube_only=True, sanitize="error")(kernel_fn)
+    on = asc.jit(matmul_cube_only=True)(kernel_fn)  # the sanitizer as by default
     off = asc.jit(matmul_cube_only=True, sanitize="off")(kernel_fn)
 
     def launch(k: asc.JITFunction) -> Tuple[Callable[[], object], np.ndarray]:
