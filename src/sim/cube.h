@@ -41,6 +41,18 @@ uint8_t *sim_cube_range(AscExec *x, const AscInstr *in, const AscTensorRef *t,
  * columns past n), so the sanitizer checks races on them but not
  * uninitialised reads. */
 void sim_cube_bounding(AscExec *x, int n_before);
+/* family: matmul (mmseq). DataCopy GM -> L1 with Nd2NzParams, its data
+ * movement: nd matrices of n rows of d elements (es bytes each; src_d
+ * apart, matrices src_mat apart) from the span g into NZ at o (32-byte
+ * blocks of c0 = 32 / es elements, a row's blocks c0_stride blocks apart,
+ * rows n_stride blocks apart, matrices dst_mat elements apart), the
+ * columns past d of the last block zero, elements outside the argument
+ * zero (cube_ops.c). The caller checked the ranges. */
+typedef struct SimNd2Nz {
+  int64_t nd, n, d, src_mat, src_d, c0_stride, n_stride, dst_mat;
+} SimNd2Nz;
+void sim_cube_nd2nz_move(const SimNd2Nz *p, int64_t es, const SimGmSpan *g,
+                         uint8_t *o);
 /* Frees the block's cube memories (after the block). */
 void sim_cube_free(AscBlockState *b);
 

@@ -16,6 +16,7 @@
 
 #include "checked.h"
 #include "cube.h"
+#include "cube_mmad.h"
 #include "vecmath.h"
 
 #define FIELD(k, f) (x->regs[in->a[(k)] + (f)].i)
@@ -25,6 +26,36 @@ enum { FRACTAL = 512 };
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /* ---- DataCopy GM -> L1, Nd2NzParams ------------------------------------ */
+
+/* family: matmul (mmseq): the data movement, shared with asc.adv.Matmul's
+ * GM -> L1 copies (matmul_block.c) */
+void sim_cube_nd2nz_move(const SimNd2Nz *p, int64_t es, const SimGmSpan *g,
+                         uint8_t *o) {
+  int64_t c0 = 32 / es, blocks = ceil_div(p->d, c0);
+  /* the source wholly inside its argument: 32-byte blocks copied whole */
+  int whole = g->p && g->skip == 0 && g->valid == g->total;
+  for (int64_t m = 0; m < p->nd; m++)
+    for (int64_t b = 0; b < blocks; b++) {
+      int64_t len = p->d - b * c0 < c0 ? p->d - b * c0 : c0;
+      for (int64_t r = 0; r < p->n; r++) {
+        uint8_t *row =
+            o +
+            ((m * p->dst_mat) + (b * p->c0_stride + r * p->n_stride) * c0) * es;
+        int64_t at = (m * p->src_mat + r * p->src_d + b * c0) * es;
+        if (whole && len == c0) {
+          memcpy(row, g->p + at, 32);
+          continue;
+        }
+        /* the columns past d in the last block are zeros */
+        memset(row, 0, 32);
+        for (int64_t c = 0; c < len; c++) {
+          int64_t e = at + c * es - g->skip;
+          if (g->p && e >= 0 && e + es <= g->valid)
+            memcpy(row + c * es, g->p + e, (size_t)es);
+        }
+      }
+    }
+}
 
 AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
   const AscTensorRef *dst = sim_tensor_arg(x, in, 0, "dst");
@@ -81,19 +112,8 @@ AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
   SimGmSpan g;
   if (!o || sim_gm_span(x, in, src, src_count, 0, "src", &g))
     return ASC_ERR_KERNEL;
-  for (int64_t m = 0; m < nd; m++)
-    for (int64_t r = 0; r < n; r++)
-      for (int64_t b = 0; b < blocks; b++) {
-        uint8_t *row =
-            o + ((m * dst_mat) + (b * c0_stride + r * n_stride) * c0) * es;
-        /* the columns past d in the last block are zeros */
-        memset(row, 0, 32);
-        for (int64_t c = b * c0; c < d && c < (b + 1) * c0; c++) {
-          int64_t at = (m * src_mat + r * src_d + c) * es - g.skip;
-          if (g.p && at >= 0 && at + es <= g.valid)
-            memcpy(row + (c - b * c0) * es, g.p + at, (size_t)es);
-        }
-      }
+  SimNd2Nz p = {nd, n, d, src_mat, src_d, c0_stride, n_stride, dst_mat};
+  sim_cube_nd2nz_move(&p, es, &g, o);
   x->b->ev.bytes = nd * n * d * es;
   x->b->ev.elems = nd * n * d;
   return ASC_OK;
@@ -202,32 +222,6 @@ AscStatus sim_cube_load_2d(AscExec *x, const AscInstr *in) {
  * fp16 / bf16 values is exact in fp32; the sum runs over k in order, each
  * addition rounded to fp32. */
 
-static double load_in(AscDType dt, const uint8_t *p) {
-  switch (dt) {
-  case ASC_DT_FLOAT16: {
-    uint16_t h;
-    memcpy(&h, p, 2);
-    return asc_f16_to_f32(h);
-  }
-  case ASC_DT_BFLOAT16: {
-    uint16_t h;
-    memcpy(&h, p, 2);
-    return asc_bf16_to_f32(h);
-  }
-  case ASC_DT_FLOAT32: {
-    float f;
-    memcpy(&f, p, 4);
-    return f;
-  }
-  case ASC_DT_INT8:
-    return (int8_t)*p;
-  case ASC_DT_UINT8:
-    return *p;
-  default:
-    return 0;
-  }
-}
-
 /* imm 1: the bias form Mmad(dst, fm, filter, bias, params) */
 AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
   int with_bias = in->imm == 1, pk = with_bias ? 4 : 3;
@@ -271,7 +265,7 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
     /* the devkit's MmadCal: is_bias keeps the L0C values (C += A B) */
     init = init && !is_bias;
   }
-  AscDType it = (AscDType)a->dtype, ot = (AscDType)c->dtype;
+  AscDType it = (AscDType)a->dtype;
   int64_t ies = (int64_t)asc_dtype_size(it), k0 = 32 / ies;
   int64_t m1 = ceil_div(m, 16), n1 = ceil_div(n, 16), k1 = ceil_div(k, k0);
   if (m == 0 || n == 0 || k == 0)
@@ -285,44 +279,12 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
       pb ? sim_cube_range(x, in, c, 0, m1 * n1 * 256 * 4, 1, "dst") : NULL;
   if (!pc)
     return ASC_ERR_KERNEL;
-  for (int64_t i = 0; i < m; i++)
-    for (int64_t col = 0; col < n; col++) {
-      uint8_t *po =
-          pc +
-          (((col / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + col % 16) * 4;
-      /* the start: 0, the bias of the column, or C */
-      const uint8_t *start = init ? NULL : pbias ? pbias + col * 4 : po;
-      if (ot == ASC_DT_INT32) {
-        int32_t acc = 0;
-        if (start)
-          memcpy(&acc, start, 4);
-        for (int64_t j = 0; j < k; j++) {
-          const uint8_t *ea = pa + (((i / 16) * k1 + j / k0) * 16 * k0 +
-                                    (i % 16) * k0 + j % k0);
-          const uint8_t *eb = pb + (((j / k0) * n1 + col / 16) * 16 * k0 +
-                                    (col % 16) * k0 + j % k0);
-          /* wraps as the hardware's 32-bit accumulator */
-          acc = (int32_t)((uint32_t)acc + (uint32_t)((int32_t)load_in(it, ea) *
-                                                     (int32_t)load_in(it, eb)));
-        }
-        memcpy(po, &acc, 4);
-      } else {
-        float acc = 0;
-        if (start)
-          memcpy(&acc, start, 4);
-        for (int64_t j = 0; j < k; j++) {
-          const uint8_t *ea = pa + (((i / 16) * k1 + j / k0) * 16 * k0 +
-                                    (i % 16) * k0 + j % k0) *
-                                       ies;
-          const uint8_t *eb = pb + (((j / k0) * n1 + col / 16) * 16 * k0 +
-                                    (col % 16) * k0 + j % k0) *
-                                       ies;
-          float prod = (float)(load_in(it, ea) * load_in(it, eb));
-          acc = acc + prod;
-        }
-        memcpy(po, &acc, 4);
-      }
-    }
+  /* the arithmetic: cube_mmad.c (the start of each sum: 0, the column's
+   * bias, or C) */
+  SimMmad mp = {it, m, n, k, (int)init, pbias, 0, 0};
+  /* TODO(cubeapi): hf32 from AscCoreRegs.hf32_mode / hf32_trans_mode */
+  if (!sim_mmad_compute(&mp, pa, pb, pc))
+    return sim_fail(x, in, "Mmad: out of host memory");
   /* the timing model's work: 16 x 16 x k0 fractal products, each k0 /
    * cube_k cycles of the unit (docs/zh/api/附录/Cube指令理论性能汇总.md,
    * arch 2201: cube_k = k0 for int8, half and bfloat16, 4 = k0 / 2 for

@@ -84,8 +84,11 @@ typedef struct MmOut {
 } MmOut;
 
 /* Computes the rows x cols block of C at (m0, n0) of the single-core shape
- * (A * B over all of singleK, plus bias) and writes it to o; adds the cube
- * fractals it took to *fractals (the timing model's work). Returns 0 after
+ * (A * B over all of singleK, plus bias) and writes it to o, as the
+ * devkit's instruction sequence over its base blocks (matmul_block.c),
+ * whose steps it shows the observers as sub-events, ending with the scalar
+ * unit's wait for the last Fixpipe. *fractals is left as it is: the cube
+ * work is in the steps' events, not in the call's own. Returns 0 after
  * sim_fail. */
 int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
                  const Shape *s, int64_t m0, int64_t n0, int64_t rows,

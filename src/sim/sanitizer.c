@@ -174,6 +174,10 @@ static const char *op_name_of(const AscInstr *in) {
 /* The Python API an IR op stands for ("asc.data_copy.gm_to_local" →
  * "asc.data_copy", "asc.tque.enque" → "TQue.enque"). */
 const char *san_api_of(const AscInstr *in, char *buf, size_t n) {
+  /* family: matmul: a step of asc.adv.Matmul's sequence (subevents.c) */
+  const char *step = sim_step_label(in);
+  if (step)
+    return step;
   const char *op = op_name_of(in);
   if (!op)
     return "an earlier instruction";

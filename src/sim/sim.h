@@ -465,6 +465,27 @@ AscStatus sim_vec_l0_apply(AscExec *x, const AscInstr *in, int n_ops,
 /* The mask words a continuous mask of len elements sets (vector.c). */
 void sim_vec_mask_words(int64_t per_repeat, uint64_t len, uint64_t *hi,
                         uint64_t *lo);
+/* family: matmul (mmseq). Sub-events (subevents.c): a semantic function
+ * shows the observers several events, one per step of the instruction
+ * sequence it stands for (asc.adv.Matmul's copies, loads, Mmad, Fixpipe
+ * and the flags between their pipes). It fills b->ev (kind, pipe, events'
+ * fields, accesses, work) and calls sim_emit_event with the step's
+ * instruction, which passes the event to the observers and empties it for
+ * the next step; the last step is the one the interpreter shows. Without
+ * observers it does nothing (and callers skip filling events). */
+AscStatus sim_emit_event(AscExec *x, const AscInstr *step);
+/* The instruction of a step of parent: parent with op-table row op (its
+ * cost class and pipe for the timing model), element type dtype and imm2
+ * (SetFlag / WaitFlag: the HardEvent), and `label` ("Matmul (GM->L1 copy
+ * of A)") naming it in reports; kept for the process's life. NULL when out
+ * of host memory. */
+const AscInstr *sim_step_instr(const AscInstr *parent, int op, int step,
+                               const char *label, int64_t imm2, AscDType dtype);
+/* A step instruction's label, NULL for any other instruction; the
+ * instruction a step belongs to (in itself for others). */
+const char *sim_step_label(const AscInstr *in);
+const AscInstr *sim_step_parent(const AscInstr *in);
+
 #define ASC_SLOT(x, in, k) ((x)->regs[(in)->a[(k)]])
 #define ASC_DST(x, in) ((x)->regs[(in)->dst])
 

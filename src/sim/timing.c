@@ -328,6 +328,7 @@ static int64_t cycles_of(double c) {
 
 static int site_of(const AscTiming *t, Work *w, const AscInstr *in) {
   const AscKernel *k = t->k;
+  in = sim_step_parent(in); /* family: matmul: a step is its API's site */
   int f = w->last_func;
   if (f >= 0 && f < k->n_funcs && in >= k->funcs[f].code &&
       in < k->funcs[f].code + k->funcs[f].n_code)
