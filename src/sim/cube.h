@@ -67,9 +67,9 @@ void sim_fixpipe_convert(int mode, uint64_t q, int relu, AscDType st,
 int sim_fixpipe_mode_ok(int mode, AscDType st, AscDType dt);
 /* VDEQF16, VQF322B8_PRE, VREQ8: the per-channel forms */
 int sim_fixpipe_is_vector_mode(int mode);
-/* HF32 rounding of an fp32 Mmad operand (cube_hf32.c): 11 mantissa bits;
- * trans_mode 1 (SetHF32TransMode(true), NEAREST_ZERO) truncates toward
- * zero, 0 rounds to nearest, ties to even; inf and NaN unchanged. */
+/* HF32 rounding of an fp32 Mmad operand (cube_hf32.c): 11 mantissa bits,
+ * to nearest; trans_mode 1 (SetHF32TransMode(true), NEAREST_ZERO) ties
+ * away from zero, 0 ties to even; inf and NaN unchanged. */
 float sim_hf32_round(float v, int trans_mode);
 
 #endif

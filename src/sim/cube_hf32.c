@@ -21,19 +21,20 @@ float sim_hf32_round(float v, int trans_mode) {
     return v; /* inf and NaN as they are */
   uint32_t low = u & ((1u << HF32_DROP) - 1);
   u &= ~((1u << HF32_DROP) - 1);
-  if (!trans_mode) { /* to nearest, ties to even (a carry may reach inf) */
-    uint32_t half = 1u << (HF32_DROP - 1);
-    if (low > half || (low == half && (u & (1u << HF32_DROP))))
-      u += 1u << HF32_DROP;
-  }
+  /* to nearest (a carry may reach inf); a tie to even, or with trans_mode
+   * away from zero (the magnitude goes up: SetHF32's transMode 1,
+   * HF32TransMode::NEAREST_ZERO) */
+  uint32_t half = 1u << (HF32_DROP - 1);
+  if (low > half || (low == half && (trans_mode || (u & (1u << HF32_DROP)))))
+    u += 1u << HF32_DROP;
   memcpy(&v, &u, 4);
   return v;
 }
 
-/* sub 0: SetHF32Mode(bool), 1: SetHF32TransMode(bool) (true: toward zero,
- * the devkit's HF32TransMode::NEAREST_ZERO), 2: SetMMLayoutTransform(bool)
- * (true: the cube produces the result N first, then M; the order does not
- * change a value). */
+/* sub 0: SetHF32Mode(bool), 1: SetHF32TransMode(bool) (true: ties away
+ * from zero, the devkit's HF32TransMode::NEAREST_ZERO), 2:
+ * SetMMLayoutTransform(bool) (true: the cube produces the result N first, then
+ * M; the order does not change a value). */
 AscStatus sim_cube_set_mode(AscExec *x, const AscInstr *in) {
   int on = ASC_SLOT(x, in, 0).i != 0;
   AscCoreRegs *r = &x->b->regs;

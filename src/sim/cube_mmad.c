@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cube.h"
 #include "cube_mmad.h"
 #include "vecmath.h"
 
@@ -194,8 +195,14 @@ int sim_mmad_compute(const SimMmad *p, const uint8_t *a, const uint8_t *b,
   uint32_t *cr = bp + np * k * NR;
   widen(p->in, a, wa, na);
   widen(p->in, b, wb, nb);
-  /* TODO(cubeapi): with p->hf32, round the float inputs with
-   * sim_hf32_round (src/sim/cube_hf32.c) once it is merged */
+  if (p->hf32 && p->in == ASC_DT_FLOAT32) { /* both operands in HF32 */
+    for (int64_t i = 0; i < na + nb; i++) {
+      float f;
+      memcpy(&f, &wa[i], 4);
+      f = sim_hf32_round(f, p->hf32_trans);
+      memcpy(&wa[i], &f, 4);
+    }
+  }
   /* A: ZZ fractal (i/16, j/k0) row-major -> row i's k values */
   for (int64_t i = 0; i < m; i++)
     for (int64_t kb = 0; kb < k1; kb++) {
@@ -291,6 +298,14 @@ static double load_in(AscDType dt, const uint8_t *p) {
   }
 }
 
+/* An operand's value: an fp32 one in HF32 while the mode is on. */
+static double operand(const SimMmad *p, const uint8_t *e) {
+  double v = load_in(p->in, e);
+  return p->hf32 && p->in == ASC_DT_FLOAT32
+             ? (double)sim_hf32_round((float)v, p->hf32_trans)
+             : v;
+}
+
 void sim_mmad_reference(const SimMmad *p, const uint8_t *pa, const uint8_t *pb,
                         uint8_t *pc) {
   int64_t m = p->m, n = p->n, k = p->k;
@@ -331,7 +346,7 @@ void sim_mmad_reference(const SimMmad *p, const uint8_t *pa, const uint8_t *pb,
           const uint8_t *eb = pb + (((j / k0) * n1 + col / 16) * 16 * k0 +
                                     (col % 16) * k0 + j % k0) *
                                        ies;
-          float prod = (float)(load_in(it, ea) * load_in(it, eb));
+          float prod = (float)(operand(p, ea) * operand(p, eb));
           acc = acc + prod;
         }
         memcpy(po, &acc, 4);

@@ -281,8 +281,14 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   /* the arithmetic: cube_mmad.c (the start of each sum: 0, the column's
    * bias, or C) */
-  SimMmad mp = {it, m, n, k, (int)init, pbias, 0, 0};
-  /* TODO(cubeapi): hf32 from AscCoreRegs.hf32_mode / hf32_trans_mode */
+  SimMmad mp = {it,
+                m,
+                n,
+                k,
+                (int)init,
+                pbias,
+                x->b->regs.hf32_mode,
+                x->b->regs.hf32_trans_mode};
   if (!sim_mmad_compute(&mp, pa, pb, pc))
     return sim_fail(x, in, "Mmad: out of host memory");
   /* the timing model's work: 16 x 16 x k0 fractal products, each k0 /

@@ -3,8 +3,8 @@
  *
  * The HF32 reference is computed here independently, in double with libm:
  * a value with exponent e (at least fp32's -126) is a multiple of 2^(e -
- * 11) in HF32 (11 mantissa bits), reached by rint (ties to even) or trunc
- * (toward zero). */
+ * 11) in HF32 (11 mantissa bits), reached by rint (ties to even) or round
+ * (ties away from zero: SetHF32's transMode 1). */
 #include <math.h>
 #include <stdint.h>
 
@@ -24,7 +24,7 @@ static float u2f(uint32_t u) {
   return f;
 }
 
-static float hf32_ref(float v, int toward_zero) {
+static float hf32_ref(float v, int ties_away) {
   if (!isfinite(v) || v == 0)
     return v;
   int e = ilogb(v);
@@ -32,7 +32,7 @@ static float hf32_ref(float v, int toward_zero) {
     e = -126;
   double step = ldexp(1.0, e - 11);
   double q = (double)v / step;
-  q = toward_zero ? trunc(q) : rint(q);
+  q = ties_away ? round(q) : rint(q);
   return (float)(q * step); /* an overflow to inf is fp32's too */
 }
 
@@ -73,8 +73,13 @@ static void test_hf32(void) {
   passed++;
   CHECK(isnan(sim_hf32_round(NAN, 0)));
   CHECK(sim_hf32_round(INFINITY, 1) == INFINITY);
-  CHECK(f2u(sim_hf32_round(u2f(0x3f801800u), 1)) == 0x3f801000u);
+  /* ties: to even, or away from zero (both signs) */
+  CHECK(f2u(sim_hf32_round(u2f(0x3f801800u), 1)) == 0x3f802000u);
   CHECK(f2u(sim_hf32_round(u2f(0x3f801800u), 0)) == 0x3f802000u);
+  CHECK(f2u(sim_hf32_round(u2f(0x3f800800u), 1)) == 0x3f801000u);
+  CHECK(f2u(sim_hf32_round(u2f(0x3f800800u), 0)) == 0x3f800000u);
+  CHECK(f2u(sim_hf32_round(u2f(0xbf800800u), 1)) == 0xbf801000u);
+  CHECK(f2u(sim_hf32_round(u2f(0x3f8007ffu), 1)) == 0x3f800000u);
 }
 
 static uint64_t qp(float scale, int offset, int sign, int n, int mcb) {

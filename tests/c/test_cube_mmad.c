@@ -72,8 +72,9 @@ static int same(AscDType in, const uint8_t *x, const uint8_t *y) {
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-static void one(AscDType in, int64_t m, int64_t n, int64_t k, int start,
-                int edges) {
+/* hf32: 0 off, 1 HF32 ties to even, 2 HF32 ties away from zero */
+static void one_mode(AscDType in, int64_t m, int64_t n, int64_t k, int start,
+                     int edges, int hf32) {
   int64_t es = (int64_t)asc_dtype_size(in), k0 = 32 / es;
   int64_t m1 = cdiv(m, 16), n1 = cdiv(n, 16), k1 = cdiv(k, k0);
   int64_t na = m1 * k1 * 512, nb = k1 * n1 * 512, nc = m1 * n1 * 1024;
@@ -93,7 +94,8 @@ static void one(AscDType in, int64_t m, int64_t n, int64_t k, int start,
   }
   memcpy(c2, c1, (size_t)nc);
   memcpy(bias, c1, (size_t)(n * 4));
-  SimMmad p = {in, m, n, k, start == 0, start == 1 ? bias : NULL, 0, 0};
+  SimMmad p = {in,       m,        n, k, start == 0, start == 1 ? bias : NULL,
+               hf32 > 0, hf32 == 2};
   CHECK(sim_mmad_compute(&p, a, b, c1));
   sim_mmad_reference(&p, a, b, c2);
   int64_t bad = 0;
@@ -104,14 +106,20 @@ static void one(AscDType in, int64_t m, int64_t n, int64_t k, int start,
       bad += !same(in, c1 + o, c2 + o);
     }
   report(bad == 0, __FILE__, __LINE__,
-         "%s m %lld n %lld k %lld start %d edges %d: %lld elements differ",
+         "%s m %lld n %lld k %lld start %d edges %d hf32 %d: %lld elements "
+         "differ",
          asc_dtype_name(in), (long long)m, (long long)n, (long long)k, start,
-         edges, (long long)bad);
+         edges, hf32, (long long)bad);
   free(a);
   free(b);
   free(c1);
   free(c2);
   free(bias);
+}
+
+static void one(AscDType in, int64_t m, int64_t n, int64_t k, int start,
+                int edges) {
+  one_mode(in, m, n, k, start, edges, 0);
 }
 
 int main(void) {
@@ -130,6 +138,12 @@ int main(void) {
     one(ASC_DT_FLOAT16, 20, 35, 37, 0, e);
   one(ASC_DT_BFLOAT16, 20, 35, 37, 1, 2);
   one(ASC_DT_FLOAT32, 20, 35, 37, 2, 2);
+  /* HF32 operands (SetHF32Mode): both rounding modes, the fast kernel and
+   * the reference agree */
+  for (int h = 1; h < 3; h++) {
+    one_mode(ASC_DT_FLOAT32, 17, 33, 21, 0, 0, h);
+    one_mode(ASC_DT_FLOAT32, 20, 35, 37, 1, 2, h);
+  }
   printf("test_cube_mmad: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

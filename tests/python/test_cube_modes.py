@@ -158,3 +158,82 @@ def not_yet_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
 def test_forms_not_supported_yet(case: int, fragment: str) -> None:
     with pytest.raises((NotImplementedError, asc.CompileError), match=fragment):
         not_yet_kernel[1](np.zeros(256, np.int8), case)
+
+
+# ---- HF32: Mmad's float32 operands rounded while the mode is on ----------------------------------------------
+
+@asc.jit
+def hf32_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, k: asc.ConstExpr[int],
+                mode: asc.ConstExpr[int]):
+    """C[16, 16] = A[16, k] B[k, 16] in float32 (B given transposed: its NZ copy is L0B's ZN layout); mode 0:
+    HF32 off, 1: on with ties to even, 2: on with ties away from zero."""
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    k1 = (k + 7) // 8
+    pipe = asc.TPipe()
+    qa1 = asc.TQue(asc.TPosition.A1, 1)
+    qb1 = asc.TQue(asc.TPosition.B1, 1)
+    qa2 = asc.TQue(asc.TPosition.A2, 1)
+    qb2 = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(qa1, 1, k1 * 512)
+    pipe.init_buffer(qb1, 1, k1 * 512)
+    pipe.init_buffer(qa2, 1, k1 * 512)
+    pipe.init_buffer(qb2, 1, k1 * 512)
+    pipe.init_buffer(qc, 1, 1024)
+    a1 = qa1.alloc_tensor(asc.float32)
+    b1 = qb1.alloc_tensor(asc.float32)
+    a2 = qa2.alloc_tensor(asc.float32)
+    b2 = qb2.alloc_tensor(asc.float32)
+    co1 = qc.alloc_tensor(asc.float32)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 16, k, 0, k, 16, 1, 1))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, 16, k, 0, k, 16, 1, 1))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, k1, 1, 0, 0, False, 0))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, k1, 1, 0, 0, False, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    if mode > 0:
+        asc.set_hf32_mode(True)
+        asc.set_hf32_trans_mode(mode == 2)
+    asc.mmad(co1, a2, b2, asc.MmadParams(m=16, n=16, k=k, cmatrix_init_val=True))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16))
+
+
+def hf32_round(x: np.ndarray, ties_away: bool) -> np.ndarray:
+    """float32 to HF32 (11 mantissa bits), to nearest: ties to even, or away from zero."""
+    u = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    low = u & 0xFFF
+    keep = u & ~np.uint64(0xFFF)
+    tie = low == 0x800
+    up = (low > 0x800) | (tie & (ties_away | ((keep >> 12) & 1 == 1)))
+    return (keep + np.where(up, 0x1000, 0)).astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_mmad_rounds_float32_operands_to_hf32(mode: int) -> None:
+    k = 24
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((16, k)).astype(np.float32)
+    b = rng.standard_normal((k, 16)).astype(np.float32)
+    # ties in both directions: values exactly halfway between two HF32 numbers
+    a[0, :4] = np.array([0x3F800800, 0x3F801800, 0xBF800800, 0x40000800], np.uint32).view(np.float32)
+    c = np.zeros((16, 16), np.float32)
+    hf32_kernel[1](a, np.ascontiguousarray(b.T), c, k, mode)
+    av, bv = (a, b) if mode == 0 else (hf32_round(a, mode == 2), hf32_round(b, mode == 2))
+    want = np.zeros((16, 16), np.float32)
+    for j in range(k):  # the sum in k order, each product and addition rounded to float32
+        want = (want + np.outer(av[:, j], bv[j, :]).astype(np.float32)).astype(np.float32)
+    np.testing.assert_array_equal(c, want)
+    if mode:
+        plain = np.zeros((16, 16), np.float32)
+        for j in range(k):
+            plain = (plain + np.outer(a[:, j], b[j, :]).astype(np.float32)).astype(np.float32)
+        assert (c != plain).any()  # the mode changes results

@@ -325,8 +325,11 @@ def quant_l1_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAdd
     mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
                         b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
                         c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype))
+    # the scales' L1 buffer from the pipe before the Matmul's own (which Init takes from the pipe after it)
+    q_buf = asc.TBuf(asc.TPosition.C1)
+    pipe.init_buffer(q_buf, n * 8)
     asc.adv.register_matmul(pipe, ws, mm, tiling)
-    q_l1 = asc.LocalTensor(asc.uint64, asc.TPosition.C1, 0, n)
+    q_l1 = q_buf.get(asc.uint64)
     asc.data_copy(q_l1, q_g, n)  # the scales into L1
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
     mm.set_tensor_a(a_g)
@@ -710,3 +713,51 @@ def test_tiling_keeps_two_c_blocks_in_the_ub(c_pos: Any, fix: bool) -> None:
         assert two_blocks > ub  # (the search's favourite, 256 x 128, when C is not in the UB)
     else:
         assert two_blocks <= ub
+
+
+# ---- set_hf32: float32 A and B multiplied as HF32 -------------------------------------------------------
+
+@asc.jit(matmul_cube_only=True)
+def hf32_mm_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                   tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress, mode: asc.ConstExpr[int]):
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype))
+    asc.adv.register_matmul(pipe, ws, mm, tiling)
+    if mode > 0:
+        mm.set_hf32(True, mode - 1)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g)
+    mm.iterate_all(c_g)
+    mm.end()
+
+
+def hf32_of(x: np.ndarray, ties_away: bool) -> np.ndarray:
+    """float32 to HF32 (11 mantissa bits), to nearest: ties to even, or away from zero."""
+    u = x.view(np.uint32).astype(np.uint64)
+    low, keep = u & 0xFFF, u & ~np.uint64(0xFFF)
+    up = (low > 0x800) | ((low == 0x800) & (ties_away | ((keep >> 12) & 1 == 1)))
+    return (keep + np.where(up, 0x1000, 0)).astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_set_hf32_rounds_float32_operands(mode: int) -> None:
+    """With set_hf32(True, trans_mode) the cube multiplies A's and B's float32 values rounded to HF32 (the
+    Mmad HF32 mode); the sums stay float32. Integers times 1 + 2^-12 (a tie) tell the modes apart."""
+    m, n, k = 16, 32, 16
+    rng = np.random.default_rng(9)
+    a = (rng.integers(1, 4, (m, k)) * np.float32(1 + 2**-12)).astype(np.float32)
+    b = rng.integers(-3, 4, (k, n)).astype(np.float32)
+    t = make_tiling(m, n, k, ab=F32)
+    c = np.zeros((m, n), np.float32)
+    hf32_mm_kernel[1, None](a, b, c, t, np.zeros(64, np.uint8), mode)
+    av = a if mode == 0 else hf32_of(a, mode == 2)
+    want = av.astype(np.float64) @ b.astype(np.float64)  # exact: few terms of few bits
+    np.testing.assert_array_equal(c, want.astype(np.float32))

@@ -215,8 +215,9 @@ def set_hf32_mode(hf32_mode: Any) -> None:
 
 def set_hf32_trans_mode(trans_mode: Any) -> None:
     """`AscendC::SetHF32TransMode(bool)`: how HF32 mode rounds float32 to
-    HF32: True toward zero (the devkit's HF32TransMode::NEAREST_ZERO),
-    False (the state as a kernel starts) to nearest, ties to even."""
+    HF32, to nearest: True with ties away from zero (the devkit's
+    HF32TransMode::NEAREST_ZERO), False (the state as a kernel starts)
+    with ties to even."""
     _b.current().create("asc.set_hf32_trans_mode",
                         [flag_operand("asc.set_hf32_trans_mode", trans_mode, "trans_mode")])
 
