@@ -275,6 +275,7 @@ static int dir_dst_gm(const AscInstr *in) {
          in->op == ASC_OP_DATA_COPY_E_LOCAL_TO_GM ||
          in->op == ASC_OP_DATA_COPY_PAD_LOCAL_TO_GM ||
          in->op == ASC_OP_DATA_COPY_PAD_P_LOCAL_TO_GM ||
+         in->op == ASC_OP_DATA_COPY_NZ2ND ||
          in->op == ASC_OP_DATA_COPY_SLICE_LOCAL_TO_GM;
 }
 
@@ -662,6 +663,75 @@ static int slice_rows(AscExec *x, const AscInstr *in, int first, int dim,
 overflow:
   sim_fail(x, in, "%s: the slice offsets overflow", side);
   return 0;
+}
+
+/* ---- DataCopy UB -> GM with Nz2NdParamsFull -------------------------------
+ * The devkit's DataCopyUB2GMNZ2NDImpl (dav_c220): for each of nd_num NZ
+ * matrices (src_nd_matrix_stride 256-element fractal rows apart in UB,
+ * dst_nd_matrix_stride elements apart in GM) and each of its d_value / 16
+ * column blocks (src_n_stride 16-element rows apart), one DataCopyPad
+ * UB -> GM of n_value rows of 16 elements (at most 4095 rows a copy): the
+ * block's rows lie 16 elements apart in UB and go dst_d_stride elements
+ * apart in GM. Each DataCopyPad is an event of its own (a sub-event: the
+ * sanitizer checks the rows each writes, so blocks of one matrix written
+ * by different cores are no race). 16- and 32-bit elements; d_value a
+ * multiple of 16 (the devkit asserts both). The fields are 16-bit, so no
+ * offset below comes near int64's range. */
+AscStatus sim_data_copy_nz2nd(AscExec *x, const AscInstr *in) {
+  int64_t es = check_operands(x, in, 0);
+  if (!es)
+    return ASC_ERR_KERNEL;
+  if (es != 2 && es != 4)
+    return sim_fail(x, in,
+                    "DataCopy with Nz2NdParamsFull takes 16- or 32-bit "
+                    "elements, got %lld-byte ones",
+                    (long long)es);
+  int64_t nd = (int64_t)field_u(x, in, 2, 0),
+          rows = (int64_t)field_u(x, in, 2, 1);
+  int64_t cols = (int64_t)field_u(x, in, 2, 2);
+  int64_t src_nd = (int64_t)field_u(x, in, 2, 3),
+          src_n = (int64_t)field_u(x, in, 2, 4);
+  int64_t dst_d = (int64_t)field_u(x, in, 2, 5),
+          dst_nd = (int64_t)field_u(x, in, 2, 6);
+  if (!check_range(x, in, "ndNum", (uint64_t)nd, 0, 4095) ||
+      !check_range(x, in, "nValue", (uint64_t)rows, 1, 8192) ||
+      !check_range(x, in, "dValue", (uint64_t)cols, 1, 8192))
+    return ASC_ERR_KERNEL;
+  if (cols % 16)
+    return sim_fail(x, in, "dValue %lld is not a multiple of 16",
+                    (long long)cols);
+  if (nd != 1 && (src_nd * 256) % (rows * es))
+    return sim_fail(x, in,
+                    "srcNdMatrixStride %lld fractals (%lld bytes) is not a "
+                    "multiple of nValue x sizeof(T) = %lld bytes",
+                    (long long)src_nd, (long long)(src_nd * 256 * es),
+                    (long long)(rows * es));
+  enum { MAX_ROWS = 4095 }; /* DataCopyPad's blockCount */
+  const AscInstr *step = NULL;
+  int64_t copies = 0;
+  for (int64_t i = 0; i < nd; i++)
+    for (int64_t cb = 0; cb < cols / 16; cb++)
+      for (int64_t r0 = 0; r0 < rows; r0 += MAX_ROWS) {
+        if (copies++ && x->b->n_observers) { /* the previous copy's event */
+          if (!step)
+            step = sim_step_instr(in, in->op, 0,
+                                  "DataCopy NZ2ND (DataCopyPad of a column "
+                                  "block)",
+                                  0, in->dtype);
+          AscStatus s = sim_emit_event(x, step);
+          if (s)
+            return s;
+          x->b->ev.pipe = ASC_PIPE_MTE3;
+        }
+        int64_t n = rows - r0 < MAX_ROWS ? rows - r0 : MAX_ROWS;
+        Rows r = {n, 16 * es, 16 * es, dst_d * es, 0, 0};
+        int64_t doff = (i * dst_nd + cb * 16 + r0 * dst_d) * es;
+        int64_t soff = (i * src_nd * 256 + cb * src_n * 16 + r0 * 16) * es;
+        AscStatus s = move_rows_at(x, in, &r, 0, 1, es, doff, soff);
+        if (s)
+          return s;
+      }
+  return ASC_OK; /* the last copy's event: the interpreter shows it */
 }
 
 /* The accesses from n0 on merged into one bounding range a space (the

@@ -1715,6 +1715,9 @@ template <typename T> __aicore__ void SetAtomicMax();
 template <typename T> __aicore__ void SetAtomicMin();
 template <AtomicDtype type, AtomicOp op> __aicore__ void SetStoreAtomicConfig();
 __aicore__ void GetStoreAtomicConfig(uint16_t &atomicType, uint16_t &atomicOp);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                         const Nz2NdParamsFull &intriParams);
 /* family: cube (include/basic_api/kernel_operator_data_copy_intf.h,
  * kernel_operator_mm_intf.h, kernel_operator_fixpipe_intf.h) */
 template <typename T>

@@ -254,7 +254,7 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (1, asc.CompileError, "does not support float16 x float16 -> float16"),
     (2, asc.CompileError, "'fm' must be at TPosition.A2"),
     (3, asc.CompileError, "quant_pre QuantModes.NoQuant does not convert float32 to float16"),
-    (4, asc.CompileError, "'dst' must be at TPosition.A1"),
+    (4, NotImplementedError, "with Nd2NzParams into a UB LocalTensor"),
     (5, asc.CompileError, "'bias' must be at TPosition.C2, TPosition.CO1"),
     (6, asc.CompileError, "boundary must be an integer"),
     (7, asc.CompileError, "cfg_column_major (NZ to DN) is not supported on the Ascend910B"),

@@ -735,8 +735,8 @@ def test_column_counts_characters_not_bytes() -> None:
 def k_copy_params(out: asc.GlobalAddress, n: int):
     g = asc.GlobalTensor()
     g.set_global_buffer(out)
-    x = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 256)
-    asc.data_copy(g, x, asc.Nz2NdParamsFull(1, 1, 1, 1, 1, 1, 1))  # (a cube form: not yet; family slice: the slice form is implemented)
+    x = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 256)
+    asc.data_copy(x, g, asc.Nd2NzParams(1, 1, 8, 0, 8, 1, 1, 1))  # (the software ND2NZ copy into UB: not yet)
 
 
 @asc.jit

@@ -80,6 +80,9 @@ def nd2nz_copy(dst: Any, src: Any, params: Any) -> None:
                                   "emulated through the Matmul server on this arch) is not supported yet")
     if not isinstance(src, GlobalTensor):
         raise error(f"{api}: with Nd2NzParams 'src' must be a GlobalTensor, got {describe(src)}")
+    if isinstance(dst, LocalTensor) and _pos(dst) in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
+        raise NotImplementedError("asc.data_copy with Nd2NzParams into a UB LocalTensor (GM -> VECIN, the "
+                                  "devkit's software ND2NZ copy) is not supported yet; copy into L1 (A1/B1/C1)")
     _local_at(api, dst, "dst", _L1)
     if dst.dtype != src.dtype:
         raise error(f"{api}: dst and src element types differ ({dst.dtype} and {src.dtype})")

@@ -35,7 +35,6 @@ from .vec_ops import _check_const, _u64
 
 _UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 _COPY_DTYPES = (dt.int16, dt.uint16, dt.float16, dt.bfloat16, dt.int32, dt.uint32, dt.float32)
-_CUBE_STRUCTS = ("Nd2NzParams", "Nz2NdParamsFull", "DataCopyCO12DstParams")
 _HINT = ("hint: write asc.data_copy(dst, src, count) with count the number of elements, or "
          "asc.data_copy(dst, src, asc.DataCopyParams(block_count, block_len, src_stride, dst_stride))")
 
@@ -112,9 +111,15 @@ def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
       UB or UB -> GM): lists of `asc.SliceInfo`, dst's then src's, one per
       dimension (dimension 0 the innermost); see `_data_copy_slice`.
 
+    - `data_copy(dst_gm, src_ub, intri_params)` with an
+      `asc.Nz2NdParamsFull`: UB -> GM turning `nd_num` NZ matrices of
+      `n_value` rows x `d_value` columns (a multiple of 16; 16- or 32-bit
+      elements) into ND rows `dst_d_stride` elements apart; see
+      `_nz2nd_copy`.
+
     UB addresses must be 32-byte aligned, GM addresses aligned to the
-    element size. The forms with Nd2NzParams, Nz2NdParamsFull or
-    DataCopyCO12DstParams (the cube's buffers) raise NotImplementedError.
+    element size. Nd2NzParams and DataCopyCO12DstParams are the cube's
+    copies (cube.py, cube_fixpipe.py).
     """
     api = "asc.data_copy"
     if "slice_list1" in kwargs or "slice_list2" in kwargs or "dim_value" in kwargs or \
@@ -132,9 +137,9 @@ def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
         from .cube_fixpipe import co12dst_copy
         co12dst_copy(dst, src, _bind(api, ("intri_params",), args, kwargs, _HINT)["intri_params"])
         return
-    if name in _CUBE_STRUCTS:
-        raise NotImplementedError(f"asc.data_copy with {name} (a copy into or out of the cube's buffers) is not "
-                                  "supported yet: it belongs to the cube data movement (issue: cube family)")
+    if name == "Nz2NdParamsFull":
+        _nz2nd_copy(api, dst, src, _bind(api, ("intri_params",), args, kwargs, _HINT)["intri_params"])
+        return
     direction = _direction(api, dst, src)
     if direction == "l1_to_bt":  # family: cube
         from .cube import l1_to_bt_copy
@@ -165,6 +170,26 @@ def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
     count = int_operand(p["count"], "count")
     _same_dtype(api, dst, src)
     _b.current().create(f"asc.data_copy.{direction}", [dst, src, count])
+
+
+def _nz2nd_copy(api: str, dst: Any, src: Any, params: Any) -> None:
+    """`DataCopy(dst_gm, src_ub, Nz2NdParamsFull)` (the devkit's software copy, MTE3): for each of `nd_num`
+    matrices (`src_nd_matrix_stride` 16 x 16 fractals apart in UB, `dst_nd_matrix_stride` elements apart in GM)
+    and each 16-column block of its `d_value` columns (`src_n_stride` 16-element rows apart), one DataCopyPad of
+    its `n_value` rows of 16 elements, which lie 16 elements apart in UB, to rows `dst_d_stride` elements apart
+    in GM. Element (r, c) of matrix i thus comes from UB element i * src_nd_matrix_stride * 256 +
+    (c // 16) * src_n_stride * 16 + r * 16 + c % 16."""
+    if not isinstance(dst, GlobalTensor) or not isinstance(src, LocalTensor) or \
+            getattr(src, "position", TPosition.VECOUT) not in _UB_POSITIONS:
+        raise error(f"{api} with an asc.Nz2NdParamsFull copies a UB LocalTensor (VECIN/VECOUT/VECCALC) to a "
+                    f"GlobalTensor: got dst {describe(dst)}, src {describe(src)}",
+                    "hint: asc.data_copy(z_gm, z_ub, asc.Nz2NdParamsFull(nd_num, n_value, d_value, "
+                    "src_nd_matrix_stride, src_n_stride, dst_d_stride, dst_nd_matrix_stride))")
+    _same_dtype(api, dst, src)
+    if src.dtype.sizeof() not in (2, 4):
+        raise error(f"{api} with an asc.Nz2NdParamsFull takes 16- or 32-bit elements (the devkit's B16 and B32), "
+                    f"got {src.dtype}")
+    _b.current().create("asc.data_copy.nz2nd.local_to_gm", [dst, src, params.to_ir()])
 
 
 _PAD_HINT = ("hint: write asc.data_copy_pad(x_ub, x_gm, asc.DataCopyExtParams(block_count, block_len_bytes, "
