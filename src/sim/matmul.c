@@ -146,6 +146,39 @@ static int gm_view(AscExec *x, const AscInstr *in, const AscTensorRef *t,
   return 1;
 }
 
+/* mmlocal: SetTensorA / SetTensorB (sub 24, 25: tensor, isTranspose) and
+ * SetBias (26) of an L1 LocalTensor: the devkit's FROM_L1 copy-in keeps
+ * its address and the loads read it (matmul_block.c). In a MIX kernel the
+ * devkit's MatmulClient passes a LocalTensor to its AIC by address only at
+ * TPosition::TSCM (which asc.TPosition does not have) and copies any other
+ * through the UB to GM, which an L1 tensor cannot be. */
+static AscStatus set_l1_input(AscExec *x, const AscInstr *in, AscSimMatmul *m) {
+  const AscTensorRef *t = sim_tensor_arg(x, in, 1, "tensor");
+  if (!t)
+    return ASC_ERR_KERNEL;
+  if (is_mix(x->b))
+    return sim_fail(x, in,
+                    "Matmul: %s of an L1 LocalTensor needs an AIC_ONLY kernel "
+                    "(a MIX kernel's MatmulClient takes L1 tensors only at "
+                    "TPosition::TSCM)",
+                    in->imm == 24   ? "set_tensor_a"
+                    : in->imm == 25 ? "set_tensor_b"
+                                    : "set_bias");
+  if (in->imm == 24) {
+    m->a = *t;
+    m->has_a = m->a_l1 = 1;
+    m->trans_a = arg_i(x, in, 2) != 0;
+  } else if (in->imm == 25) {
+    m->b = *t;
+    m->has_b = m->b_l1 = 1;
+    m->trans_b = arg_i(x, in, 2) != 0;
+  } else {
+    m->bias = *t;
+    m->has_bias = m->bias_l1 = 1;
+  }
+  return ASC_OK;
+}
+
 /* The setters of the rest of the API (mmapi; ops.def subs 10..22). */
 static AscStatus set_more(AscExec *x, const AscInstr *in, AscSimMatmul *m) {
   switch (in->imm) {
@@ -243,6 +276,10 @@ static AscStatus set_more(AscExec *x, const AscInstr *in, AscSimMatmul *m) {
     m->quant_vec = *t;
     return ASC_OK;
   }
+  case 24: /* mmlocal: SetTensorA / SetTensorB / SetBias of an L1 tensor */
+  case 25:
+  case 26:
+    return set_l1_input(x, in, m);
   default: /* 22: WaitGetTensorC: the copies were done at their calls */
     return ASC_OK;
   }
@@ -263,13 +300,16 @@ AscStatus sim_matmul_set(AscExec *x, const AscInstr *in) {
       m->a = *t;
       m->has_a = 1;
       m->trans_a = arg_i(x, in, 2) != 0;
+      m->a_l1 = 0;
     } else if (in->imm == 1) {
       m->b = *t;
       m->has_b = 1;
       m->trans_b = arg_i(x, in, 2) != 0;
+      m->b_l1 = 0;
     } else {
       m->bias = *t;
       m->has_bias = 1;
+      m->bias_l1 = 0;
     }
     break;
   }
@@ -347,6 +387,41 @@ static int shape_of(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
   return 1;
 }
 
+static void block_size(const Shape *s, int64_t bi, int64_t bj, int64_t *rows,
+                       int64_t *cols);
+
+/* mmlocal: Iterate(enPartialSum, localCmatrix) (sub 2): the block the
+ * Iterate moved to is computed into the user's CO1 tensor (NZ, its rows
+ * 16-aligned: the Mmads' layout), which the kernel then fixpipes out
+ * itself; enPartialSum adds to what the tensor holds, which the devkit
+ * allows only for one block (singleM == baseM, singleN == baseN). */
+static AscStatus iterate_l0c(AscExec *x, const AscInstr *in, AscSimMatmul *m,
+                             const Shape *s) {
+  const AscTensorRef *t = sim_tensor_arg(x, in, 2, "local_c_matrix");
+  if (!t)
+    return ASC_ERR_KERNEL;
+  if (is_mix(x->b))
+    return sim_fail(x, in,
+                    "Matmul: iterate(local_c_matrix=...) needs an AIC_ONLY "
+                    "kernel (the CO1 tensor is the cube core's)");
+  int64_t partial = arg_i(x, in, 1);
+  if (partial && (s->sm != s->bm || s->sn != s->bn))
+    return sim_fail(x, in,
+                    "Matmul: iterate(en_partial_sum=True, local_c_matrix) "
+                    "accumulates in L0C only when singleM == baseM and "
+                    "singleN == baseN (here %lld x %lld, base %lld x %lld)",
+                    (long long)s->sm, (long long)s->sn, (long long)s->bm,
+                    (long long)s->bn);
+  int64_t rows, cols;
+  block_size(s, m->cur_m, m->cur_n, &rows, &cols);
+  MmOut o = {t, 0, 0, 0, 0, 1, partial != 0};
+  int64_t fractals = 0;
+  return sim_mm_block(x, in, m, s, m->cur_m * s->bm, m->cur_n * s->bn, rows,
+                      cols, &o, &fractals)
+             ? ASC_OK
+             : ASC_ERR_KERNEL;
+}
+
 AscStatus sim_matmul_iterate(AscExec *x, const AscInstr *in) {
   AscSimMatmul *m = object(x, in, 0);
   if (!m)
@@ -377,7 +452,7 @@ AscStatus sim_matmul_iterate(AscExec *x, const AscInstr *in) {
     m->cur_n = c / s.m_blocks;
   }
   x->regs[in->dst].i = 1;
-  return ASC_OK;
+  return in->imm == 2 ? iterate_l0c(x, in, m, &s) : ASC_OK;
 }
 
 /* The rows and columns of block (bi, bj) (tails at the edges). */
@@ -442,7 +517,7 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
   if (too_large(x, in, &s, whole ? s.sm : s.bm, whole ? s.sn : s.bn))
     return ASC_ERR_KERNEL;
   int64_t fractals = 0;
-  MmOut o = {t, 0, s.ldc, en_atomic, 0};
+  MmOut o = {t, 0, s.ldc, en_atomic, 0, 0, 0};
   int ok;
   if (whole) {      /* IterateAll: every block into its place */
     if (sub == 4) { /* a UB tensor: singleM x singleN row-major */
@@ -475,7 +550,7 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
       if (ok && sub == 7) { /* and the UB tensor */
         const AscTensorRef *u = sim_tensor_arg(x, in, 2, "optional_tensor");
         int64_t unused = 0;
-        MmOut ou = {u, 0, s.bn, 0, 1};
+        MmOut ou = {u, 0, s.bn, 0, 1, 0, 0};
         ok = u && sim_mm_block(x, in, m, &s, m0, n0, rows, cols, &ou, &unused);
       }
     } else { /* UB: baseM x baseN row-major */
@@ -566,7 +641,7 @@ AscStatus sim_matmul_workspace_c(AscExec *x, const AscInstr *in) {
       return ASC_ERR_KERNEL;
     view.len = s.bm * s.bn;
     int64_t fractals = 0;
-    MmOut o = {&view, 0, s.bn, arg_i(x, in, 1), 0};
+    MmOut o = {&view, 0, s.bn, arg_i(x, in, 1), 0, 0, 0};
     if (o.en_atomic < 0 || o.en_atomic > 3)
       return sim_fail(x, in, "Matmul: enAtomic %lld is not 0..3",
                       (long long)o.en_atomic);
@@ -698,7 +773,7 @@ static int batch_run(AscExec *x, const AscInstr *in, AscSimMatmul *m,
     if (m->has_bias && bias_batch &&
         !gm_view(x, in, &m->bias, i * s.sn * esbias, m->bias.dtype, &mb.bias))
       return 0;
-    MmOut o = {&tc, 0, s.ldc, en_atomic, to_ub};
+    MmOut o = {&tc, 0, s.ldc, en_atomic, to_ub, 0, 0};
     int first = x->b->ev.n_acc;
     if (!sim_mm_block(x, in, &mb, &s, 0, 0, s.sm, s.sn, &o, fractals))
       return 0;

@@ -63,6 +63,10 @@ struct AscSimMatmul {
   uint64_t self_define_data, user_def_info; /* for callbacks; unread */
   AscTensorRef sparse_index;
   int has_sparse_index;
+  /* ---- mmlocal: A, B or bias an L1 LocalTensor (SetTensorA(local), ...:
+   * the devkit's FROM_L1 copy-in: the loads read it, no GM -> L1 copy);
+   * A and B in NZ, the bias an ND row */
+  int a_l1, b_l1, bias_l1;
 };
 
 /* The shapes a computation uses. */
@@ -81,6 +85,10 @@ typedef struct MmOut {
   const AscTensorRef *t;
   int64_t off, ld, en_atomic;
   int to_ub;
+  /* mmlocal: t is the user's CO1 tensor (Iterate(enPartialSum,
+   * localCmatrix)): the block's Mmads accumulate there (partial: onto what
+   * it holds) and no Fixpipe follows */
+  int to_l0c, partial;
 } MmOut;
 
 /* Computes the rows x cols block of C at (m0, n0) of the single-core shape
