@@ -655,7 +655,9 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
   const AscSimMatmul *m = q->m;
   const Shape *s = q->s;
   int64_t k_iter = cdiv(s->sk, s->bk);
-  if (!flag(q, 0, ASC_HARDEVENT_FIX_M, 0)) /* L0C free */
+  /* L0C free; mmlocal: the kernel's own CO1 tensor is its to order (the
+   * devkit's user-managed CO1: its queue's EnQue / DeQue around Fixpipe) */
+  if (!o->to_l0c && !flag(q, 0, ASC_HARDEVENT_FIX_M, 0))
     return 0;
   const uint8_t *bias = NULL;
   uint8_t *host_bias = NULL;
@@ -738,8 +740,7 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
   if (!ok)
     return 0;
   if (o->to_l0c) /* mmlocal: the kernel's own Fixpipe moves it out */
-    return sync(q, ASC_HARDEVENT_M_FIX, 0) &&
-           flag(q, 1, ASC_HARDEVENT_FIX_M, 0);
+    return 1;
   return sync(q, ASC_HARDEVENT_M_FIX, 0) &&
          fixpipe(q, o, off, n0, rows, cols, k_iter > 0) &&
          flag(q, 1, ASC_HARDEVENT_FIX_M, 0);
@@ -857,7 +858,7 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
   if (!plan(&q, o))
     return 0;
   /* Init: every buffer free */
-  int ok = flag(&q, 1, ASC_HARDEVENT_FIX_M, 0);
+  int ok = o->to_l0c || flag(&q, 1, ASC_HARDEVENT_FIX_M, 0);
   for (int i = 0; i < 2 && ok; i++)
     ok = flag(&q, 1, ASC_HARDEVENT_M_MTE1, i);
   for (int i = 0; i < q.slots_a && ok; i++)
@@ -879,7 +880,7 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
   if (!ok)
     return 0;
   /* End: the buffers' flags back; the scalar unit waits for the Fixpipe */
-  ok = flag(&q, 0, ASC_HARDEVENT_FIX_M, 0);
+  ok = o->to_l0c || flag(&q, 0, ASC_HARDEVENT_FIX_M, 0);
   for (int i = 0; i < 2 && ok; i++)
     ok = flag(&q, 0, ASC_HARDEVENT_M_MTE1, i);
   for (int i = 0; i < q.slots_a && ok; i++)
@@ -888,5 +889,5 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
     ok = flag(&q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_B + i);
   if (ok && m->has_bias)
     ok = flag(&q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_BIAS);
-  return ok && sync(&q, ASC_HARDEVENT_FIX_S, 0);
+  return ok && (o->to_l0c || sync(&q, ASC_HARDEVENT_FIX_S, 0));
 }
