@@ -452,7 +452,32 @@ AscStatus sim_matmul_iterate(AscExec *x, const AscInstr *in) {
     m->cur_n = c / s.m_blocks;
   }
   x->regs[in->dst].i = 1;
-  return in->imm == 2 ? iterate_l0c(x, in, m, &s) : ASC_OK;
+  if (in->imm == 2)
+    return iterate_l0c(x, in, m, &s);
+  /* mmlocal: enPartialSum, as the devkit allows it: one block */
+  int partial = arg_i(x, in, 1) != 0;
+  if (partial && (s.sm != s.bm || s.sn != s.bn))
+    return sim_fail(x, in,
+                    "Matmul: iterate(en_partial_sum=True) accumulates in "
+                    "L0C only when singleM == baseM and singleN == baseN "
+                    "(here %lld x %lld, base %lld x %lld)",
+                    (long long)s.sm, (long long)s.sn, (long long)s.bm,
+                    (long long)s.bn);
+  /* the devkit's Iterate computes its block into L0C, GetTensorC moves it
+   * out; here GetTensorC computes it. A block no GetTensorC took is what a
+   * partial sum adds to: it is computed now into the Matmul's L0C (the one
+   * block: (0, 0)) */
+  if (partial && m->has_prev && !m->block_done) {
+    int64_t rows, cols, fractals = 0;
+    block_size(&s, 0, 0, &rows, &cols);
+    MmOut o = {&m->a, 0, 0, 0, 0, 2, m->prev_partial};
+    if (!sim_mm_block(x, in, m, &s, 0, 0, rows, cols, &o, &fractals))
+      return ASC_ERR_KERNEL;
+  }
+  m->partial = m->prev_partial = partial;
+  m->has_prev = 1;
+  m->block_done = 0;
+  return ASC_OK;
 }
 
 /* The rows and columns of block (bi, bj) (tails at the edges). */
@@ -536,6 +561,11 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
                        &cols))
       return ASC_ERR_KERNEL;
     int64_t m0 = m->cur_m * s.bm, n0 = m->cur_n * s.bn;
+    o.partial = m->partial; /* mmlocal: onto what L0C holds */
+    if (m->partial && sub == 7)
+      return sim_fail(x, in,
+                      "Matmul: get_tensor_c into GM and the UB at once after "
+                      "iterate(en_partial_sum=True) is not simulated");
     if (sub == 8) { /* from the workspace, baseM x baseN row-major */
       if (!m->iter_async || !m->has_ws)
         return sim_fail(x, in,
@@ -560,6 +590,8 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
     }
   }
   x->b->ev.elems = fractals; /* fractals (cost class CUBE) */
+  if (ok && !whole)
+    m->block_done = 1; /* mmlocal: the block is in L0C, moved out */
   return ok ? ASC_OK : ASC_ERR_KERNEL;
 }
 
@@ -641,7 +673,7 @@ AscStatus sim_matmul_workspace_c(AscExec *x, const AscInstr *in) {
       return ASC_ERR_KERNEL;
     view.len = s.bm * s.bn;
     int64_t fractals = 0;
-    MmOut o = {&view, 0, s.bn, arg_i(x, in, 1), 0, 0, 0};
+    MmOut o = {&view, 0, s.bn, arg_i(x, in, 1), 0, 0, m->partial};
     if (o.en_atomic < 0 || o.en_atomic > 3)
       return sim_fail(x, in, "Matmul: enAtomic %lld is not 0..3",
                       (long long)o.en_atomic);
@@ -649,6 +681,7 @@ AscStatus sim_matmul_workspace_c(AscExec *x, const AscInstr *in) {
                       cols, &o, &fractals))
       return ASC_ERR_KERNEL;
     x->b->ev.elems = fractals;
+    m->block_done = 1; /* mmlocal */
     m->c_off += bytes;
     *dst = view;
     return ASC_OK;

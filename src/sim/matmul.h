@@ -67,6 +67,12 @@ struct AscSimMatmul {
    * the devkit's FROM_L1 copy-in: the loads read it, no GM -> L1 copy);
    * A and B in NZ, the bias an ND row */
   int a_l1, b_l1, bias_l1;
+  /* Iterate(enPartialSum = true): the current block's Mmads add to what
+   * the Matmul's L0C holds (the block before), GetTensorC then moves it */
+  int partial;
+  /* whether a GetTensorC form computed the current block (block_done) and
+   * that block's enPartialSum (prev_partial); has_prev: there is one */
+  int block_done, prev_partial, has_prev;
 };
 
 /* The shapes a computation uses. */
@@ -85,9 +91,10 @@ typedef struct MmOut {
   const AscTensorRef *t;
   int64_t off, ld, en_atomic;
   int to_ub;
-  /* mmlocal: t is the user's CO1 tensor (Iterate(enPartialSum,
-   * localCmatrix)): the block's Mmads accumulate there (partial: onto what
-   * it holds) and no Fixpipe follows */
+  /* mmlocal: to_l0c 1: t is the user's CO1 tensor (Iterate(enPartialSum,
+   * localCmatrix)): the block's Mmads accumulate there and no Fixpipe
+   * follows; 2: the block stays in the Matmul's own L0C (t unused but
+   * set). partial: the first Mmad adds to what the L0C holds */
   int to_l0c, partial;
 } MmOut;
 

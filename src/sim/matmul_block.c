@@ -657,7 +657,7 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
   int64_t k_iter = cdiv(s->sk, s->bk);
   /* L0C free; mmlocal: the kernel's own CO1 tensor is its to order (the
    * devkit's user-managed CO1: its queue's EnQue / DeQue around Fixpipe) */
-  if (!o->to_l0c && !flag(q, 0, ASC_HARDEVENT_FIX_M, 0))
+  if (o->to_l0c != 1 && !flag(q, 0, ASC_HARDEVENT_FIX_M, 0))
     return 0;
   const uint8_t *bias = NULL;
   uint8_t *host_bias = NULL;
@@ -704,8 +704,9 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
     int64_t m1 = cdiv(rows, 16), n1 = cdiv(cols, 16), k1 = cdiv(kl, q->c0);
     AscTensorRef ra = cube_ref(ASC_TPOSITION_A2, q->at, q->l0a[ping]);
     AscTensorRef rb = cube_ref(ASC_TPOSITION_B2, q->at, q->l0b[ping]);
-    AscTensorRef rc = o->to_l0c ? *o->t /* mmlocal: the user's CO1 */
-                                : cube_ref(ASC_TPOSITION_CO1, q->acc, q->l0c);
+    AscTensorRef rc = o->to_l0c == 1
+                          ? *o->t /* mmlocal: the user's CO1 */
+                          : cube_ref(ASC_TPOSITION_CO1, q->acc, q->l0c);
     AscTensorRef rbt = cube_ref(ASC_TPOSITION_C2, q->acc, q->bt);
     int n = x->b->ev.n_acc;
     uint8_t *pa = sim_cube_range(x, q->in, &ra, 0, m1 * k1 * 512, 0, "L0A");
@@ -739,8 +740,10 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
   free(host_bias);
   if (!ok)
     return 0;
-  if (o->to_l0c) /* mmlocal: the kernel's own Fixpipe moves it out */
+  if (o->to_l0c == 1) /* mmlocal: the kernel's own Fixpipe moves it out */
     return 1;
+  if (o->to_l0c == 2) /* the block stays in the Matmul's L0C */
+    return flag(q, 1, ASC_HARDEVENT_FIX_M, 0);
   return sync(q, ASC_HARDEVENT_M_FIX, 0) &&
          fixpipe(q, o, off, n0, rows, cols, k_iter > 0) &&
          flag(q, 1, ASC_HARDEVENT_FIX_M, 0);
@@ -804,10 +807,10 @@ static int plan(Seq *q, const MmOut *o) {
   int64_t l0 = sim_cube_mem_size(b, SIM_CMEM_L0A);
   q->l0c = align(b->pipe.cube_used[SIM_CMEM_L0C], 512);
   q->bt = align(b->pipe.cube_used[SIM_CMEM_BT], 64);
-  if (o->to_l0c) /* mmlocal: the user's CO1 tensor (bounds: its own) */
+  if (o->to_l0c == 1) /* mmlocal: the user's CO1 tensor (bounds: its own) */
     q->l0c = o->t->addr;
   if (a0 + la > l0 || b0 + lb > l0 ||
-      (!o->to_l0c && q->l0c + lc > sim_cube_mem_size(b, SIM_CMEM_L0C))) {
+      (o->to_l0c != 1 && q->l0c + lc > sim_cube_mem_size(b, SIM_CMEM_L0C))) {
     sim_fail(x, q->in,
              "Matmul: a base block of %lld x %lld x %lld does not fit L0A "
              "/ L0B (%lld bytes) or L0C (%lld bytes)",
@@ -848,7 +851,7 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
     return 0;
   }
   q.c0 = 32 / q.es;
-  if (o->to_l0c && (AscDType)o->t->dtype != q.acc) {
+  if (o->to_l0c == 1 && (AscDType)o->t->dtype != q.acc) {
     sim_fail(x, in,
              "Matmul: the CO1 tensor of iterate is %s; %s inputs sum in %s",
              asc_dtype_name((AscDType)o->t->dtype), asc_dtype_name(q.at),
@@ -858,7 +861,7 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
   if (!plan(&q, o))
     return 0;
   /* Init: every buffer free */
-  int ok = o->to_l0c || flag(&q, 1, ASC_HARDEVENT_FIX_M, 0);
+  int ok = o->to_l0c == 1 || flag(&q, 1, ASC_HARDEVENT_FIX_M, 0);
   for (int i = 0; i < 2 && ok; i++)
     ok = flag(&q, 1, ASC_HARDEVENT_M_MTE1, i);
   for (int i = 0; i < q.slots_a && ok; i++)
@@ -880,7 +883,7 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
   if (!ok)
     return 0;
   /* End: the buffers' flags back; the scalar unit waits for the Fixpipe */
-  ok = o->to_l0c || flag(&q, 0, ASC_HARDEVENT_FIX_M, 0);
+  ok = o->to_l0c == 1 || flag(&q, 0, ASC_HARDEVENT_FIX_M, 0);
   for (int i = 0; i < 2 && ok; i++)
     ok = flag(&q, 0, ASC_HARDEVENT_M_MTE1, i);
   for (int i = 0; i < q.slots_a && ok; i++)
@@ -889,5 +892,5 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
     ok = flag(&q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_B + i);
   if (ok && m->has_bias)
     ok = flag(&q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_BIAS);
-  return ok && (o->to_l0c || sync(&q, ASC_HARDEVENT_FIX_S, 0));
+  return ok && (o->to_l0c == 1 || sync(&q, ASC_HARDEVENT_FIX_S, 0));
 }

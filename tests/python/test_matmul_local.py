@@ -309,6 +309,55 @@ def test_the_kernels_fixpipe_races_with_the_next_block_without_its_wait() -> Non
         racy[1, None](a, b, np.zeros(m * n, np.float32), t, np.zeros(64, np.uint8))
 
 
+@asc.jit(matmul_cube_only=True)
+def partial_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress,
+                   tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress, use_bias: asc.ConstExpr[bool]):
+    """Iterate(enPartialSum) with the Matmul's own L0C: the second loop's block adds A B to the first's, which
+    get_tensor_c then moves to C."""
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c)
+    bias_g = asc.GlobalTensor()
+    bias_g.set_global_buffer(bias)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype))
+    asc.adv.register_matmul(pipe, ws, mm, tiling)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g)
+    if use_bias:
+        mm.set_bias(bias_g)
+    with mm.iterate() as count:
+        pass
+    with mm.iterate(True) as count:
+        mm.get_tensor_c(c_g)
+    mm.end()
+
+
+@pytest.mark.parametrize("use_bias", [False, True])
+def test_iterate_with_partial_sum(use_bias: bool) -> None:
+    m, n, k = 16, 32, 64
+    a, b, bias = operands(np.float16, m, n, k, 10)
+    t = make_tiling(m, n, k, np.float16, use_bias, (16, 32, 32))
+    c = np.zeros((m, n), np.float32)
+    partial_kernel[1, None](a, b, c, bias, t, np.zeros(64, np.uint8), use_bias)
+    ab = a.astype(np.float32) @ b.astype(np.float32)
+    # the bias starts the first block's sums; the partial block adds its products only
+    np.testing.assert_array_equal(c, 2 * ab + (bias[:n] if use_bias else 0))
+
+
+def test_iterate_with_partial_sum_needs_one_block() -> None:
+    m, n, k = 32, 32, 32
+    a, b, bias = operands(np.float16, m, n, k, 11)
+    t = make_tiling(m, n, k, np.float16, False, (16, 32, 32))
+    with pytest.raises(asc.KernelError, match="singleM == baseM"):
+        partial_kernel[1, None](a, b, np.zeros((m, n), np.float32), bias, t, np.zeros(64, np.uint8), False)
+
+
 # ---- the emitted Ascend C ---------------------------------------------------------------------------------
 
 def test_the_ascend_c() -> None:
