@@ -331,9 +331,9 @@ def partial_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddr
     mm.set_tensor_b(b_g)
     if use_bias:
         mm.set_bias(bias_g)
-    with mm.iterate() as count:
+    with mm.iterate() as _first:
         pass
-    with mm.iterate(True) as count:
+    with mm.iterate(True) as _count:
         mm.get_tensor_c(c_g)
     mm.end()
 
