@@ -319,6 +319,12 @@ static int load_l0(Seq *q, int is_a, const Tile *t, int position_l1, int kmajor,
   AscTensorRef l1 = cube_ref(position_l1, q->at, t->addr);
   AscTensorRef l0 =
       cube_ref(is_a ? ASC_TPOSITION_A2 : ASC_TPOSITION_B2, q->at, addr0);
+  /* mmlocal: the kernel's L1 tensor: the bounding range ends with it (its
+   * last column block's rows past the tile's are not the tile's) */
+  const AscTensorRef *u = is_a ? &q->m->a : &q->m->b;
+  if ((is_a ? q->m->a_l1 : q->m->b_l1) && u->len >= 0 &&
+      u->addr + u->len * q->es - t->addr < l1_bytes)
+    l1_bytes = u->addr + u->len * q->es - t->addr;
   int64_t bytes = cdiv(kl, q->c0) * cdiv(xl, 16) * 512;
   int n0 = x->b->ev.n_acc;
   uint8_t *s = sim_cube_range(x, q->in, &l1, 0, l1_bytes, 0, "L1");
