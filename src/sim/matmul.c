@@ -85,7 +85,10 @@ AscStatus sim_matmul_create(AscExec *x, const AscInstr *in) {
   memset(m, 0, sizeof *m);
   m->single_m = m->single_n = m->single_k = -1;
   m->org_m = m->org_n = m->org_ka = m->org_kb = m->org_kc = -1;
-  m->c_dtype = in->dtype2; /* C's element type (lower.c) */
+  m->c_dtype = in->dtype2;                /* C's element type (lower.c) */
+  m->layout_a = (uint8_t)(in->imm2 & 15); /* mmlocal: LayoutMode (lower.c) */
+  m->layout_b = (uint8_t)(in->imm2 >> 4 & 15);
+  m->layout_c = (uint8_t)(in->imm2 >> 8 & 15);
   m->ws_bytes = -1;
   x->regs[in->dst].i = b->n_matmuls++;
   return ASC_OK;
@@ -753,6 +756,37 @@ static void merge_accesses(AscExec *x, int from) {
  * another (singleM x singleN each) from element c_off of t (a GM tensor, or
  * the UB tensor to_ub), bias i (singleN after the one before) with
  * bias_batch, else the one bias. */
+/* mmlocal: matrix idx of a batch in the BSNGD (layout 2) / SBNGD (3)
+ * layouts, as the devkit's batch copy-in and copy-out address them: with
+ * info the tiling's LayoutInfo B, S, N, G, D (C: B, S1, N, G, S2) and the
+ * matrix h x w, its rows are D * N * G (SBNGD: * B) elements apart, the
+ * batches of one line of N * G matrices w (or the user's matrixStride)
+ * apart, the lines (BSNGD) N * G * h * w apart. Returns the start in
+ * elements; 0 after sim_fail. */
+static int layout_at(AscExec *x, const AscInstr *in, int layout,
+                     const int64_t *info, const char *what, int64_t idx,
+                     int64_t h, int64_t w, int64_t stride, int64_t *ld,
+                     int64_t *off) {
+  int64_t ng = info[2] * info[3];
+  *ld = info[4] * ng * (layout == 3 ? info[0] : 1);
+  if (ng <= 0 || *ld < w || (layout == 3 && info[0] <= 0)) {
+    sim_fail(x, in,
+             "Matmul: %s of the %s layout: the tiling's layout info (B %lld, "
+             "N %lld, G %lld, D %lld) does not hold its %lld columns "
+             "(host: set_%c_layout)",
+             what, layout == 2 ? "BSNGD" : "SBNGD", (long long)info[0],
+             (long long)info[2], (long long)info[3], (long long)info[4],
+             (long long)w,
+             what[0] == 'A'   ? 'a'
+             : what[0] == 'B' ? 'b'
+                              : 'c');
+    return 0;
+  }
+  int64_t step = stride ? stride : w;
+  *off = layout == 2 ? (idx / ng) * ng * h * w + (idx % ng) * step : idx * step;
+  return 1;
+}
+
 static int batch_run(AscExec *x, const AscInstr *in, AscSimMatmul *m,
                      const Shape *s0, int64_t ba, int64_t bb, int64_t stride_a,
                      int64_t stride_b, const AscTensorRef *t, int64_t c_off,
@@ -789,12 +823,33 @@ static int batch_run(AscExec *x, const AscInstr *in, AscSimMatmul *m,
   int64_t esb = (int64_t)asc_dtype_size((AscDType)m->b.dtype);
   int64_t esbias = (int64_t)asc_dtype_size((AscDType)m->bias.dtype);
   int64_t esc = (int64_t)asc_dtype_size((AscDType)t->dtype);
+  int bsngd_ab = m->layout_a == 2 || m->layout_a == 3;
+  int bsngd_c = m->layout_c == 2 || m->layout_c == 3;
+  if (bsngd_c && (to_ub || c_off)) {
+    sim_fail(x, in,
+             "Matmul: a C of the BSNGD / SBNGD layout is simulated into GM "
+             "by iterate_batch only");
+    return 0;
+  }
   for (int64_t i = 0; i < batch; i++) {
     AscSimMatmul mb = *m;
     int64_t ia = a_first + i / (batch / ba), ib = b_first + i / (batch / bb);
-    int64_t oa, ob, oc;
-    if (asc_mul_i64(ia, sa * esa, &oa) || asc_mul_i64(ib, sb * esb, &ob) ||
-        asc_mul_i64(c_off + i * s.sm * s.sn, esc, &oc)) {
+    int64_t oa, ob, oc, ea = ia * sa, eb = ib * sb,
+                        ec = c_off + i * s.sm * s.sn;
+    /* mmlocal: the BSNGD / SBNGD layouts */
+    if (bsngd_ab &&
+        (!layout_at(x, in, m->layout_a, &m->tiling[TL_A_LAYOUT_B], "A", ia,
+                    m->trans_a ? s.sk : s.sm, m->trans_a ? s.sm : s.sk,
+                    stride_a, &s.lda, &ea) ||
+         !layout_at(x, in, m->layout_b, &m->tiling[TL_B_LAYOUT_B], "B", ib,
+                    m->trans_b ? s.sn : s.sk, m->trans_b ? s.sk : s.sn,
+                    stride_b, &s.ldb, &eb)))
+      return 0;
+    if (bsngd_c && !layout_at(x, in, m->layout_c, &m->tiling[TL_C_LAYOUT_B],
+                              "C", i, s.sm, s.sn, 0, &s.ldc, &ec))
+      return 0;
+    if (asc_mul_i64(ea, esa, &oa) || asc_mul_i64(eb, esb, &ob) ||
+        asc_mul_i64(ec, esc, &oc)) {
       sim_fail(x, in, "Matmul: batch offset out of range");
       return 0;
     }

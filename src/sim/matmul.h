@@ -23,7 +23,11 @@ enum {
   TL_BASE_M = 8,
   TL_BASE_N = 9,
   TL_BASE_K = 10,
-  TL_ITERATE_ORDER = 17
+  TL_ITERATE_ORDER = 17,
+  /* mmlocal: the batch layouts' dimensions (ALayoutInfoB.. CLayoutInfoS2) */
+  TL_A_LAYOUT_B = 33,
+  TL_B_LAYOUT_B = 38,
+  TL_C_LAYOUT_B = 43
 };
 
 struct AscSimMatmul {
@@ -73,6 +77,8 @@ struct AscSimMatmul {
   /* whether a GetTensorC form computed the current block (block_done) and
    * that block's enPartialSum (prev_partial); has_prev: there is one */
   int block_done, prev_partial, has_prev;
+  /* LayoutMode of A, B, C (IterateBatch's BSNGD / SBNGD addressing) */
+  uint8_t layout_a, layout_b, layout_c;
 };
 
 /* The shapes a computation uses. */

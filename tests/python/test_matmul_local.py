@@ -358,6 +358,70 @@ def test_iterate_with_partial_sum_needs_one_block() -> None:
         partial_kernel[1, None](a, b, np.zeros((m, n), np.float32), bias, t, np.zeros(64, np.uint8), False)
 
 
+# ---- iterate_batch with the BSNGD / SBNGD layouts -----------------------------------------------------------
+
+@asc.jit(matmul_cube_only=True)
+def layout_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                  ws: asc.GlobalAddress, batch: asc.ConstExpr[int], lay: asc.ConstExpr, c_lay: asc.ConstExpr,
+                  trans_b: asc.ConstExpr[bool]):
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, False, lay),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, trans_b, lay),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32, False, c_lay))
+    asc.adv.register_matmul(pipe, ws, mm, tiling)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g, trans_b)
+    mm.iterate_batch(c_g, batch, batch, False)
+    mm.end()
+
+
+@pytest.mark.parametrize("lay,c_lay,trans_b", [("BSNGD", "BSNGD", False), ("SBNGD", "SBNGD", False),
+                                               ("BSNGD", "NORMAL", True), ("SBNGD", "BSNGD", False)])
+def test_iterate_batch_with_the_bsngd_and_sbngd_layouts(lay: str, c_lay: str, trans_b: bool) -> None:
+    bdim, nn, g, m, k, n = 2, 2, 1, 16, 32, 24
+    ng = nn * g
+    batch = bdim * ng
+    rng = np.random.default_rng(12)
+    mats_a = rng.integers(-4, 4, (batch, m, k)).astype(np.float16)
+    mats_b = rng.integers(-4, 4, (batch, k, n)).astype(np.float16)
+
+    def pack(mats: np.ndarray, layout: str) -> np.ndarray:
+        """Batch-major matrices as a BSNGD array (B, S, N*G, D), an SBNGD one (S, B*N*G, D) or NORMAL."""
+        h, w = mats.shape[1:]
+        if layout == "BSNGD":
+            return mats.reshape(bdim, ng, h, w).transpose(0, 2, 1, 3).copy()
+        if layout == "SBNGD":
+            return mats.transpose(1, 0, 2).copy()
+        return mats.copy()
+
+    b_in = mats_b.transpose(0, 2, 1) if trans_b else mats_b
+    mt = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    mt.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
+    mt.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, trans_b)
+    mt.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
+    mt.set_dim(1)
+    mt.set_org_shape(m, n, k)
+    mt.set_shape(m, n, k)
+    mt.set_fix_split(16, 16, 32)
+    mt.set_batch_num(batch)
+    mt.set_a_layout(bdim, m, nn, g, k)
+    mt.set_b_layout(bdim, *((n, nn, g, k) if trans_b else (k, nn, g, n)))  # (B stored N x K: S N, D K)
+    mt.set_c_layout(bdim, m, nn, g, n)
+    t = asc.adv.TCubeTiling()
+    assert mt.get_tiling(t) == 0
+    c = np.zeros(batch * m * n, np.float32)
+    layout_kernel[1, None](pack(mats_a, lay), pack(np.ascontiguousarray(b_in), lay), c, t, np.zeros(64, np.uint8),
+                           batch, getattr(asc.LayoutMode, lay), getattr(asc.LayoutMode, c_lay), trans_b)
+    ref = mats_a.astype(np.float32) @ mats_b.astype(np.float32)
+    np.testing.assert_array_equal(c.reshape(-1), pack(ref, c_lay).reshape(-1))
+
+
 # ---- the emitted Ascend C ---------------------------------------------------------------------------------
 
 def test_the_ascend_c() -> None:

@@ -472,7 +472,7 @@ class Matmul(IRValue):
             raise error(f"{api}: A and B need a batch layout in their MatmulType (LayoutMode.NORMAL, ...)",
                         "hint: asc.adv.MatmulType(pos, fmt, dtype, False, asc.LayoutMode.NORMAL)")
         for name, lay in (("A and B", la), ("C", lc)):
-            if lay in (LayoutMode.BSNGD, LayoutMode.SBNGD):
+            if n_batch and lay in (LayoutMode.BSNGD, LayoutMode.SBNGD):  # (iterate_batch has them: mmlocal)
                 raise NotImplementedError(f"{api} with the {lay.name} layout of {name} is not implemented "
                                           "(NORMAL and BNGS1S2 are)")
 
@@ -493,6 +493,10 @@ class Matmul(IRValue):
         is_bias_batch) follow each other (matrix_stride_a / _b: other element strides). The cube-only form
         (tensor, en_partial_sum, en_atomic, en_sequential_write, strides...) takes the batches set_batch_num gave."""
         api = "Matmul.iterate_batch"
+        seq = kwargs.get("en_sequential_write", args[3] if len(args) > 3 else None)
+        if seq is True and self.c_type.layout in (LayoutMode.BSNGD, LayoutMode.SBNGD):
+            raise error(f"{api}: a C of the {self.c_type.layout.name} layout cannot be written with "
+                        "en_sequential_write=True (the devkit asserts)")
         second = args[1] if len(args) > 1 else None
         cube_form = ("batch_a" not in kwargs and "batch_b" not in kwargs and
                      (isinstance(second, bool) or (isinstance(second, Scalar) and second.dtype == dt.bool_) or
