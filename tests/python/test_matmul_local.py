@@ -422,6 +422,23 @@ def test_iterate_batch_with_the_bsngd_and_sbngd_layouts(lay: str, c_lay: str, tr
     np.testing.assert_array_equal(c.reshape(-1), pack(ref, c_lay).reshape(-1))
 
 
+def test_a_bsngd_c_cannot_be_written_sequentially() -> None:
+    @asc.jit(matmul_cube_only=True)
+    def seq(a: asc.GlobalAddress, ws: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
+        a_g = asc.GlobalTensor()
+        a_g.set_global_buffer(a)
+        pipe = asc.TPipe()
+        bs = asc.LayoutMode.BSNGD
+        mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32, False, bs),
+                            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32, False, bs),
+                            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32, False, bs))
+        asc.adv.register_matmul(pipe, ws, mm, tiling)
+        mm.iterate_batch(a_g, 2, 2, True)
+
+    with pytest.raises(asc.CompileError, match="cannot be written with en_sequential_write=True"):
+        seq[1, None](np.zeros(64, np.float32), np.zeros(64, np.uint8), make_tiling(32, 32, 32))
+
+
 # ---- the emitted Ascend C ---------------------------------------------------------------------------------
 
 def test_the_ascend_c() -> None:
