@@ -746,6 +746,12 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
     if (a && a->kind == ASC_ATTR_TYPES && a->n_types == 4)
       in->dtype2 = (uint8_t)a->types[2]->dtype;
   }
+  /* family: matmul (mmlocal): the LayoutMode of A, B and C (bits 0, 4, 8),
+   * which IterateBatch's BSNGD / SBNGD addressing needs */
+  if (op->id == ASC_OP_MATMUL_CREATE)
+    in->imm2 = asc_op_attr_int(op, "a_layout", 0) |
+               asc_op_attr_int(op, "b_layout", 0) << 4 |
+               asc_op_attr_int(op, "c_layout", 0) << 8;
   if (op->id == ASC_OP_CAST_L0) /* imm2 is the mask mode */
     in->imm3 = asc_op_attr_int(op, "round_mode", 0);
   /* datamove family: GetStoreAtomicConfig's second result */

@@ -85,7 +85,10 @@ AscStatus sim_matmul_create(AscExec *x, const AscInstr *in) {
   memset(m, 0, sizeof *m);
   m->single_m = m->single_n = m->single_k = -1;
   m->org_m = m->org_n = m->org_ka = m->org_kb = m->org_kc = -1;
-  m->c_dtype = in->dtype2; /* C's element type (lower.c) */
+  m->c_dtype = in->dtype2;                /* C's element type (lower.c) */
+  m->layout_a = (uint8_t)(in->imm2 & 15); /* mmlocal: LayoutMode (lower.c) */
+  m->layout_b = (uint8_t)(in->imm2 >> 4 & 15);
+  m->layout_c = (uint8_t)(in->imm2 >> 8 & 15);
   m->ws_bytes = -1;
   x->regs[in->dst].i = b->n_matmuls++;
   return ASC_OK;
@@ -144,6 +147,39 @@ static int gm_view(AscExec *x, const AscInstr *in, const AscTensorRef *t,
   if (out->len >= 0 && nes > 0)
     out->len /= nes;
   return 1;
+}
+
+/* mmlocal: SetTensorA / SetTensorB (sub 24, 25: tensor, isTranspose) and
+ * SetBias (26) of an L1 LocalTensor: the devkit's FROM_L1 copy-in keeps
+ * its address and the loads read it (matmul_block.c). In a MIX kernel the
+ * devkit's MatmulClient passes a LocalTensor to its AIC by address only at
+ * TPosition::TSCM (which asc.TPosition does not have) and copies any other
+ * through the UB to GM, which an L1 tensor cannot be. */
+static AscStatus set_l1_input(AscExec *x, const AscInstr *in, AscSimMatmul *m) {
+  const AscTensorRef *t = sim_tensor_arg(x, in, 1, "tensor");
+  if (!t)
+    return ASC_ERR_KERNEL;
+  if (is_mix(x->b))
+    return sim_fail(x, in,
+                    "Matmul: %s of an L1 LocalTensor needs an AIC_ONLY kernel "
+                    "(a MIX kernel's MatmulClient takes L1 tensors only at "
+                    "TPosition::TSCM)",
+                    in->imm == 24   ? "set_tensor_a"
+                    : in->imm == 25 ? "set_tensor_b"
+                                    : "set_bias");
+  if (in->imm == 24) {
+    m->a = *t;
+    m->has_a = m->a_l1 = 1;
+    m->trans_a = arg_i(x, in, 2) != 0;
+  } else if (in->imm == 25) {
+    m->b = *t;
+    m->has_b = m->b_l1 = 1;
+    m->trans_b = arg_i(x, in, 2) != 0;
+  } else {
+    m->bias = *t;
+    m->has_bias = m->bias_l1 = 1;
+  }
+  return ASC_OK;
 }
 
 /* The setters of the rest of the API (mmapi; ops.def subs 10..22). */
@@ -243,6 +279,10 @@ static AscStatus set_more(AscExec *x, const AscInstr *in, AscSimMatmul *m) {
     m->quant_vec = *t;
     return ASC_OK;
   }
+  case 24: /* mmlocal: SetTensorA / SetTensorB / SetBias of an L1 tensor */
+  case 25:
+  case 26:
+    return set_l1_input(x, in, m);
   default: /* 22: WaitGetTensorC: the copies were done at their calls */
     return ASC_OK;
   }
@@ -263,13 +303,16 @@ AscStatus sim_matmul_set(AscExec *x, const AscInstr *in) {
       m->a = *t;
       m->has_a = 1;
       m->trans_a = arg_i(x, in, 2) != 0;
+      m->a_l1 = 0;
     } else if (in->imm == 1) {
       m->b = *t;
       m->has_b = 1;
       m->trans_b = arg_i(x, in, 2) != 0;
+      m->b_l1 = 0;
     } else {
       m->bias = *t;
       m->has_bias = 1;
+      m->bias_l1 = 0;
     }
     break;
   }
@@ -347,6 +390,41 @@ static int shape_of(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
   return 1;
 }
 
+static void block_size(const Shape *s, int64_t bi, int64_t bj, int64_t *rows,
+                       int64_t *cols);
+
+/* mmlocal: Iterate(enPartialSum, localCmatrix) (sub 2): the block the
+ * Iterate moved to is computed into the user's CO1 tensor (NZ, its rows
+ * 16-aligned: the Mmads' layout), which the kernel then fixpipes out
+ * itself; enPartialSum adds to what the tensor holds, which the devkit
+ * allows only for one block (singleM == baseM, singleN == baseN). */
+static AscStatus iterate_l0c(AscExec *x, const AscInstr *in, AscSimMatmul *m,
+                             const Shape *s) {
+  const AscTensorRef *t = sim_tensor_arg(x, in, 2, "local_c_matrix");
+  if (!t)
+    return ASC_ERR_KERNEL;
+  if (is_mix(x->b))
+    return sim_fail(x, in,
+                    "Matmul: iterate(local_c_matrix=...) needs an AIC_ONLY "
+                    "kernel (the CO1 tensor is the cube core's)");
+  int64_t partial = arg_i(x, in, 1);
+  if (partial && (s->sm != s->bm || s->sn != s->bn))
+    return sim_fail(x, in,
+                    "Matmul: iterate(en_partial_sum=True, local_c_matrix) "
+                    "accumulates in L0C only when singleM == baseM and "
+                    "singleN == baseN (here %lld x %lld, base %lld x %lld)",
+                    (long long)s->sm, (long long)s->sn, (long long)s->bm,
+                    (long long)s->bn);
+  int64_t rows, cols;
+  block_size(s, m->cur_m, m->cur_n, &rows, &cols);
+  MmOut o = {t, 0, 0, 0, 0, 1, partial != 0};
+  int64_t fractals = 0;
+  return sim_mm_block(x, in, m, s, m->cur_m * s->bm, m->cur_n * s->bn, rows,
+                      cols, &o, &fractals)
+             ? ASC_OK
+             : ASC_ERR_KERNEL;
+}
+
 AscStatus sim_matmul_iterate(AscExec *x, const AscInstr *in) {
   AscSimMatmul *m = object(x, in, 0);
   if (!m)
@@ -377,6 +455,31 @@ AscStatus sim_matmul_iterate(AscExec *x, const AscInstr *in) {
     m->cur_n = c / s.m_blocks;
   }
   x->regs[in->dst].i = 1;
+  if (in->imm == 2)
+    return iterate_l0c(x, in, m, &s);
+  /* mmlocal: enPartialSum, as the devkit allows it: one block */
+  int partial = arg_i(x, in, 1) != 0;
+  if (partial && (s.sm != s.bm || s.sn != s.bn))
+    return sim_fail(x, in,
+                    "Matmul: iterate(en_partial_sum=True) accumulates in "
+                    "L0C only when singleM == baseM and singleN == baseN "
+                    "(here %lld x %lld, base %lld x %lld)",
+                    (long long)s.sm, (long long)s.sn, (long long)s.bm,
+                    (long long)s.bn);
+  /* the devkit's Iterate computes its block into L0C, GetTensorC moves it
+   * out; here GetTensorC computes it. A block no GetTensorC took is what a
+   * partial sum adds to: it is computed now into the Matmul's L0C (the one
+   * block: (0, 0)) */
+  if (partial && m->has_prev && !m->block_done) {
+    int64_t rows, cols, fractals = 0;
+    block_size(&s, 0, 0, &rows, &cols);
+    MmOut o = {&m->a, 0, 0, 0, 0, 2, m->prev_partial};
+    if (!sim_mm_block(x, in, m, &s, 0, 0, rows, cols, &o, &fractals))
+      return ASC_ERR_KERNEL;
+  }
+  m->partial = m->prev_partial = partial;
+  m->has_prev = 1;
+  m->block_done = 0;
   return ASC_OK;
 }
 
@@ -442,7 +545,7 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
   if (too_large(x, in, &s, whole ? s.sm : s.bm, whole ? s.sn : s.bn))
     return ASC_ERR_KERNEL;
   int64_t fractals = 0;
-  MmOut o = {t, 0, s.ldc, en_atomic, 0};
+  MmOut o = {t, 0, s.ldc, en_atomic, 0, 0, 0};
   int ok;
   if (whole) {      /* IterateAll: every block into its place */
     if (sub == 4) { /* a UB tensor: singleM x singleN row-major */
@@ -461,6 +564,11 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
                        &cols))
       return ASC_ERR_KERNEL;
     int64_t m0 = m->cur_m * s.bm, n0 = m->cur_n * s.bn;
+    o.partial = m->partial; /* mmlocal: onto what L0C holds */
+    if (m->partial && sub == 7)
+      return sim_fail(x, in,
+                      "Matmul: get_tensor_c into GM and the UB at once after "
+                      "iterate(en_partial_sum=True) is not simulated");
     if (sub == 8) { /* from the workspace, baseM x baseN row-major */
       if (!m->iter_async || !m->has_ws)
         return sim_fail(x, in,
@@ -475,7 +583,7 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
       if (ok && sub == 7) { /* and the UB tensor */
         const AscTensorRef *u = sim_tensor_arg(x, in, 2, "optional_tensor");
         int64_t unused = 0;
-        MmOut ou = {u, 0, s.bn, 0, 1};
+        MmOut ou = {u, 0, s.bn, 0, 1, 0, 0};
         ok = u && sim_mm_block(x, in, m, &s, m0, n0, rows, cols, &ou, &unused);
       }
     } else { /* UB: baseM x baseN row-major */
@@ -485,6 +593,8 @@ AscStatus sim_matmul_compute(AscExec *x, const AscInstr *in) {
     }
   }
   x->b->ev.elems = fractals; /* fractals (cost class CUBE) */
+  if (ok && !whole)
+    m->block_done = 1; /* mmlocal: the block is in L0C, moved out */
   return ok ? ASC_OK : ASC_ERR_KERNEL;
 }
 
@@ -566,7 +676,7 @@ AscStatus sim_matmul_workspace_c(AscExec *x, const AscInstr *in) {
       return ASC_ERR_KERNEL;
     view.len = s.bm * s.bn;
     int64_t fractals = 0;
-    MmOut o = {&view, 0, s.bn, arg_i(x, in, 1), 0};
+    MmOut o = {&view, 0, s.bn, arg_i(x, in, 1), 0, 0, m->partial};
     if (o.en_atomic < 0 || o.en_atomic > 3)
       return sim_fail(x, in, "Matmul: enAtomic %lld is not 0..3",
                       (long long)o.en_atomic);
@@ -574,6 +684,7 @@ AscStatus sim_matmul_workspace_c(AscExec *x, const AscInstr *in) {
                       cols, &o, &fractals))
       return ASC_ERR_KERNEL;
     x->b->ev.elems = fractals;
+    m->block_done = 1; /* mmlocal */
     m->c_off += bytes;
     *dst = view;
     return ASC_OK;
@@ -645,6 +756,37 @@ static void merge_accesses(AscExec *x, int from) {
  * another (singleM x singleN each) from element c_off of t (a GM tensor, or
  * the UB tensor to_ub), bias i (singleN after the one before) with
  * bias_batch, else the one bias. */
+/* mmlocal: matrix idx of a batch in the BSNGD (layout 2) / SBNGD (3)
+ * layouts, as the devkit's batch copy-in and copy-out address them: with
+ * info the tiling's LayoutInfo B, S, N, G, D (C: B, S1, N, G, S2) and the
+ * matrix h x w, its rows are D * N * G (SBNGD: * B) elements apart, the
+ * batches of one line of N * G matrices w (or the user's matrixStride)
+ * apart, the lines (BSNGD) N * G * h * w apart. Returns the start in
+ * elements; 0 after sim_fail. */
+static int layout_at(AscExec *x, const AscInstr *in, int layout,
+                     const int64_t *info, const char *what, int64_t idx,
+                     int64_t h, int64_t w, int64_t stride, int64_t *ld,
+                     int64_t *off) {
+  int64_t ng = info[2] * info[3];
+  *ld = info[4] * ng * (layout == 3 ? info[0] : 1);
+  if (ng <= 0 || *ld < w || (layout == 3 && info[0] <= 0)) {
+    sim_fail(x, in,
+             "Matmul: %s of the %s layout: the tiling's layout info (B %lld, "
+             "N %lld, G %lld, D %lld) does not hold its %lld columns "
+             "(host: set_%c_layout)",
+             what, layout == 2 ? "BSNGD" : "SBNGD", (long long)info[0],
+             (long long)info[2], (long long)info[3], (long long)info[4],
+             (long long)w,
+             what[0] == 'A'   ? 'a'
+             : what[0] == 'B' ? 'b'
+                              : 'c');
+    return 0;
+  }
+  int64_t step = stride ? stride : w;
+  *off = layout == 2 ? (idx / ng) * ng * h * w + (idx % ng) * step : idx * step;
+  return 1;
+}
+
 static int batch_run(AscExec *x, const AscInstr *in, AscSimMatmul *m,
                      const Shape *s0, int64_t ba, int64_t bb, int64_t stride_a,
                      int64_t stride_b, const AscTensorRef *t, int64_t c_off,
@@ -681,12 +823,33 @@ static int batch_run(AscExec *x, const AscInstr *in, AscSimMatmul *m,
   int64_t esb = (int64_t)asc_dtype_size((AscDType)m->b.dtype);
   int64_t esbias = (int64_t)asc_dtype_size((AscDType)m->bias.dtype);
   int64_t esc = (int64_t)asc_dtype_size((AscDType)t->dtype);
+  int bsngd_ab = m->layout_a == 2 || m->layout_a == 3;
+  int bsngd_c = m->layout_c == 2 || m->layout_c == 3;
+  if (bsngd_c && (to_ub || c_off)) {
+    sim_fail(x, in,
+             "Matmul: a C of the BSNGD / SBNGD layout is simulated into GM "
+             "by iterate_batch only");
+    return 0;
+  }
   for (int64_t i = 0; i < batch; i++) {
     AscSimMatmul mb = *m;
     int64_t ia = a_first + i / (batch / ba), ib = b_first + i / (batch / bb);
-    int64_t oa, ob, oc;
-    if (asc_mul_i64(ia, sa * esa, &oa) || asc_mul_i64(ib, sb * esb, &ob) ||
-        asc_mul_i64(c_off + i * s.sm * s.sn, esc, &oc)) {
+    int64_t oa, ob, oc, ea = ia * sa, eb = ib * sb,
+                        ec = c_off + i * s.sm * s.sn;
+    /* mmlocal: the BSNGD / SBNGD layouts */
+    if (bsngd_ab &&
+        (!layout_at(x, in, m->layout_a, &m->tiling[TL_A_LAYOUT_B], "A", ia,
+                    m->trans_a ? s.sk : s.sm, m->trans_a ? s.sm : s.sk,
+                    stride_a, &s.lda, &ea) ||
+         !layout_at(x, in, m->layout_b, &m->tiling[TL_B_LAYOUT_B], "B", ib,
+                    m->trans_b ? s.sn : s.sk, m->trans_b ? s.sk : s.sn,
+                    stride_b, &s.ldb, &eb)))
+      return 0;
+    if (bsngd_c && !layout_at(x, in, m->layout_c, &m->tiling[TL_C_LAYOUT_B],
+                              "C", i, s.sm, s.sn, 0, &s.ldc, &ec))
+      return 0;
+    if (asc_mul_i64(ea, esa, &oa) || asc_mul_i64(eb, esb, &ob) ||
+        asc_mul_i64(ec, esc, &oc)) {
       sim_fail(x, in, "Matmul: batch offset out of range");
       return 0;
     }
@@ -698,7 +861,7 @@ static int batch_run(AscExec *x, const AscInstr *in, AscSimMatmul *m,
     if (m->has_bias && bias_batch &&
         !gm_view(x, in, &m->bias, i * s.sn * esbias, m->bias.dtype, &mb.bias))
       return 0;
-    MmOut o = {&tc, 0, s.ldc, en_atomic, to_ub};
+    MmOut o = {&tc, 0, s.ldc, en_atomic, to_ub, 0, 0};
     int first = x->b->ev.n_acc;
     if (!sim_mm_block(x, in, &mb, &s, 0, 0, s.sm, s.sn, &o, fractals))
       return 0;

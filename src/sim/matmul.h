@@ -23,7 +23,11 @@ enum {
   TL_BASE_M = 8,
   TL_BASE_N = 9,
   TL_BASE_K = 10,
-  TL_ITERATE_ORDER = 17
+  TL_ITERATE_ORDER = 17,
+  /* mmlocal: the batch layouts' dimensions (ALayoutInfoB.. CLayoutInfoS2) */
+  TL_A_LAYOUT_B = 33,
+  TL_B_LAYOUT_B = 38,
+  TL_C_LAYOUT_B = 43
 };
 
 struct AscSimMatmul {
@@ -63,6 +67,18 @@ struct AscSimMatmul {
   uint64_t self_define_data, user_def_info; /* for callbacks; unread */
   AscTensorRef sparse_index;
   int has_sparse_index;
+  /* ---- mmlocal: A, B or bias an L1 LocalTensor (SetTensorA(local), ...:
+   * the devkit's FROM_L1 copy-in: the loads read it, no GM -> L1 copy);
+   * A and B in NZ, the bias an ND row */
+  int a_l1, b_l1, bias_l1;
+  /* Iterate(enPartialSum = true): the current block's Mmads add to what
+   * the Matmul's L0C holds (the block before), GetTensorC then moves it */
+  int partial;
+  /* whether a GetTensorC form computed the current block (block_done) and
+   * that block's enPartialSum (prev_partial); has_prev: there is one */
+  int block_done, prev_partial, has_prev;
+  /* LayoutMode of A, B, C (IterateBatch's BSNGD / SBNGD addressing) */
+  uint8_t layout_a, layout_b, layout_c;
 };
 
 /* The shapes a computation uses. */
@@ -81,6 +97,11 @@ typedef struct MmOut {
   const AscTensorRef *t;
   int64_t off, ld, en_atomic;
   int to_ub;
+  /* mmlocal: to_l0c 1: t is the user's CO1 tensor (Iterate(enPartialSum,
+   * localCmatrix)): the block's Mmads accumulate there and no Fixpipe
+   * follows; 2: the block stays in the Matmul's own L0C (t unused but
+   * set). partial: the first Mmad adds to what the L0C holds */
+  int to_l0c, partial;
 } MmOut;
 
 /* Computes the rows x cols block of C at (m0, n0) of the single-core shape

@@ -121,6 +121,7 @@ typedef struct Seq {
   int64_t step_ka, step_kb, slots_a, slots_b;
   int64_t l1_a[2], l1_b[2], l1_bias, l0a[2], l0b[2], l0_db, l0c, bt;
   Tile ta[2], tb[2];
+  int64_t bias_n0; /* mmlocal: the block's first column (a bias in L1) */
   const AscInstr *step_in[ST_COUNT];
   const AscInstr *flag_in[2][ASC_MAX_EVENTS];
 } Seq;
@@ -318,6 +319,12 @@ static int load_l0(Seq *q, int is_a, const Tile *t, int position_l1, int kmajor,
   AscTensorRef l1 = cube_ref(position_l1, q->at, t->addr);
   AscTensorRef l0 =
       cube_ref(is_a ? ASC_TPOSITION_A2 : ASC_TPOSITION_B2, q->at, addr0);
+  /* mmlocal: the kernel's L1 tensor: the bounding range ends with it (its
+   * last column block's rows past the tile's are not the tile's) */
+  const AscTensorRef *u = is_a ? &q->m->a : &q->m->b;
+  if ((is_a ? q->m->a_l1 : q->m->b_l1) && u->len >= 0 &&
+      u->addr + u->len * q->es - t->addr < l1_bytes)
+    l1_bytes = u->addr + u->len * q->es - t->addr;
   int64_t bytes = cdiv(kl, q->c0) * cdiv(xl, 16) * 512;
   int n0 = x->b->ev.n_acc;
   uint8_t *s = sim_cube_range(x, q->in, &l1, 0, l1_bytes, 0, "L1");
@@ -334,6 +341,9 @@ static int load_l0(Seq *q, int is_a, const Tile *t, int position_l1, int kmajor,
 
 /* The bias, GM -> L1 (MTE2), its L1 buffer free. */
 static int bias_in(Seq *q, int64_t n0, int64_t cols) {
+  q->bias_n0 = n0;
+  if (q->m->bias_l1) /* mmlocal: already in L1, no copy */
+    return flag(q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_BIAS);
   return flag(q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_BIAS) &&
          copy_in(q, ST_COPY_BIAS, &q->m->bias, n0, cols, 1, cols,
                  ASC_TPOSITION_C1, q->l1_bias, 16) &&
@@ -352,10 +362,22 @@ static int bias_table(Seq *q, int64_t cols, uint8_t *host,
   int64_t es = (int64_t)asc_dtype_size(dt);
   AscTensorRef l1 = cube_ref(ASC_TPOSITION_C1, dt, q->l1_bias);
   int n = x->b->ev.n_acc;
-  uint8_t *s =
-      sim_cube_range(x, q->in, &l1, 0, cdiv(cols * es, 32) * 32 * 16, 0, "L1");
-  sim_cube_bounding(x, n); /* the block's rows 1..15: not written */
-  if (!s)
+  /* mmlocal: a bias in L1 is the user's ND row, the block's columns from
+   * bias_n0; read as one NZ block row below (c0 columns a block, the
+   * blocks 16 * c0 apart), so its elements are gathered first */
+  uint8_t *row = NULL;
+  if (q->m->bias_l1) {
+    row = sim_cube_range(x, q->in, &q->m->bias, q->bias_n0 * es, cols * es, 0,
+                         "bias");
+    if (!row)
+      return 0;
+  }
+  uint8_t *s = row ? NULL
+                   : sim_cube_range(x, q->in, &l1, 0,
+                                    cdiv(cols * es, 32) * 32 * 16, 0, "L1");
+  if (!row)
+    sim_cube_bounding(x, n); /* the block's rows 1..15: not written */
+  if (!s && !row)
     return 0;
   uint8_t *d = host;
   if (q->bt + cols * 4 <= sim_cube_mem_size(x->b, SIM_CMEM_BT)) {
@@ -368,7 +390,8 @@ static int bias_table(Seq *q, int64_t cols, uint8_t *host,
    * c0 */
   int64_t c0 = 32 / es;
   for (int64_t c = 0; c < cols; c++) {
-    const uint8_t *e = s + ((c / c0) * 16 * c0 + c % c0) * es;
+    const uint8_t *e =
+        row ? row + c * es : s + ((c / c0) * 16 * c0 + c % c0) * es;
     uint8_t v[4];
     if (dt == ASC_DT_FLOAT16 || dt == ASC_DT_BFLOAT16) {
       uint16_t h;
@@ -497,8 +520,15 @@ static int fixpipe(Seq *q, const MmOut *o, int64_t off, int64_t n0,
     SimGmSpan g;
     const AscTensorRef *bt = &q->m->bias;
     int64_t bes = (int64_t)asc_dtype_size((AscDType)bt->dtype);
-    if (q->m->has_bias && !gm_rows(q, bt, n0, cols, 1, cols, 0, "bias", &g))
+    memset(&g, 0, sizeof g);
+    if (q->m->has_bias && q->m->bias_l1) { /* mmlocal: the row in L1 */
+      g.p = sim_cube_range(x, q->in, bt, n0 * bes, cols * bes, 0, "bias");
+      g.valid = cols * bes;
+      ok = g.p != NULL;
+    } else if (q->m->has_bias &&
+               !gm_rows(q, bt, n0, cols, 1, cols, 0, "bias", &g)) {
       ok = 0;
+    }
     for (int64_t j = 0; ok && q->m->has_bias && j < cols; j++) {
       int64_t at = j * bes - g.skip;
       double bv = g.p && at >= 0 && at + bes <= g.valid
@@ -539,6 +569,52 @@ static int fixpipe(Seq *q, const MmOut *o, int64_t off, int64_t n0,
 /* ---- one base block -------------------------------------------------------
  */
 
+/* mmlocal: the tile of an A or B the kernel put in L1 (the devkit's
+ * FROM_L1 copy-in: no copy, the loads read the user's tensor). The tensor
+ * holds the single-core matrix as GM would store it (A M x K, K x M
+ * transposed; B K x N, N x K transposed) in NZ: column blocks of c0
+ * elements, each of its rows aligned to 16; the tile is the part of it
+ * from (row, column) of the step, whose offsets the fractals must keep. */
+static int tile_l1(Seq *q, int is_a, Tile *t, int64_t k0, int64_t kl,
+                   int64_t x0, int64_t xl) {
+  const AscSimMatmul *m = q->m;
+  const Shape *s = q->s;
+  const AscTensorRef *u = is_a ? &m->a : &m->b;
+  int trans = is_a ? m->trans_a : m->trans_b;
+  int kmajor = is_a ? trans : !trans;
+  int64_t xs = is_a ? s->sm : s->sn; /* the non-K extent */
+  int64_t rows = kmajor ? s->sk : xs, cols = kmajor ? xs : s->sk;
+  int64_t r0 = kmajor ? k0 : x0, c0i = kmajor ? x0 : k0;
+  int64_t h = align(rows, 16), need;
+  if (r0 % 16 || c0i % q->c0) {
+    sim_fail(q->x, q->in,
+             "Matmul: %s in L1: a step starts at row %lld, column %lld of "
+             "its NZ matrix, not at a fractal (rows of 16, columns of %lld)",
+             is_a ? "A" : "B", (long long)r0, (long long)c0i, (long long)q->c0);
+    return 0;
+  }
+  if (asc_mul_i64(cdiv(cols, q->c0) * 32, h, &need) ||
+      (u->len >= 0 && need > u->len * q->es)) {
+    sim_fail(q->x, q->in,
+             "Matmul: %s in L1 holds %lld elements; its %lld x %lld NZ "
+             "matrix (rows aligned to 16) needs %lld",
+             is_a ? "A" : "B", (long long)u->len, (long long)rows,
+             (long long)cols, (long long)(need / q->es));
+    return 0;
+  }
+  t->k0 = k0;
+  t->kl = kl;
+  t->x0 = x0;
+  t->xl = xl;
+  t->h = h;
+  t->valid = 0; /* not one of the Matmul's own L1 slots */
+  if (asc_add_i64(u->addr, ((c0i / q->c0) * h + r0) * 32, &t->addr)) {
+    sim_fail(q->x, q->in, "Matmul: address out of range");
+    return 0;
+  }
+  return 1;
+}
+
 /* The A or B tile of K tile index ti into slot, GM -> L1. */
 static int tile_in(Seq *q, int is_a, int64_t ti, int64_t m0, int64_t n0,
                    int64_t rows, int64_t cols) {
@@ -553,6 +629,8 @@ static int tile_in(Seq *q, int is_a, int64_t ti, int64_t m0, int64_t n0,
   int64_t x0 = is_a ? m0 : n0, xl = is_a ? rows : cols;
   if (!flag(q, 0, ASC_HARDEVENT_MTE1_MTE2, id))
     return 0;
+  if (is_a ? m->a_l1 : m->b_l1)
+    return tile_l1(q, is_a, t, k0, kl, x0, xl);
   /* the slot holds this tile still (the previous block's, of the same
    * rows of A or columns of B: the devkit's L1 cache of depthA1 / depthB1
    * tiles): no copy */
@@ -583,7 +661,9 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
   const AscSimMatmul *m = q->m;
   const Shape *s = q->s;
   int64_t k_iter = cdiv(s->sk, s->bk);
-  if (!flag(q, 0, ASC_HARDEVENT_FIX_M, 0)) /* L0C free */
+  /* L0C free; mmlocal: the kernel's own CO1 tensor is its to order (the
+   * devkit's user-managed CO1: its queue's EnQue / DeQue around Fixpipe) */
+  if (o->to_l0c != 1 && !flag(q, 0, ASC_HARDEVENT_FIX_M, 0))
     return 0;
   const uint8_t *bias = NULL;
   uint8_t *host_bias = NULL;
@@ -630,13 +710,15 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
     int64_t m1 = cdiv(rows, 16), n1 = cdiv(cols, 16), k1 = cdiv(kl, q->c0);
     AscTensorRef ra = cube_ref(ASC_TPOSITION_A2, q->at, q->l0a[ping]);
     AscTensorRef rb = cube_ref(ASC_TPOSITION_B2, q->at, q->l0b[ping]);
-    AscTensorRef rc = cube_ref(ASC_TPOSITION_CO1, q->acc, q->l0c);
+    AscTensorRef rc = o->to_l0c == 1
+                          ? *o->t /* mmlocal: the user's CO1 */
+                          : cube_ref(ASC_TPOSITION_CO1, q->acc, q->l0c);
     AscTensorRef rbt = cube_ref(ASC_TPOSITION_C2, q->acc, q->bt);
     int n = x->b->ev.n_acc;
     uint8_t *pa = sim_cube_range(x, q->in, &ra, 0, m1 * k1 * 512, 0, "L0A");
     uint8_t *pb =
         pa ? sim_cube_range(x, q->in, &rb, 0, k1 * n1 * 512, 0, "L0B") : NULL;
-    const uint8_t *start = kk == 0 ? bias : NULL;
+    const uint8_t *start = kk == 0 && !o->partial ? bias : NULL;
     if (pb && start && start != host_bias &&
         !sim_cube_range(x, q->in, &rbt, 0, cols * 4, 0, "bias table"))
       pb = NULL;
@@ -647,8 +729,9 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
       ok = 0;
       break;
     }
-    SimMmad mp = {q->at, rows,    cols,         kl, kk == 0 && !start,
-                  start, m->hf32, m->hf32_trans};
+    SimMmad mp = {
+        q->at, rows,    cols,         kl, kk == 0 && !start && !o->partial,
+        start, m->hf32, m->hf32_trans};
     if (!sim_mmad_compute(&mp, pa, pb, pc)) {
       sim_fail(x, q->in, "Matmul: out of host memory");
       ok = 0;
@@ -663,13 +746,17 @@ static int base_block(Seq *q, const MmOut *o, int64_t off, int64_t m0,
   free(host_bias);
   if (!ok)
     return 0;
+  if (o->to_l0c == 1) /* mmlocal: the kernel's own Fixpipe moves it out */
+    return 1;
+  if (o->to_l0c == 2) /* the block stays in the Matmul's L0C */
+    return flag(q, 1, ASC_HARDEVENT_FIX_M, 0);
   return sync(q, ASC_HARDEVENT_M_FIX, 0) &&
          fixpipe(q, o, off, n0, rows, cols, k_iter > 0) &&
          flag(q, 1, ASC_HARDEVENT_FIX_M, 0);
 }
 
 /* Places the buffers (the top of the file); 0 after sim_fail. */
-static int plan(Seq *q) {
+static int plan(Seq *q, const MmOut *o) {
   AscExec *x = q->x;
   AscBlockState *b = x->b;
   const Shape *s = q->s;
@@ -726,8 +813,10 @@ static int plan(Seq *q) {
   int64_t l0 = sim_cube_mem_size(b, SIM_CMEM_L0A);
   q->l0c = align(b->pipe.cube_used[SIM_CMEM_L0C], 512);
   q->bt = align(b->pipe.cube_used[SIM_CMEM_BT], 64);
+  if (o->to_l0c == 1) /* mmlocal: the user's CO1 tensor (bounds: its own) */
+    q->l0c = o->t->addr;
   if (a0 + la > l0 || b0 + lb > l0 ||
-      q->l0c + lc > sim_cube_mem_size(b, SIM_CMEM_L0C)) {
+      (o->to_l0c != 1 && q->l0c + lc > sim_cube_mem_size(b, SIM_CMEM_L0C))) {
     sim_fail(x, q->in,
              "Matmul: a base block of %lld x %lld x %lld does not fit L0A "
              "/ L0B (%lld bytes) or L0C (%lld bytes)",
@@ -768,10 +857,17 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
     return 0;
   }
   q.c0 = 32 / q.es;
-  if (!plan(&q))
+  if (o->to_l0c == 1 && (AscDType)o->t->dtype != q.acc) {
+    sim_fail(x, in,
+             "Matmul: the CO1 tensor of iterate is %s; %s inputs sum in %s",
+             asc_dtype_name((AscDType)o->t->dtype), asc_dtype_name(q.at),
+             asc_dtype_name(q.acc));
+    return 0;
+  }
+  if (!plan(&q, o))
     return 0;
   /* Init: every buffer free */
-  int ok = flag(&q, 1, ASC_HARDEVENT_FIX_M, 0);
+  int ok = o->to_l0c == 1 || flag(&q, 1, ASC_HARDEVENT_FIX_M, 0);
   for (int i = 0; i < 2 && ok; i++)
     ok = flag(&q, 1, ASC_HARDEVENT_M_MTE1, i);
   for (int i = 0; i < q.slots_a && ok; i++)
@@ -793,7 +889,7 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
   if (!ok)
     return 0;
   /* End: the buffers' flags back; the scalar unit waits for the Fixpipe */
-  ok = flag(&q, 0, ASC_HARDEVENT_FIX_M, 0);
+  ok = o->to_l0c == 1 || flag(&q, 0, ASC_HARDEVENT_FIX_M, 0);
   for (int i = 0; i < 2 && ok; i++)
     ok = flag(&q, 0, ASC_HARDEVENT_M_MTE1, i);
   for (int i = 0; i < q.slots_a && ok; i++)
@@ -802,5 +898,5 @@ int sim_mm_block(AscExec *x, const AscInstr *in, const AscSimMatmul *m,
     ok = flag(&q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_B + i);
   if (ok && m->has_bias)
     ok = flag(&q, 0, ASC_HARDEVENT_MTE1_MTE2, ID_BIAS);
-  return ok && sync(&q, ASC_HARDEVENT_FIX_S, 0);
+  return ok && (o->to_l0c == 1 || sync(&q, ASC_HARDEVENT_FIX_S, 0));
 }

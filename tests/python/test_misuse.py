@@ -176,6 +176,9 @@ ACCEPTS: Dict[str, set] = {
     "mm_mode": {"zero", "rint", "rint64"},
     "mm_data": {"int", "zero", "negative", "rint", "rint64", "address"},
     "mm_c_local": set(),  # (t is float32: C is float16)
+    # family: matmul (mmlocal): an L1 LocalTensor of int8 (A) / int32 (bias), a CO1 LocalTensor of int32 (or None)
+    "mm_l1": set(),
+    "mm_local_c": {"none"},
     # family: cube: a bool register flag (a Python int is taken as its truth value, a runtime integer too);
     # the 3-D load's padding value (an 8-, 16- or 32-bit number: not int64); a struct no value of VALUES is
     "cube_flag": {"bool", "int", "zero", "negative", "huge", "rint", "rint64"},
@@ -617,6 +620,26 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "Matmul.wait_iterate_batch": ("mm.wait_iterate_batch()", ()),
     "Matmul.wait_get_tensor_c": ("mm.wait_get_tensor_c()", ()),
     "Matmul.get_offset_c": ("y = mm.get_offset_c()", ()),
+    # family: matmul (mmlocal): the L1 / CO1 operand forms, on an int8 Matmul of their own (MatmulType at A1, C1,
+    # CO1)
+    "Matmul.set_tensor_a": ("mm2 = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.A1, asc.CubeFormat.NZ, asc.int8), "
+                            "b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
+                            "c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int32))\n"
+                            "    l1 = asc.LocalTensor(asc.int8, asc.TPosition.A1, 0, 1024)\n"
+                            "    mm2.set_tensor_a({tensor}, {transpose})  # <-",
+                            (("tensor", "mm_l1", "l1"), ("transpose", "mm_flag", "False"))),
+    "Matmul.set_bias": ("mm2 = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
+                        "b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
+                        "c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int32), "
+                        "bias=asc.adv.MatmulType(asc.TPosition.C1, asc.CubeFormat.ND, asc.int32))\n"
+                        "    l1 = asc.LocalTensor(asc.int32, asc.TPosition.C1, 0, 256)\n"
+                        "    mm2.set_bias({tensor})  # <-", (("tensor", "mm_l1", "l1"),)),
+    "Matmul.iterate": ("mm2 = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
+                       "b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
+                       "c=asc.adv.MatmulType(asc.TPosition.CO1, asc.CubeFormat.NZ, asc.int32))\n"
+                       "    co = asc.LocalTensor(asc.int32, asc.TPosition.CO1, 0, 256)\n"
+                       "    with mm2.iterate({en_partial_sum}, local_c_matrix={local_c_matrix}) as i:  # <-\n"
+                       "        pass", (("en_partial_sum", "mm_flag", "False"), ("local_c_matrix", "mm_local_c", "co"))),
     # family: cube: the register setters (the tensor ops' cases are in test_cube.py)
     "set_hf32_mode": ("asc.set_hf32_mode({hf32_mode})", (("hf32_mode", "cube_flag", "True"),)),
     "set_hf32_trans_mode": ("asc.set_hf32_trans_mode({trans_mode})", (("trans_mode", "cube_flag", "False"),)),

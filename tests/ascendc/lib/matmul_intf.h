@@ -107,6 +107,11 @@ public:
   template <bool sync = true>
   __aicore__ void GetTensorC(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false);
   __aicore__ void End();
+  // ---- family: matmul (mmlocal): A, B, bias in L1 and the user-managed CO1 (include/adv_api/matmul/matmul.h)
+  __aicore__ void SetTensorA(const LocalTensor<SrcAT> &leftMatrix, bool isTransposeA = false);
+  __aicore__ void SetTensorB(const LocalTensor<SrcBT> &rightMatrix, bool isTransposeB = false);
+  __aicore__ void SetBias(const LocalTensor<BiasT> &inputBias);
+  template <bool sync = true, typename T> __aicore__ bool Iterate(bool enPartialSum, const LocalTensor<T> &localCmatrix);
   // ---- family: matmul (mmapi): the rest of the methods (include/adv_api/matmul/matmul.h, matmul_client.h)
   template <bool sync = true> __aicore__ void IterateAll(const LocalTensor<DstT> &ubCmatrix, uint8_t enAtomic = 0);
   template <bool sync = true>

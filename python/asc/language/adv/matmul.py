@@ -114,6 +114,32 @@ def _gm(api: str, t: Any, what: str) -> GlobalTensor:
     return t
 
 
+# mmlocal: the positions of the cube core's L1 a MatmulType may give an input (the devkit's FROM_L1 copy-in:
+# PhyPosIsL1 is A1, B1 and, on the Ascend910B, C1), and the vector core's UB ones
+_L1_POSITIONS = (TPosition.A1, TPosition.B1, TPosition.C1)
+_UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
+
+
+def _local_input(api: str, t: LocalTensor, what: str, mtype: MatmulType, bias: bool = False) -> LocalTensor:
+    """An A, B or bias LocalTensor (mmlocal): where the MatmulType says it lives decides the devkit's copy-in."""
+    pos = _enum(api, mtype.position, TPosition, "position")
+    if pos in _UB_POSITIONS:
+        raise NotImplementedError(f"{api} with a LocalTensor '{what}' in the UB (MatmulType at TPosition.{pos.name}: "
+                                  "the devkit's MatmulClient copies it to a GM workspace for the cube core) is not "
+                                  "implemented; pass a GlobalTensor, or an L1 tensor with the MatmulType at A1 / B1")
+    if pos not in _L1_POSITIONS:
+        raise error(f"{api}: a LocalTensor '{what}' needs its MatmulType at an L1 position (TPosition.A1, B1 or C1), "
+                    f"but it says TPosition.{pos.name}")
+    if t.position not in _L1_POSITIONS:
+        raise error(f"{api}: the MatmulType puts '{what}' in L1 but the tensor is at TPosition.{t.position.name} "
+                    "(an L1 tensor is at A1, B1 or C1)")
+    fmt = _enum(api, mtype.format, CubeFormat, "format")
+    if not bias and fmt != CubeFormat.NZ:
+        raise NotImplementedError(f"{api} with an L1 LocalTensor '{what}' of CubeFormat.{fmt.name} is not "
+                                  "implemented (an L1 A or B in CubeFormat.NZ is)")
+    return t
+
+
 def _is_number_arg(v: Any) -> bool:
     return (isinstance(v, (int, float)) and not isinstance(v, (bool, enum.Enum))) or isinstance(v, Scalar)
 
@@ -221,11 +247,19 @@ class Matmul(IRValue):
 
     def _set_tensor(self, api: str, op: str, dtype: Any, args: tuple, kwargs: dict) -> None:
         if "scalar" in kwargs or (len(args) == 1 and not kwargs and _is_number_arg(args[0])):
-            # the scalar overload (SetTensorA(aScalar): every element of A is aScalar)
+            # the scalar overload: the devkit's SetTensorA(aScalar) fills L0A with it (A a 1 x K row) only for an A
+            # of CubeFormat::SCALAR (its GEMV mode), which asc.CubeFormat (upstream's: ND, NZ) cannot say; for ND
+            # and NZ its LoadToL0A ignores the scalar. SetTensorB(bScalar) asserts in the devkit.
             if len(args) + len(kwargs) != 1:
                 raise error(f"{api}: the scalar form takes (scalar) alone")
-            raise NotImplementedError(f"{api}(scalar) (every element of the matrix one scalar) is not implemented: "
-                                      "the block computation (src/sim/matmul_block.c) reads A and B from GM only")
+            if dtype not in (dt.float16, dt.float32):
+                raise error(f"{api}(scalar): the scalar form takes float16 or float32 matrices (the Ascend910B's), "
+                            f"this one is {dtype.name}")
+            if op.endswith("_b"):
+                raise error(f"{api}(scalar): the devkit does not allow a scalar B (its SetTensorB(bScalar) asserts)")
+            raise error(f"{api}(scalar): the devkit uses the scalar only for an A of CubeFormat::SCALAR (a 1 x K row "
+                        "of it, GEMV), which asc.CubeFormat (ND, NZ) cannot say; with ND or NZ the devkit ignores it",
+                        "hint: fill a GlobalTensor with the scalar and pass it")
         names = ("tensor", "transpose")
         bound = dict(zip(names, args))
         for k, v in kwargs.items():
@@ -234,7 +268,12 @@ class Matmul(IRValue):
             bound[k] = v
         if len(args) > 2 or "tensor" not in bound:
             raise error(f"{api}: takes (tensor, transpose=False) or (scalar)")
-        t = _gm(api, bound["tensor"], "tensor")
+        t = bound["tensor"]
+        if isinstance(t, LocalTensor):  # mmlocal: an L1 tensor (the devkit's FROM_L1)
+            t = _local_input(api, t, "tensor", self.a_type if op.endswith("_a") else self.b_type)
+            op += ".local"
+        else:
+            t = _gm(api, t, "tensor")
         if t.dtype != dtype:
             raise error(f"{api}: the tensor is {t.dtype.name} but the MatmulType says {dtype.name}")
         self._op(op, [t, _flag(api, bound.get("transpose", False), "transpose")])
@@ -252,12 +291,16 @@ class Matmul(IRValue):
     @usage("matmul.set_bias(tensor)")
     def set_bias(self, tensor: Any) -> None:
         """`SetBias(gm)`: adds bias[j] (a GlobalTensor of N elements) to column j of C from now on."""
-        t = _gm("Matmul.set_bias", tensor, "tensor")
+        local = isinstance(tensor, LocalTensor)
+        if local:  # mmlocal: a bias row in L1
+            t = _local_input("Matmul.set_bias", tensor, "tensor", self.bias_type, bias=True)
+        else:
+            t = _gm("Matmul.set_bias", tensor, "tensor")
         allowed = _BIAS_TYPES[self.a_dtype]
         if t.dtype not in allowed:
             raise error(f"Matmul.set_bias: a bias of {t.dtype.name} is not supported for {self.a_dtype.name} "
                         f"inputs ({', '.join(x.name for x in allowed)})")
-        self._op("asc.matmul.set_bias", [t])
+        self._op("asc.matmul.set_bias.local" if local else "asc.matmul.set_bias", [t])
 
     @usage("matmul.disable_bias()")
     def disable_bias(self) -> None:
@@ -298,11 +341,30 @@ class Matmul(IRValue):
         """`while (mm.Iterate(enPartialSum)) { ... }` as `with matmul.iterate() as count:`: each pass computes
         the next baseM x baseN block of C (in the tiling's iterate_order); count numbers the passes from 0."""
         api = "Matmul.iterate"
-        if local_c_matrix is not None:
-            raise NotImplementedError(f"{api} with local_c_matrix (each block into a CO1 LocalTensor the kernel "
-                                      "moves out itself) is not implemented")
         is_sync = _template_bool(api, sync, "sync")
-        return MatmulIterator(self, _flag(api, en_partial_sum, "en_partial_sum"), is_sync)
+        local_c = None
+        if local_c_matrix is not None:  # mmlocal: the devkit's user-managed CO1
+            local_c = self._local_c(api, local_c_matrix, is_sync)
+        return MatmulIterator(self, _flag(api, en_partial_sum, "en_partial_sum"), is_sync, local_c)
+
+    def _local_c(self, api: str, t: Any, is_sync: bool) -> LocalTensor:
+        """The CO1 tensor of `iterate(local_c_matrix=...)`, checked by the devkit's rules."""
+        if not isinstance(t, LocalTensor):
+            raise error(f"{api}: 'local_c_matrix' must be a LocalTensor at TPosition.CO1, got {got(t)}")
+        if t.position != TPosition.CO1:
+            raise error(f"{api}: 'local_c_matrix' must be at TPosition.CO1 (L0C), got one at {t.position.name}")
+        acc = dt.int32 if self.a_dtype == dt.int8 else dt.float32
+        if t.dtype != acc:
+            raise error(f"{api}: 'local_c_matrix' of {t.dtype.name}: {self.a_dtype.name} inputs sum in {acc.name} "
+                        "(the devkit's CO1 C is float or int32_t)")
+        c = self.c_type
+        if (_enum(api, c.position, TPosition, "position") != TPosition.CO1 or
+                _enum(api, c.format, CubeFormat, "format") != CubeFormat.NZ or c.dtype != acc):
+            raise error(f"{api}: with local_c_matrix the devkit wants C's MatmulType at TPosition.CO1, CubeFormat.NZ, "
+                        f"{acc.name}", f"hint: c=asc.adv.MatmulType(asc.TPosition.CO1, asc.CubeFormat.NZ, {acc.name})")
+        if not is_sync:
+            raise NotImplementedError(f"{api}(sync=False, local_c_matrix=...) is not implemented (sync=True is)")
+        return t
 
     @usage("matmul.iterate_all(tensor, en_atomic=0, sync=True, en_sequential_write=None, wait_iterate_all=None, "
            "fake_msg=None)")
@@ -410,7 +472,7 @@ class Matmul(IRValue):
             raise error(f"{api}: A and B need a batch layout in their MatmulType (LayoutMode.NORMAL, ...)",
                         "hint: asc.adv.MatmulType(pos, fmt, dtype, False, asc.LayoutMode.NORMAL)")
         for name, lay in (("A and B", la), ("C", lc)):
-            if lay in (LayoutMode.BSNGD, LayoutMode.SBNGD):
+            if n_batch and lay in (LayoutMode.BSNGD, LayoutMode.SBNGD):  # (iterate_batch has them: mmlocal)
                 raise NotImplementedError(f"{api} with the {lay.name} layout of {name} is not implemented "
                                           "(NORMAL and BNGS1S2 are)")
 
@@ -431,6 +493,10 @@ class Matmul(IRValue):
         is_bias_batch) follow each other (matrix_stride_a / _b: other element strides). The cube-only form
         (tensor, en_partial_sum, en_atomic, en_sequential_write, strides...) takes the batches set_batch_num gave."""
         api = "Matmul.iterate_batch"
+        seq = kwargs.get("en_sequential_write", args[3] if len(args) > 3 else None)
+        if seq is True and self.c_type.layout in (LayoutMode.BSNGD, LayoutMode.SBNGD):
+            raise error(f"{api}: a C of the {self.c_type.layout.name} layout cannot be written with "
+                        "en_sequential_write=True (the devkit asserts)")
         second = args[1] if len(args) > 1 else None
         cube_form = ("batch_a" not in kwargs and "batch_b" not in kwargs and
                      (isinstance(second, bool) or (isinstance(second, Scalar) and second.dtype == dt.bool_) or
@@ -655,17 +721,22 @@ class MatmulIterator:
     """What `matmul.iterate()` returns: the context manager of `with matmul.iterate() as count:` (the kernel
     visitor compiles it as `while (mm.Iterate(enPartialSum)) { body; count++; }`)."""
 
-    def __init__(self, matmul: Matmul, en_partial_sum: Scalar, sync: bool = True) -> None:
+    def __init__(self, matmul: Matmul, en_partial_sum: Scalar, sync: bool = True,
+                 local_c_matrix: Optional[LocalTensor] = None) -> None:
         self.matmul = matmul
         self.en_partial_sum = en_partial_sum
         self.sync = sync
+        self.local_c_matrix = local_c_matrix
 
     def __asc_with__(self, run: Any) -> None:
         op = "asc.matmul.iterate" if self.sync else "asc.matmul.iterate.async"
+        extra = []
+        if self.local_c_matrix is not None:  # mmlocal: Iterate(enPartialSum, localCmatrix)
+            op, extra = "asc.matmul.iterate.l0c", [self.local_c_matrix]
 
         def condition() -> Scalar:
             bld = _b.current()
-            res = bld.create1(op, [self.matmul, self.en_partial_sum], bld.scalar_type(dt.bool_))
+            res = bld.create1(op, [self.matmul, self.en_partial_sum] + extra, bld.scalar_type(dt.bool_))
             return Scalar(res, dt.bool_)
 
         run(condition)
