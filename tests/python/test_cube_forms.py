@@ -244,3 +244,74 @@ def test_nz2nd_en_into_l1_has_no_effect_on_910b(relu: int) -> None:
     co12_kernel[1](a, bt, c, eye_nz, m, n, k, asc.float16, asc.float16, Q.F322F16, 0, relu, 2, False, True,
                    sanitize="error")
     assert (c == want).all()
+
+
+# ---- misuse: CompileErrors (and NotImplementedErrors) at the user's line ---------------------------------------
+
+
+@asc.jit
+def misuse_kernel(a: asc.GlobalAddress, w: asc.GlobalAddress, case: asc.ConstExpr[int]):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(a)
+    g64 = asc.GlobalTensor()
+    g64.set_global_buffer(w)
+    pipe = asc.TPipe()
+    qv = asc.TQue(asc.TPosition.VECIN, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    q2 = asc.TQue(asc.TPosition.A2, 1)
+    pipe.init_buffer(qv, 1, 2048)
+    pipe.init_buffer(qc, 1, 2048)
+    pipe.init_buffer(q1, 1, 1024)
+    pipe.init_buffer(q2, 1, 1024)
+    p = asc.Nd2NzParams(1, 4, 16, 0, 16, 1, 1, 0)
+    if case == 0:
+        v64 = qv.alloc_tensor(asc.int64)
+        asc.data_copy(v64, g64, p)  # <- 0
+    if case == 1:
+        v32 = qv.alloc_tensor(asc.float32)
+        asc.data_copy(v32, g, p)  # <- 1
+    if case == 2:
+        c = qc.alloc_tensor(asc.float32)
+        asc.data_copy(c, g, p)  # <- 2
+    if case == 3:
+        c = qc.alloc_tensor(asc.float32)
+        asc.data_copy(g, c, asc.DataCopyCO12DstParams(16, 16, 1, 16, asc.QuantModes.F322F16, 3, False, True))  # <- 3
+    if case == 4:
+        c = qc.alloc_tensor(asc.float32)
+        asc.data_copy(g, c, asc.DataCopyCO12DstParams(16, 16, 1, 16, asc.QuantModes.F322F16, 2, False, True))  # <- 4
+    if case == 5:
+        i = qc.alloc_tensor(asc.int32)
+        asc.data_copy(g, i, asc.DataCopyCO12DstParams(16, 16, 1, 16, asc.QuantModes.VDEQF16, 0, False, True))  # <- 5
+    if case == 6:
+        f1 = q1.alloc_tensor(asc.int8)
+        f2 = q2.alloc_tensor(asc.int8)
+        asc.load_data(f2, f1, asc.LoadData3DParamsV2(l1_h=4, l1_w=4, en_transpose=True, dtype=asc.int8))  # <- 6
+    if case == 7:
+        u1 = q1.alloc_tensor(asc.uint8)
+        u2 = q2.alloc_tensor(asc.uint8)
+        asc.load_data(u2, u1, asc.LoadData3DParamsV2(l1_h=4, l1_w=4, en_transpose=True, dtype=asc.uint8))  # <- 7
+
+
+@pytest.mark.parametrize("case, cls, fragment", [
+    (0, asc.CompileError, "does not support element type int64"),
+    (1, asc.CompileError, "dst and src element types differ (float32 and float16)"),
+    (2, asc.CompileError, "'dst' must be at TPosition.A1, TPosition.B1, TPosition.C1, TPosition.VECIN"),
+    (3, asc.CompileError, "relu_pre 3 is not a ReLU mode"),
+    (4, NotImplementedError, "LRELU_ALPHA register"),
+    (5, NotImplementedError, "SetFixPipeConfig sets, which upstream pyasc has no API to set"),
+    (6, asc.CompileError, "of int8 with en_transpose is not supported on the Ascend910B"),
+    (7, asc.CompileError, "of uint8 with en_transpose is not supported on the Ascend910B"),
+])
+def test_misuse_at_the_line(case: int, cls: Any, fragment: str) -> None:
+    with pytest.raises(cls) as info:
+        misuse_kernel[1](np.zeros(1024, np.float16), np.zeros(64, np.int64), case)
+    assert fragment in str(info.value), str(info.value)
+    assert f"# <- {case}" in str(info.value)
+
+
+def test_vector_quant_fixpipe_form_still_works_note() -> None:
+    """The NotImplementedError points at asc.fixpipe's cbuf_workspace form, which reads the per-channel
+    parameters from L1 (implemented): the hint names it."""
+    with pytest.raises(NotImplementedError, match="cbuf_workspace"):
+        misuse_kernel[1](np.zeros(1024, np.float16), np.zeros(64, np.int64), 5)
