@@ -246,6 +246,60 @@ def test_nz2nd_en_into_l1_has_no_effect_on_910b(relu: int) -> None:
     assert (c == want).all()
 
 
+# ---- DataCopy L1 -> GM (copy_cbuf_to_gm, MTE3) --------------------------------------------------------------
+
+
+@asc.jit
+def l1_to_gm_kernel(z: asc.GlobalAddress, x: asc.GlobalAddress, how: asc.ConstExpr[int], cnt: int, blen: int,
+                    sgap: int, dgap: int):
+    """x -> L1 (count), then L1 -> z: how 0 by count (cnt elements), 1 by DataCopyParams, 2 the enhanced form."""
+    xg = asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    zg = asc.GlobalTensor()
+    zg.set_global_buffer(z)
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.B1, 1)
+    pipe.init_buffer(q, 1, 4096)
+    t = q.alloc_tensor(x.dtype)
+    asc.data_copy(t, xg, 4096 // x.dtype.sizeof())
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    if how == 0:
+        asc.data_copy(zg, t, cnt)
+    if how == 1:
+        asc.data_copy(zg, t, asc.DataCopyParams(cnt, blen, sgap, dgap))
+    if how == 2:
+        asc.data_copy(zg, t, asc.DataCopyParams(cnt, blen, sgap, dgap), asc.DataCopyEnhancedParams())
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32])
+def test_l1_to_gm_by_count(dtype: Any) -> None:
+    x = np.arange(4096 // np.dtype(dtype).itemsize).astype(dtype)
+    n = 96 // np.dtype(dtype).itemsize + 3  # not whole blocks: rounded down to 96 bytes
+    z = np.full(x.size, 9, dtype)
+    with pytest.warns(Warning, match="misaligned length"):
+        l1_to_gm_kernel[1](z, x, 0, n, 0, 0, 0, sanitize="error")
+    k = 96 // np.dtype(dtype).itemsize
+    np.testing.assert_array_equal(z[:k], x[:k])
+    assert (z[k:] == 9).all()
+
+
+@pytest.mark.parametrize("how", [1, 2])
+def test_l1_to_gm_by_params(how: int) -> None:
+    """3 blocks of 2 x 32 bytes, 1 block skipped in L1 and 2 in GM between them."""
+    x = np.arange(1024, dtype=np.float32)
+    z = np.zeros(1024, np.float32)
+    l1_to_gm_kernel[1](z, x, how, 3, 2, 1, 2, sanitize="error")
+    want = np.zeros(1024, np.float32)
+    for b in range(3):
+        want[b * 32:b * 32 + 16] = x[b * 24:b * 24 + 16]
+    np.testing.assert_array_equal(z, want)
+
+
+def test_l1_to_gm_ascendc() -> None:
+    assert "AscendC::DataCopy(zg, t, AscendC::DataCopyParams(" in ascendc(l1_to_gm_kernel)
+
+
 # ---- misuse: CompileErrors (and NotImplementedErrors) at the user's line ---------------------------------------
 
 
@@ -287,6 +341,14 @@ def misuse_kernel(a: asc.GlobalAddress, w: asc.GlobalAddress, case: asc.ConstExp
         f1 = q1.alloc_tensor(asc.int8)
         f2 = q2.alloc_tensor(asc.int8)
         asc.load_data(f2, f1, asc.LoadData3DParamsV2(l1_h=4, l1_w=4, en_transpose=True, dtype=asc.int8))  # <- 6
+    if case == 8:
+        h1 = q1.alloc_tensor(asc.float16)
+        hv = qv.alloc_tensor(asc.float16)
+        asc.data_copy(hv, h1, 64)  # <- 8
+    if case == 9:
+        c = qc.alloc_tensor(asc.float32)
+        fv = qv.alloc_tensor(asc.float32)
+        asc.data_copy(fv, c, 64)  # <- 9
     if case == 7:
         u1 = q1.alloc_tensor(asc.uint8)
         u2 = q2.alloc_tensor(asc.uint8)
@@ -302,6 +364,8 @@ def misuse_kernel(a: asc.GlobalAddress, w: asc.GlobalAddress, case: asc.ConstExp
     (5, NotImplementedError, "SetFixPipeConfig sets, which upstream pyasc has no API to set"),
     (6, asc.CompileError, "of int8 with en_transpose is not supported on the Ascend910B"),
     (7, asc.CompileError, "of uint8 with en_transpose is not supported on the Ascend910B"),
+    (8, asc.CompileError, "from TPosition.A1 to TPosition.VECIN is not supported on the Ascend910B"),
+    (9, asc.CompileError, "from TPosition.CO1 to TPosition.VECIN is not supported on the Ascend910B"),
 ])
 def test_misuse_at_the_line(case: int, cls: Any, fragment: str) -> None:
     with pytest.raises(cls) as info:

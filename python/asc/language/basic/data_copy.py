@@ -50,6 +50,20 @@ def _direction(api: str, dst: Any, src: Any) -> str:
     if api == "asc.data_copy" and isinstance(src, LocalTensor) and isinstance(dst, LocalTensor) and \
             getattr(dst, "position", None) == TPosition.C2 and getattr(src, "position", None) == TPosition.C1:
         return "l1_to_bt"
+    # family: cube (cube2): DataCopy L1 (A1, B1, C1) -> GM by count or DataCopyParams: the devkit's
+    # DataCopyL12GMImpl (copy_cbuf_to_gm, MTE3, on the cube core), the same copy as UB -> GM
+    _l1 = (TPosition.A1, TPosition.B1, TPosition.C1)
+    if api == "asc.data_copy" and isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor) and \
+            getattr(src, "position", None) in _l1:
+        return "local_to_gm"
+    # the routes arch 2201 reports unsupported (DataCopyL12UBImpl, DataCopyL0C2UBImpl, DataCopyUB2L0CImpl)
+    if api == "asc.data_copy" and isinstance(dst, LocalTensor) and isinstance(src, LocalTensor):
+        sp, dp = getattr(src, "position", None), getattr(dst, "position", None)
+        if (sp in _l1 and dp in _UB_POSITIONS) or (sp == TPosition.CO1 and dp in _UB_POSITIONS) or \
+                (sp in _UB_POSITIONS and dp == TPosition.CO1):
+            raise error(f"{api} from TPosition.{TPosition(sp).name} to TPosition.{TPosition(dp).name} is not "
+                        "supported on the Ascend910B (the devkit's arch 2201 reports it unsupported)",
+                        "hint: L1 and L0C reach the UB through GM (L1 -> GM by data_copy, L0C -> GM by fixpipe)")
     for t in (dst, src):
         if isinstance(t, LocalTensor) and getattr(t, "position", TPosition.VECCALC) not in _UB_POSITIONS:
             raise NotImplementedError(f"{api} with a LocalTensor at TPosition.{TPosition(t.position).name} "
