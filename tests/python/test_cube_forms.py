@@ -379,3 +379,13 @@ def test_vector_quant_fixpipe_form_still_works_note() -> None:
     parameters from L1 (implemented): the hint names it."""
     with pytest.raises(NotImplementedError, match="cbuf_workspace"):
         misuse_kernel[1](np.zeros(1024, np.float16), np.zeros(64, np.int64), 5)
+
+
+def test_nd2nz_into_ub_is_a_nop_on_a_cube_core() -> None:
+    """ASCEND_IS_NOT_AIV: on an AIC_ONLY launch the copy does nothing (the UB keeps the pattern)."""
+    z = (np.arange(256) % 97 + 1).astype(np.float16)
+    nd2nz_ub_kernel[1](z, np.zeros(64, np.float16), 1, 4, 16, 0, 16, 1, 1, 0, 256,
+                       kernel_type=asc.KernelType.AIC_ONLY)
+    np.testing.assert_array_equal(z, (np.arange(256) % 97 + 1).astype(np.float16))
+    nd2nz_ub_kernel[1](z, np.zeros(64, np.float16), 1, 4, 16, 0, 16, 1, 1, 0, 256)
+    assert not z[:64].any()  # the same launch on a vector core copies the zeros

@@ -66,9 +66,11 @@ def _direction(api: str, dst: Any, src: Any) -> str:
                         "hint: L1 and L0C reach the UB through GM (L1 -> GM by data_copy, L0C -> GM by fixpipe)")
     for t in (dst, src):
         if isinstance(t, LocalTensor) and getattr(t, "position", TPosition.VECCALC) not in _UB_POSITIONS:
+            # what is left on arch 2201: UB -> L1 (software-emulated: the vector core copies to a GM workspace
+            # and asks the Matmul server on the cube core, KFC, to copy it into L1) and L1 -> L0C
             raise NotImplementedError(f"{api} with a LocalTensor at TPosition.{TPosition(t.position).name} "
-                                      "(the cube's L1/L0 buffers) is not supported yet: it belongs to the cube "
-                                      "data movement (issue: cube family)")
+                                      f"({describe(src)} -> {describe(dst)}) is not supported yet: UB -> L1 runs "
+                                      "through the Matmul server (KFC) on this arch, L1 -> L0C is not modelled")
     if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
         return "gm_to_local"
     if isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
