@@ -349,6 +349,17 @@ def misuse_kernel(a: asc.GlobalAddress, w: asc.GlobalAddress, case: asc.ConstExp
         c = qc.alloc_tensor(asc.float32)
         fv = qv.alloc_tensor(asc.float32)
         asc.data_copy(fv, c, 64)  # <- 9
+    if case == 10:
+        h1 = q1.alloc_tensor(asc.float16)
+        asc.data_copy_pad(g, h1, asc.DataCopyExtParams(1, 64, 0, 0, 0))  # <- 10
+    if case == 11:
+        h1 = q1.alloc_tensor(asc.float16)
+        asc.data_copy_pad(h1, g, asc.DataCopyExtParams(1, 64, 0, 0, 0),  # <- 11
+                          asc.DataCopyPadExtParams(asc.float16))
+    if case == 12:
+        h1 = q1.alloc_tensor(asc.float16)
+        hv = qv.alloc_tensor(asc.float16)
+        asc.data_copy(h1, hv, p)  # <- 12
     if case == 7:
         u1 = q1.alloc_tensor(asc.uint8)
         u2 = q2.alloc_tensor(asc.uint8)
@@ -366,6 +377,9 @@ def misuse_kernel(a: asc.GlobalAddress, w: asc.GlobalAddress, case: asc.ConstExp
     (7, asc.CompileError, "of uint8 with en_transpose is not supported on the Ascend910B"),
     (8, asc.CompileError, "from TPosition.A1 to TPosition.VECIN is not supported on the Ascend910B"),
     (9, asc.CompileError, "from TPosition.CO1 to TPosition.VECIN is not supported on the Ascend910B"),
+    (10, asc.CompileError, "between GM and L1 (TPosition.A1) is not supported on the Ascend910B"),
+    (11, asc.CompileError, "between GM and L1 (TPosition.A1) is not supported on the Ascend910B"),
+    (12, NotImplementedError, "through the Matmul server (KFC)"),
 ])
 def test_misuse_at_the_line(case: int, cls: Any, fragment: str) -> None:
     with pytest.raises(cls) as info:

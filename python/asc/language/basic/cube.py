@@ -81,8 +81,10 @@ def nd2nz_copy(dst: Any, src: Any, params: Any) -> None:
     dst_nz_matrix_stride) (asc.data_copy's form)."""
     api = "asc.data_copy"
     if isinstance(src, LocalTensor):
+        # the devkit's DataCopyUB2L1ND2NZImpl: the vector core copies to a GM workspace and asks the Matmul
+        # server on the cube core (KFC, ScmDataCopyND2NZMsg) to copy it into L1
         raise NotImplementedError("asc.data_copy with Nd2NzParams from a LocalTensor (UB -> L1, software-"
-                                  "emulated through the Matmul server on this arch) is not supported yet")
+                                  "emulated through the Matmul server (KFC) on this arch) is not supported yet")
     if not isinstance(src, GlobalTensor):
         raise error(f"{api}: with Nd2NzParams 'src' must be a GlobalTensor, got {describe(src)}")
     ub = isinstance(dst, LocalTensor) and _pos(dst) in _UB

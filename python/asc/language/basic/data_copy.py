@@ -56,6 +56,13 @@ def _direction(api: str, dst: Any, src: Any) -> str:
     if api == "asc.data_copy" and isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor) and \
             getattr(src, "position", None) in _l1:
         return "local_to_gm"
+    # DataCopyPad between GM and L1: arch 2201 reports it unsupported (DataCopyPadGM2L1Impl, DataCopyPadL12GMImpl)
+    if api == "asc.data_copy_pad" and (isinstance(dst, GlobalTensor) or isinstance(src, GlobalTensor)):
+        local = src if isinstance(dst, GlobalTensor) else dst
+        if isinstance(local, LocalTensor) and getattr(local, "position", None) in _l1:
+            raise error(f"{api} between GM and L1 (TPosition.{TPosition(local.position).name}) is not supported on "
+                        "the Ascend910B (the devkit's arch 2201 reports it unsupported)",
+                        "hint: asc.data_copy moves whole 32-byte blocks between GM and L1")
     # the routes arch 2201 reports unsupported (DataCopyL12UBImpl, DataCopyL0C2UBImpl, DataCopyUB2L0CImpl)
     if api == "asc.data_copy" and isinstance(dst, LocalTensor) and isinstance(src, LocalTensor):
         sp, dp = getattr(src, "position", None), getattr(dst, "position", None)
@@ -239,8 +246,10 @@ def data_copy_pad(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
     """
     api = "asc.data_copy_pad"
     if "nd2nz_params" in kwargs or any(_struct_name(a) == "Nd2NzParams" for a in args):
-        raise NotImplementedError("asc.data_copy_pad with Nd2NzParams (a copy into the cube's L1 buffer) is not "
-                                  "supported yet: it belongs to the cube data movement (issue: cube family)")
+        # the devkit's DataCopyPadUB2L1Impl: the vector core copies to a GM workspace and asks the Matmul server
+        # on the cube core (KFC) to copy it into L1 with ND2NZ
+        raise NotImplementedError("asc.data_copy_pad with Nd2NzParams (UB -> L1) is not supported yet: on this arch "
+                                  "it runs through the Matmul server (KFC) on the cube core")
     direction = _direction(api, dst, src)
     if direction == "local_to_local":
         raise error(f"{api} copies GM→UB or UB→GM, got LocalTensor ← LocalTensor", _PAD_HINT)
