@@ -312,13 +312,21 @@ AscStatus sim_cube_co12dst(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in,
                     "DataCopy from L0C: channel_split needs float32 -> "
                     "float32, NZ output to GM and n_size a multiple of 8");
-  if (sim_fixpipe_is_vector_mode((int)quant) || relu > 1 || (to_l1 && nd))
+  /* family: cube (cube2). The vector modes read the fixpipe buffer at the
+   * address SetFixPipeConfig puts in FPC, relu_pre 2 the LRELU_ALPHA
+   * register (set_lrelu_alpha): upstream sets neither. Into L1 nz2nd_en
+   * has no effect on the Atlas A2 (the devkit's DataCopy L0C -> L1 page:
+   * Ascend 950 only): the copy is NZ. */
+  if (to_l1)
+    nd = 0;
+  if (sim_fixpipe_is_vector_mode((int)quant) || relu > 1)
     return sim_fail(x, in, "DataCopy from L0C with %s is not simulated",
                     sim_fixpipe_is_vector_mode((int)quant)
                         ? "a vector quant mode (its parameters are in the "
-                          "fixpipe buffer)"
-                    : relu > 1 ? "relu_pre other than 0 and 1"
-                               : "nz2nd_en into L1");
+                          "fixpipe buffer, which nothing here can fill)"
+                    : relu == 2 ? "relu_pre 2 (its slope, the LRELU_ALPHA "
+                                  "register, cannot be set)"
+                                : "relu_pre above 2 (0: none, 1: ReLU)");
   if (m == 0 || n == 0)
     return ASC_OK;
   if (n > 4095 || src_stride < m)

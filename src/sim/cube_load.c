@@ -250,9 +250,12 @@ AscStatus sim_cube_load_3d(AscExec *x, const AscInstr *in) {
                     "LoadData (3-D): dst must be 512-byte aligned (L0 address "
                     "%lld), src 32-byte aligned (L1 address %lld)",
                     (long long)dst->addr, (long long)src->addr);
+  /* the devkit's LoadData (3-D) page for the Atlas A2: no b8 into L0B, and
+   * transposed into L0A b16 / b32 only */
   if ((tr || dm == SIM_CMEM_L0B) && es == 1)
     return sim_fail(x, in,
-                    "LoadData (3-D) of an 8-bit type %s is not simulated",
+                    "LoadData (3-D) of an 8-bit type %s is not supported on "
+                    "the Ascend910B",
                     dm == SIM_CMEM_L0B ? "into L0B" : "with en_transpose");
   if (!pro) { /* the registers the load sets first (the devkit's default
                * IsResetLoad3dConfig: Load3DSetFMatrixCal, Load3DSetPaddingCal)

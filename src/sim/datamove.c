@@ -267,7 +267,8 @@ static int dir_src_gm(const AscInstr *in) {
          in->op == ASC_OP_DATA_COPY_E_GM_TO_LOCAL ||
          in->op == ASC_OP_DATA_COPY_PAD_GM_TO_LOCAL ||
          in->op == ASC_OP_DATA_COPY_PAD_P_GM_TO_LOCAL ||
-         in->op == ASC_OP_DATA_COPY_SLICE_GM_TO_LOCAL;
+         in->op == ASC_OP_DATA_COPY_SLICE_GM_TO_LOCAL ||
+         in->op == ASC_OP_DATA_COPY_ND2NZ_UB;
 }
 
 static int dir_dst_gm(const AscInstr *in) {
@@ -731,6 +732,131 @@ AscStatus sim_data_copy_nz2nd(AscExec *x, const AscInstr *in) {
         if (s)
           return s;
       }
+  return ASC_OK; /* the last copy's event: the interpreter shows it */
+}
+
+/* ---- family: cube (cube2). DataCopy GM -> UB with Nd2NzParams -----------
+ * The devkit's DataCopyGM2UBND2NZImpl (dav_c220), a software copy done as
+ * DataCopyPad GM -> UB calls (DataCopyGM2UBSingleImpl), each an MTE2 event
+ * of its own, on the vector cores only (ASCEND_IS_NOT_AIV: a NOP on a cube
+ * core). C0 is 32 / sizeof(T) elements, 16 for float (the float
+ * specialisation). For each of the nd_num matrices and each column block
+ * b of ceil(d_value / C0) (its width w: C0, the last d_value % C0), for
+ * each run of at most 255 rows: one DataCopyPad of the run's rows, w
+ * elements each, GM rows src_d_value elements apart, from
+ *   src + src_nd_matrix_stride + b * C0 + run * (uint16)(255 * d_value)
+ * to
+ *   dst + dst_nz_matrix_stride + (uint16)(b * dst_nz_c0_stride * 32 /
+ *   sizeof(T)) + run * 255 * C0
+ * (elements; the tail run's offsets are the same without the uint16).
+ * Two facts of that code the model keeps: the matrix offsets are not
+ * multiplied by the matrix index (every one of the nd_num iterations
+ * copies the matrix at src_nd_matrix_stride to dst_nz_matrix_stride), and
+ * a run's rows advance by 255 * d_value, not src_d_value. The UB row
+ * stride (DataCopyPad's dstStride, 32-byte blocks past each row's data
+ * rounded up to 32 bytes) is (dst_nz_n_stride - 32) / 32 in C's int
+ * arithmetic (0 below 64); for float (dst_nz_n_stride * 32 - 64) / 32 in
+ * size_t arithmetic, cast to uint32 (dst_nz_n_stride - 2; 0xFFFFFFFF for
+ * 1), and (16 - w) * 4 / 32 for a partial block. The bytes a row's 32-byte
+ * rounding adds are DataCopyPad's dummy ones (the row's first element). */
+static AscStatus pad_gm_to_ub_at(AscExec *x, const AscInstr *in, int64_t cnt,
+                                 int64_t len, uint64_t sstride,
+                                 uint64_t dstride, int64_t es, int64_t doff,
+                                 int64_t soff) {
+  const AscTensorRef *dst = &ASC_SLOT(x, in, 0).t, *src = &ASC_SLOT(x, in, 1).t;
+  int64_t row32 = (len + 31) / 32 * 32, dstep, sstep, dend, send;
+  if (asc_add_i64(row32, (int64_t)dstride * 32, &dstep) ||
+      asc_add_i64(len, (int64_t)sstride, &sstep) ||
+      asc_mul_i64(cnt - 1, dstep, &dend) ||
+      asc_add_i64(dend, row32 + doff, &dend) ||
+      asc_mul_i64(cnt - 1, sstep, &send) ||
+      asc_add_i64(send, len + soff, &send))
+    return sim_fail(x, in, "DataCopy ND2NZ into UB: the offsets overflow");
+  GmRange g;
+  uint8_t *d =
+      local_range(x, in, dst, doff, dend, 1, cnt > 1 && dstep != row32, "dst");
+  if (!d || !gm_range(x, in, src, soff, send, 0, "src", &g, cnt, len, sstep))
+    return ASC_ERR_KERNEL;
+  for (int64_t b = 0; b < cnt; b++) {
+    uint8_t *o = d + b * dstep;
+    int64_t skip, n;
+    uint8_t *p = gm_row(&g, soff + b * sstep, len, &skip, &n);
+    if (n < len)
+      memset(o, 0, (size_t)len);
+    if (n)
+      memcpy(o + skip, p, (size_t)n);
+    for (int64_t i = len; i < row32; i += es) /* dummy: the first element */
+      memcpy(o + i, o, (size_t)(row32 - i < es ? row32 - i : es));
+  }
+  x->b->ev.bytes = cnt * len;
+  x->b->ev.elems = x->b->ev.bytes / es;
+  return ASC_OK;
+}
+
+AscStatus sim_data_copy_nd2nz_ub(AscExec *x, const AscInstr *in) {
+  int64_t es = check_operands(x, in, 1);
+  if (!es)
+    return ASC_ERR_KERNEL;
+  uint64_t nd = field_u(x, in, 2, 0), nv = field_u(x, in, 2, 1);
+  uint64_t dv = field_u(x, in, 2, 2), smat = field_u(x, in, 2, 3);
+  uint64_t sd = field_u(x, in, 2, 4), c0s = field_u(x, in, 2, 5);
+  uint64_t ns = field_u(x, in, 2, 6), dmat = field_u(x, in, 2, 7);
+  /* the devkit's CheckNd2NzParamsCommon */
+  if (!check_range(x, in, "ndNum", nd, 0, 4095) ||
+      !check_range(x, in, "nValue", nv, 0, 16384) ||
+      !check_range(x, in, "dValue", dv, 0, 65535) ||
+      !check_range(x, in, "srcNdMatrixStride", smat, 0, 65535) ||
+      !check_range(x, in, "srcDValue", sd, 1, 65535) ||
+      !check_range(x, in, "dstNzC0Stride", c0s, 1, 16384) ||
+      !check_range(x, in, "dstNzNStride", ns, 1, 16384) ||
+      !check_range(x, in, "dstNzMatrixStride", dmat, 0, 65535))
+    return ASC_ERR_KERNEL;
+  if (x->b->has_core && x->b->core_is_aic)
+    return ASC_OK; /* if ASCEND_IS_NOT_AIV return */
+  int f32 = ASC_SLOT(x, in, 0).t.dtype == ASC_DT_FLOAT32;
+  int64_t c0 = f32 ? 16 : 32 / es, copies = (int64_t)((dv + c0 - 1) / c0);
+  int64_t reps = (int64_t)nv / 255, tail = (int64_t)nv % 255;
+  uint16_t max_c0 = (uint16_t)(255 * c0), max_d = (uint16_t)(255 * dv);
+  const AscInstr *step = NULL;
+  int64_t issued = 0;
+  for (uint64_t m = 0; m < nd; m++)
+    for (int64_t b = 0; b < copies; b++) {
+      int64_t w = (int64_t)dv >= (b + 1) * c0 ? c0 : (int64_t)dv % c0;
+      uint16_t len = (uint16_t)(w * es);
+      uint16_t s0 = (uint16_t)(b * c0);
+      uint16_t d0 = (uint16_t)(b * (int64_t)c0s * (32 / es));
+      uint64_t sstride = (uint32_t)(sd * (uint64_t)es - len), dstride;
+      if (!f32)
+        dstride = (uint32_t)(((int)ns - 32) / 32);
+      else if (w < c0)
+        dstride = (uint32_t)((uint64_t)(c0 - w) * 4 / 32);
+      else
+        dstride = (uint32_t)(((uint64_t)ns * 32 - 64) / 32);
+      for (int64_t r = 0; r <= reps; r++) {
+        int64_t cnt = r < reps ? 255 : tail;
+        if (!cnt)
+          continue;
+        if (issued++ && x->b->n_observers) { /* the previous copy's event */
+          if (!step)
+            step = sim_step_instr(in, in->op, 0,
+                                  "DataCopy ND2NZ into UB (a DataCopyPad "
+                                  "GM -> UB)",
+                                  0, in->dtype);
+          AscStatus st = sim_emit_event(x, step);
+          if (st)
+            return st;
+          x->b->ev.pipe = ASC_PIPE_MTE2;
+        }
+        int64_t de =
+            (int64_t)dmat + d0 + (r < reps ? r * max_c0 : reps * 255 * c0);
+        int64_t se = (int64_t)smat + s0 +
+                     (r < reps ? r * max_d : reps * 255 * (int64_t)dv);
+        AscStatus st = pad_gm_to_ub_at(x, in, cnt, len, sstride, dstride, es,
+                                       de * es, se * es);
+        if (st)
+          return st;
+      }
+    }
   return ASC_OK; /* the last copy's event: the interpreter shows it */
 }
 

@@ -225,7 +225,7 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     if case == 3:
         asc.fixpipe(a_gm, c32, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16))  # <- 3
     if case == 4:
-        asc.data_copy(v, a_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 1))  # <- 4
+        asc.data_copy(a2, a_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 1))  # <- 4
     if case == 5:
         asc.mmad(c32, a2, b2, a2, asc.MmadParams(m=16, n=16, k=16))  # <- 5
     if case == 6:
@@ -254,7 +254,7 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (1, asc.CompileError, "does not support float16 x float16 -> float16"),
     (2, asc.CompileError, "'fm' must be at TPosition.A2"),
     (3, asc.CompileError, "quant_pre QuantModes.NoQuant does not convert float32 to float16"),
-    (4, NotImplementedError, "with Nd2NzParams into a UB LocalTensor"),
+    (4, asc.CompileError, "'dst' must be at TPosition.A1, TPosition.B1, TPosition.C1, TPosition.VECIN"),
     (5, asc.CompileError, "'bias' must be at TPosition.C2, TPosition.CO1"),
     (6, asc.CompileError, "boundary must be an integer"),
     (7, asc.CompileError, "cfg_column_major (NZ to DN) is not supported on the Ascend910B"),

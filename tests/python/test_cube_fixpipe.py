@@ -282,7 +282,7 @@ def test_vector_mode_without_workspace_is_a_compile_error() -> None:
 def co12_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, eye: asc.GlobalAddress,
                 m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int], in_dt: asc.ConstExpr,
                 out_dt: asc.ConstExpr, quant: asc.ConstExpr, flag: asc.ConstExpr[int], relu: asc.ConstExpr[int],
-                how: asc.ConstExpr[int], split: asc.ConstExpr[bool] = False):
+                how: asc.ConstExpr[int], split: asc.ConstExpr[bool] = False, nz2nd: asc.ConstExpr[bool] = False):
     """C = A Bt^T in L0C; how 0: data_copy to GM (ND), 1: to GM (NZ), 2: to L1 (NZ, out_dt), then L1 -> L0A,
     times the identity, fixpipe (NoQuant) to c."""
     a_gm = asc.GlobalTensor()
@@ -340,7 +340,7 @@ def co12_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
     if how == 2:  # float16 into L1 in NZ (column blocks of 16, m1 * 16 rows: the layout load_data reads)
         o1 = qo.alloc_tensor(out_dt)
         e1 = qe.alloc_tensor(out_dt)
-        asc.data_copy(o1, co1, asc.DataCopyCO12DstParams(n, m, m1 * 16, m1 * 16, quant, relu, False, False))
+        asc.data_copy(o1, co1, asc.DataCopyCO12DstParams(n, m, m1 * 16, m1 * 16, quant, relu, False, nz2nd))
         asc.data_copy(e1, e_gm, n1 * n1 * 256)
         asc.set_flag(asc.HardEvent.FIX_MTE1, 0)
         asc.wait_flag(asc.HardEvent.FIX_MTE1, 0)

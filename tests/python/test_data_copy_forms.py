@@ -499,10 +499,9 @@ def test_data_copy_compile_errors_and_not_implemented_forms() -> None:
         g.set_global_buffer(x)
         a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 256)
         asc.data_copy(a, g, asc.Nd2NzParams(1, 1, 16, 0, 16, 1, 1, 0))
-    # family: cube: the Nd2NzParams form copies GM -> L1 (test_cube.py); into the UB (the devkit's software
-    # ND2NZ copy) it is not implemented yet
-    with pytest.raises(asc.UnsupportedError, match="with Nd2NzParams into a UB LocalTensor"):
-        _compile(knd)
+    # family: cube: the Nd2NzParams form copies GM -> L1 (test_cube.py) and, into the UB, runs the devkit's
+    # software ND2NZ copy (test_cube_forms.py)
+    _compile(knd)
 
 
 def test_ascendc_of_the_forms() -> None:

@@ -736,7 +736,8 @@ def k_copy_params(out: asc.GlobalAddress, n: int):
     g = asc.GlobalTensor()
     g.set_global_buffer(out)
     x = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 256)
-    asc.data_copy(x, g, asc.Nd2NzParams(1, 1, 8, 0, 8, 1, 1, 1))  # (the software ND2NZ copy into UB: not yet)
+    a1 = asc.LocalTensor(asc.int32, asc.TPosition.A1, 0, 256)
+    asc.data_copy(a1, x, asc.Nd2NzParams(1, 1, 8, 0, 8, 1, 1, 1))  # (UB -> L1 through the Matmul server: not yet)
 
 
 @asc.jit

@@ -24,6 +24,7 @@ from ..core.values import GlobalTensor, LocalTensor
 
 _L1 = (TPosition.A1, TPosition.B1, TPosition.C1)
 _L0AB = (TPosition.A2, TPosition.B2)
+_UB = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 _ND2NZ_DTYPES = (dt.int8, dt.uint8, dt.float16, dt.bfloat16, dt.int16, dt.uint16, dt.float32, dt.int32, dt.uint32)
 _LOAD_DTYPES = (dt.int8, dt.uint8, dt.float16, dt.bfloat16, dt.int16, dt.uint16, dt.float32, dt.int32,
                 dt.uint32)
@@ -73,23 +74,31 @@ def _bind(api: str, names: Tuple[str, ...], args: Tuple[Any, ...], kwargs: Dict[
 
 
 def nd2nz_copy(dst: Any, src: Any, params: Any) -> None:
-    """`DataCopy(dst, src, Nd2NzParams)` GM -> L1 (asc.data_copy's form)."""
+    """`DataCopy(dst, src, Nd2NzParams)` GM -> L1 (A1/B1/C1, the MTE2's ND2NZ)
+    or GM -> UB (VECIN/VECOUT/VECCALC: the devkit's software copy, a loop
+    of DataCopyPad; docs/semantics.md has its layout, including that each
+    of the nd_num matrices is the one at src_nd_matrix_stride, written at
+    dst_nz_matrix_stride) (asc.data_copy's form)."""
     api = "asc.data_copy"
     if isinstance(src, LocalTensor):
+        # the devkit's DataCopyUB2L1ND2NZImpl: the vector core copies to a GM workspace and asks the Matmul
+        # server on the cube core (KFC, ScmDataCopyND2NZMsg) to copy it into L1
         raise NotImplementedError("asc.data_copy with Nd2NzParams from a LocalTensor (UB -> L1, software-"
-                                  "emulated through the Matmul server on this arch) is not supported yet")
+                                  "emulated through the Matmul server (KFC) on this arch) is not supported yet")
     if not isinstance(src, GlobalTensor):
         raise error(f"{api}: with Nd2NzParams 'src' must be a GlobalTensor, got {describe(src)}")
-    if isinstance(dst, LocalTensor) and _pos(dst) in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
-        raise NotImplementedError("asc.data_copy with Nd2NzParams into a UB LocalTensor (GM -> VECIN, the "
-                                  "devkit's software ND2NZ copy) is not supported yet; copy into L1 (A1/B1/C1)")
-    _local_at(api, dst, "dst", _L1)
+    ub = isinstance(dst, LocalTensor) and _pos(dst) in _UB
+    if not ub:
+        _local_at(api, dst, "dst", _L1 + _UB)
     if dst.dtype != src.dtype:
         raise error(f"{api}: dst and src element types differ ({dst.dtype} and {src.dtype})")
     if dst.dtype not in _ND2NZ_DTYPES:
         raise error(f"{api} with Nd2NzParams does not support element type {dst.dtype} on the Ascend910B "
                     "(int8, uint8, float16, bfloat16, int16, uint16, float32, int32, uint32)")
-    _b.current().create("asc.data_copy.nd2nz.gm_to_local", [dst, src, params.to_ir()])
+    # into UB: the devkit's software copy (DataCopyGM2UBND2NZImpl, a loop of DataCopyPad GM -> UB; a NOP on a
+    # cube core), src/sim/datamove.c
+    op = "asc.data_copy.nd2nz.gm_to_ub" if ub else "asc.data_copy.nd2nz.gm_to_local"
+    _b.current().create(op, [dst, src, params.to_ir()])
 
 
 @usage("asc.mmad(dst, fm, filter, params)", "asc.mmad(dst, fm, filter, bias, params)")

@@ -130,9 +130,14 @@ def co12dst_copy(dst: Any, src: Any, params: Any) -> None:
     L0C (CO1) -> GM or L1 (A1/B1/C1), the register form of the fixpipe:
     `quant_pre` a scalar mode (its parameter the QUANT_PRE register of
     asc.set_fix_pipe_pre_quant_flag) or a cast, `relu_pre` 1 for ReLU,
-    `nz2nd_en` (GM only) rows `dst_stride` elements apart, else NZ with
-    column blocks `dst_stride` 32-byte units apart. Into L1 it converts
-    (float32 -> float32 and int32 -> int32 are not available there)."""
+    `nz2nd_en` (GM) rows `dst_stride` elements apart, else NZ with
+    column blocks `dst_stride` 32-byte units apart; into L1 `nz2nd_en`
+    has no effect on the Ascend910B (the devkit: Ascend 950 only), the
+    copy is NZ. Into L1 it converts (float32 -> float32 and int32 ->
+    int32 are not available there). `relu_pre` 2 (the scalar ReLU, its
+    slope a register upstream cannot set) and the vector quant modes
+    (their parameters in the fixpipe buffer, which upstream cannot point
+    the fixpipe at) raise NotImplementedError."""
     api = "asc.data_copy"
     _local_at(api, src, "src", (TPosition.CO1,))
     to_l1 = isinstance(dst, LocalTensor)
@@ -154,11 +159,25 @@ def co12dst_copy(dst: Any, src: Any, params: Any) -> None:
             raise error(f"{api}: L0C -> L1 converts: NoQuant ({src.dtype} -> {dst.dtype}) is not available on the "
                         "Ascend910B", "hint: write a float16 / bfloat16 / int8 L1 tensor with a quant_pre mode")
         if q in _VECTOR:
-            raise NotImplementedError(f"asc.data_copy from L0C with quant_pre QuantModes.{q.name} (parameters in "
-                                      "the fixpipe buffer) is not supported yet")
-    v = params.field("nz2nd_en")
-    if to_l1 and isinstance(v, (bool, int)) and v:
-        raise NotImplementedError("asc.data_copy from L0C with nz2nd_en into L1 is not supported yet")
+            # the devkit's copy_matrix_cc_to_gm / _cbuf reads the per-channel parameters from the fixpipe buffer
+            # (C2PIPE2GM) at the address SetFixPipeConfig writes into the FPC register; upstream pyasc has no
+            # set_fix_pipe_config (nor a copy into the fixpipe buffer), so no kernel can fill it
+            raise NotImplementedError(f"asc.data_copy from L0C with quant_pre QuantModes.{q.name}: its per-channel "
+                                      "parameters are read from the fixpipe buffer at the address "
+                                      "AscendC::SetFixPipeConfig sets, which upstream pyasc has no API to set; "
+                                      "use asc.fixpipe(dst, src, cbuf_workspace, params) instead")
+    relu = params.field("relu_pre")
+    if isinstance(relu, int) and not isinstance(relu, bool):
+        if relu == 2:
+            # the scalar (leaky) ReLU multiplies negatives by the LRELU_ALPHA register, set on arch 2201 only by
+            # set_lrelu_alpha (the devkit's internal SetLreluALPHA); upstream pyasc cannot set it
+            raise NotImplementedError("asc.data_copy from L0C with relu_pre 2 (the scalar / leaky ReLU): its slope "
+                                      "is the LRELU_ALPHA register (the devkit's set_lrelu_alpha), which upstream "
+                                      "pyasc has no API to set")
+        if not 0 <= relu <= 2:
+            raise error(f"{api}: relu_pre {relu} is not a ReLU mode (0: none, 1: ReLU)")
+    # nz2nd_en into L1: the devkit's DataCopy (L0C to L1) page says it takes effect on the Ascend 950 only; on
+    # the Ascend910B the copy writes NZ with or without it (src/sim/cube_fixpipe.c)
     v = params.field("channel_split")
     if isinstance(v, (bool, int)) and v and (to_l1 or src.dtype != dt.float32 or dst.dtype != dt.float32):
         raise error(f"{api}: channel_split (the F32 channel split) needs float32 -> float32 into GM")

@@ -75,8 +75,11 @@ def load_data(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
                         "the Ascend910B (float16, bfloat16, float32, int32, uint32)")
         tr = params.field("en_transpose")
         if dst.dtype.sizeof() == 1 and isinstance(tr, (bool, int)) and tr:
-            raise NotImplementedError(f"asc.load_data with asc.{name} of {dst.dtype} with en_transpose is not "
-                                      "supported yet (16- and 32-bit types are)")
+            # the devkit's LoadData (3-D) page for the Atlas A2: transposed, L1 -> L0A does not support b8 (en_transpose
+            # takes effect for b16 / b32 only; b8 on the Ascend 950)
+            raise error(f"{api} with asc.{name} of {dst.dtype} with en_transpose is not supported on the Ascend910B "
+                        "(the transposed L1 -> L0A load takes 16- and 32-bit types)",
+                        "hint: load it untransposed, or transpose with asc.load_data_with_transpose")
         if name == "LoadData3DParamsV2Pro":
             _b.current().create("asc.load_data.3d_v2_pro", [dst, src, params.to_ir()])
             return

@@ -50,11 +50,34 @@ def _direction(api: str, dst: Any, src: Any) -> str:
     if api == "asc.data_copy" and isinstance(src, LocalTensor) and isinstance(dst, LocalTensor) and \
             getattr(dst, "position", None) == TPosition.C2 and getattr(src, "position", None) == TPosition.C1:
         return "l1_to_bt"
+    # family: cube (cube2): DataCopy L1 (A1, B1, C1) -> GM by count or DataCopyParams: the devkit's
+    # DataCopyL12GMImpl (copy_cbuf_to_gm, MTE3, on the cube core), the same copy as UB -> GM
+    _l1 = (TPosition.A1, TPosition.B1, TPosition.C1)
+    if api == "asc.data_copy" and isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor) and \
+            getattr(src, "position", None) in _l1:
+        return "local_to_gm"
+    # DataCopyPad between GM and L1: arch 2201 reports it unsupported (DataCopyPadGM2L1Impl, DataCopyPadL12GMImpl)
+    if api == "asc.data_copy_pad" and (isinstance(dst, GlobalTensor) or isinstance(src, GlobalTensor)):
+        local = src if isinstance(dst, GlobalTensor) else dst
+        if isinstance(local, LocalTensor) and getattr(local, "position", None) in _l1:
+            raise error(f"{api} between GM and L1 (TPosition.{TPosition(local.position).name}) is not supported on "
+                        "the Ascend910B (the devkit's arch 2201 reports it unsupported)",
+                        "hint: asc.data_copy moves whole 32-byte blocks between GM and L1")
+    # the routes arch 2201 reports unsupported (DataCopyL12UBImpl, DataCopyL0C2UBImpl, DataCopyUB2L0CImpl)
+    if api == "asc.data_copy" and isinstance(dst, LocalTensor) and isinstance(src, LocalTensor):
+        sp, dp = getattr(src, "position", None), getattr(dst, "position", None)
+        if (sp in _l1 and dp in _UB_POSITIONS) or (sp == TPosition.CO1 and dp in _UB_POSITIONS) or \
+                (sp in _UB_POSITIONS and dp == TPosition.CO1):
+            raise error(f"{api} from TPosition.{TPosition(sp).name} to TPosition.{TPosition(dp).name} is not "
+                        "supported on the Ascend910B (the devkit's arch 2201 reports it unsupported)",
+                        "hint: L1 and L0C reach the UB through GM (L1 -> GM by data_copy, L0C -> GM by fixpipe)")
     for t in (dst, src):
         if isinstance(t, LocalTensor) and getattr(t, "position", TPosition.VECCALC) not in _UB_POSITIONS:
+            # what is left on arch 2201: UB -> L1 (software-emulated: the vector core copies to a GM workspace
+            # and asks the Matmul server on the cube core, KFC, to copy it into L1) and L1 -> L0C
             raise NotImplementedError(f"{api} with a LocalTensor at TPosition.{TPosition(t.position).name} "
-                                      "(the cube's L1/L0 buffers) is not supported yet: it belongs to the cube "
-                                      "data movement (issue: cube family)")
+                                      f"({describe(src)} -> {describe(dst)}) is not supported yet: UB -> L1 runs "
+                                      "through the Matmul server (KFC) on this arch, L1 -> L0C is not modelled")
     if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
         return "gm_to_local"
     if isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
@@ -223,8 +246,10 @@ def data_copy_pad(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
     """
     api = "asc.data_copy_pad"
     if "nd2nz_params" in kwargs or any(_struct_name(a) == "Nd2NzParams" for a in args):
-        raise NotImplementedError("asc.data_copy_pad with Nd2NzParams (a copy into the cube's L1 buffer) is not "
-                                  "supported yet: it belongs to the cube data movement (issue: cube family)")
+        # the devkit's DataCopyPadUB2L1Impl: the vector core copies to a GM workspace and asks the Matmul server
+        # on the cube core (KFC) to copy it into L1 with ND2NZ
+        raise NotImplementedError("asc.data_copy_pad with Nd2NzParams (UB -> L1) is not supported yet: on this arch "
+                                  "it runs through the Matmul server (KFC) on the cube core")
     direction = _direction(api, dst, src)
     if direction == "local_to_local":
         raise error(f"{api} copies GM→UB or UB→GM, got LocalTensor ← LocalTensor", _PAD_HINT)
