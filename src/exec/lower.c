@@ -723,6 +723,10 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
   for (int i = 0; i < op->n_attrs; i++)
     if (op->attrs[i].kind == ASC_ATTR_ENUM)
       in->imm2 = op->attrs[i].i;
+  /* a TQueBind's imm2 is its buffers' position (its type's), not its src /
+   * dst attributes */
+  if (op->id == ASC_OP_TQUE_BIND && rt)
+    in->imm2 = rt->position;
   if (asc_op_info(op->id)->emit == ASC_EMIT_LEVEL0) /* bit 1: isSetMask off */
     in->imm2 = asc_op_attr_int(op, "mask_mode", 0) |
                (asc_op_attr_int(op, "is_set_mask", 1) ? 0 : 2);

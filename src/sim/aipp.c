@@ -7,9 +7,10 @@
  * single-line read, data-type conversion, channel padding, colour-space
  * conversion). Nothing is read or written until LoadImageToLocal copies an
  * image with them; on the Ascend910B that instruction writes the L1
- * (TPosition A1/B1), which this simulator does not model yet, so here the
- * state is checked and kept for the block (AscCoreRegs.aipp) and nothing
- * else happens. The checks are the devkit's constraints on the values:
+ * (TPosition A1/B1) and is not simulated yet (the devkit gives its
+ * colour-space conversion and most padding modes only as figures), so here
+ * the state is checked and kept for the block (AscCoreRegs.aipp) and
+ * nothing else happens. The checks are the devkit's constraints on the values:
  * the modes' ranges and the GM alignment each format needs. */
 #include <string.h>
 

@@ -326,15 +326,50 @@ AscStatus sim_tque_create(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
+/* family: cube: the bindings into and inside the cube core's memories the
+ * devkit's GetBufferLogicPos pairs (GM -> A1/B1/C1, A1 -> A2, B1 -> B2,
+ * C1 -> C2, CO1 -> CO2): the buffers at GetPosition(src, dst), the queue
+ * synchronised as a TQue of that position (asc_que_pipes). */
+static int cube_binding(int64_t src, int64_t dst) {
+  switch (dst) {
+  case ASC_TPOSITION_A1:
+  case ASC_TPOSITION_B1:
+  case ASC_TPOSITION_C1:
+    return src == ASC_TPOSITION_GM;
+  case ASC_TPOSITION_A2:
+    return src == ASC_TPOSITION_A1;
+  case ASC_TPOSITION_B2:
+    return src == ASC_TPOSITION_B1;
+  case ASC_TPOSITION_C2:
+    return src == ASC_TPOSITION_C1;
+  case ASC_TPOSITION_CO2:
+    return src == ASC_TPOSITION_CO1;
+  default:
+    return 0;
+  }
+}
+
 AscStatus sim_tque_bind_create(AscExec *x, const AscInstr *in) {
   int64_t src = asc_op_attr_int(in->src, "src", -1);
   int64_t dst = asc_op_attr_int(in->src, "dst", -1);
+  if (cube_binding(src, dst)) {
+    AscSimQueue *q = new_queue(x, in, (int)in->imm2, (int)in->imm3);
+    if (!q)
+      return ASC_ERR_KERNEL;
+    q->src_pos = (int)src;
+    q->dst_pos = (int)dst;
+    asc_que_pipes(q->position, &q->producer, &q->consumer);
+    set_queue_events(q);
+    ASC_DST(x, in).p = q;
+    return ASC_OK;
+  }
   if (!(src == ASC_TPOSITION_GM || is_ub_position((int)src)) ||
       !(dst == ASC_TPOSITION_GM || is_ub_position((int)dst)) ||
       (src == ASC_TPOSITION_GM && dst == ASC_TPOSITION_GM))
     return sim_fail(x, in,
-                    "TQueBind<%s, %s>: the simulator has the vector memories "
-                    "only (GM, VECIN, VECOUT, VECCALC)",
+                    "TQueBind<%s, %s>: not a binding of arch 2201 (GM, VECIN, "
+                    "VECOUT, VECCALC among themselves; GM -> A1/B1/C1, A1 -> "
+                    "A2, B1 -> B2, C1 -> C2, CO1 -> CO2)",
                     position_name(src), position_name(dst));
   AscSimQueue *q = new_queue(x, in, (int)in->imm2, (int)in->imm3);
   if (!q)

@@ -130,7 +130,7 @@ def aipp_misuse_kernel(x: asc.GlobalAddress, which: asc.ConstExpr[int]):
     (2, "config must be an asc.AippParams", asc.CompileError), (3, "AippInputFormat", asc.CompileError),
     (4, "missing config", asc.CompileError), (5, "at most 4 arguments", asc.CompileError),
     (6, "unexpected or repeated argument 'mode'", asc.CompileError),
-    (7, "L1 (TPosition.A1/B1)", asc.UnsupportedError)])
+    (7, "colour-space conversion", asc.UnsupportedError)])
 def test_misuse_is_a_compile_error_at_the_call(which: int, fragment: str, cls: Any) -> None:
     fails_at(aipp_misuse_kernel, [np.zeros(64, np.uint8), which], f"# misuse {which}", fragment, cls=cls)
 

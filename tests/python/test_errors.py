@@ -742,12 +742,12 @@ def k_copy_params(out: asc.GlobalAddress, n: int):
 
 @asc.jit
 def k_cube_queue(out: asc.GlobalAddress, n: int):
-    q = asc.TQue(asc.TPosition.CO2, 1)  # noqa: F841 (family: cube: CO2 is GM on arch 2201)
+    q = asc.TQue(asc.TPosition.VECIN, 2, 1)  # noqa: F841 (a TQueConfig mask: not supported yet)
 
 
 UNSUPPORTED_CASES = [
     (k_copy_params, "asc.data_copy(", "asc.data_copy"),
-    (k_cube_queue, "asc.TQue(", "TPosition.CO2"),
+    (k_cube_queue, "asc.TQue(", "`mask` (a TQueConfig)"),
 ]
 
 

@@ -991,7 +991,7 @@ def k_compile_misuse(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (15, ["`buf_id_size` must be a positive compile-time integer, got the int 0"]),
     (16, ["TPipe.get_base_addr needs a position"]),
     (17, ["Hardware.GM is no local memory"]),
-    (18, ["TPosition.GM is not in the Unified Buffer"]),
+    (18, ["TPosition.GM is not in the UB"]),
     (19, ["give both src_user_pos and dst_user_pos"]),
     (20, ["TQue.free_tensor takes a LocalTensor, got a GlobalAddress"]),
     (21, ["give both src_user_pos and dst_user_pos"]),
@@ -1047,16 +1047,7 @@ def test_tquebind_and_tbufpool_are_no_device_function_arguments_yet() -> None:
 def k_unsupported(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
     q = asc.TQue(asc.TPosition.VECIN, 1)
     b = asc.TBuf(asc.TPosition.VECCALC)
-    if case == 0:
-        asc.TQue(asc.TPosition.CO2, 1)  # <- 0
-    if case == 1:
-        asc.TQueBind(asc.TPosition.GM, asc.TPosition.A1, 1)  # <- 1
-    if case == 2:
-        asc.TQueBind(asc.TPosition.CO1, asc.TPosition.CO2, 1)  # <- 2
-    if case == 3:
-        asc.TBufPool(asc.TPosition.A1)  # <- 3
-    if case == 4:
-        asc.LocalMemAllocator(asc.Hardware.L1)  # <- 4
+    # (the cube positions of TQue, TQueBind, TBufPool and LocalMemAllocator: test_cube_queues.py)
     if case == 5:
         asc.TQue(asc.TPosition.VECIN, 2, 1)  # <- 5
     if case == 6:
@@ -1068,9 +1059,6 @@ def k_unsupported(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
 
 
 @pytest.mark.parametrize("case, fragment", [
-    (0, "asc.TQue at TPosition.CO2: only VECIN, VECOUT and VECCALC are supported yet"),
-    (1, "asc.TQueBind at TPosition.A1"), (2, "asc.TQueBind at TPosition.CO1"), (3, "asc.TBufPool at TPosition.A1"),
-    (4, "asc.LocalMemAllocator(Hardware.L1): only the Unified Buffer is supported yet"),
     (5, "`mask` (a TQueConfig) the int 1 is not supported yet"),
     (6, "TQue.init_buf_handle is not supported yet"), (7, "TQue.init_start_buf_handle is not supported yet"),
     (8, "TBuf.init_buf_handle is not supported yet"),

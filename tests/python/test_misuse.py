@@ -106,7 +106,7 @@ ACCEPTS: Dict[str, set] = {
     "file_name": {"str"},  # (a compile-time string; 'VECIN' is a file name too)
     "cachemode": {"zero"},  # (an int is a member's value: 0 is CACHE_MODE_DISABLE, 5 none)
     "cacherwmode": set(),  # (READ, WRITE, RW are 1, 2, 3: neither 0 nor 5)
-    "hardware": set(),  # (an int is a member's value: GM and the cube memories are refused)
+    "hardware": {"int"},  # (an int is a member's value: 5 is Hardware.L0C; 0 is GM, refused)
     "stride": {"int", "zero", "rint", "rint64"},
     "mask_word": {"int", "zero", "rint", "rint64"},  # (a uint64: -1 and 2**70 do not fit)
     # cmpsel family: a level-0 mask (an int, or a list/tuple of two uint64), the enums by value (0 is a

@@ -9,9 +9,9 @@ data-type conversion, channel padding, colour-space conversion; dtype is the
 type the pixels are converted to, asc.int8 or asc.float16). It reads and
 writes no memory: the simulator checks the modes' ranges and the GM
 alignment of the format (YUV420SP: 2 bytes, XRGB8888: 4) and keeps the state
-for the block. load_image_to_local would apply it while copying an image;
-on the Ascend910B it writes the L1 (TPosition A1/B1), which the simulator
-does not model yet, so it raises NotImplementedError for now.
+for the block. load_image_to_local would apply it while copying an image
+into the L1 (TPosition A1/B1); the devkit gives its colour-space conversion
+and most padding modes only as figures, so it raises NotImplementedError.
 """
 
 from __future__ import annotations
@@ -75,8 +75,9 @@ def set_aipp_functions(*args: Any, **kwargs: Any) -> None:
 def load_image_to_local(dst: LocalTensor, load_data_params: Any) -> None:
     """`AscendC::LoadImageToLocal(dst, loadDataParams)`: copies an image
     from GM into `dst` applying the AIPP state of set_aipp_functions. On the
-    Ascend910B dst is in the L1 (TPosition A1/B1), which the simulator does
-    not model yet: NotImplementedError."""
-    raise NotImplementedError("asc.load_image_to_local is not supported yet: on the Ascend910B it writes the L1 "
-                              "(TPosition.A1/B1), which the simulator does not model yet (the cube memories "
-                              "come with the cube issue)")
+    Ascend910B dst is in the L1 (TPosition A1/B1). Not simulated yet:
+    NotImplementedError (the devkit gives the colour-space conversion and
+    three of the four padding modes only as figures, not as text)."""
+    raise NotImplementedError("asc.load_image_to_local is not supported yet: the devkit documents its colour-space "
+                              "conversion and three of its four padding modes only in figures, so the simulator "
+                              "cannot reproduce them exactly")

@@ -12,18 +12,24 @@ devkit nothing rounds the head up: a tile size that is not a whole number of
 32-byte blocks leaves the next tensor misaligned, which the simulator
 reports.
 
+An allocator places tensors in one memory, its `hard`: the Unified Buffer
+(the default) or, on the cube core, the L1 (A1/B1/C1), L0A (A2), L0B (B2),
+L0C (CO1) or the bias table (C2). The fixpipe buffer (Hardware.FIXBUF) has
+no TPosition in this API (the devkit's C2PIPE2GM), so it takes no tensors.
+
 The devkit forbids mixing the two ways of placing tensors in one kernel: a
-TPipe gives its buffers from UB address 0 too, so a LocalMemAllocator's
-tensors would overlap them. `claim_ub` makes that a CompileError at the
-second kind's first placement (a TPipe that only manages event ids, and an
-allocator that allocates nothing, mix harmlessly).
+TPipe gives its buffers from address 0 of each memory too, so a
+LocalMemAllocator's tensors would overlap them. `claim_ub` makes that a
+CompileError at the second kind's first placement in one memory (a TPipe
+that only manages event ids, and an allocator that allocates nothing, mix
+harmlessly).
 """
 
 from __future__ import annotations
 
 import os
 import weakref
-from typing import Any, Tuple, Union
+from typing import Any, Dict, Tuple, Union
 
 from ...codegen import builder as _b
 from .checks import describe, dtype_arg, enum_arg, error, usage
@@ -33,23 +39,41 @@ from .values import LocalTensor, Scalar, int_operand
 
 _UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 
-# per compilation: who placed tensors in the UB first ("TPipe" or "LocalMemAllocator") and at which line
-_UB_OWNER: "weakref.WeakKeyDictionary[Any, Tuple[str, str, int]]" = weakref.WeakKeyDictionary()
+# the TPositions of each local memory (arch 2201's GetPhyType)
+POSITIONS_OF = {
+    Hardware.UB: _UB_POSITIONS,
+    Hardware.L1: (TPosition.A1, TPosition.B1, TPosition.C1),
+    Hardware.L0A: (TPosition.A2,),
+    Hardware.L0B: (TPosition.B2,),
+    Hardware.L0C: (TPosition.CO1,),
+    Hardware.BIAS: (TPosition.C2,),
+}
 
 
-def claim_ub(kind: str, api: str) -> None:
-    """Records that the kernel places tensors in the UB through `kind`
-    ("TPipe": init_buffer / init_buf_pool; "LocalMemAllocator": alloc); a
-    kernel that already did so through the other kind gets a CompileError."""
+def memory_of(pos: Any) -> Any:
+    """The Hardware a TPosition's buffers are in (None for GM and the others)."""
+    return next((h for h, ps in POSITIONS_OF.items() if pos in ps), None)
+
+
+# per compilation and memory: who placed tensors there first ("TPipe" or "LocalMemAllocator") and at which line
+_OWNER: "weakref.WeakKeyDictionary[Any, Dict[Any, Tuple[str, str, int]]]" = weakref.WeakKeyDictionary()
+
+
+def claim_ub(kind: str, api: str, hard: Any = Hardware.UB) -> None:
+    """Records that the kernel places tensors in memory `hard` (the UB by
+    default) through `kind` ("TPipe": init_buffer / init_buf_pool;
+    "LocalMemAllocator": alloc); a kernel that already did so through the
+    other kind gets a CompileError."""
     b = _b.current()
     file, line, _ = b.loc
-    first = _UB_OWNER.setdefault(b, (kind, file, line))
+    first = _OWNER.setdefault(b, {}).setdefault(hard, (kind, file, line))
     if first[0] == kind:
         return
+    name = hard.name
     where = f"line {first[2]}" if first[1] == file else f"{os.path.basename(first[1])}:{first[2]}"
-    raise error(f"{api}: this kernel already places tensors in the UB with a {first[0]} ({where}); the devkit "
-                "forbids mixing LocalMemAllocator with TPipe buffers (both place tensors from UB address 0, so "
-                "they would overlap)",
+    raise error(f"{api}: this kernel already places tensors in the {name} with a {first[0]} ({where}); the devkit "
+                f"forbids mixing LocalMemAllocator with TPipe buffers (both place tensors from {name} address 0, "
+                "so they would overlap)",
                 "hint: use either the TPipe (init_buffer, init_buf_pool) or a LocalMemAllocator in one kernel, "
                 "not both")
 
@@ -65,9 +89,10 @@ class LocalMemAllocator:
         if hard in (Hardware.GM, Hardware.MAX):
             raise error(f"asc.LocalMemAllocator: Hardware.{hard.name} is no local memory",
                         "hint: write asc.LocalMemAllocator() (the Unified Buffer)")
-        if hard != Hardware.UB:
-            raise NotImplementedError(f"asc.LocalMemAllocator(Hardware.{hard.name}): only the Unified Buffer is "
-                                      "supported yet (the cube memories come with the cube issue)")
+        if hard not in POSITIONS_OF:
+            raise error(f"asc.LocalMemAllocator(Hardware.{hard.name}): the fixpipe buffer has no TPosition in this "
+                        "API (the devkit's C2PIPE2GM), so no tensor can be placed in it",
+                        "hint: allocate in Hardware.UB, L1, L0A, L0B, L0C or BIAS")
         self.hard = hard
         self.head: Union[int, Scalar] = 0
         # the block it is made in: a runtime head computed in a runtime `if` or loop would exist only there
@@ -85,9 +110,10 @@ class LocalMemAllocator:
         """`Alloc<pos, T>(tileSize)`: `tile_size` elements of `data_type`
         at the current address, which moves on past them."""
         pos = enum_arg(ConstExpr.unwrap(pos), TPosition, "LocalMemAllocator.alloc", "pos")
-        if pos not in _UB_POSITIONS:
-            raise error(f"LocalMemAllocator.alloc: TPosition.{pos.name} is not in the Unified Buffer",
-                        "hint: use asc.TPosition.VECIN, VECOUT or VECCALC")
+        if pos not in POSITIONS_OF[self.hard]:
+            where = ", ".join(f"asc.TPosition.{p.name}" for p in POSITIONS_OF[self.hard])
+            raise error(f"LocalMemAllocator.alloc: TPosition.{pos.name} is not in the {self.hard.name} "
+                        f"(this allocator's memory)", f"hint: use {where}")
         dtype = dtype_arg(data_type, "LocalMemAllocator.alloc", "data_type")
         size = ConstExpr.unwrap(tile_size)
         if isinstance(size, bool) or not (isinstance(size, int) or isinstance(size, Scalar)):
@@ -101,7 +127,7 @@ class LocalMemAllocator:
             raise error("LocalMemAllocator.alloc with a runtime address inside a runtime `if` or loop is not "
                         "supported (the address would exist only there)",
                         "hint: allocate the tensors before the loop, or use compile-time tile sizes")
-        claim_ub("LocalMemAllocator", "LocalMemAllocator.alloc")
+        claim_ub("LocalMemAllocator", "LocalMemAllocator.alloc", self.hard)
         tensor = LocalTensor(dtype, pos, self.head, size)
         if isinstance(size, int) and isinstance(self.head, int):
             self.head = self.head + size * dtype.sizeof()

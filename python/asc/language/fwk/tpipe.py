@@ -13,15 +13,19 @@ from ...codegen import builder as _b
 from ..core.checks import describe, dtype_arg, enum_arg, error, is_ir_handle, no_arguments, usage
 from ..core.constexpr import ConstExpr
 from ..core.dtype import DataType
-from ..core.enums import HardEvent, TPosition
-from ..core.memory_allocator import claim_ub
+from ..core.enums import HardEvent, Hardware, TPosition
+from ..core.memory_allocator import claim_ub, memory_of
 from ..core.values import IRValue, LocalTensor, Scalar, int_operand
 
 _VECTOR_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 # family: cube: the positions of the cube core's L1, L0A, L0B, L0C and bias table (arch 2201's GetPhyType)
 _CUBE_POSITIONS = (TPosition.A1, TPosition.B1, TPosition.C1, TPosition.A2, TPosition.B2, TPosition.CO1,
                    TPosition.C2)
-_CUBE_ISSUE = "the cube memories (L1, L0A, L0B, L0C, BT, FB) come with the cube issue (matmul)"
+# the TQueBind(src, dst) pairs of the cube core (the devkit's GetBufferLogicPos): into L1, L1 into L0A / L0B /
+# the bias table, L0C out (CO2 is GM on arch 2201: the buffers stay in L0C)
+_CUBE_BINDINGS = ((TPosition.GM, TPosition.A1), (TPosition.GM, TPosition.B1), (TPosition.GM, TPosition.C1),
+                  (TPosition.A1, TPosition.A2), (TPosition.B1, TPosition.B2), (TPosition.C1, TPosition.C2),
+                  (TPosition.CO1, TPosition.CO2))
 
 # The depth is a template argument (an int in the IR type and in Ascend C).
 MAX_TQUE_DEPTH = 2**31 - 1
@@ -31,17 +35,24 @@ def _const(value: Any) -> Any:
     return ConstExpr.unwrap(value)
 
 
-def _position(pos: Any, api: str, name: str = "pos", gm: bool = False, cube: bool = False) -> TPosition:
+def _position(pos: Any, api: str, name: str = "pos", gm: bool = False, cube: bool = False,
+              co2: bool = False) -> TPosition:
     """A compile-time TPosition of the vector memories (GM too when `gm`,
-    the cube core's memories too when `cube`)."""
+    the cube core's memories too when `cube`, CO2 when `co2`)."""
     pos = enum_arg(_const(pos), TPosition, api, name)
-    if pos in _VECTOR_POSITIONS or (gm and pos == TPosition.GM) or (cube and pos in _CUBE_POSITIONS):
+    if pos in _VECTOR_POSITIONS or (gm and pos == TPosition.GM) or (cube and pos in _CUBE_POSITIONS) or \
+            (co2 and pos == TPosition.CO2):
         return pos
+    if pos == TPosition.CO2:
+        raise error(f"{api}: TPosition.CO2 is global memory on the Ascend910B (the devkit's GetPhyType), so no "
+                    "buffer of local memory can be there",
+                    "hint: L0C buffers are at asc.TPosition.CO1; asc.TQueBind(asc.TPosition.CO1, "
+                    "asc.TPosition.CO2, depth) is the queue of L0C results")
     if pos in (TPosition.GM, TPosition.MAX):
         raise error(f"{api}: `{name}` cannot be TPosition.{pos.name}",
                     "hint: use a position of local memory: asc.TPosition.VECIN, VECOUT or VECCALC")
-    raise NotImplementedError(f"{api} at TPosition.{pos.name}: only VECIN, VECOUT and VECCALC are supported yet "
-                              f"({_CUBE_ISSUE})")
+    raise NotImplementedError(f"{api} at TPosition.{pos.name}: only VECIN, VECOUT and VECCALC are supported "
+                              "here yet (the cube positions are taken by TQue, TQueBind, TBuf and TBufPool)")
 
 
 def _depth(depth: Any, api: str) -> int:
@@ -124,17 +135,28 @@ class TQueBind(IRValue):
             self._adopt(handle, "asc.TQueBind(src, dst, depth)")
             return
         api = "asc.TQueBind"
-        src = _position(src, api, "src", gm=True)
-        dst = _position(dst, api, "dst", gm=True)
+        src = _position(src, api, "src", gm=True, cube=True, co2=True)
+        dst = _position(dst, api, "dst", gm=True, cube=True, co2=True)
         if src == dst == TPosition.GM:
             raise error(f"{api}: src and dst cannot both be TPosition.GM",
                         "hint: a queue holds buffers of local memory: e.g. asc.TQueBind(asc.TPosition.VECIN, "
                         "asc.TPosition.VECOUT, 2)")
+        cube = [p for p in (src, dst) if p in _CUBE_POSITIONS or p == TPosition.CO2]
+        if cube and (src, dst) not in _CUBE_BINDINGS:
+            pairs = ", ".join(f"({a.name}, {b.name})" for a, b in _CUBE_BINDINGS)
+            raise error(f"{api}: ({src.name}, {dst.name}) is no data path of the Ascend910B's cube core",
+                        f"hint: the cube queues bind {pairs}")
         self.depth = _depth(depth, api)
         _mask(mask, api)
         self.src, self.dst = src, dst
-        # the position of its buffers: the devkit's GetPosition(src, dst)
-        self.position = src if dst == TPosition.GM else dst
+        # the position of its buffers: the devkit's GetPosition(src, dst) on arch 2201 (CO2 is GM there: a
+        # queue from CO1 to CO2 holds L0C buffers)
+        self.position = src if dst in (TPosition.GM, TPosition.CO2) else dst
+        if self.position == TPosition.CO2:
+            raise error(f"{api}: TPosition.CO2 is global memory on the Ascend910B (the devkit's GetPhyType), so "
+                        "a queue cannot keep its buffers there",
+                        "hint: the L0C results' queue is asc.TQueBind(asc.TPosition.CO1, asc.TPosition.CO2, depth) "
+                        "(buffers in L0C) or asc.TQue(asc.TPosition.CO1, depth)")
         b = _b.current()
         t = b.type("tque", None, int(self.position), self.depth)
         if (src, dst) in ((TPosition.GM, TPosition.VECIN), (TPosition.VECOUT, TPosition.GM)):
@@ -439,7 +461,7 @@ class TBufPool(IRValue):
             raise error("asc.TBufPool: `handle` is internal", "hint: write asc.TBufPool(pos, buf_id_size)")
         if _const(pos) is None:
             raise error("asc.TBufPool needs a position", "hint: write asc.TBufPool(asc.TPosition.VECCALC, 4)")
-        self.position = _position(pos, "asc.TBufPool")
+        self.position = _position(pos, "asc.TBufPool", cube=True)
         n = _const(buf_id_size)
         if isinstance(n, (bool, enum.Enum)) or not isinstance(n, int) or not 1 <= n <= 2**31 - 1:
             raise error(f"asc.TBufPool: `buf_id_size` must be a positive compile-time integer, got {describe(n)}",
@@ -488,7 +510,7 @@ def _pool(value: Any, api: str, name: str) -> TBufPool:
 def _init_buf_pool(owner: Any, api: str, op: str, buf_pool: Any, len: Any, share_buf: Any) -> None:  # noqa: A002
     pool = _pool(buf_pool, api, "buf_pool")
     if isinstance(owner, TPipe):
-        claim_ub("TPipe", api)
+        claim_ub("TPipe", api, memory_of(pool.position) or Hardware.UB)
     operands = [owner, pool, int_operand(len, "len")]
     if share_buf is not None:
         operands.append(_pool(share_buf, api, "share_buf"))
@@ -516,7 +538,7 @@ def _init_buffer(owner: Any, api: str, que_op: str, buf_op: str, args: tuple, kw
         target = bound.pop("que", None)
     b = _b.current()
     if isinstance(owner, TPipe) and isinstance(target, TQueBind):
-        claim_ub("TPipe", api)
+        claim_ub("TPipe", api, memory_of(target.position) or Hardware.UB)
     if isinstance(target, TBuf):
         size = bound.get("len", bound.get("num"))
         if size is None or ("len" in bound and "num" in bound):
@@ -622,7 +644,7 @@ class TPipe(IRValue):
         this is the compile-time 0."""
         if _const(logic_pos) is None:
             raise error("TPipe.get_base_addr needs a position", "hint: write pipe.get_base_addr(asc.TPosition.VECIN)")
-        _position(logic_pos, "TPipe.get_base_addr", "logic_pos")
+        _position(logic_pos, "TPipe.get_base_addr", "logic_pos", cube=True)
         return 0
 
 
