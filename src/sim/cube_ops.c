@@ -309,9 +309,13 @@ AscStatus sim_cube_l1_to_bt(AscExec *x, const AscInstr *in) {
   const AscTensorRef *src = dst ? sim_tensor_arg(x, in, 1, "src") : NULL;
   if (!src)
     return ASC_ERR_KERNEL;
+  /* DataCopy<float, half>: each half of L1 widened exactly to a float of
+   * the table, so a block writes twice its bytes (the devkit's
+   * DataCopyL12BTImpl with isEnableConv; always the DataCopyParams form) */
+  int widen = in->op == ASC_OP_DATA_COPY_P_L1_BT_CONV;
   int64_t es = (int64_t)asc_dtype_size((AscDType)dst->dtype);
   int64_t count = 1, len, sgap = 0, dgap = 0;
-  if (in->imm == 0) {
+  if (in->imm == 0 && !widen) {
     len = ASC_SLOT(x, in, 2).i * es / 64;
   } else {
     count = FIELD(2, 0);
@@ -334,18 +338,29 @@ AscStatus sim_cube_l1_to_bt(AscExec *x, const AscInstr *in) {
                     (long long)count);
   if (count == 0 || len == 0)
     return ASC_OK;
-  int64_t sstep = len * 64 + sgap * 32, dstep = len * 64 + dgap * 64;
+  int64_t out = len * 64 * (widen ? 2 : 1); /* bytes a block writes */
+  int64_t sstep = len * 64 + sgap * 32, dstep = out + dgap * 64;
   uint8_t *s =
       sim_cube_range(x, in, src, 0, (count - 1) * sstep + len * 64, 0, "src");
-  uint8_t *d = s ? sim_cube_range(x, in, dst, 0, (count - 1) * dstep + len * 64,
-                                  1, "dst")
-                 : NULL;
+  uint8_t *d =
+      s ? sim_cube_range(x, in, dst, 0, (count - 1) * dstep + out, 1, "dst")
+        : NULL;
   if (!d)
     return ASC_ERR_KERNEL;
-  for (int64_t i = 0; i < count; i++)
-    memmove(d + i * dstep, s + i * sstep, (size_t)(len * 64));
+  for (int64_t i = 0; i < count; i++) {
+    if (!widen) {
+      memmove(d + i * dstep, s + i * sstep, (size_t)(len * 64));
+      continue;
+    }
+    for (int64_t e = 0; e < len * 32; e++) {
+      uint16_t h;
+      memcpy(&h, s + i * sstep + e * 2, 2);
+      float f = asc_f16_to_f32(h);
+      memcpy(d + i * dstep + e * 4, &f, 4);
+    }
+  }
   x->b->ev.bytes = count * len * 64;
-  x->b->ev.elems = x->b->ev.bytes / es;
+  x->b->ev.elems = widen ? count * len * 32 : x->b->ev.bytes / es;
   return ASC_OK;
 }
 
