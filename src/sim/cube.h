@@ -72,4 +72,10 @@ int sim_fixpipe_is_vector_mode(int mode);
  * away from zero, 0 ties to even; inf and NaN unchanged. */
 float sim_hf32_round(float v, int trans_mode);
 
+/* The unit flag of Mmad (is_mmad 1) and Fixpipe (0) as the observers see
+ * it (cube_unitflag.c): _begin before the instruction records its
+ * accesses, _end as it returns ASC_OK. */
+AscStatus sim_unit_flag_begin(AscExec *x, const AscInstr *in, int is_mmad);
+AscStatus sim_unit_flag_end(AscExec *x, const AscInstr *in, int is_mmad);
+
 #endif

@@ -158,6 +158,13 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
   int64_t dst_stride = FIELD(pk, 3), relu = FIELD(pk, 4), quant = FIELD(pk, 5);
   uint64_t deq = (uint64_t)FIELD(pk, 6);
   int64_t nd = FIELD(pk, 7), split = FIELD(pk, 11);
+  /* unitFlag 2 / 3: ordered with unit-flag Mmads by the hardware */
+  int uf = FIELD(pk, 10) == 2 || FIELD(pk, 10) == 3;
+  if (uf) {
+    AscStatus us = sim_unit_flag_begin(x, in, 0);
+    if (us)
+      return us;
+  }
   if (sim_cube_mem_of_position(src->position) != SIM_CMEM_L0C)
     return sim_fail(x, in, "Fixpipe: src in L0C (CO1)");
   if (src->addr % 64)
@@ -274,7 +281,7 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
       }
   x->b->ev.bytes = nd * m * n * des;
   x->b->ev.elems = nd * m * n;
-  return ASC_OK;
+  return uf ? sim_unit_flag_end(x, in, 0) : ASC_OK;
 }
 
 /* ---- DataCopy L0C -> GM / L1 with DataCopyCO12DstParams -------------------

@@ -234,6 +234,14 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   int64_t m = FIELD(pk, 0), n = FIELD(pk, 1), k = FIELD(pk, 2);
   int64_t is_bias = FIELD(pk, 3), source = FIELD(pk, 9), init = FIELD(pk, 10);
+  /* unitFlag 2 / 3: ordered with unit-flag Fixpipes by the hardware */
+  int64_t unit = FIELD(pk, 8);
+  int uf = unit == 2 || unit == 3;
+  if (uf) {
+    AscStatus us = sim_unit_flag_begin(x, in, 1);
+    if (us)
+      return us;
+  }
   if (sim_cube_mem_of_position(c->position) != SIM_CMEM_L0C ||
       sim_cube_mem_of_position(a->position) != SIM_CMEM_L0A ||
       sim_cube_mem_of_position(b->position) != SIM_CMEM_L0B)
@@ -297,7 +305,7 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
    * float) */
   x->b->ev.elems = m1 * n1 * k1 * (it == ASC_DT_FLOAT32 ? 2 : 1);
   x->b->ev.bytes = m1 * n1 * 256 * 4;
-  return ASC_OK;
+  return uf ? sim_unit_flag_end(x, in, 1) : ASC_OK;
 }
 
 /* ---- DataCopy L1 (C1) -> bias table (C2) --------------------------------

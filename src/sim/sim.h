@@ -273,6 +273,9 @@ typedef struct AscBlockState {
   /* family: matmul. The Matmul objects this core made (matmul.c; freed
    * after the block by sim_matmul_reset) */
   struct AscSimMatmul *matmuls;
+  /* family: cube: the identity of the unit flag's implicit queue between
+   * Mmad and Fixpipe (cube_unitflag.c; only its address is used) */
+  int unit_flag_token;
   int n_matmuls;
   /* 1: this core has left the kernel (a MIX kernel's AIC returns inside
    * REGIST_MATMUL_OBJ once its server loop ends); the interpreter stops */
