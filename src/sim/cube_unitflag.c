@@ -31,9 +31,7 @@ AscStatus sim_unit_flag_begin(AscExec *x, const AscInstr *in, int is_mmad) {
     return ASC_OK;
   AscPipe own = is_mmad ? ASC_PIPE_M : ASC_PIPE_FIX;
   que_event(b, is_mmad ? ASC_QUE_ALLOC : ASC_QUE_DEQUE, own);
-  AscStatus s = sim_emit_event(x, in);
-  b->ev.pipe = own; /* the instruction's own event follows */
-  return s;
+  return sim_emit_event(x, in); /* then the instruction's own event */
 }
 
 AscStatus sim_unit_flag_end(AscExec *x, const AscInstr *in, int is_mmad) {

@@ -666,6 +666,19 @@ overflow:
   return 0;
 }
 
+/* The software copies below (the devkit's loops of DataCopyPad) show each
+ * DataCopyPad as an event of its own: the one just made, before the next
+ * begins, under one step instruction labelled `label` (made on first use);
+ * the last one is the instruction's own event. */
+static AscStatus emit_copy(AscExec *x, const AscInstr *in,
+                           const AscInstr **step, const char *label) {
+  if (!x->b->n_observers)
+    return ASC_OK;
+  if (!*step)
+    *step = sim_step_instr(in, in->op, 0, label, 0, (AscDType)in->dtype);
+  return sim_emit_event(x, *step);
+}
+
 /* ---- DataCopy UB -> GM with Nz2NdParamsFull -------------------------------
  * The devkit's DataCopyUB2GMNZ2NDImpl (dav_c220): for each of nd_num NZ
  * matrices (src_nd_matrix_stride 256-element fractal rows apart in UB,
@@ -713,16 +726,12 @@ AscStatus sim_data_copy_nz2nd(AscExec *x, const AscInstr *in) {
   for (int64_t i = 0; i < nd; i++)
     for (int64_t cb = 0; cb < cols / 16; cb++)
       for (int64_t r0 = 0; r0 < rows; r0 += MAX_ROWS) {
-        if (copies++ && x->b->n_observers) { /* the previous copy's event */
-          if (!step)
-            step = sim_step_instr(in, in->op, 0,
+        if (copies++) {
+          AscStatus s = emit_copy(x, in, &step,
                                   "DataCopy NZ2ND (DataCopyPad of a column "
-                                  "block)",
-                                  0, in->dtype);
-          AscStatus s = sim_emit_event(x, step);
+                                  "block)");
           if (s)
             return s;
-          x->b->ev.pipe = ASC_PIPE_MTE3;
         }
         int64_t n = rows - r0 < MAX_ROWS ? rows - r0 : MAX_ROWS;
         Rows r = {n, 16 * es, 16 * es, dst_d * es, 0, 0};
@@ -836,16 +845,12 @@ AscStatus sim_data_copy_nd2nz_ub(AscExec *x, const AscInstr *in) {
         int64_t cnt = r < reps ? 255 : tail;
         if (!cnt)
           continue;
-        if (issued++ && x->b->n_observers) { /* the previous copy's event */
-          if (!step)
-            step = sim_step_instr(in, in->op, 0,
-                                  "DataCopy ND2NZ into UB (a DataCopyPad "
-                                  "GM -> UB)",
-                                  0, in->dtype);
-          AscStatus st = sim_emit_event(x, step);
+        if (issued++) {
+          AscStatus st = emit_copy(x, in, &step,
+                                   "DataCopy ND2NZ into UB (a DataCopyPad "
+                                   "GM -> UB)");
           if (st)
             return st;
-          x->b->ev.pipe = ASC_PIPE_MTE2;
         }
         int64_t de =
             (int64_t)dmat + d0 + (r < reps ? r * max_c0 : reps * 255 * c0);

@@ -474,7 +474,8 @@ void sim_vec_mask_words(int64_t per_repeat, uint64_t len, uint64_t *hi,
  * and the flags between their pipes). It fills b->ev (kind, pipe, events'
  * fields, accesses, work) and calls sim_emit_event with the step's
  * instruction, which passes the event to the observers and empties it for
- * the next step; the last step is the one the interpreter shows. Without
+ * the next step (an OP on the instruction's own pipe, as the interpreter
+ * starts every event); the last step is the one the interpreter shows. Without
  * observers it does nothing (and callers skip filling events). */
 AscStatus sim_emit_event(AscExec *x, const AscInstr *step);
 /* The instruction of a step of parent: parent with op-table row op (its

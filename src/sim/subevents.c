@@ -155,10 +155,12 @@ AscStatus sim_emit_event(AscExec *x, const AscInstr *in) {
   for (int i = 0; i < b->n_observers && !s; i++)
     if (b->observers[i].event)
       s = b->observers[i].event(b->observers[i].self, b, e);
-  /* the next sub-event starts empty, as run_observed starts each event */
+  /* the next sub-event starts empty, as run_observed starts each event: an
+   * OP on the pipe of the instruction's own op-table row */
   e->in = shown;
   e->kind = ASC_EV_OP;
-  e->pipe = ASC_PIPE_S;
+  AscPipe p = asc_op_info((AscOpId)shown->op)->pipe;
+  e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
   e->n_acc = e->acc_overflow = 0;
   e->has_ov = e->has_lov = 0;
   e->elems = e->bytes = e->dropped = 0;
