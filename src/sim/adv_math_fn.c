@@ -117,6 +117,8 @@ static void rec(AdvFn *c, int kind, const float *a, int na) {
   }
   for (int i = 0; i < na; i++)
     reads |= bits_eq(a[i], c->x0) ? SIM_ADV_SRC : SIM_ADV_TMP;
+  if (na == 0 && kind != K_DUP) /* the masks, in the temporary buffer */
+    reads = SIM_ADV_TMP;
   s = &c->steps[c->n_steps++];
   s->op = kinds[kind].op;
   s->label = label_of(c->api, kind);
@@ -384,6 +386,21 @@ float adv_not(AdvFn *c, int t, float a) {
   return of_bits(t, ~bits_of(t, a) & (t == TH ? 0xFFFFu : 0xFFFFFFFFu));
 }
 
+int adv_mand(AdvFn *c, int a, int b) {
+  rec(c, K_AND, NULL, 0);
+  return a && b;
+}
+
+int adv_mnot(AdvFn *c, int a) {
+  rec(c, K_NOT, NULL, 0);
+  return !a;
+}
+
+float adv_and_i32(AdvFn *c, float a, int32_t bits) {
+  rec1(c, K_AND, a);
+  return (float)((int32_t)a & bits);
+}
+
 /* ---- the APIs ----------------------------------------------------------- */
 
 typedef float (*AdvApiFn)(AdvFn *c, float x);
@@ -406,10 +423,10 @@ static const struct {
     [ASC_ADV_MATH_SINH] = {adv_sinh, 0.3779296875f, 1 * 256, 4 * 256},
     [ASC_ADV_MATH_TAN] = {adv_tan, 0.3779296875f, 4 * 256, 10 * 256},
     [ASC_ADV_MATH_TANH] = {adv_tanh, 0.3779296875f, 1 * 256, 4 * 256},
-    /*TODO*/ {NULL}, /* [ASC_ADV_MATH_ERF] = {adv_erf, 0.3779296875f, 3 * 256, 8 * 256}, */
-    /*TODO*/ {NULL}, /* [ASC_ADV_MATH_ERFC] = {adv_erfc, 0.3779296875f, 7 * 256, 16 * 256}, */
-    /*TODO*/ {NULL}, /* [ASC_ADV_MATH_DIGAMMA] = {adv_digamma, 2.3779296875f, 7 * 256, 16 * 256}, */
-    /*TODO*/ {NULL}, /* [ASC_ADV_MATH_LGAMMA] = {adv_lgamma, 2.3779296875f, 8 * 256, 26 * 256}, */
+    [ASC_ADV_MATH_ERF] = {adv_erf, 0.3779296875f, 3 * 256, 8 * 256},
+    [ASC_ADV_MATH_ERFC] = {adv_erfc, 0.3779296875f, 7 * 256, 16 * 256},
+    [ASC_ADV_MATH_DIGAMMA] = {adv_digamma, 2.3779296875f, 7 * 256, 16 * 256},
+    /*TODO*/ /* [ASC_ADV_MATH_LGAMMA] = {adv_lgamma, 2.3779296875f, 8 * 256, 26 * 256}, */
 };
 
 static int known(int api, AscDType dt) {

@@ -81,6 +81,18 @@ float adv_and(AdvFn *c, int t, float a, float b);
 float adv_or(AdvFn *c, int t, float a, float b);
 float adv_not(AdvFn *c, int t, float a);
 
+/* And / Not of compare masks, And of an int32 (as a float) with a bit
+ * pattern. */
+int adv_mand(AdvFn *c, int a, int b);
+int adv_mnot(AdvFn *c, int a);
+float adv_and_i32(AdvFn *c, float a, int32_t bits);
+
+/* The float kernels of Sin, Cos, Tan (TanCompute<float> with its leading
+ * Adds), which Digamma and Lgamma call. */
+float adv_sin_f32(AdvFn *c, float x);
+float adv_cos_f32(AdvFn *c, float x);
+float adv_tan_f32(AdvFn *c, float x);
+
 /* The APIs. */
 float adv_asin(AdvFn *c, float x);
 float adv_acos(AdvFn *c, float x);

