@@ -426,7 +426,7 @@ static const struct {
     [ASC_ADV_MATH_ERF] = {adv_erf, 0.3779296875f, 3 * 256, 8 * 256},
     [ASC_ADV_MATH_ERFC] = {adv_erfc, 0.3779296875f, 7 * 256, 16 * 256},
     [ASC_ADV_MATH_DIGAMMA] = {adv_digamma, 2.3779296875f, 7 * 256, 16 * 256},
-    /*TODO*/ /* [ASC_ADV_MATH_LGAMMA] = {adv_lgamma, 2.3779296875f, 8 * 256, 26 * 256}, */
+    [ASC_ADV_MATH_LGAMMA] = {adv_lgamma, 2.3779296875f, 8 * 256, 26 * 256},
 };
 
 static int known(int api, AscDType dt) {
