@@ -407,9 +407,9 @@ typedef float (*AdvApiFn)(AdvFn *c, float x);
 
 static const struct {
   AdvApiFn fn;
-  float x0;              /* a source value to record the sequence with */
-  int32_t min_f32;       /* GetXxxMaxMinTmpSize's minimum, float */
-  int32_t min_f16;       /* ..., half (isReuseSource false) */
+  float x0;        /* a source value to record the sequence with */
+  int32_t min_f32; /* GetXxxMaxMinTmpSize's minimum, float */
+  int32_t min_f16; /* ..., half (isReuseSource false) */
 } apis[ASC_ADV_MATH_COUNT] = {
     [ASC_ADV_MATH_ACOS] = {adv_acos, 0.3779296875f, 2 * 256, 6 * 256},
     [ASC_ADV_MATH_ACOSH] = {adv_acosh, 1.3779296875f, 1 * 256, 2 * 256},
@@ -434,8 +434,7 @@ static int known(int api, AscDType dt) {
          (dt == ASC_DT_FLOAT16 || dt == ASC_DT_FLOAT32);
 }
 
-int sim_adv_math_fn(int api, AscDType dt, float *v, int64_t n,
-                    float *scratch) {
+int sim_adv_math_fn(int api, AscDType dt, float *v, int64_t n, float *scratch) {
   AdvFn c = {0};
   (void)scratch;
   if (!known(api, dt))

@@ -23,10 +23,10 @@
 enum { TF = 0, TH = 1 };
 
 typedef struct AdvFn {
-  int api;   /* AscAdvMathApi */
-  int half;  /* the API's element type is half */
-  int rec;   /* recording the sequence */
-  float x0;  /* the source value while recording (marks reads of src) */
+  int api;  /* AscAdvMathApi */
+  int half; /* the API's element type is half */
+  int rec;  /* recording the sequence */
+  float x0; /* the source value while recording (marks reads of src) */
   SimAdvStep *steps;
   int n_steps, cap;
   int oom; /* the recording ran out of memory */

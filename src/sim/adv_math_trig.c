@@ -137,7 +137,8 @@ float adv_acos(AdvFn *c, float x) {
   return adv_to_half(c, r);
 }
 
-/* ---- Atan ------------------------------------------------------------------ */
+/* ---- Atan ------------------------------------------------------------------
+ */
 
 static const double atan_k[7] = {1,
                                  -0.3333333333333333,
@@ -207,7 +208,8 @@ float adv_atan(AdvFn *c, float x) {
   return adv_to_half(c, atan_formula(c, adv_to_float(c, x)));
 }
 
-/* ---- Sin / Cos / Tan ------------------------------------------------------- */
+/* ---- Sin / Cos / Tan -------------------------------------------------------
+ */
 
 /* pi split in parts exact in few bits, 1/pi, the odd polynomial of sin
  * on [-pi/2, pi/2], shared by Sin and Cos. */
