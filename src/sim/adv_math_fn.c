@@ -3,6 +3,7 @@
  * use (adv_math_ops.h), the recording of an API's sequence, and the
  * devkit's minimum temporary sizes. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,33 +447,43 @@ int sim_adv_math_fn(int api, AscDType dt, float *v, int64_t n, float *scratch) {
   return 1;
 }
 
-/* The sequences, recorded once per API and type on first use. */
+/* The sequences, recorded once per API and type on first use; the blocks
+ * of a launch run on several host threads, so under a lock (which also
+ * covers the labels, written only while recording). */
 static SimAdvStep *seqs[ASC_ADV_MATH_COUNT][2];
 static int seq_len[ASC_ADV_MATH_COUNT][2];
+static pthread_mutex_t seq_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void record(int api, int h) {
+  AdvFn c = {0};
+  c.api = api;
+  c.half = h;
+  c.rec = 1;
+  c.x0 = adv_round(h ? TH : TF, apis[api].x0);
+  (void)apis[api].fn(&c, c.x0);
+  if (c.oom || c.n_steps == 0) {
+    free(c.steps);
+    return;
+  }
+  /* The last instruction writes the destination. */
+  c.steps[c.n_steps - 1].writes = SIM_ADV_DST;
+  seqs[api][h] = c.steps;
+  seq_len[api][h] = c.n_steps;
+}
 
 const SimAdvStep *sim_adv_math_steps(int api, AscDType dt, int *n_steps) {
   int h = dt == ASC_DT_FLOAT16;
+  const SimAdvStep *r;
   *n_steps = 0;
   if (!known(api, dt))
     return NULL;
-  if (!seqs[api][h]) {
-    AdvFn c = {0};
-    c.api = api;
-    c.half = h;
-    c.rec = 1;
-    c.x0 = adv_round(h ? TH : TF, apis[api].x0);
-    (void)apis[api].fn(&c, c.x0);
-    if (c.oom || c.n_steps == 0) {
-      free(c.steps);
-      return NULL;
-    }
-    /* The last instruction writes the destination. */
-    c.steps[c.n_steps - 1].writes = SIM_ADV_DST;
-    seqs[api][h] = c.steps;
-    seq_len[api][h] = c.n_steps;
-  }
+  pthread_mutex_lock(&seq_lock);
+  if (!seqs[api][h])
+    record(api, h);
+  r = seqs[api][h];
   *n_steps = seq_len[api][h];
-  return seqs[api][h];
+  pthread_mutex_unlock(&seq_lock);
+  return r;
 }
 
 int64_t sim_adv_math_min_tmp(int api, AscDType dt, int64_t n) {
