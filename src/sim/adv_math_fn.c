@@ -19,7 +19,6 @@ enum {
   K_SUB,
   K_MUL,
   K_DIV,
-  K_MAX,
   K_MIN,
   K_ADDS,
   K_MULS,
@@ -31,14 +30,10 @@ enum {
   K_LN,
   K_RECIP,
   K_DUP,
-  K_FMA,
-  K_MLA,
   K_CAST,
   K_CMP,
-  K_CMPS,
   K_SEL,
   K_AND,
-  K_OR,
   K_NOT,
   K_COUNT
 };
@@ -51,7 +46,6 @@ static const struct {
     [K_SUB] = {ASC_OP_SUB, "Sub"},
     [K_MUL] = {ASC_OP_MUL, "Mul"},
     [K_DIV] = {ASC_OP_DIV, "Div"},
-    [K_MAX] = {ASC_OP_MAX, "Max"},
     [K_MIN] = {ASC_OP_MIN, "Min"},
     [K_ADDS] = {ASC_OP_ADDS, "Adds"},
     [K_MULS] = {ASC_OP_MULS, "Muls"},
@@ -63,14 +57,10 @@ static const struct {
     [K_LN] = {ASC_OP_LN, "Ln"},
     [K_RECIP] = {ASC_OP_RECIPROCAL, "Reciprocal"},
     [K_DUP] = {ASC_OP_DUPLICATE, "Duplicate"},
-    [K_FMA] = {ASC_OP_FUSED_MUL_ADD, "FusedMulAdd"},
-    [K_MLA] = {ASC_OP_MUL_ADD_DST, "MulAddDst"},
     [K_CAST] = {ASC_OP_CAST, "Cast"},
     [K_CMP] = {ASC_OP_COMPARE, "Compare"},
-    [K_CMPS] = {ASC_OP_COMPARE_SCALAR, "CompareScalar"},
     [K_SEL] = {ASC_OP_SELECT, "Select"},
     [K_AND] = {ASC_OP_BITWISE_AND, "And"},
-    [K_OR] = {ASC_OP_BITWISE_OR, "Or"},
     [K_NOT] = {ASC_OP_BITWISE_NOT, "Not"},
 };
 
@@ -169,11 +159,6 @@ float adv_div(AdvFn *c, int t, float a, float b) {
 static float fmax_v(float a, float b) { return a >= b || a != a ? a : b; }
 static float fmin_v(float a, float b) { return a <= b || a != a ? a : b; }
 
-float adv_max(AdvFn *c, int t, float a, float b) {
-  rec2(c, K_MAX, a, b);
-  return adv_round(t, fmax_v(a, b));
-}
-
 float adv_min(AdvFn *c, int t, float a, float b) {
   rec2(c, K_MIN, a, b);
   return adv_round(t, fmin_v(a, b));
@@ -234,24 +219,6 @@ float adv_recip(AdvFn *c, int t, float a) {
 float adv_dup(AdvFn *c, int t, double k) {
   rec(c, K_DUP, NULL, 0);
   return adv_k(t, k);
-}
-
-/* MulAddDst (op ASC_VTER_MLA, a * b + d) or FusedMulAdd (ASC_VTER_FMA,
- * a * d + b) through vecmath.c's asc_vec_ternary: one rounding. */
-float adv_fma(AdvFn *c, int t, int op, float a, float b, float d) {
-  float v[3] = {a, b, d};
-  AscScalar none = {0, 0};
-  rec(c, op == ASC_VTER_MLA ? K_MLA : K_FMA, v, 3);
-  if (t == TH) {
-    uint16_t ha = asc_f32_to_f16(a), hb = asc_f32_to_f16(b);
-    uint16_t hd = asc_f32_to_f16(d);
-    asc_vec_ternary((AscVecTernOp)op, ASC_DT_FLOAT16, ASC_DT_FLOAT16, &hd, &ha,
-                    &hb, none, 1);
-    return asc_f16_to_f32(hd);
-  }
-  asc_vec_ternary((AscVecTernOp)op, ASC_DT_FLOAT32, ASC_DT_FLOAT32, &d, &a, &b,
-                  none, 1);
-  return d;
 }
 
 float adv_to_half(AdvFn *c, float a) {
@@ -340,51 +307,9 @@ int adv_cmp(AdvFn *c, int t, int mode, float a, float b) {
   return cmp_v(mode, a, b);
 }
 
-int adv_cmps(AdvFn *c, int t, int mode, float a, double k) {
-  rec1(c, K_CMPS, a);
-  return cmp_v(mode, a, adv_k(t, k));
-}
-
-float adv_sel(AdvFn *c, int t, int m, float a, float b) {
-  rec2(c, K_SEL, a, b);
-  return adv_round(t, m ? a : b);
-}
-
 float adv_sels(AdvFn *c, int t, int m, float a, double k) {
   rec1(c, K_SEL, a);
   return m ? adv_round(t, a) : adv_k(t, k);
-}
-
-/* Bitwise ops on the bits of the values in type t. */
-static uint32_t bits_of(int t, float a) {
-  uint32_t u;
-  if (t == TH)
-    return asc_f32_to_f16(a);
-  memcpy(&u, &a, sizeof u);
-  return u;
-}
-
-static float of_bits(int t, uint32_t u) {
-  float f;
-  if (t == TH)
-    return asc_f16_to_f32((uint16_t)u);
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-float adv_and(AdvFn *c, int t, float a, float b) {
-  rec2(c, K_AND, a, b);
-  return of_bits(t, bits_of(t, a) & bits_of(t, b));
-}
-
-float adv_or(AdvFn *c, int t, float a, float b) {
-  rec2(c, K_OR, a, b);
-  return of_bits(t, bits_of(t, a) | bits_of(t, b));
-}
-
-float adv_not(AdvFn *c, int t, float a) {
-  rec1(c, K_NOT, a);
-  return of_bits(t, ~bits_of(t, a) & (t == TH ? 0xFFFFu : 0xFFFFFFFFu));
 }
 
 int adv_mand(AdvFn *c, int a, int b) {

@@ -41,7 +41,6 @@ float adv_add(AdvFn *c, int t, float a, float b);
 float adv_sub(AdvFn *c, int t, float a, float b);
 float adv_mul(AdvFn *c, int t, float a, float b);
 float adv_div(AdvFn *c, int t, float a, float b);
-float adv_max(AdvFn *c, int t, float a, float b);
 float adv_min(AdvFn *c, int t, float a, float b);
 float adv_adds(AdvFn *c, int t, float a, double k);
 float adv_muls(AdvFn *c, int t, float a, double k);
@@ -53,8 +52,6 @@ float adv_exp(AdvFn *c, int t, float a);
 float adv_ln(AdvFn *c, int t, float a);
 float adv_recip(AdvFn *c, int t, float a);
 float adv_dup(AdvFn *c, int t, double k);
-/* FusedMulAdd / MulAddDst: one rounding of a * b + d. */
-float adv_fma(AdvFn *c, int t, int op, float a, float b, float d);
 /* Cast between half and float (CAST_NONE: to nearest even). */
 float adv_to_half(AdvFn *c, float a);
 float adv_to_float(AdvFn *c, float a);
@@ -69,17 +66,11 @@ float adv_from_int(AdvFn *c, int t, float i);
  * ...: the devkit's float-to-float Cast, rounding to an integer value). */
 float adv_round_to_int(AdvFn *c, int t, AscRoundMode mode, float a);
 
-/* Compare (mode ASC_CMP_*-like: see the enum) giving a 0/1 mask, and
- * Select(mask ? a : b). */
+/* Compare (a mode below) giving a 0/1 mask, and Select(mask ? a : k)
+ * against a scalar. */
 enum { ADV_LT, ADV_GT, ADV_EQ, ADV_LE, ADV_GE, ADV_NE };
 int adv_cmp(AdvFn *c, int t, int mode, float a, float b);
-int adv_cmps(AdvFn *c, int t, int mode, float a, double k);
-float adv_sel(AdvFn *c, int t, int m, float a, float b);
 float adv_sels(AdvFn *c, int t, int m, float a, double k);
-/* Bitwise And / Or / Not of the bits of two values of type t. */
-float adv_and(AdvFn *c, int t, float a, float b);
-float adv_or(AdvFn *c, int t, float a, float b);
-float adv_not(AdvFn *c, int t, float a);
 
 /* And / Not of compare masks, And of an int32 (as a float) with a bit
  * pattern. */
