@@ -353,6 +353,22 @@ static void test_edges(void) {
           xs[i], s, sin(xs[i]));
     CHECK(fabs(c - cos(xs[i])) < 1e-7 * xs[i] + 1e-5, "cos(%g) = %g vs %g",
           xs[i], c, cos(xs[i]));
+    {
+      double tr = tan(xs[i]);
+      float t = run1(ASC_ADV_MATH_TAN, ASC_DT_FLOAT32, xs[i]);
+      CHECK(fabs(t - tr) < (1e-7 * xs[i] + 1e-5) * (1 + tr * tr),
+            "tan(%g) = %g vs %g", xs[i], t, tr);
+    }
+  }
+  /* and in half, up to its largest value (computed in float) */
+  for (int i = 0; i < 3; i++) {
+    float xs[3] = {2048.0f, 30000.0f, 65504.0f};
+    float s = run1(ASC_ADV_MATH_SIN, ASC_DT_FLOAT16, xs[i]);
+    float c = run1(ASC_ADV_MATH_COS, ASC_DT_FLOAT16, -xs[i]);
+    CHECK(fabs(s - sin(xs[i])) < 1e-7 * xs[i] + 1e-3, "sin f16(%g) = %g vs %g",
+          xs[i], s, sin(xs[i]));
+    CHECK(fabs(c - cos(xs[i])) < 1e-7 * xs[i] + 1e-3, "cos f16(-%g) = %g vs %g",
+          xs[i], c, cos(xs[i]));
   }
 }
 
