@@ -211,15 +211,28 @@ static void reduce(Sm *s, const Red *r, int sum) {
     int blk = sum ? ASC_OP_BLOCK_REDUCE_SUM : ASC_OP_BLOCK_REDUCE_MAX;
     const char *bl = sum ? "SoftMax (ReduceSum: BlockReduceSum)"
                          : "SoftMax (ReduceMax: BlockReduceMax)";
-    step(s, blk, ASC_DT_FLOAT32, rows * LANES, bl, r->tmp, lanes_b, 0, 0,
-         r->tmp, rows * BLK_F * 4);
-    barrier(s);
-    step(s, blk, ASC_DT_FLOAT32, rows * BLK_F, bl, r->tmp, rows * BLK_F * 4, 0,
-         0, r->dst, rows * 4);
+    if (rows == 1) { /* WholeReduce of the lanes, 8 repeats: dst[0..8) */
+      step(s, sum ? ASC_OP_WHOLE_REDUCE_SUM : ASC_OP_WHOLE_REDUCE_MAX,
+           ASC_DT_FLOAT32, BLK_F * LANES,
+           sum ? "SoftMax (WholeReduceSum)" : "SoftMax (WholeReduceMax)",
+           r->tmp, lanes_b, 0, 0, r->dst, BLK_F * 4);
+      if (r->dst_k == 2 * BLK_F) { /* DataCopy dst[8..16) = dst[0..8) */
+        barrier(s);
+        step(s, ASC_OP_COPY_LOCAL_TO_LOCAL, ASC_DT_FLOAT32, BLK_F,
+             "SoftMax (DataCopy)", r->dst, BLK_F * 4, 0, 0, r->dst + BLK_F * 4,
+             BLK_F * 4);
+      }
+    } else {
+      step(s, blk, ASC_DT_FLOAT32, rows * LANES, bl, r->tmp, lanes_b, 0, 0,
+           r->tmp, rows * BLK_F * 4);
+      barrier(s);
+      step(s, blk, ASC_DT_FLOAT32, rows * BLK_F, bl, r->tmp, rows * BLK_F * 4,
+           0, 0, r->dst, rows * 4);
+    }
   }
   /* the values, then the broadcast over each row's dst_k elements (the
-   * devkit skips it for one row longer than 64, whose last BlockReduce
-   * already wrote the row's 8, or 16, elements) */
+   * devkit skips it for one row longer than 64, whose WholeReduce and
+   * DataCopy already wrote the row's 8, or 16, elements) */
   for (uint32_t i = 0; i < r->rows; i++) {
     int64_t p = r->src + (int64_t)i * r->k * 4;
     float v = sum ? row_sum(s, p, r->ori_k) : row_max(s, p, r->ori_k);
@@ -275,12 +288,13 @@ static uint32_t tiling_field(AscExec *x, const AscInstr *in, int f) {
   return (uint32_t)x->regs[in->a[4] + f].i;
 }
 
-/* Does tiling t describe ori_m rows of k elements, sums of per_blk? */
-static const char *tiling_mismatch(const uint32_t *t, uint32_t ori_m,
-                                   uint32_t k, uint32_t per_blk) {
+/* Does tiling t describe rows of k elements, sums of per_blk? (The rows
+ * it covers are the tensors' bounds checks' business.) */
+static const char *tiling_mismatch(const uint32_t *t, uint32_t k,
+                                   uint32_t per_blk) {
   uint64_t sm = t[ASC_SMT_SPLIT_M], tm = t[ASC_SMT_TAIL_M];
-  if (!sm || !t[ASC_SMT_RANGE_M] || sm * t[ASC_SMT_RANGE_M] + tm != ori_m)
-    return "split_m * range_m + tail_m is not the rows of src";
+  if (!sm || !t[ASC_SMT_RANGE_M])
+    return "split_m and range_m must not be 0";
   if (t[ASC_SMT_SPLIT_SIZE] != sm * k || t[ASC_SMT_TAIL_SPLIT_SIZE] != tm * k)
     return "split_size / tail_split_size are not split_m / tail_m rows of "
            "src_k";
@@ -342,14 +356,6 @@ AscStatus sim_adv_softmax(AscExec *x, const AscInstr *in) {
                     "%s: src's original shape (%u rows of %u) must fit within "
                     "its shape (%u rows of %u)",
                     api, ori_m, ori_k, m, k);
-  /* the elements the devkit touches: ori_m rows */
-  int64_t n_src = (int64_t)ori_m * k, n_red = (int64_t)ori_m * per_blk;
-  uint8_t *p = sim_vec_operand(x, in, 0, n_src, 1, "dst");
-  p = p ? sim_vec_operand(x, in, 1, n_red, 1, "sum") : NULL;
-  p = p ? sim_vec_operand(x, in, 2, n_red, 1, "max") : NULL;
-  p = p ? sim_vec_operand(x, in, 3, n_src, 0, "src") : NULL;
-  if (!p)
-    return ASC_ERR_KERNEL;
   int64_t work, work_bytes;
   if (in->n_args > 5) {
     const AscTensorRef *tt = sim_tensor_arg(x, in, 5, "temp_buffer");
@@ -376,10 +382,20 @@ AscStatus sim_adv_softmax(AscExec *x, const AscInstr *in) {
                       in->n_args > 5 ? "" : ", the UB above the TPipe's", k,
                       asc_dtype_name(t1));
   } else {
-    const char *why = tiling_mismatch(t, ori_m, k, per_blk);
+    const char *why = tiling_mismatch(t, k, per_blk);
     if (why)
       return sim_fail(x, in, "%s: the tiling does not fit src: %s", api, why);
   }
+  /* the elements the devkit touches: the tiling's rows */
+  int64_t rows_done =
+      (int64_t)t[ASC_SMT_SPLIT_M] * t[ASC_SMT_RANGE_M] + t[ASC_SMT_TAIL_M];
+  int64_t n_src = rows_done * k, n_red = rows_done * per_blk;
+  uint8_t *p = sim_vec_operand(x, in, 0, n_src, 1, "dst");
+  p = p ? sim_vec_operand(x, in, 1, n_red, 1, "sum") : NULL;
+  p = p ? sim_vec_operand(x, in, 2, n_red, 1, "max") : NULL;
+  p = p ? sim_vec_operand(x, in, 3, n_src, 0, "src") : NULL;
+  if (!p)
+    return ASC_ERR_KERNEL;
   uint64_t sm = t[ASC_SMT_SPLIT_M];
   uint64_t need = t1 == ASC_DT_FLOAT32 ? sm * LANES
                   : t2 == ASC_DT_FLOAT16
