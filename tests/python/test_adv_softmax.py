@@ -18,7 +18,7 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 import pytest
-from kernels_util import ascendc, fails_at
+from kernels_util import ascendc, fails_at, unary_kernel
 
 import asc
 import asc.lib.host as host
@@ -132,6 +132,51 @@ SHAPES = [(1, 16, 16), (3, 64, 64), (5, 80, 77), (7, 256, 250), (2, 640, 640), (
 def test_softmax_default_tiling(src_t: str, sum_t: str, rows: int, k: int, ori_k: int) -> None:
     x, y, s, m = run(src_t, sum_t, rows, k, ori_k=ori_k)
     check(src_t, sum_t, x, y, s, m, rows, ori_k, rows)
+
+
+def tree(v: np.ndarray) -> np.float32:
+    """The tree of adjacent pairs over v (length a power of two), float32."""
+    v = v.astype(np.float32)
+    while len(v) > 1:
+        v = (v[0::2] + v[1::2]).astype(np.float32)
+    return v[0]
+
+
+def devkit_row_sum(e: np.ndarray) -> np.float32:
+    """The order of the devkit's NewReduceSumLastNDImpl: 64 lanes, chunks of 64 added in turn (the first 512
+    elements block sums when the row has 512 or more), the tail's lanes, then the tree of the 64 lanes."""
+    e = e.astype(np.float32)
+    n = len(e)
+    if n < 64:
+        return tree(np.concatenate([e, np.zeros(64 - n, np.float32)]))  # (absent lanes add nothing)
+    split, tail = divmod(n, 64)
+    if n >= 512:
+        lane, start = np.array([tree(e[8 * b:8 * b + 8]) for b in range(64)], np.float32), 8
+    elif n >= 128:
+        lane, start = (e[:64] + e[64:128]).astype(np.float32), 2
+    else:
+        lane, start = e[:64].copy(), 1
+    for i in range(start, split):
+        lane = (e[64 * i:64 * i + 64] + lane).astype(np.float32)
+    lane[:tail] = (lane[:tail] + e[64 * split:]).astype(np.float32)
+    return tree(lane)
+
+
+exp_kernel = unary_kernel(asc.exp)
+
+
+@pytest.mark.parametrize("rows,k,ori_k", SHAPES)
+def test_float_sum_is_the_devkits_order(rows: int, k: int, ori_k: int) -> None:
+    """sum bit for bit: the simulator's exp of x - max (asc.exp itself), added in the devkit's order."""
+    x, y, s, m = run("float32", "float32", rows, k, ori_k=ori_k)
+    d = (x - m[:, :1]).astype(np.float32)
+    e = np.zeros_like(d)
+    for r in range(rows):  # (a row at a time: the kernel's tensors hold 4096 floats)
+        exp_kernel[1](d[r].copy(), e[r], k, k)
+    want = np.array([devkit_row_sum(e[r, :ori_k]) for r in range(rows)], np.float32)
+    np.testing.assert_array_equal(s[:, 0], want)
+    # and dst: e / sum, correctly rounded
+    np.testing.assert_array_equal(y, (e / want[:, None]).astype(np.float32))
 
 
 @pytest.mark.parametrize("src_t,sum_t", FORMS)
