@@ -38,6 +38,12 @@ static PyMethodDef functions[] = {
     {"host_matmul_tiling", py_host_matmul_tiling, METH_VARARGS,
      "host_matmul_tiling(settings) -> (ret, TCubeTiling values or None, "
      "(dim, m_dim, n_dim, batch_core_m, batch_core_n), message)"},
+    /* family: adv softmax (host_softmax.c) */
+    {"host_softmax_tiling", py_host_softmax_tiling, METH_VARARGS,
+     "host_softmax_tiling(src_shape, data_type_size, work_bytes) -> the 16 "
+     "SoftMaxTiling members"},
+    {"host_softmax_tmp_size", py_host_softmax_tmp_size, METH_VARARGS,
+     "host_softmax_tmp_size(src_shape, data_type_size, max) -> bytes"},
     {"host_matmul_tiling_defaults", py_host_matmul_tiling_defaults,
      METH_VARARGS,
      "host_matmul_tiling_defaults(kind, platform) -> {setting: value}"},

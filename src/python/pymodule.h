@@ -120,5 +120,8 @@ PyObject *py_timing_params(PyObject *mod, PyObject *args);
 PyObject *py_host_core_mem_size(PyObject *mod, PyObject *args);
 PyObject *py_host_matmul_tiling(PyObject *mod, PyObject *args);
 PyObject *py_host_matmul_tiling_defaults(PyObject *mod, PyObject *args);
+/* family: adv softmax (host_softmax.c) */
+PyObject *py_host_softmax_tiling(PyObject *mod, PyObject *args);
+PyObject *py_host_softmax_tmp_size(PyObject *mod, PyObject *args);
 
 #endif

@@ -85,3 +85,27 @@ int sim_tensor_shape(AscExec *x, const AscInstr *in, int k, int n,
     shape[i] = (uint64_t)v[ASC_TENSOR_SHAPE_SLOT + 2 + i].i & 0xffffffffu;
   return 1;
 }
+
+/* family: softmax. Operand k's ShapeInfo as the devkit's members hold them
+ * (shape_dim / original_shape_dim uint8_t, the dimensions uint32_t); 0 when
+ * set_shape_info never set it. */
+int sim_tensor_shape_info(AscExec *x, const AscInstr *in, int k,
+                          SimShapeInfo *out) {
+  const AscSlot *v = &ASC_SLOT(x, in, k);
+  if (v[ASC_TENSOR_SHAPE_SLOT].i != stamp(&v->t))
+    return 0;
+  const AscStructInfo *si = shape_info();
+  const AscSlot *s = &v[ASC_TENSOR_SHAPE_SLOT + 1];
+  const AscFieldInfo *f[4] = {
+      &si->fields[asc_struct_field_index(si, "shape_dim")],
+      &si->fields[asc_struct_field_index(si, "shape")],
+      &si->fields[asc_struct_field_index(si, "original_shape_dim")],
+      &si->fields[asc_struct_field_index(si, "original_shape")]};
+  out->dim = (int)(s[f[0]->slot].i & 0xff);
+  out->ori_dim = (int)(s[f[2]->slot].i & 0xff);
+  for (int i = 0; i < 8; i++) {
+    out->shape[i] = (uint32_t)s[f[1]->slot + i].i;
+    out->ori_shape[i] = (uint32_t)s[f[3]->slot + i].i;
+  }
+  return 1;
+}

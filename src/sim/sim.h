@@ -458,6 +458,16 @@ void sim_copy_shape_info(AscSlot *dst, const AscSlot *src);
 int sim_tensor_shape(AscExec *x, const AscInstr *in, int k, int n,
                      uint64_t *shape);
 
+/* family: softmax. A tensor's ShapeInfo as the devkit holds it. */
+typedef struct SimShapeInfo {
+  int dim, ori_dim;
+  uint32_t shape[8], ori_shape[8];
+} SimShapeInfo;
+/* Operand k's ShapeInfo; 0 when set_shape_info never set it
+ * (shape_info.c). */
+int sim_tensor_shape_info(AscExec *x, const AscInstr *in, int k,
+                          SimShapeInfo *out);
+
 /* quant family: the level-0 driver for instructions outside vector.c
  * (vector.c, sim_vec_l0_apply): fn computes elements [first, first + n) of
  * a repeat from the gathered sources tmp[1..] into tmp[0]. */

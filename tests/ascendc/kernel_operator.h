@@ -1844,6 +1844,57 @@ struct TCubeTiling {
 } // namespace AscendC
 using AscendC::tiling::TCubeTiling;
 
+// ---- family: adv softmax: the kernel-side SoftMaxTiling (kernel_tiling/kernel_tiling.h, generated from
+// include/adv_api/activation/softmax_tilingdata.h) and SoftMax (include/adv_api/activation/softmax.h,
+// softmax_utils.h)
+namespace AscendC {
+namespace tiling {
+struct SoftMaxTiling {
+    uint32_t srcM = 0;
+    uint32_t srcK = 0;
+    uint32_t srcSize = 0;
+    uint32_t outMaxM = 0;
+    uint32_t outMaxK = 0;
+    uint32_t outMaxSize = 0;
+    uint32_t splitM = 0;
+    uint32_t splitK = 0;
+    uint32_t splitSize = 0;
+    uint32_t reduceM = 0;
+    uint32_t reduceK = 0;
+    uint32_t reduceSize = 0;
+    uint32_t rangeM = 0;
+    uint32_t tailM = 0;
+    uint32_t tailSplitSize = 0;
+    uint32_t tailReduceSize = 0;
+};
+} // namespace tiling
+using tiling::SoftMaxTiling;
+struct SoftMaxShapeInfo {
+    uint32_t srcM{0};
+    uint32_t srcK{0};
+    uint32_t oriSrcM{0};
+    uint32_t oriSrcK{0};
+};
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false>
+__aicore__ void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor,
+                        const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor, const SoftMaxTiling &tiling,
+                        const SoftMaxShapeInfo &softmaxShapeInfo = {});
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false>
+__aicore__ void SoftMax(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
+                        const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
+                        const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {});
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false>
+__aicore__ void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor,
+                        const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
+                        const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                        const SoftMaxShapeInfo &softmaxShapeInfo = {});
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false>
+__aicore__ void SoftMax(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
+                        const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
+                        const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                        const SoftMaxShapeInfo &softmaxShapeInfo = {});
+} // namespace AscendC
+
 // ---- family: cores: kernel types (kernel_utils_macros.h), core types (sys_constants.h, sys_macros.h),
 // cross-core flags (kernel_operator_block_sync_intf.h)
 enum KernelMetaType : uint8_t {

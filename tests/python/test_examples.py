@@ -26,7 +26,7 @@ def load(path: Path) -> ModuleType:
 def test_examples_found() -> None:
     assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu", "03_matmul",
                                                 "03_matmul_cube_only", "04_softmax", "05_layer_norm",
-                                                "06_auto_sync", "07_topk"}
+                                                "06_auto_sync", "07_topk", "08_softmax_adv"}
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.parent.name)
@@ -87,6 +87,14 @@ def test_softmax_example(rows: int, scale: float) -> None:
     y = load(EXAMPLES / "04_softmax/softmax.py").run(rows=rows, scale=scale)  # checks against NumPy
     assert y.shape == (rows, 64)
     np.testing.assert_allclose(y.sum(axis=1), 1.0, rtol=1e-5)  # (scale 30: exp without the max would overflow)
+
+
+@pytest.mark.parametrize("rows,scale", [(8 * 4, 2.0), (8 * 8, 12.0)])
+def test_softmax_adv_example(rows: int, scale: float) -> None:
+    # (family: adv softmax) asc.adv.softmax with the host's tiling; run() checks against torch.softmax
+    y = load(EXAMPLES / "08_softmax_adv/softmax_adv.py").run(rows=rows, scale=scale)
+    assert y.shape == (rows, 4096) and np.isfinite(y.astype(np.float32)).all()
+    np.testing.assert_allclose(y.astype(np.float32).sum(axis=1), 1.0, rtol=2e-3)
 
 
 @pytest.mark.parametrize("rows", [4 * 32, 4 * 64])

@@ -184,6 +184,8 @@ ACCEPTS: Dict[str, set] = {
     "cube_flag": {"bool", "int", "zero", "negative", "huge", "rint", "rint64"},
     "cube_pad_value": _NUMBERS - {"huge", "rint64", "bool"},
     "cube_struct": set(),
+    # family: adv softmax: an asc.adv.SoftmaxTiling (no value of VALUES is one)
+    "softmax_tiling": set(),
 }
 
 # a uint32 view of t (the indices of sort32 and sort; Gatherb's data: uint16 or uint32)
@@ -651,6 +653,11 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "set_load_data_repeat": ("asc.set_load_data_repeat({param})",
                              (("param", "cube_struct", "asc.LoadDataRepeatParam()"),)),
     "set_fix_pipe_pre_quant_flag": ("asc.set_fix_pipe_pre_quant_flag({config})", (("config", "mask_word", "5"),)),
+    # family: adv softmax
+    # (temp_buffer and the flags: tests/python/test_adv_softmax.py)
+    "adv.softmax": ("asc.adv.softmax({dst}, {sum}, {max}, {src}, {tiling})",
+                    (("dst", "local", "t"), ("sum", "local", "u"), ("max", "local", "u"), ("src", "local", "t"),
+                     ("tiling", "softmax_tiling", "asc.adv.SoftmaxTiling()"))),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere

@@ -14,6 +14,7 @@ from .matmul import (
     get_special_mdl_config,
     register_matmul,
 )
+from .softmax import SoftmaxTiling, softmax  # family: adv softmax
 from .tiling import TCubeTiling
 from .types import MatmulBatchParams, MatmulConfig, MatmulFuncParams, MatmulQuantParams, MatmulShapeParams
 
@@ -31,6 +32,9 @@ __all__ = [
     "get_special_basic_config",
     "get_special_mdl_config",
     "register_matmul",
+    # .softmax (family: adv softmax)
+    "SoftmaxTiling",
+    "softmax",
     # .tiling (family: host)
     "TCubeTiling",
     # .types (family: matmul)

@@ -13,6 +13,11 @@ from .enums import (
     ScheduleType,
     TPosition,
 )
+from .softmax_tiling import (  # family: adv softmax
+    get_softmax_max_tmp_size,
+    get_softmax_min_tmp_size,
+    softmax_tiling_func,
+)
 from .tiling import (
     BatchMatmulTiling,
     MatmulApiTiling,
@@ -48,4 +53,8 @@ __all__ = [
     "ScheduleType",
     "TPosition",
     "get_ascendc_platform",
+    # family: adv softmax
+    "get_softmax_max_tmp_size",
+    "get_softmax_min_tmp_size",
+    "softmax_tiling_func",
 ]
