@@ -120,5 +120,9 @@ PyObject *py_timing_params(PyObject *mod, PyObject *args);
 PyObject *py_host_core_mem_size(PyObject *mod, PyObject *args);
 PyObject *py_host_matmul_tiling(PyObject *mod, PyObject *args);
 PyObject *py_host_matmul_tiling_defaults(PyObject *mod, PyObject *args);
+/* family: adv normquant (host_norm.c) */
+PyObject *py_host_rmsnorm_max_min_tmp_size(PyObject *mod, PyObject *args);
+PyObject *py_host_rmsnorm_tiling_info(PyObject *mod, PyObject *args);
+PyObject *py_host_ascend_quant_max_min_tmp_size(PyObject *mod, PyObject *args);
 
 #endif

@@ -165,5 +165,7 @@ EmSystemRule em_cores_rule(AscOpId id);
 EmSystemRule em_matmul_rule(AscOpId id);
 int em_uses_matmul(const AscModule *m); /* any asc.matmul */
 void em_kernel_type(Emitter *e, const AscOp *f);
+/* family: adv normquant (emit_adv_norm.c): RmsNorm, AscendQuant, or NULL */
+EmSystemRule em_adv_norm_rule(AscOpId id);
 
 #endif

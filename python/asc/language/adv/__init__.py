@@ -14,7 +14,9 @@ from .matmul import (
     get_special_mdl_config,
     register_matmul,
 )
-from .tiling import TCubeTiling
+from .normalization import rmsnorm  # family: adv normquant
+from .quantization import QuantConfig, quant  # family: adv normquant
+from .tiling import RmsNormTiling, TCubeTiling
 from .types import MatmulBatchParams, MatmulConfig, MatmulFuncParams, MatmulQuantParams, MatmulShapeParams
 
 __all__ = [
@@ -33,6 +35,11 @@ __all__ = [
     "register_matmul",
     # .tiling (family: host)
     "TCubeTiling",
+    # family: adv normquant (.normalization, .quantization, .tiling)
+    "QuantConfig",
+    "RmsNormTiling",
+    "quant",
+    "rmsnorm",
     # .types (family: matmul)
     "MatmulBatchParams",
     "MatmulConfig",

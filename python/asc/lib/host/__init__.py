@@ -13,6 +13,11 @@ from .enums import (
     ScheduleType,
     TPosition,
 )
+from .normalization import (  # family: adv normquant
+    get_ascend_quant_max_min_tmp_size,
+    get_rms_norm_max_min_tmp_size,
+    get_rms_norm_tiling_info,
+)
 from .tiling import (
     BatchMatmulTiling,
     MatmulApiTiling,
@@ -48,4 +53,8 @@ __all__ = [
     "ScheduleType",
     "TPosition",
     "get_ascendc_platform",
+    # family: adv normquant
+    "get_ascend_quant_max_min_tmp_size",
+    "get_rms_norm_max_min_tmp_size",
+    "get_rms_norm_tiling_info",
 ]
