@@ -4,7 +4,7 @@
  *       offset, [scaleCount, [offsetCount,]] calCount);
  * (include/adv_api/normalization/rmsnorm.h,
  * include/adv_api/quantization/ascend_quant.h). The IR holds the optional
- * shared_tmp_buffer last; the devkit takes it third. A QuantConfig is the
+ * shared_tmp_buffer last; RmsNorm takes it fourth, AscendQuant third. A QuantConfig is the
  * reference template argument `config`: a static constexpr
  * AscendQuantConfig declared before the call, as the devkit's samples do
  * with their MatmulConfig. */
@@ -14,14 +14,14 @@
 #include "emitter.h"
 
 /* The first n_main operands, comma-separated, with the shared_tmp_buffer
- * (operand n_main, when the op has it) after the second. */
-static char *call_args(Emitter *e, AscOp *op, int n_main) {
+ * (operand n_main, when the op has it) after operand `after`. */
+static char *call_args(Emitter *e, AscOp *op, int n_main, int after) {
   Buf b = {0};
   char tmp[4096];
   for (int i = 0; i < n_main; i++) {
     em_buf_printf(&b, "%s%s", i ? ", " : "",
                   em_unparen(em_expr(e, op->operands[i]), tmp, sizeof tmp));
-    if (i == 1 && op->n_operands > n_main)
+    if (i == after && op->n_operands > n_main)
       em_buf_printf(
           &b, ", %s",
           em_unparen(em_expr(e, op->operands[n_main]), tmp, sizeof tmp));
@@ -35,7 +35,7 @@ static char *call_args(Emitter *e, AscOp *op, int n_main) {
 
 static void emit_rmsnorm(Emitter *e, AscOp *op) {
   AscDType dt = op->operands[1]->type->dtype;
-  char *args = call_args(e, op, 5);
+  char *args = call_args(e, op, 5, 2);
   char *call =
       args ? em_fmt_str("AscendC::RmsNorm<%s, %s>(%s)", asc_dtype_cpp_name(dt),
                         asc_op_attr_int(op, "basic_block", 0) ? "true"
@@ -74,14 +74,13 @@ static void emit_quant(Emitter *e, AscOp *op) {
                   (long long)asc_op_attr_int(op, "cfg_work_local_size", 0));
     em_line_end(e, op);
     snprintf(targs, sizeof targs, "%s, %s, %s", asc_dtype_cpp_name(dt),
-             reuse ? "true" : "false", name);
-    free(name);
+             reuse ? "true" : "false", name); /* name: the emitter's */
   } else if (reuse) {
     snprintf(targs, sizeof targs, "%s, true", asc_dtype_cpp_name(dt));
   } else {
     snprintf(targs, sizeof targs, "%s", asc_dtype_cpp_name(dt));
   }
-  char *args = call_args(e, op, n_main);
+  char *args = call_args(e, op, n_main, 1);
   char *call =
       args ? em_fmt_str("AscendC::AscendQuant<%s>(%s)", targs, args) : NULL;
   free(args);
