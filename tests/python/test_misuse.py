@@ -108,6 +108,14 @@ ACCEPTS: Dict[str, set] = {
     "cacherwmode": set(),  # (READ, WRITE, RW are 1, 2, 3: neither 0 nor 5)
     "hardware": {"int"},  # (an int is a member's value: 5 is Hardware.L0C; 0 is GM, refused)
     "stride": {"int", "zero", "rint", "rint64"},
+    # family: adv normquant: an asc.adv.RmsNormTiling (none of VALUES), int8 / uint8 tensors (VALUES has float ones),
+    # quant's scale (a number or a LocalTensor) and offset (a number; a LocalTensor needs a scale tensor)
+    "adv_tiling": set(),
+    "adv_i8_local": set(),
+    "adv_u8_local": {"none"},
+    "adv_quant_scale": (_NUMBERS - {"bool"}) | {"ltensor"},
+    "adv_quant_offset": _NUMBERS - {"bool"},
+    "adv_flag": {"bool"},
     "mask_word": {"int", "zero", "rint", "rint64"},  # (a uint64: -1 and 2**70 do not fit)
     # cmpsel family: a level-0 mask (an int, or a list/tuple of two uint64), the enums by value (0 is a
     # member, 5 none), BinaryRepeatParams (no value of VALUES is one)
@@ -651,6 +659,18 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "set_load_data_repeat": ("asc.set_load_data_repeat({param})",
                              (("param", "cube_struct", "asc.LoadDataRepeatParam()"),)),
     "set_fix_pipe_pre_quant_flag": ("asc.set_fix_pipe_pre_quant_flag({config})", (("config", "mask_word", "5"),)),
+    # family: adv normquant
+    "adv.rmsnorm": ("rt = asc.adv.RmsNormTiling()\n"
+                    "    asc.adv.rmsnorm({dst}, {src}, {gamma}, {epsilon}, {tiling}, basic_block={basic_block})  # <-",
+                    (("dst", "local", "t"), ("src", "local", "t"), ("gamma", "local", "u"),
+                     ("epsilon", "adv_quant_offset", "1e-5"), ("tiling", "adv_tiling", "rt"),
+                     ("basic_block", "adv_flag", "False"))),
+    "adv.quant": ("q8 = asc.LocalTensor(asc.int8, asc.TPosition.VECCALC, 1024, 64)\n"
+                  "    w8 = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 2048, 1024)\n"
+                  "    asc.adv.quant({dst}, {src}, {scale}, {offset}, {count}, {temp_buffer})  # <-",
+                  (("dst", "adv_i8_local", "q8"), ("src", "local", "t"), ("scale", "adv_quant_scale", "2.0"),
+                   ("offset", "adv_quant_offset", "0.5"), ("count", "optional_count", "64"),
+                   ("temp_buffer", "adv_u8_local", "w8"))),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
@@ -703,7 +723,8 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "dump_tensor",  # family debug
                  "set_pad_value",  # datamove family
                  "TensorDesc", "ListTensorDesc", "ListTensorDesc.init",  # family listtensor
-                 "Matmul.set_hf32"}  # family: matmul
+                 "Matmul.set_hf32",  # family: matmul
+                 "adv.quant"}  # family: adv normquant (temp_buffer)
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:
