@@ -155,7 +155,6 @@ int asc_matmul_tiling_compute(const AscMatmulTilingArgs *a, AscTCubeTiling *out,
 /* Bits of one element of matmul_tiling::DataType dtype; 0 if unknown. */
 int asc_matmul_dtype_bits(int dtype);
 
-
 /* ---- family: adv normquant: the RmsNorm and AscendQuant host functions
  * (include/adv_api/normalization/rmsnorm_tiling.h,
  * include/adv_api/quantization/ascend_quant_tiling.h; src/host/

@@ -34,17 +34,15 @@ PyObject *py_host_rmsnorm_tiling_info(PyObject *mod, PyObject *args) {
                                sizeof err))
     return Py_BuildValue("(Os)", Py_None, err);
   return Py_BuildValue(
-      "((kkkkdkkkkkkk)s)", (unsigned long)t.b_length,
-      (unsigned long)t.s_length, (unsigned long)t.h_length,
-      (unsigned long)t.original_h_length, (double)t.reciprocal_of_h_length,
-      (unsigned long)t.main_bsh_length, (unsigned long)t.main_bs_length,
-      (unsigned long)t.main_bs_length_align, (unsigned long)t.loop_round,
-      (unsigned long)t.input_tail_pos, (unsigned long)t.tail_bsh_length,
-      (unsigned long)t.tail_bs_length, "");
+      "((kkkkdkkkkkkk)s)", (unsigned long)t.b_length, (unsigned long)t.s_length,
+      (unsigned long)t.h_length, (unsigned long)t.original_h_length,
+      (double)t.reciprocal_of_h_length, (unsigned long)t.main_bsh_length,
+      (unsigned long)t.main_bs_length, (unsigned long)t.main_bs_length_align,
+      (unsigned long)t.loop_round, (unsigned long)t.input_tail_pos,
+      (unsigned long)t.tail_bsh_length, (unsigned long)t.tail_bs_length, "");
 }
 
-PyObject *py_host_ascend_quant_max_min_tmp_size(PyObject *mod,
-                                                PyObject *args) {
+PyObject *py_host_ascend_quant_max_min_tmp_size(PyObject *mod, PyObject *args) {
   (void)mod;
   unsigned long long n;
   if (!PyArg_ParseTuple(args, "K", &n))

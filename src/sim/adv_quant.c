@@ -34,8 +34,10 @@ uint8_t *sim_adv_tmp(AscExec *x, const AscInstr *in, int k, int64_t *addr,
     if (!t)
       return NULL;
     if (t->addr % 32) {
-      sim_fail(x, in, "shared_tmp_buffer: UB address %lld is not 32-byte "
-               "aligned", (long long)t->addr);
+      sim_fail(x, in,
+               "shared_tmp_buffer: UB address %lld is not 32-byte "
+               "aligned",
+               (long long)t->addr);
       return NULL;
     }
     int64_t n = t->len >= 0 ? t->len : 0;
@@ -45,7 +47,8 @@ uint8_t *sim_adv_tmp(AscExec *x, const AscInstr *in, int k, int64_t *addr,
   }
   int64_t lo;
   if (asc_round_up(x->b->pipe.ub_used, 32, &lo) || lo > x->b->ub_size) {
-    sim_fail(x, in, "no UB is left above the TPipe's buffers for the "
+    sim_fail(x, in,
+             "no UB is left above the TPipe's buffers for the "
              "devkit's stack buffer (pass a shared_tmp_buffer)");
     return NULL;
   }
@@ -133,8 +136,8 @@ static int chunk(Quant *q, int per_channel, int64_t e, int64_t n, int64_t c) {
                  ub(q, src), n);
     sp[0] = sim_adv_span(src, n * 4, 0);
     sp[1] = sim_adv_span(tmp, h, 1);
-    if (!sim_adv_op(s, ASC_OP_CAST, ASC_DT_FLOAT32, n, "AscendQuant (Cast)",
-                    sp, 2))
+    if (!sim_adv_op(s, ASC_OP_CAST, ASC_DT_FLOAT32, n, "AscendQuant (Cast)", sp,
+                    2))
       return 0;
     sim_adv_barrier(s);
     from = tmp;
@@ -156,8 +159,8 @@ static int chunk(Quant *q, int per_channel, int64_t e, int64_t n, int64_t c) {
                    n);
     sp[0] = sim_adv_span(from, h, 0);
     sp[1] = sim_adv_span(tmp, h, 1);
-    if (!sim_adv_op(s, ASC_OP_MULS, ASC_DT_FLOAT16, n, "AscendQuant (Muls)",
-                    sp, 2))
+    if (!sim_adv_op(s, ASC_OP_MULS, ASC_DT_FLOAT16, n, "AscendQuant (Muls)", sp,
+                    2))
       return 0;
   }
   sim_adv_barrier(s);
@@ -177,8 +180,8 @@ static int chunk(Quant *q, int per_channel, int64_t e, int64_t n, int64_t c) {
     asc_vec_scalar(ASC_VSCA_ADDS, ASC_DT_FLOAT16, ub(q, tmp), ub(q, tmp), v, n);
     sp[0] = sim_adv_span(tmp, h, 0);
     sp[1] = sim_adv_span(tmp, h, 1);
-    if (!sim_adv_op(s, ASC_OP_ADDS, ASC_DT_FLOAT16, n, "AscendQuant (Adds)",
-                    sp, 2))
+    if (!sim_adv_op(s, ASC_OP_ADDS, ASC_DT_FLOAT16, n, "AscendQuant (Adds)", sp,
+                    2))
       return 0;
   }
   sim_adv_barrier(s);
@@ -241,7 +244,8 @@ AscStatus sim_adv_quant(AscExec *x, const AscInstr *in) {
   q.st = (AscDType)st->dtype;
   if (dt->dtype != ASC_DT_INT8 ||
       (q.st != ASC_DT_FLOAT16 && q.st != ASC_DT_FLOAT32))
-    return sim_fail(x, in, "AscendQuant takes an int8 dst and a half or float "
+    return sim_fail(x, in,
+                    "AscendQuant takes an int8 dst and a half or float "
                     "src on the Ascend910B");
   int64_t count = ASC_SLOT(x, in, k_count).i;
   int has_cfg = asc_op_attr(in->src, "cfg_calc_count") != NULL;
@@ -251,22 +255,27 @@ AscStatus sim_adv_quant(AscExec *x, const AscInstr *in) {
   int64_t cfg_work = asc_op_attr_int(in->src, "cfg_work_local_size", 0);
   int64_t src_len = st->len;
   if (src_len >= 0 && count > src_len)
-    return sim_fail(x, in, "AscendQuant: count is %lld, larger than src's "
-                    "size %lld", (long long)count, (long long)src_len);
+    return sim_fail(x, in,
+                    "AscendQuant: count is %lld, larger than src's "
+                    "size %lld",
+                    (long long)count, (long long)src_len);
   if (has_cfg && src_len >= 0 && cfg_calc > src_len)
-    return sim_fail(x, in, "AscendQuant: config.calc_count is %lld, larger "
-                    "than src's size %lld", (long long)cfg_calc,
-                    (long long)src_len);
+    return sim_fail(x, in,
+                    "AscendQuant: config.calc_count is %lld, larger "
+                    "than src's size %lld",
+                    (long long)cfg_calc, (long long)src_len);
   int64_t tmp_addr, tmp_bytes;
   if (!sim_adv_tmp(x, in, k_count + 1, &tmp_addr, &tmp_bytes))
     return ASC_ERR_KERNEL;
   if (tmp_bytes < QUANT_MIN_TMP)
-    return sim_fail(x, in, "AscendQuant: the temporary buffer has %lld "
+    return sim_fail(x, in,
+                    "AscendQuant: the temporary buffer has %lld "
                     "bytes, less than the %d GetAscendQuantMaxMinTmpSize "
-                    "gives as the minimum", (long long)tmp_bytes,
-                    QUANT_MIN_TMP);
+                    "gives as the minimum",
+                    (long long)tmp_bytes, QUANT_MIN_TMP);
   if (cfg_work > tmp_bytes)
-    return sim_fail(x, in, "AscendQuant: config.work_local_size is %lld, "
+    return sim_fail(x, in,
+                    "AscendQuant: config.work_local_size is %lld, "
                     "larger than the temporary buffer's %lld bytes",
                     (long long)cfg_work, (long long)tmp_bytes);
   q.tmp = tmp_addr;
@@ -280,8 +289,10 @@ AscStatus sim_adv_quant(AscExec *x, const AscInstr *in) {
     if (use_cfg)
       split = cfg_work / 2 / 32 * 32;
     if (split == 0)
-      return sim_fail(x, in, "AscendQuant: config.work_local_size %lld "
-                      "leaves no chunk of 32 halves", (long long)cfg_work);
+      return sim_fail(x, in,
+                      "AscendQuant: config.work_local_size %lld "
+                      "leaves no chunk of 32 halves",
+                      (long long)cfg_work);
     if (!sim_vec_operand(x, in, 0, n, 1, "dst") ||
         !sim_vec_operand(x, in, 1, n, 0, "src"))
       return ASC_ERR_KERNEL;
@@ -301,26 +312,31 @@ AscStatus sim_adv_quant(AscExec *x, const AscInstr *in) {
   if (form == 2 && !(ot = sim_tensor_arg(x, in, 3, "offset")))
     return ASC_ERR_KERNEL;
   if (sc->len >= 0 && scale_count > sc->len)
-    return sim_fail(x, in, "AscendQuant: scale_count is %lld, larger than "
-                    "scale's size %lld", (long long)scale_count,
-                    (long long)sc->len);
+    return sim_fail(x, in,
+                    "AscendQuant: scale_count is %lld, larger than "
+                    "scale's size %lld",
+                    (long long)scale_count, (long long)sc->len);
   if (ot && ot->len >= 0 && offs_count > ot->len)
-    return sim_fail(x, in, "AscendQuant: offset_count is %lld, larger than "
-                    "offset's size %lld", (long long)offs_count,
-                    (long long)ot->len);
+    return sim_fail(x, in,
+                    "AscendQuant: offset_count is %lld, larger than "
+                    "offset's size %lld",
+                    (long long)offs_count, (long long)ot->len);
   if (scale_count <= 0 || offs_count != scale_count)
-    return sim_fail(x, in, "AscendQuant: scale_count is %lld, which must be "
+    return sim_fail(x, in,
+                    "AscendQuant: scale_count is %lld, which must be "
                     "positive (and equal offset_count, %lld)",
                     (long long)scale_count, (long long)offs_count);
   if (count <= 0 || count % scale_count)
-    return sim_fail(x, in, "AscendQuant: count is %lld, which must be a "
+    return sim_fail(x, in,
+                    "AscendQuant: count is %lld, which must be a "
                     "positive multiple of scale_count %lld",
                     (long long)count, (long long)scale_count);
   if (has_cfg) {
     if ((sc->len >= 0 && cfg_scale > sc->len) ||
         (cfg_scale && cfg_calc % cfg_scale) || cfg_scale % 32 ||
         (form == 2 && cfg_offs != cfg_scale))
-      return sim_fail(x, in, "AscendQuant: config (calc_count %lld, "
+      return sim_fail(x, in,
+                      "AscendQuant: config (calc_count %lld, "
                       "scale_count %lld, offset_count %lld) is not valid: "
                       "scale_count a multiple of 32 dividing calc_count, "
                       "within scale, equal to offset_count",
@@ -337,7 +353,8 @@ AscStatus sim_adv_quant(AscExec *x, const AscInstr *in) {
   if (cfg_work != 0 && cfg_scale != 0)
     row_split = cfg_work / 2 / 32 * 32;
   if (row_split == 0)
-    return sim_fail(x, in, "AscendQuant: the work space leaves no chunk of "
+    return sim_fail(x, in,
+                    "AscendQuant: the work space leaves no chunk of "
                     "32 halves");
   if (!sim_vec_operand(x, in, 0, total, 1, "dst") ||
       !sim_vec_operand(x, in, 1, total, 0, "src") ||

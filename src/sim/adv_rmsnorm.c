@@ -87,8 +87,8 @@ static float repeat_sum(const Norm *n, int64_t addr, int64_t m) {
   return v[0];
 }
 
-static int op(Norm *n, int code, int64_t elems, const char *label,
-              SimUbSpan a, SimUbSpan b, SimUbSpan c, int n_spans) {
+static int op(Norm *n, int code, int64_t elems, const char *label, SimUbSpan a,
+              SimUbSpan b, SimUbSpan c, int n_spans) {
   SimUbSpan sp[3] = {a, b, c};
   return sim_adv_op(&n->seq, code, ASC_DT_FLOAT32, elems, label, sp, n_spans);
 }
@@ -116,8 +116,9 @@ static int reduce(Norm *n, int64_t bs) {
     }
     for (int64_t r = 0; r < bs; r++)
       stf(n, n->red + 4 * r, repeat_sum(n, n->tmp + 4 * r * h, BLK_H));
-    if (!op(n, ASC_OP_REPEAT_REDUCE_SUM, bs * BLK_H, "RmsNorm (RepeatReduceSum)",
-            rd(n->tmp, bs * h), wr(n->red, bs), wr(0, 0), 2))
+    if (!op(n, ASC_OP_REPEAT_REDUCE_SUM, bs * BLK_H,
+            "RmsNorm (RepeatReduceSum)", rd(n->tmp, bs * h), wr(n->red, bs),
+            wr(0, 0), 2))
       return 0;
     sim_adv_barrier(&n->seq);
     return 1;
@@ -148,17 +149,17 @@ static int reduce(Norm *n, int64_t bs) {
 /* steps 3-5 on the bs row sums: 1 / sqrt(mean + eps) */
 static int rsqrt_rows(Norm *n, int64_t bs) {
   AscScalar s = {.f = n->recip};
-  asc_vec_scalar(ASC_VSCA_MULS, ASC_DT_FLOAT32, ub(n, n->red), ub(n, n->red),
-                 s, bs);
-  if (!op(n, ASC_OP_MULS, bs, "RmsNorm (Muls)", rd(n->red, bs),
-          wr(n->red, bs), wr(0, 0), 2))
+  asc_vec_scalar(ASC_VSCA_MULS, ASC_DT_FLOAT32, ub(n, n->red), ub(n, n->red), s,
+                 bs);
+  if (!op(n, ASC_OP_MULS, bs, "RmsNorm (Muls)", rd(n->red, bs), wr(n->red, bs),
+          wr(0, 0), 2))
     return 0;
   sim_adv_barrier(&n->seq);
   s.f = n->eps;
-  asc_vec_scalar(ASC_VSCA_ADDS, ASC_DT_FLOAT32, ub(n, n->red), ub(n, n->red),
-                 s, bs);
-  if (!op(n, ASC_OP_ADDS, bs, "RmsNorm (Adds)", rd(n->red, bs),
-          wr(n->red, bs), wr(0, 0), 2))
+  asc_vec_scalar(ASC_VSCA_ADDS, ASC_DT_FLOAT32, ub(n, n->red), ub(n, n->red), s,
+                 bs);
+  if (!op(n, ASC_OP_ADDS, bs, "RmsNorm (Adds)", rd(n->red, bs), wr(n->red, bs),
+          wr(0, 0), 2))
     return 0;
   sim_adv_barrier(&n->seq);
   asc_vec_unary(ASC_VUN_LN, ASC_DT_FLOAT32, ub(n, n->red), ub(n, n->red), bs);
@@ -167,10 +168,10 @@ static int rsqrt_rows(Norm *n, int64_t bs) {
     return 0;
   sim_adv_barrier(&n->seq);
   s.f = -0.5;
-  asc_vec_scalar(ASC_VSCA_MULS, ASC_DT_FLOAT32, ub(n, n->red), ub(n, n->red),
-                 s, bs);
-  if (!op(n, ASC_OP_MULS, bs, "RmsNorm (Muls)", rd(n->red, bs),
-          wr(n->red, bs), wr(0, 0), 2))
+  asc_vec_scalar(ASC_VSCA_MULS, ASC_DT_FLOAT32, ub(n, n->red), ub(n, n->red), s,
+                 bs);
+  if (!op(n, ASC_OP_MULS, bs, "RmsNorm (Muls)", rd(n->red, bs), wr(n->red, bs),
+          wr(0, 0), 2))
     return 0;
   sim_adv_barrier(&n->seq);
   asc_vec_unary(ASC_VUN_EXP, ASC_DT_FLOAT32, ub(n, n->red), ub(n, n->red), bs);
@@ -265,8 +266,8 @@ static int compute(Norm *n, int64_t e, int64_t bs, int64_t src, int64_t dst) {
   }
   asc_vec_binary(ASC_VBIN_MUL, ASC_DT_FLOAT32, ub(n, n->tmp), ub(n, n->x32),
                  ub(n, n->x32), bsh);
-  if (!op(n, ASC_OP_MUL, bsh, "RmsNorm (Mul)", rd(n->x32, bsh),
-          wr(n->tmp, bsh), wr(0, 0), 2))
+  if (!op(n, ASC_OP_MUL, bsh, "RmsNorm (Mul)", rd(n->x32, bsh), wr(n->tmp, bsh),
+          wr(0, 0), 2))
     return 0;
   sim_adv_barrier(&n->seq);
   if (!reduce(n, bs) || !rsqrt_rows(n, bs) || !scale_rows(n, bs))
@@ -275,8 +276,7 @@ static int compute(Norm *n, int64_t e, int64_t bs, int64_t src, int64_t dst) {
     asc_vec_cast(ASC_DT_FLOAT32, ASC_DT_FLOAT16, ASC_ROUND_NONE, ub(n, n->x32),
                  ub(n, n->gamma), n->h);
     if (!op(n, ASC_OP_CAST, n->h, "RmsNorm (Cast)",
-            sim_adv_span(n->gamma, n->h * 2, 0), wr(n->x32, n->h), wr(0, 0),
-            2))
+            sim_adv_span(n->gamma, n->h * 2, 0), wr(n->x32, n->h), wr(0, 0), 2))
       return 0;
     sim_adv_barrier(&n->seq);
     if (!gamma_rows(n, bs, n->tmp, n->x32))
@@ -335,24 +335,27 @@ AscStatus sim_adv_rmsnorm(AscExec *x, const AscInstr *in) {
   int64_t total = (int64_t)b * s * n.h;
   if (n.h == 0 || (n.h * es) % 32 || n.orig_h == 0 || n.orig_h > n.h ||
       main_bsh != main_bs * n.h || tail_bsh != tail_bs * n.h ||
-      loops * main_bsh + tail_bsh != total ||
-      tail_pos != loops * main_bsh || (main_bs == 0 && loops) ||
-      bs_align < main_bs || bs_align % 8)
-    return sim_fail(x, in, "RmsNorm: the tiling (b %u, s %u, h %lld, "
+      loops * main_bsh + tail_bsh != total || tail_pos != loops * main_bsh ||
+      (main_bs == 0 && loops) || bs_align < main_bs || bs_align % 8)
+    return sim_fail(x, in,
+                    "RmsNorm: the tiling (b %u, s %u, h %lld, "
                     "original h %lld, %lld rounds of %lld rows, %lld tail "
                     "rows) is not one GetRmsNormTilingInfo makes: h must be "
                     "32-byte aligned and at least the original h, the rounds "
-                    "must cover b * s rows", b, s, (long long)n.h,
-                    (long long)n.orig_h, (long long)loops, (long long)main_bs,
-                    (long long)tail_bs);
-  if (n.basic && (n.h % BLK_H || n.h / 8 > 255 ||
-                  (main_bs > BLK_BS && main_bs % BLK_BS) ||
-                  (tail_bs > BLK_BS && tail_bs % BLK_BS)))
-    return sim_fail(x, in, "RmsNorm<isBasicBlock>: h (%lld) must be a "
+                    "must cover b * s rows",
+                    b, s, (long long)n.h, (long long)n.orig_h, (long long)loops,
+                    (long long)main_bs, (long long)tail_bs);
+  if (n.basic &&
+      (n.h % BLK_H || n.h / 8 > 255 || (main_bs > BLK_BS && main_bs % BLK_BS) ||
+       (tail_bs > BLK_BS && tail_bs % BLK_BS)))
+    return sim_fail(x, in,
+                    "RmsNorm<isBasicBlock>: h (%lld) must be a "
                     "multiple of 64 below 2048 and the rows of a round a "
-                    "multiple of 8", (long long)n.h);
+                    "multiple of 8",
+                    (long long)n.h);
   if (!n.basic && n.h < BLK_H && (main_bs > 255 || tail_bs > 255))
-    return sim_fail(x, in, "RmsNorm: more than 255 rows in a round (the "
+    return sim_fail(x, in,
+                    "RmsNorm: more than 255 rows in a round (the "
                     "repeat limit of its Mul for h < 64)");
   if (!sim_vec_operand(x, in, 0, total, 1, "dst") ||
       !sim_vec_operand(x, in, 1, total, 0, "src") ||
@@ -363,11 +366,13 @@ AscStatus sim_adv_rmsnorm(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   int64_t need = 4 * (bs_align + main_bsh * (n.dt == ASC_DT_FLOAT16 ? 2 : 1));
   if (tmp_bytes < need)
-    return sim_fail(x, in, "RmsNorm: the temporary buffer has %lld bytes but "
+    return sim_fail(x, in,
+                    "RmsNorm: the temporary buffer has %lld bytes but "
                     "the tiling uses %lld (at least what "
                     "GetRmsNormMaxMinTmpSize gives as the minimum; "
                     "GetRmsNormTilingInfo sizes the rounds to the buffer it "
-                    "is told)", (long long)tmp_bytes, (long long)need);
+                    "is told)",
+                    (long long)tmp_bytes, (long long)need);
   n.red = tmp_addr;
   n.tmp = tmp_addr + 4 * bs_align;
   n.x32 = n.tmp + 4 * main_bsh;

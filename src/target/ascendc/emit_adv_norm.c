@@ -4,8 +4,8 @@
  *       offset, [scaleCount, [offsetCount,]] calCount);
  * (include/adv_api/normalization/rmsnorm.h,
  * include/adv_api/quantization/ascend_quant.h). The IR holds the optional
- * shared_tmp_buffer last; RmsNorm takes it fourth, AscendQuant third. A QuantConfig is the
- * reference template argument `config`: a static constexpr
+ * shared_tmp_buffer last; RmsNorm takes it fourth, AscendQuant third. A
+ * QuantConfig is the reference template argument `config`: a static constexpr
  * AscendQuantConfig declared before the call, as the devkit's samples do
  * with their MatmulConfig. */
 #include <stdio.h>
@@ -37,11 +37,11 @@ static void emit_rmsnorm(Emitter *e, AscOp *op) {
   AscDType dt = op->operands[1]->type->dtype;
   char *args = call_args(e, op, 5, 2);
   char *call =
-      args ? em_fmt_str("AscendC::RmsNorm<%s, %s>(%s)", asc_dtype_cpp_name(dt),
-                        asc_op_attr_int(op, "basic_block", 0) ? "true"
-                                                              : "false",
-                        args)
-           : NULL;
+      args
+          ? em_fmt_str("AscendC::RmsNorm<%s, %s>(%s)", asc_dtype_cpp_name(dt),
+                       asc_op_attr_int(op, "basic_block", 0) ? "true" : "false",
+                       args)
+          : NULL;
   free(args);
   if (!call) {
     e->failed = 1;

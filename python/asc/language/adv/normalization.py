@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...codegen import builder as _b
+from ..basic.utils import local
 from ..core import dtype as dt
 from ..core.checks import describe, error, got, usage
 from ..core.values import LocalTensor, Scalar, is_number, to_scalar
-from ..basic.utils import local
 from .tiling import RmsNormTiling
 
 _API = "asc.adv.rmsnorm"

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional
 
 from ...codegen import builder as _b
+from ..basic.utils import local
 from ..core import dtype as dt
 from ..core.checks import describe, error, usage
 from ..core.values import LocalTensor, Scalar, int_operand, is_number, to_scalar
-from ..basic.utils import local
 
 _API = "asc.adv.quant"
 _U32 = (1 << 32) - 1
