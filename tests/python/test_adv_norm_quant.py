@@ -15,7 +15,7 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 import pytest
-from kernels_util import ascendc, fails_at
+from kernels_util import ascendc, fails_at, line_of
 
 import asc
 import asc.lib.host as host
@@ -233,6 +233,35 @@ def test_rmsnorm_compile_errors(which: int, marker: str, fragment: str) -> None:
         rmsnorm_bad_kernel[1](np.zeros(8, np.float16), asc.adv.RmsNormTiling(), which)
     assert fragment in str(info.value)
     assert info.value.line is not None
+
+
+def ops_on_line(kernel: Any, marker: str, run: Any) -> Tuple[int, int]:
+    """(vector op events, PipeBarrier events) the profiler records on the kernel's line ending with marker."""
+    from asc.profiler.data import KINDS, PIPES
+
+    with asc.profile() as prof:
+        run()
+    lp = prof.last
+    line = line_of(kernel, marker)
+    recs = [x for blk in lp.blocks for x in blk.records if lp.sites[x["site"]].line == line]
+    ops = sum(1 for x in recs if KINDS[x["kind"]] == "op" and PIPES[x["pipe"]] == "V")
+    return ops, sum(1 for x in recs if KINDS[x["kind"]] == "barrier")
+
+
+@pytest.mark.parametrize("dtype, extra", [("float32", 0), ("float16", 3)])
+def test_rmsnorm_steps_seen_by_the_timing_model(dtype: str, extra: int) -> None:
+    # one round of 2 rows of 64: [Cast,] Mul, 2 RepeatReduceSum, Muls, Adds, Ln, Muls, Exp, 2 Muls, [Cast,] Mul,
+    # [Cast]: each its own event on the call's line, with the devkit's barriers between them
+    ops, barriers = ops_on_line(rmsnorm_kernel, "# rmsnorm call", lambda: run_rmsnorm(dtype, 1, 2, 64))
+    assert ops == 11 + extra, ops
+    assert barriers >= 9, barriers
+
+
+def test_quant_steps_seen_by_the_timing_model() -> None:
+    # 1000 floats through a 512-byte buffer: 4 chunks of 256 of Cast, Muls, Adds, Cast
+    src = (rng_for("steps").random(1024) * 8 - 4).astype(np.float32)
+    ops, barriers = ops_on_line(quant_kernel, "# quant call", lambda: run_quant(src, 1000))
+    assert ops == 16 and barriers == 15, (ops, barriers)
 
 
 def test_rmsnorm_ascendc() -> None:
