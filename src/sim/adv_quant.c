@@ -346,21 +346,29 @@ AscStatus sim_adv_quant(AscExec *x, const AscInstr *in) {
   int use_static = cfg_scale != 0 && cfg_calc != 0;
   int64_t row = use_static ? cfg_scale : scale_count;
   int64_t rows = use_static ? cfg_calc / cfg_scale : count / scale_count;
-  int64_t total;
-  if (asc_mul_i64(row, rows, &total))
-    return sim_fail(x, in, "AscendQuant: too many elements");
-  int64_t row_split = split;
-  if (cfg_work != 0 && cfg_scale != 0)
+  /* the devkit's per-row loop takes config's scaleCount and workLocalSize
+   * whenever both are set (even when calcCount is 0 and the rows are the
+   * call's scale_count apart) */
+  int64_t row_split = split, per_row = row;
+  if (cfg_work != 0 && cfg_scale != 0) {
     row_split = cfg_work / 2 / 32 * 32;
+    per_row = cfg_scale;
+  }
+  int64_t total;
+  if (rows <= 0 || asc_mul_i64(row, rows - 1, &total) ||
+      asc_add_i64(total, per_row, &total))
+    return sim_fail(x, in, "AscendQuant: too many elements");
+  int64_t scale_elems = per_row > row ? per_row : row;
   if (row_split == 0)
     return sim_fail(x, in,
                     "AscendQuant: the work space leaves no chunk of "
                     "32 halves");
   if (!sim_vec_operand(x, in, 0, total, 1, "dst") ||
       !sim_vec_operand(x, in, 1, total, 0, "src") ||
-      !sim_vec_operand(x, in, 2, row, q.st == ASC_DT_FLOAT32, "scale") ||
-      (form == 2 &&
-       !sim_vec_operand(x, in, 3, row, q.st == ASC_DT_FLOAT32, "offset")))
+      !sim_vec_operand(x, in, 2, scale_elems, q.st == ASC_DT_FLOAT32,
+                       "scale") ||
+      (form == 2 && !sim_vec_operand(x, in, 3, scale_elems,
+                                     q.st == ASC_DT_FLOAT32, "offset")))
     return ASC_ERR_KERNEL;
   q.scale = sc->addr;
   if (form == 2) {
@@ -380,7 +388,7 @@ AscStatus sim_adv_quant(AscExec *x, const AscInstr *in) {
       sim_adv_barrier(&q.seq);
   }
   for (int64_t r = 0; r < rows; r++)
-    if (!chunks(&q, 1, r * row, row, row_split, 0))
+    if (!chunks(&q, 1, r * row, per_row, row_split, 0))
       break;
   return sim_adv_end(&q.seq);
 }
