@@ -189,6 +189,41 @@ def test_rmsnorm_gamma_applied() -> None:
     assert not np.allclose(y, y2)
 
 
+@asc.jit(kernel_type=config.KernelType.AIV_ONLY, insert_sync=True)
+def rmsnorm_auto_kernel(x_gm: asc.GlobalAddress, g_gm: asc.GlobalAddress, y_gm: asc.GlobalAddress,
+                        tiling: asc.adv.RmsNormTiling, n: asc.ConstExpr[int], h: asc.ConstExpr[int],
+                        tmp_bytes: asc.ConstExpr[int]):
+    xg = asc.GlobalTensor()
+    xg.set_global_buffer(x_gm)
+    gg = asc.GlobalTensor()
+    gg.set_global_buffer(g_gm)
+    yg = asc.GlobalTensor()
+    yg.set_global_buffer(y_gm)
+    xl = asc.LocalTensorAuto(xg.dtype, n)
+    gl = asc.LocalTensorAuto(xg.dtype, h)
+    yl = asc.LocalTensorAuto(xg.dtype, n)
+    tl = asc.LocalTensorAuto(asc.uint8, tmp_bytes)
+    asc.data_copy(xl, xg, count=n)
+    asc.data_copy(gl, gg, count=h)
+    asc.adv.rmsnorm(yl, xl, gl, 1e-5, tiling, tl)
+    asc.data_copy(yg, yl, count=n)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_rmsnorm_with_insert_sync_and_auto_tensors(dtype: str) -> None:
+    # the sync insertion and the UB plan see the op's reads and writes (ops.def), the sanitizer finds no race
+    t = NP[dtype]
+    rows, h = 4, 64
+    x = rng_for("auto", dtype).standard_normal((rows, h)).astype(t)
+    g = (rng_for("auto-g", dtype).random(h) + 0.5).astype(t)
+    size = np.dtype(t).itemsize
+    mx, _ = host.get_rms_norm_max_min_tmp_size((1, rows, h), size)
+    tiling = host.get_rms_norm_tiling_info((1, rows, h), (1, rows, h), mx, size)
+    y = np.zeros_like(x)
+    rmsnorm_auto_kernel[1](x, g, y, tiling, rows * h, h, mx)
+    check_rmsnorm(y, rmsnorm_ref(x, g, h, 1e-5, False), h)
+
+
 def test_rmsnorm_tmp_too_small() -> None:
     t = host.get_rms_norm_tiling_info((1, 4, 64), (1, 4, 64), 4 * (4 * 64 + 8), 4)
     x = np.ones((4, 64), np.float32)
