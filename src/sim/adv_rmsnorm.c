@@ -332,11 +332,17 @@ AscStatus sim_adv_rmsnorm(AscExec *x, const AscInstr *in) {
   double eps = ASC_SLOT(x, in, 3).f;
   n.eps = n.dt == ASC_DT_FLOAT16 ? asc_f16_to_f32(asc_f32_to_f16((float)eps))
                                  : (float)eps;
-  int64_t total = (int64_t)b * s * n.h;
-  if (n.h == 0 || (n.h * es) % 32 || n.orig_h == 0 || n.orig_h > n.h ||
-      main_bsh != main_bs * n.h || tail_bsh != tail_bs * n.h ||
-      loops * main_bsh + tail_bsh != total || tail_pos != loops * main_bsh ||
-      (main_bs == 0 && loops) || bs_align < main_bs || bs_align % 8)
+  /* uint32 fields: their products may pass int64's range */
+  int64_t rows, total, main_prod, tail_prod, covered, ends;
+  int overflow = asc_mul_i64(b, s, &rows) || asc_mul_i64(rows, n.h, &total) ||
+                 asc_mul_i64(main_bs, n.h, &main_prod) ||
+                 asc_mul_i64(tail_bs, n.h, &tail_prod) ||
+                 asc_mul_i64(loops, main_bsh, &covered) ||
+                 asc_add_i64(covered, tail_bsh, &ends);
+  if (overflow || n.h == 0 || (n.h * es) % 32 || n.orig_h == 0 ||
+      n.orig_h > n.h || main_bsh != main_prod || tail_bsh != tail_prod ||
+      ends != total || tail_pos != covered || (main_bs == 0 && loops) ||
+      bs_align < main_bs || bs_align % 8)
     return sim_fail(x, in,
                     "RmsNorm: the tiling (b %u, s %u, h %lld, "
                     "original h %lld, %lld rounds of %lld rows, %lld tail "

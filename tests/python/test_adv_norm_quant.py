@@ -231,8 +231,15 @@ def test_rmsnorm_tmp_too_small() -> None:
              "# rmsnorm call", "temporary buffer has 288 bytes", "GetRmsNormMaxMinTmpSize")
 
 
-def test_rmsnorm_bad_tiling() -> None:
-    t = asc.adv.RmsNormTiling(b_length=1, s_length=4, h_length=60, original_h_length=60)
+@pytest.mark.parametrize("fields", [
+    dict(b_length=1, s_length=4, h_length=60, original_h_length=60),  # h not 32-byte aligned
+    dict(b_length=1, s_length=4, h_length=64, original_h_length=64, main_bs_length=4, main_bsh_length=256,
+         main_bs_length_align=8, loop_round=2),  # rounds past b * s rows
+    dict(b_length=-1, s_length=-1, h_length=-8, original_h_length=1, main_bs_length=-1, main_bsh_length=-8,
+         main_bs_length_align=-8, loop_round=-1, tail_bsh_length=-1),  # hostile: products past int64
+])
+def test_rmsnorm_bad_tiling(fields: dict) -> None:
+    t = asc.adv.RmsNormTiling(**fields)
     x = np.ones((4, 64), np.float32)
     fails_at(rmsnorm_kernel, (x, x[0].copy(), np.zeros_like(x), t, 256, 64, 2048, 1e-5, False),
              "# rmsnorm call", "is not one GetRmsNormTilingInfo makes")
