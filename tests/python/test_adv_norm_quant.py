@@ -453,11 +453,11 @@ def test_quant_ties_to_even_and_saturation(dtype: str) -> None:
 
 
 def test_quant_float_rounds_to_half_first() -> None:
-    # a float src is cast to half before the scale: 1 + 2**-12 is 1 in half, so * 2048 + 0.5 is 2048.5 -> saturates
-    # at 127 either way; pick small values instead: 0.2500305 (not a half) * 2 + 0 -> half(0.25) * 2 = 0.5 -> 0
-    src = np.full(32, 0.7500305, np.float32)
-    z, _ = run_quant(src, 32, scale=2.0, offset=0.0)  # half(0.75003) = 0.75, * 2 = 1.5 -> 2
-    assert (z == 2).all()
+    # the devkit casts a float src to half first: half(2.2501) is 2.25, * 2 = 4.5 rounds to 4 (ties to even),
+    # where the float product 4.5002 would give 5
+    src = np.full(32, 2.2501, np.float32)
+    z, _ = run_quant(src, 32, scale=2.0, offset=0.0)
+    assert (z == 4).all()
     np.testing.assert_array_equal(z, quant_ref(src, 2.0, 0.0))
 
 
