@@ -93,8 +93,9 @@ ACCEPTS: Dict[str, set] = {
     "value": _NUMBERS,
     "index": {"int", "zero", "negative", "rint", "rint64"},
     "dtype": {"dtype"},
-    # family ubplan: LocalTensorAuto's shape, compile-time and positive: a number or a tuple/list of them
-    "auto_shape": {"int", "tuple", "list"},
+    # family ubplan: LocalTensorAuto's shape, positive: a number or a tuple/list of them; a runtime int
+    # (placed when the kernel runs)
+    "auto_shape": {"int", "tuple", "list", "rint", "rint64"},
     "tposition": {"tposition", "int", "zero"},
     "hardevent": {"hardevent", "int", "zero"},
     "pipeid": {"pipeid", "int", "zero"},
