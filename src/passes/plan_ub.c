@@ -340,6 +340,7 @@ static void walk_op(Plan *p, AscOp *op) {
     return;
   }
   case ASC_OP_LT_SET_ADDR_WITH_OFFSET:
+  case ASC_OP_ADV_SORT_CONCAT: /* family: adv sort: concat = src */
     /* the tensor operand takes over src's memory from here on */
     if (op->n_operands > 1)
       assign(p, op->operands[0], cls_of(p, op->operands[1]));

@@ -491,6 +491,12 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     # family ubplan
     "LocalTensorAuto": ("y = asc.LocalTensorAuto({dtype}, {shape})",
                         (("dtype", "dtype", "asc.float32"), ("shape", "auto_shape", "64"))),
+    # family: adv sort
+    "adv.concat": ("asc.adv.concat({dst}, {src}, {tmp}, {repeat_time})",
+                   (("dst", "local", "t"), ("src", "local", "u"), ("tmp", "local", "u"), ("repeat_time", "count", "1"))),
+    "adv.extract": ("asc.adv.extract({dst_value}, {dst_index}, {src}, {repeat_time})",
+                    (("dst_value", "local", "t"), ("dst_index", "local", U32), ("src", "local", "u"),
+                     ("repeat_time", "count", "1"))),
     "BinaryRepeatParams": ("asc.BinaryRepeatParams({a}, 1, 1, {b}, 8, 8)",
                            (("a", "stride", "1"), ("b", "stride", "8"))),
     "UnaryRepeatParams": ("asc.UnaryRepeatParams({a}, 1, {b}, 8)", (("a", "stride", "1"), ("b", "stride", "8"))),

@@ -167,6 +167,8 @@ int em_uses_matmul(const AscModule *m); /* any asc.matmul */
 /* family: ubplan (emit_ub_plan.c): the run-time size check of a
  * runtime-sized asc.LocalTensorAuto, or NULL */
 EmSystemRule em_ub_plan_rule(AscOpId id);
+/* family: adv sort (emit_adv_sort.c): Concat (dst an lvalue), or NULL */
+EmSystemRule em_adv_sort_rule(AscOpId id);
 void em_kernel_type(Emitter *e, const AscOp *f);
 
 #endif

@@ -14,6 +14,7 @@ from .matmul import (
     get_special_mdl_config,
     register_matmul,
 )
+from .sort import concat, extract  # family: adv sort
 from .tiling import TCubeTiling
 from .types import MatmulBatchParams, MatmulConfig, MatmulFuncParams, MatmulQuantParams, MatmulShapeParams
 
@@ -33,6 +34,9 @@ __all__ = [
     "register_matmul",
     # .tiling (family: host)
     "TCubeTiling",
+    # .sort (family: adv sort)
+    "concat",
+    "extract",
     # .types (family: matmul)
     "MatmulBatchParams",
     "MatmulConfig",
