@@ -15,6 +15,7 @@ from .matmul import (
     register_matmul,
 )
 from .sort import concat, extract  # family: adv sort
+from .static_tiling import MatmulApiStaticTiling  # family: adv tiling (misc)
 from .tiling import TCubeTiling
 from .types import MatmulBatchParams, MatmulConfig, MatmulFuncParams, MatmulQuantParams, MatmulShapeParams
 
@@ -34,6 +35,8 @@ __all__ = [
     "register_matmul",
     # .tiling (family: host)
     "TCubeTiling",
+    # .static_tiling (family: adv tiling, misc)
+    "MatmulApiStaticTiling",
     # .sort (family: adv sort)
     "concat",
     "extract",
