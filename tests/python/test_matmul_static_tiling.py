@@ -223,3 +223,12 @@ def test_matmul_rejects_other_configs() -> None:
 
     with pytest.raises(asc.CompileError, match="an asc.adv.MatmulApiStaticTiling or None"):
         k[1, None](np.zeros(64, np.uint8))
+
+
+def test_a_runtime_tiling_that_disagrees_with_the_constants_is_a_kernel_error() -> None:
+    m, n, k = 64, 64, 64
+    t = host_tiling(m, n, k, (32, 32, 32))
+    a = np.zeros((m, k), np.float16)
+    b = np.zeros((k, n), np.float16)
+    with pytest.raises(asc.KernelError, match="the tiling's baseN is 32 but the object's constant tiling"):
+        partial_mm[1, None](a, b, np.zeros((m, n), np.float32), t, np.zeros(64, np.uint8), 32, 64, 32)

@@ -67,9 +67,10 @@ static void emit_matmul_create(Emitter *e, AscOp *op) {
                   cfg);
     em_line_end(e, op);
   }
-  /* family: adv tiling (misc): a MatmulApiStaticTiling as MM_CFG, "call:L1"
-   * (GetMatmulApiTiling of the four types and the config) or "agg:v,...,v"
-   * (its int32 fields, then the config) */
+  /* family: adv tiling (misc): a MatmulApiStaticTiling as MM_CFG,
+   * "call:L1|v,...,v" (GetMatmulApiTiling of the four types and the config;
+   * the values for the simulator) or "agg:v,...,v" (its int32 fields, then
+   * the config) */
   const char *st = asc_op_attr_str(op, "static_tiling");
   if (st && st[0] && cfg_name) {
     char hint[300];
@@ -81,8 +82,9 @@ static void emit_matmul_create(Emitter *e, AscOp *op) {
     if (strncmp(st, "call:", 5) == 0)
       em_buf_printf(&e->out,
                     "static constexpr MatmulApiStaticTiling %s = "
-                    "AscendC::GetMatmulApiTiling<%s, %s, %s, %s>(%s, %s);",
-                    tname, a, b, c, bias, cfg_name, st + 5);
+                    "AscendC::GetMatmulApiTiling<%s, %s, %s, %s>(%s, %.*s);",
+                    tname, a, b, c, bias, cfg_name, (int)strcspn(st + 5, "|"),
+                    st + 5);
     else
       em_buf_printf(&e->out,
                     "static constexpr MatmulApiStaticTiling %s = {%s, %s};",

@@ -115,12 +115,13 @@ class MatmulApiStaticTiling:
         return min(self.single_core_m, self.single_core_n, self.single_core_k) > 0
 
     def emit_attr(self, types: Tuple[Any, ...]) -> str:
-        """What asc.matmul's static_tiling attribute says to the emitter: "call:L1" while it is what
-        get_matmul_api_tiling made for these MatmulTypes (GetMatmulApiTiling<...>(cfg, L1)), else "agg:v,...,v"
-        (the aggregate of its int32 fields; the config follows)."""
+        """asc.matmul's static_tiling attribute: "call:L1|v,...,v" while it is what get_matmul_api_tiling made for
+        these MatmulTypes (emitted as GetMatmulApiTiling<...>(cfg, L1)), else "agg:v,...,v" (emitted as the
+        aggregate of its int32 fields; the config follows); the simulator reads the values (its shape must agree
+        with the runtime tiling)."""
         o = self._origin
         if o is not None and o[0] == _types_key(types) and o[2] == self.values() + (self.cfg.cpp(),):
-            return f"call:{o[1]}"
+            return f"call:{o[1]}|" + ",".join(str(v) for v in self.values())
         return "agg:" + ", ".join(str(v) for v in self.values())
 
 
