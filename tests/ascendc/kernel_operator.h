@@ -1868,6 +1868,20 @@ constexpr int32_t AIV = 2;
 template <uint8_t modeId, pipe_t pipe> __aicore__ void CrossCoreSetFlag(uint16_t flagId);
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> __aicore__ void CrossCoreWaitFlag(uint16_t flagId);
 } // namespace AscendC
+// ---- family: adv sort: Concat / Extract (basic_api/kernel_operator_proposal_intf.h; the sort pages of
+// the advanced API)
+namespace AscendC {
+template <typename T>
+__aicore__ void Concat(LocalTensor<T> &concat, const LocalTensor<T> &src, const LocalTensor<T> &tmp,
+                       const int32_t repeatTime) {
+  static_assert(FloatType<T>, "Concat: element type not supported (half, float)");
+}
+template <typename T>
+__aicore__ void Extract(const LocalTensor<T> &dstValue, const LocalTensor<uint32_t> &dstIndex,
+                        const LocalTensor<T> &sorted, const int32_t repeatTime) {
+  static_assert(FloatType<T>, "Extract: element type not supported (half, float)");
+}
+} // namespace AscendC
 extern int32_t g_coreType;
 
 

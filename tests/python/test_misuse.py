@@ -93,8 +93,9 @@ ACCEPTS: Dict[str, set] = {
     "value": _NUMBERS,
     "index": {"int", "zero", "negative", "rint", "rint64"},
     "dtype": {"dtype"},
-    # family ubplan: LocalTensorAuto's shape, compile-time and positive: a number or a tuple/list of them
-    "auto_shape": {"int", "tuple", "list"},
+    # family ubplan: LocalTensorAuto's shape, positive: a number or a tuple/list of them; a runtime int
+    # (placed when the kernel runs)
+    "auto_shape": {"int", "tuple", "list", "rint", "rint64"},
     "tposition": {"tposition", "int", "zero"},
     "hardevent": {"hardevent", "int", "zero"},
     "pipeid": {"pipeid", "int", "zero"},
@@ -498,6 +499,12 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     # family ubplan
     "LocalTensorAuto": ("y = asc.LocalTensorAuto({dtype}, {shape})",
                         (("dtype", "dtype", "asc.float32"), ("shape", "auto_shape", "64"))),
+    # family: adv sort
+    "adv.concat": ("asc.adv.concat({dst}, {src}, {tmp}, {repeat_time})",
+                   (("dst", "local", "t"), ("src", "local", "u"), ("tmp", "local", "u"), ("repeat_time", "count", "1"))),
+    "adv.extract": ("asc.adv.extract({dst_value}, {dst_index}, {src}, {repeat_time})",
+                    (("dst_value", "local", "t"), ("dst_index", "local", U32), ("src", "local", "u"),
+                     ("repeat_time", "count", "1"))),
     "BinaryRepeatParams": ("asc.BinaryRepeatParams({a}, 1, 1, {b}, 8, 8)",
                            (("a", "stride", "1"), ("b", "stride", "8"))),
     "UnaryRepeatParams": ("asc.UnaryRepeatParams({a}, 1, {b}, 8)", (("a", "stride", "1"), ("b", "stride", "8"))),

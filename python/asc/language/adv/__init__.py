@@ -16,6 +16,8 @@ from .matmul import (
 )
 from .normalization import rmsnorm  # family: adv normquant
 from .quantization import QuantConfig, quant  # family: adv normquant
+from .sort import concat, extract  # family: adv sort
+from .static_tiling import MatmulApiStaticTiling  # family: adv tiling (misc)
 from .tiling import RmsNormTiling, TCubeTiling
 from .types import MatmulBatchParams, MatmulConfig, MatmulFuncParams, MatmulQuantParams, MatmulShapeParams
 
@@ -35,6 +37,11 @@ __all__ = [
     "register_matmul",
     # .tiling (family: host)
     "TCubeTiling",
+    # .static_tiling (family: adv tiling, misc)
+    "MatmulApiStaticTiling",
+    # .sort (family: adv sort)
+    "concat",
+    "extract",
     # family: adv normquant (.normalization, .quantization, .tiling)
     "QuantConfig",
     "RmsNormTiling",
