@@ -155,4 +155,32 @@ int asc_matmul_tiling_compute(const AscMatmulTilingArgs *a, AscTCubeTiling *out,
 /* Bits of one element of matmul_tiling::DataType dtype; 0 if unknown. */
 int asc_matmul_dtype_bits(int dtype);
 
+/* ---- family: adv normquant: the RmsNorm and AscendQuant host functions
+ * (include/adv_api/normalization/rmsnorm_tiling.h,
+ * include/adv_api/quantization/ascend_quant_tiling.h; src/host/
+ * rmsnorm_tiling.c). A shape is [b, s, h]; type_size 2 (half) or 4. */
+typedef struct AscRmsNormTiling {
+  uint32_t b_length, s_length, h_length, original_h_length;
+  float reciprocal_of_h_length;
+  uint32_t main_bsh_length, main_bs_length, main_bs_length_align, loop_round,
+      input_tail_pos, tail_bsh_length, tail_bs_length;
+} AscRmsNormTiling;
+
+/* GetRmsNormMaxMinTmpSize: 1 and the sizes in bytes, or 0 (a shape a basic
+ * block cannot take: h a multiple of 64 below 2048, b * s of 8). */
+int asc_rmsnorm_max_min_tmp_size(const uint32_t shape[3], uint32_t type_size,
+                                 int is_basic_block, uint32_t *max_value,
+                                 uint32_t *min_value);
+/* GetRmsNormTilingInfo: 1 and *out filled, or 0 with a sentence in err
+ * (the devkit returns false: shapes that differ in b or s, h below the
+ * original h or not 32-byte aligned, a basic block's shape, a stack buffer
+ * below the minimum). */
+int asc_rmsnorm_tiling_info(const uint32_t shape[3], const uint32_t orig[3],
+                            uint32_t stack_buffer_size, uint32_t type_size,
+                            int is_basic_block, AscRmsNormTiling *out,
+                            char *err, size_t err_size);
+/* GetAscendQuantMaxMinTmpSize for `size` elements: the sizes in bytes. */
+void asc_ascend_quant_max_min_tmp_size(uint64_t size, uint32_t *max_value,
+                                       uint32_t *min_value);
+
 #endif

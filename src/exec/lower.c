@@ -433,6 +433,24 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
                        asc_enum_value_name(ASC_ENUM_ROUNDMODE, mode));
     return ASC_OK;
   }
+  /* ---- family: adv normquant: RmsNorm (half, float), AscendQuant (an int8
+   * dst, a half or float src) ---- */
+  case ASC_OP_ADV_RMSNORM:
+    return dt == ASC_DT_FLOAT16 || dt == ASC_DT_FLOAT32
+               ? ASC_OK
+               : unsupported_dtype(l, op, dt);
+  case ASC_OP_ADV_QUANT:
+  case ASC_OP_ADV_QUANT_CHANNEL:
+  case ASC_OP_ADV_QUANT_CHANNEL_OFFSET: {
+    AscDType s = op->operands[1]->type->dtype;
+    if (dt == ASC_DT_INT8 && (s == ASC_DT_FLOAT16 || s == ASC_DT_FLOAT32))
+      return ASC_OK;
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s takes an int8 dst and a float16 or float32 src on "
+                     "the Ascend910B, got %s and %s",
+                     asc_op_info(op->id)->api, asc_dtype_name(dt),
+                     asc_dtype_name(s));
+  }
   /* ---- quant family: dequantisation, fused casts, bilinear ---- */
   case ASC_OP_CAST_DEQ:
   case ASC_OP_CAST_DEQ_L0: {

@@ -49,6 +49,7 @@ static int in_place_operand(const AscOp *op) {
   case ASC_OP_LT_SET_SIZE:
   case ASC_OP_LT_SET_BUFFER_LEN:
   case ASC_OP_LT_SET_ADDR_WITH_OFFSET:
+  case ASC_OP_ADV_SORT_CONCAT: /* family: adv sort: concat = src */
   case ASC_OP_TENSOR_DESC_SET_SHAPE_ADDR:
   case ASC_OP_LIST_TENSOR_DESC_INIT:
     return 0;

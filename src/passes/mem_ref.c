@@ -319,6 +319,23 @@ static AscLin end_of(AscMemRefs *w, const AscLin *lo, const AscValue *elements,
 
 static AscMemRef ref_of(AscMemRefs *w, const AscValue *v, int depth);
 
+/* family: adv sort. Whether an op of b retargets tensor v in place (it
+ * then addresses other memory from there on, which a trace from v's
+ * definition does not see): asc.adv.sort.concat (`concat = src` on the
+ * Ascend910B) and set_addr_with_offset. */
+static int retargeted(const AscBlock *b, const AscValue *v) {
+  for (const AscOp *op = b ? b->first : NULL; op; op = op->next) {
+    if ((op->id == ASC_OP_ADV_SORT_CONCAT ||
+         op->id == ASC_OP_LT_SET_ADDR_WITH_OFFSET) &&
+        op->n_operands > 0 && op->operands[0] == v)
+      return 1;
+    for (int r = 0; r < op->n_regions; r++)
+      if (retargeted(op->regions[r].block, v))
+        return 1;
+  }
+  return 0;
+}
+
 static AscMemRef compute_ref(AscMemRefs *w, const AscValue *v, int depth) {
   const AscType *t = v->type;
   int space = t && t->kind == ASC_TY_LOCAL_TENSOR ? ASC_MEM_UB : ASC_MEM_GM;
@@ -326,6 +343,8 @@ static AscMemRef compute_ref(AscMemRefs *w, const AscValue *v, int depth) {
   AscMemRef r = asc_mem_ref_unknown(space);
   if (!d || depth > 64)
     return r;
+  if (space == ASC_MEM_UB && retargeted(w->body, v))
+    return r; /* anything: the trace cannot tell which memory it holds */
   switch (d->id) {
   case ASC_OP_GT_CREATE: {
     int n = 0;

@@ -65,6 +65,10 @@ typedef struct Tensor {
   int slots;      /* 1 or 2 */
   const char *why;
   int64_t offset;
+  int dynamic;   /* runtime dims (the op's operands): length is the
+                    compile-time factor, the bytes are known at run time */
+  AscValue *end; /* dynamic: the pool byte after it (aligned), at run time */
+  int op_pos;    /* the position of its definition (def may move earlier) */
 } Tensor;
 
 typedef struct Plan {
@@ -237,12 +241,13 @@ static void walk_op(Plan *p, AscOp *op) {
     t->cls = p->n;
     t->length = asc_op_attr_int(op, "length", 0);
     t->elem_bytes = (int64_t)asc_dtype_size(op->results[0].type->dtype);
-    t->def = t->last = p->pos;
+    t->def = t->last = t->op_pos = p->pos;
     t->last_line = op->loc.line;
     t->depth = p->depth;
     t->loop = innermost_loop(p);
     t->ext_loop = -1;
     t->slots = 1;
+    t->dynamic = op->n_operands > 0;
     op->results[0].id = p->n;
     p->n++;
     return;
@@ -335,6 +340,7 @@ static void walk_op(Plan *p, AscOp *op) {
     return;
   }
   case ASC_OP_LT_SET_ADDR_WITH_OFFSET:
+  case ASC_OP_ADV_SORT_CONCAT: /* family: adv sort: concat = src */
     /* the tensor operand takes over src's memory from here on */
     if (op->n_operands > 1)
       assign(p, op->operands[0], cls_of(p, op->operands[1]));
@@ -367,7 +373,8 @@ static int64_t align_up(int64_t x) {
 }
 
 static int64_t footprint(const Tensor *t) {
-  return align_up(t->bytes) * t->slots;
+  /* runtime-sized tensors live above the packed ones (dynamic_offsets) */
+  return t->dynamic ? 0 : align_up(t->bytes) * t->slots;
 }
 
 static int overlap_time(const Tensor *a, const Tensor *b) {
@@ -515,10 +522,16 @@ static AscStatus fail_capacity(Plan *p, int64_t need, int64_t cap, int64_t ub,
   for (int i = 0; i < p->n && n < sizeof msg - 64; i++) {
     char name[128];
     const Tensor *t = &p->t[i];
-    n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s at %s:%d: %lld bytes",
-                          i ? ", " : "", tensor_name(t, name, sizeof name),
-                          base_name(t->op->loc.file), t->op->loc.line,
-                          (long long)align_up(t->bytes));
+    if (t->dynamic)
+      n += (size_t)snprintf(msg + n, sizeof msg - n,
+                            "%s%s at %s:%d: a runtime size", i ? ", " : "",
+                            tensor_name(t, name, sizeof name),
+                            base_name(t->op->loc.file), t->op->loc.line);
+    else
+      n += (size_t)snprintf(
+          msg + n, sizeof msg - n, "%s%s at %s:%d: %lld bytes", i ? ", " : "",
+          tensor_name(t, name, sizeof name), base_name(t->op->loc.file),
+          t->op->loc.line, (long long)align_up(t->bytes));
   }
   if (n >= sizeof msg - 64)
     n = sizeof msg - 64;
@@ -527,6 +540,149 @@ static AscStatus fail_capacity(Plan *p, int64_t need, int64_t cap, int64_t ub,
            "the kernel's init_buffer calls)",
            (long long)need, (long long)cap, (long long)ub, (long long)taken);
   return asc_error(p->ctx, ASC_ERR_COMPILE, p->t[0].op->loc, "%s", msg);
+}
+
+/* ---- runtime-sized tensors ------------------------------------------------
+ * A tensor whose shape has runtime dims cannot be packed at compile time.
+ * Those tensors live above the packed ones, in a pool that then takes all
+ * the UB the kernel leaves: each gets, where it is defined, the offset
+ *
+ *   max(base, end(j) for every earlier runtime-sized j live with it)
+ *
+ * (base: the packed tensors' bytes; end(j): j's offset plus its bytes
+ * rounded up to 32), so it lies above every one it lives with and reuses
+ * the bytes of those it does not, and an asc.local_tensor_auto.check
+ * before its get stops the run (a KernelError naming the tensor's line
+ * and sizes; AscendC::Trap() on the device) when it does not fit: that
+ * check bounds every size and offset, so the i32 arithmetic after it
+ * cannot overflow. end(j) must be visible where the later tensor is
+ * defined (j's block holds it), and a tensor carried from one iteration of
+ * a loop to the next cannot be re-placed each iteration: both are
+ * CompileErrors. */
+
+static int block_within(const AscBlock *b, const AscBlock *outer) {
+  for (; b;
+       b = b->parent && b->parent->parent ? b->parent->parent->parent : NULL)
+    if (b == outer)
+      return 1;
+  return 0;
+}
+
+static AscStatus check_dynamic(Plan *p) {
+  for (int i = 0; i < p->n; i++) {
+    const Tensor *t = &p->t[i];
+    if (!t->dynamic)
+      continue;
+    for (int k = 0; k < t->op->n_operands; k++)
+      if (!asc_type_is_int(t->op->operands[k]->type))
+        return asc_error(p->ctx, ASC_ERR_COMPILE, t->op->loc,
+                         "asc.LocalTensorAuto: a runtime dim of its shape "
+                         "must be an integer");
+    if (t->carried) {
+      const Loop *l = &p->loops[t->carried_loop];
+      if (l->start < t->op_pos && t->op_pos <= l->end)
+        return asc_error(p->ctx, ASC_ERR_COMPILE, t->op->loc,
+                         "asc.LocalTensorAuto with a runtime size, carried "
+                         "from one iteration of a loop to the next: the "
+                         "compiler places such a tensor anew in each "
+                         "iteration (give it a compile-time size, or make "
+                         "it before the loop)");
+    }
+    for (int j = 0; j < i; j++) {
+      const Tensor *o = &p->t[j];
+      if (!o->dynamic || !overlap_time(t, o))
+        continue;
+      if (!block_within(t->op->parent, o->op->parent)) {
+        char a[128], b[128];
+        return asc_error(
+            p->ctx, ASC_ERR_COMPILE, t->op->loc,
+            "asc.LocalTensorAuto %s (runtime size) lives with %s (runtime "
+            "size, %s:%d), which is made in a block that does not hold this "
+            "one (a loop or branch body it outlives): the compiler cannot "
+            "place it above %s (give one of them a compile-time size)",
+            tensor_name(t, a, sizeof a), tensor_name(o, b, sizeof b),
+            base_name(o->op->loc.file), o->op->loc.line, b);
+      }
+    }
+  }
+  return ASC_OK;
+}
+
+/* Rewrites runtime-sized tensor i where it stands: its offset, the check,
+ * its length, the get, and (when a later one needs it) its end. */
+static AscStatus place_dynamic(Plan *p, int i, AscValue *pool, int64_t base,
+                               int64_t cap, AscBlock *body) {
+  Tensor *t = &p->t[i];
+  AscOp *old = t->op;
+  AscLoc tl = old->loc;
+  AscContext *ctx = p->ctx;
+  const AscType *i32 = asc_type_scalar(ctx, ASC_DT_INT32);
+  AscBlock *b = old->parent;
+  AscOp *after = old->prev;
+  AscValue *off = constant(p, b, &after, tl, i32, base);
+  char name[128];
+  for (int j = 0; j < i; j++) {
+    const Tensor *o = &p->t[j];
+    if (o->dynamic && o->end && overlap_time(t, o))
+      off = binary(p, b, &after, tl, ASC_OP_MAX_S, off, o->end);
+  }
+  AscValue *chk_ops[9];
+  int n = 0;
+  chk_ops[n++] = off;
+  for (int k = 0; k < old->n_operands && n < 9; k++)
+    chk_ops[n++] = old->operands[k];
+  if (old->n_operands > 8)
+    return asc_error(ctx, ASC_ERR_COMPILE, tl,
+                     "asc.LocalTensorAuto: at most 8 runtime dims");
+  AscAttr attrs[5];
+  memset(attrs, 0, sizeof attrs);
+  attrs[0] = (AscAttr){.name = "length", .kind = ASC_ATTR_INT, .i = t->length};
+  attrs[1] =
+      (AscAttr){.name = "elem_bytes", .kind = ASC_ATTR_INT, .i = t->elem_bytes};
+  attrs[2] = (AscAttr){.name = "capacity", .kind = ASC_ATTR_INT, .i = cap};
+  attrs[3] = (AscAttr){.name = "tensor",
+                       .kind = ASC_ATTR_STR,
+                       .s = tensor_name(t, name, sizeof name)};
+  attrs[4] = (AscAttr){.name = "dtype",
+                       .kind = ASC_ATTR_STR,
+                       .s = asc_dtype_name(old->results[0].type->dtype)};
+  AscOp *chk = asc_op_create(ctx, ASC_OP_LT_AUTO_CHECK, tl, chk_ops, n, NULL, 0,
+                             attrs, 5, 0, NULL, NULL);
+  asc_block_insert_after(b, after, chk);
+  after = chk;
+  AscValue *len =
+      t->length != 1 ? constant(p, b, &after, tl, i32, t->length) : NULL;
+  for (int k = 0; k < old->n_operands; k++) {
+    AscValue *d = old->operands[k];
+    if (d->type != i32)
+      d = &simple(p, b, &after, tl, ASC_OP_CAST_S, &d, 1, i32)->results[0];
+    len = len ? binary(p, b, &after, tl, ASC_OP_MUL_S, len, d) : d;
+  }
+  AscValue *get_ops[3] = {pool, len, off};
+  AscOp *get = simple(p, b, &after, tl, ASC_OP_TBUF_GET_WITH_OFFSET, get_ops, 3,
+                      old->results[0].type);
+  get->results[0].name = old->results[0].name;
+  int needed = 0;
+  for (int j = i + 1; j < p->n; j++)
+    needed |= p->t[j].dynamic && overlap_time(t, &p->t[j]);
+  if (needed) {
+    AscValue *bytes =
+        t->elem_bytes == 1
+            ? len
+            : binary(p, b, &after, tl, ASC_OP_MUL_S, len,
+                     constant(p, b, &after, tl, i32, t->elem_bytes));
+    AscValue *up = binary(p, b, &after, tl, ASC_OP_ADD_S, bytes,
+                          constant(p, b, &after, tl, i32, UB_ALIGN - 1));
+    AscValue *a32 = constant(p, b, &after, tl, i32, UB_ALIGN);
+    AscValue *q = binary(p, b, &after, tl, ASC_OP_DIV_S, up, a32);
+    AscValue *al = binary(p, b, &after, tl, ASC_OP_MUL_S, q, a32);
+    t->end = binary(p, b, &after, tl, ASC_OP_ADD_S, off, al);
+  }
+  asc_replace_all_uses(body, &old->results[0], &get->results[0]);
+  asc_block_remove(b, old);
+  if (p->oom || asc_context_status(ctx) == ASC_ERR_INTERNAL)
+    return asc_error(ctx, ASC_ERR_INTERNAL, tl, "out of memory");
+  return ASC_OK;
 }
 
 static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
@@ -560,7 +716,9 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
     Tensor *t = &p->t[i];
     int in_for = t->loop >= 0 && p->loops[t->loop].op->id == ASC_OP_FOR;
     int n_pipes = __builtin_popcount(t->pipes);
-    if (!in_for)
+    if (t->dynamic)
+      t->why = "runtime size";
+    else if (!in_for)
       t->why = t->loop >= 0 ? "in an scf.while loop" : "not in a loop";
     else if (t->carried)
       t->why = "carried across iterations";
@@ -601,6 +759,22 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
   free(order);
   if (total > cap)
     return fail_capacity(p, total, cap, ub, taken);
+  int n_dynamic = 0;
+  for (int i = 0; i < p->n; i++)
+    n_dynamic += p->t[i].dynamic;
+  AscStatus ds = check_dynamic(p);
+  if (ds)
+    return ds;
+  /* with runtime-sized tensors the pool takes all the UB left (32-byte
+   * whole; bounded so the emitted i32 offsets cannot overflow) */
+  int64_t pool_bytes = total;
+  if (n_dynamic) {
+    pool_bytes = cap / UB_ALIGN * UB_ALIGN;
+    if (pool_bytes > INT32_MAX / 2)
+      pool_bytes = INT32_MAX / 2 / UB_ALIGN * UB_ALIGN;
+    if (pool_bytes < total)
+      pool_bytes = total;
+  }
 
   /* materialise: the pipe, the pool, its init */
   const AscOp *other = NULL;
@@ -671,12 +845,19 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
       asc_type_get(ctx, ASC_TY_TBUF, ASC_DT_NONE, ASC_TPOSITION_VECCALC, 0);
   AscOp *pool = simple(p, body, &at, loc, ASC_OP_TBUF, NULL, 0, bt);
   pool->results[0].name = asc_strdup(ctx, "auto_ub_pool");
-  AscValue *bytes = constant(p, body, &at, loc, i32, total);
+  AscValue *bytes = constant(p, body, &at, loc, i32, pool_bytes);
   AscValue *init_ops[3] = {&pipe_op->results[0], &pool->results[0], bytes};
   simple(p, body, &at, loc, ASC_OP_INIT_BUFFER_BUF, init_ops, 3, NULL);
 
   for (int i = 0; i < p->n; i++) {
     Tensor *t = &p->t[i];
+    if (t->dynamic) {
+      AscStatus st =
+          place_dynamic(p, i, &pool->results[0], total, pool_bytes, body);
+      if (st)
+        return st;
+      continue;
+    }
     AscOp *old = t->op;
     AscLoc tl = old->loc;
     AscValue *off;
@@ -726,6 +907,21 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
   for (int i = 0; i < p->n; i++) {
     const Tensor *t = &p->t[i];
     char name[128], pipes[64];
+    if (t->dynamic) {
+      asc_module_log(
+          p->m,
+          "plan-ub: %s (%s:%d) %s x %lld x %d runtime dim%s = a runtime size "
+          "at a runtime offset from %lld (above the compile-time sized "
+          "tensors and the runtime-sized ones it lives with), 1 slot (%s%s%s), "
+          "live lines %d-%d (ops %d-%d)",
+          tensor_name(t, name, sizeof name), base_name(t->op->loc.file),
+          t->op->loc.line, asc_dtype_name(t->op->results[0].type->dtype),
+          (long long)t->length, t->op->n_operands,
+          t->op->n_operands == 1 ? "" : "s", (long long)total, t->why,
+          t->pipes ? "; pipes " : "", pipe_names(t->pipes, pipes, sizeof pipes),
+          t->op->loc.line, t->last_line, t->def, t->last);
+      continue;
+    }
     asc_module_log(
         p->m,
         "plan-ub: %s (%s:%d) %s x %lld = %lld bytes at offset %lld, %d "
@@ -740,8 +936,14 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
   asc_module_log(p->m,
                  "plan-ub: pool %lld bytes of %lld available (UB %lld, %lld "
                  "taken by init_buffer calls), %d tensor%s",
-                 (long long)total, (long long)cap, (long long)ub,
+                 (long long)pool_bytes, (long long)cap, (long long)ub,
                  (long long)taken, p->n, p->n == 1 ? "" : "s");
+  if (n_dynamic)
+    asc_module_log(p->m,
+                   "plan-ub: %d runtime-sized tensor%s above the first %lld "
+                   "bytes (checked at run time against the pool's %lld)",
+                   n_dynamic, n_dynamic == 1 ? "" : "s", (long long)total,
+                   (long long)pool_bytes);
   return ASC_OK;
 }
 

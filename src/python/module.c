@@ -47,6 +47,17 @@ static PyMethodDef functions[] = {
     {"host_matmul_tiling_defaults", py_host_matmul_tiling_defaults,
      METH_VARARGS,
      "host_matmul_tiling_defaults(kind, platform) -> {setting: value}"},
+    /* family: adv normquant (host_norm.c) */
+    {"host_rmsnorm_max_min_tmp_size", py_host_rmsnorm_max_min_tmp_size,
+     METH_VARARGS,
+     "host_rmsnorm_max_min_tmp_size((b, s, h), type_size, basic_block) -> "
+     "(max, min) or None"},
+    {"host_rmsnorm_tiling_info", py_host_rmsnorm_tiling_info, METH_VARARGS,
+     "host_rmsnorm_tiling_info(shape, original_shape, stack_buffer_size, "
+     "type_size, basic_block) -> (12 RmsNormTiling values or None, message)"},
+    {"host_ascend_quant_max_min_tmp_size",
+     py_host_ascend_quant_max_min_tmp_size, METH_VARARGS,
+     "host_ascend_quant_max_min_tmp_size(elements) -> (max, min)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT,

@@ -123,5 +123,9 @@ PyObject *py_host_matmul_tiling_defaults(PyObject *mod, PyObject *args);
 /* family: adv softmax (host_softmax.c) */
 PyObject *py_host_softmax_tiling(PyObject *mod, PyObject *args);
 PyObject *py_host_softmax_tmp_size(PyObject *mod, PyObject *args);
+/* family: adv normquant (host_norm.c) */
+PyObject *py_host_rmsnorm_max_min_tmp_size(PyObject *mod, PyObject *args);
+PyObject *py_host_rmsnorm_tiling_info(PyObject *mod, PyObject *args);
+PyObject *py_host_ascend_quant_max_min_tmp_size(PyObject *mod, PyObject *args);
 
 #endif

@@ -90,6 +90,20 @@ AscStatus sim_matmul_create(AscExec *x, const AscInstr *in) {
   m->layout_b = (uint8_t)(in->imm2 >> 4 & 15);
   m->layout_c = (uint8_t)(in->imm2 >> 8 & 15);
   m->ws_bytes = -1;
+  /* family: adv tiling (misc): "call:L1|v,...,v" or "agg:v,...,v", the
+   * constant tiling's 46 fields (emit_matmul.c) */
+  const char *st = asc_op_attr_str(in->src, "static_tiling");
+  const char *vals = st ? strchr(st, '|') : NULL;
+  vals = vals ? vals + 1 : (st && strncmp(st, "agg:", 4) == 0 ? st + 4 : NULL);
+  for (int f = 0; vals && f <= 10; f++) {
+    char *end = NULL;
+    long long v = strtoll(vals, &end, 10);
+    if (end == vals)
+      break;
+    if (f >= 5)
+      m->static_shape[f - 5] = v;
+    vals = *end == ',' ? end + 1 : NULL;
+  }
   x->regs[in->dst].i = b->n_matmuls++;
   return ASC_OK;
 }
@@ -112,6 +126,19 @@ AscStatus sim_matmul_init(AscExec *x, const AscInstr *in) {
     return ASC_OK; /* registered without a tiling: Init gives it */
   for (int f = 0; f < MM_TILING_FIELDS; f++)
     m->tiling[f] = x->regs[in->a[k] + f].i;
+  /* family: adv tiling (misc): the devkit compiles the constant tiling's
+   * shape into the object and requires the runtime tiling to agree */
+  static const char *const shape_names[6] = {
+      "singleCoreM", "singleCoreN", "singleCoreK", "baseM", "baseN", "baseK"};
+  for (int f = 0; f < 6; f++)
+    if (m->static_shape[f] > 0 && m->tiling[5 + f] != m->static_shape[f])
+      return sim_fail(x, in,
+                      "Matmul: the tiling's %s is %lld but the object's "
+                      "constant tiling (asc.adv.get_matmul_api_tiling) "
+                      "says %lld: the devkit compiles the constant in and "
+                      "requires the runtime tiling to match it",
+                      shape_names[f], (long long)m->tiling[5 + f],
+                      (long long)m->static_shape[f]);
   m->has_tiling = 1;
   m->iter = 0;
   return ASC_OK;

@@ -71,6 +71,10 @@ struct AscSimMatmul {
    * the devkit's FROM_L1 copy-in: the loads read it, no GM -> L1 copy);
    * A and B in NZ, the bias an ND row */
   int a_l1, b_l1, bias_l1;
+  /* family: adv tiling (misc): the single-core and base shape of the
+   * constant tiling (MatmulApiStaticTiling) the object was made with,
+   * fields 5..10 of the tiling (singleCoreM..baseK); <= 0: not constant */
+  int64_t static_shape[6];
   /* Iterate(enPartialSum = true): the current block's Mmads add to what
    * the Matmul's L0C holds (the block before), GetTensorC then moves it */
   int partial;

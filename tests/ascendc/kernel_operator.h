@@ -1919,6 +1919,84 @@ constexpr int32_t AIV = 2;
 template <uint8_t modeId, pipe_t pipe> __aicore__ void CrossCoreSetFlag(uint16_t flagId);
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> __aicore__ void CrossCoreWaitFlag(uint16_t flagId);
 } // namespace AscendC
+// ---- family: adv sort: Concat / Extract (basic_api/kernel_operator_proposal_intf.h; the sort pages of
+// the advanced API)
+namespace AscendC {
+template <typename T>
+__aicore__ void Concat(LocalTensor<T> &concat, const LocalTensor<T> &src, const LocalTensor<T> &tmp,
+                       const int32_t repeatTime) {
+  static_assert(FloatType<T>, "Concat: element type not supported (half, float)");
+}
+template <typename T>
+__aicore__ void Extract(const LocalTensor<T> &dstValue, const LocalTensor<uint32_t> &dstIndex,
+                        const LocalTensor<T> &sorted, const int32_t repeatTime) {
+  static_assert(FloatType<T>, "Extract: element type not supported (half, float)");
+}
+} // namespace AscendC
 extern int32_t g_coreType;
+
+
+// ---- family: adv normquant: RmsNorm (include/adv_api/normalization/rmsnorm.h, its tiling struct from
+// rmsnorm_tilingdata.h via kernel_tiling/kernel_tiling.h) and AscendQuant (include/adv_api/quantization/)
+namespace AscendC {
+namespace tiling {
+struct RmsNormTiling {
+    uint32_t bLength = 0;
+    uint32_t sLength = 0;
+    uint32_t hLength = 0;
+    uint32_t originalHLength = 0;
+    float reciprocalOfHLength = 0;
+    uint32_t mainBshLength = 0;
+    uint32_t mainBsLength = 0;
+    uint32_t mainBsLengthAlign = 0;
+    uint32_t loopRound = 0;
+    uint32_t inputTailPos = 0;
+    uint32_t tailBshLength = 0;
+    uint32_t tailBsLength = 0;
+};
+} // namespace tiling
+using AscendC::tiling::RmsNormTiling;
+template <typename T, bool isBasicBlock = false>
+__aicore__ void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                        const LocalTensor<T>& gammaLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                        const T epsilon, const RmsNormTiling& tiling);
+template <typename T, bool isBasicBlock = false>
+__aicore__ void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                        const LocalTensor<T>& gammaLocal, const T epsilon, const RmsNormTiling& tiling);
+struct AscendQuantConfig {
+    constexpr AscendQuantConfig(const uint32_t calcCount, const uint32_t offsetCount, const uint32_t scaleCount,
+                                const uint32_t workLocalSize)
+        : calcCount(calcCount), offsetCount(offsetCount), scaleCount(scaleCount), workLocalSize(workLocalSize) {}
+    uint32_t calcCount = 0;
+    uint32_t offsetCount = 0;
+    uint32_t scaleCount = 0;
+    uint32_t workLocalSize = 0;
+};
+constexpr AscendQuantConfig ASCEND_QUANT_DEFAULT_CFG = {0, 0, 0, 0};
+template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+__aicore__ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                            const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset,
+                            const uint32_t calCount);
+template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+__aicore__ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor, const float scale,
+                            const float offset, const uint32_t calCount);
+template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+__aicore__ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                            const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
+                            const T offset, const uint32_t scaleCount, const uint32_t calCount);
+template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+__aicore__ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                            const LocalTensor<T>& scaleTensor, const T offset, const uint32_t scaleCount,
+                            const uint32_t calCount);
+template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+__aicore__ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                            const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
+                            const LocalTensor<T>& offsetTensor, const uint32_t scaleCount, const uint32_t offsetCount,
+                            const uint32_t calCount);
+template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+__aicore__ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                            const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor,
+                            const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount);
+} // namespace AscendC
 
 #endif

@@ -103,6 +103,15 @@ def test_layer_norm_example(rows: int) -> None:
     assert y.shape == (rows, 64) and np.isfinite(y).all()
 
 
+# family: adv normquant: asc.adv.rmsnorm with the host tiling, against PyTorch (float16 / float32, H padded)
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("hidden", [64, 200, 37])
+def test_rmsnorm_example(dtype: type, hidden: int) -> None:
+    assert (EXAMPLES / "09_rmsnorm").is_dir()
+    y = load(EXAMPLES / "09_rmsnorm/rmsnorm.py").run(batch=1, seq=32, hidden=hidden, dtype=dtype)  # checks vs torch
+    assert y.shape == (32, hidden) and y.dtype == dtype and np.isfinite(y.astype(np.float32)).all()
+
+
 def test_readme_example(tmp_path: Path) -> None:
     """The kernel shown in README.md runs as written."""
     import re

@@ -93,8 +93,9 @@ ACCEPTS: Dict[str, set] = {
     "value": _NUMBERS,
     "index": {"int", "zero", "negative", "rint", "rint64"},
     "dtype": {"dtype"},
-    # family ubplan: LocalTensorAuto's shape, compile-time and positive: a number or a tuple/list of them
-    "auto_shape": {"int", "tuple", "list"},
+    # family ubplan: LocalTensorAuto's shape, positive: a number or a tuple/list of them; a runtime int
+    # (placed when the kernel runs)
+    "auto_shape": {"int", "tuple", "list", "rint", "rint64"},
     "tposition": {"tposition", "int", "zero"},
     "hardevent": {"hardevent", "int", "zero"},
     "pipeid": {"pipeid", "int", "zero"},
@@ -108,6 +109,14 @@ ACCEPTS: Dict[str, set] = {
     "cacherwmode": set(),  # (READ, WRITE, RW are 1, 2, 3: neither 0 nor 5)
     "hardware": {"int"},  # (an int is a member's value: 5 is Hardware.L0C; 0 is GM, refused)
     "stride": {"int", "zero", "rint", "rint64"},
+    # family: adv normquant: an asc.adv.RmsNormTiling (none of VALUES), int8 / uint8 tensors (VALUES has float ones),
+    # quant's scale (a number or a LocalTensor) and offset (a number; a LocalTensor needs a scale tensor)
+    "adv_tiling": set(),
+    "adv_i8_local": set(),
+    "adv_u8_local": {"none"},
+    "adv_quant_scale": (_NUMBERS - {"bool"}) | {"ltensor"},
+    "adv_quant_offset": _NUMBERS - {"bool"},
+    "adv_flag": {"bool"},
     "mask_word": {"int", "zero", "rint", "rint64"},  # (a uint64: -1 and 2**70 do not fit)
     # cmpsel family: a level-0 mask (an int, or a list/tuple of two uint64), the enums by value (0 is a
     # member, 5 none), BinaryRepeatParams (no value of VALUES is one)
@@ -492,6 +501,12 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     # family ubplan
     "LocalTensorAuto": ("y = asc.LocalTensorAuto({dtype}, {shape})",
                         (("dtype", "dtype", "asc.float32"), ("shape", "auto_shape", "64"))),
+    # family: adv sort
+    "adv.concat": ("asc.adv.concat({dst}, {src}, {tmp}, {repeat_time})",
+                   (("dst", "local", "t"), ("src", "local", "u"), ("tmp", "local", "u"), ("repeat_time", "count", "1"))),
+    "adv.extract": ("asc.adv.extract({dst_value}, {dst_index}, {src}, {repeat_time})",
+                    (("dst_value", "local", "t"), ("dst_index", "local", U32), ("src", "local", "u"),
+                     ("repeat_time", "count", "1"))),
     "BinaryRepeatParams": ("asc.BinaryRepeatParams({a}, 1, 1, {b}, 8, 8)",
                            (("a", "stride", "1"), ("b", "stride", "8"))),
     "UnaryRepeatParams": ("asc.UnaryRepeatParams({a}, 1, {b}, 8)", (("a", "stride", "1"), ("b", "stride", "8"))),
@@ -658,6 +673,18 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "adv.softmax": ("asc.adv.softmax({dst}, {sum}, {max}, {src}, {tiling})",
                     (("dst", "local", "t"), ("sum", "local", "u"), ("max", "local", "u"), ("src", "local", "t"),
                      ("tiling", "softmax_tiling", "asc.adv.SoftmaxTiling()"))),
+    # family: adv normquant
+    "adv.rmsnorm": ("rt = asc.adv.RmsNormTiling()\n"
+                    "    asc.adv.rmsnorm({dst}, {src}, {gamma}, {epsilon}, {tiling}, basic_block={basic_block})  # <-",
+                    (("dst", "local", "t"), ("src", "local", "t"), ("gamma", "local", "u"),
+                     ("epsilon", "adv_quant_offset", "1e-5"), ("tiling", "adv_tiling", "rt"),
+                     ("basic_block", "adv_flag", "False"))),
+    "adv.quant": ("q8 = asc.LocalTensor(asc.int8, asc.TPosition.VECCALC, 1024, 64)\n"
+                  "    w8 = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 2048, 1024)\n"
+                  "    asc.adv.quant({dst}, {src}, {scale}, {offset}, {count}, {temp_buffer})  # <-",
+                  (("dst", "adv_i8_local", "q8"), ("src", "local", "t"), ("scale", "adv_quant_scale", "2.0"),
+                   ("offset", "adv_quant_offset", "0.5"), ("count", "optional_count", "64"),
+                   ("temp_buffer", "adv_u8_local", "w8"))),
 }
 
 # the API names of asc.language that are no callables of the kernel (types, enums) or are covered elsewhere
@@ -710,7 +737,8 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "dump_tensor",  # family debug
                  "set_pad_value",  # datamove family
                  "TensorDesc", "ListTensorDesc", "ListTensorDesc.init",  # family listtensor
-                 "Matmul.set_hf32"}  # family: matmul
+                 "Matmul.set_hf32",  # family: matmul
+                 "adv.quant"}  # family: adv normquant (temp_buffer)
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:

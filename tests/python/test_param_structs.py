@@ -410,7 +410,8 @@ def test_every_struct_of_the_table_has_cases() -> None:
         assert getattr(asc, name) is STRUCTS[name] and issubclass(STRUCTS[name], ParamStruct)
         # (family host: the devkit declares its tiling structs in AscendC::tiling)
         # (family matmul: MatrixOffset is in the global namespace, as matmul_config.h declares it)
-        ns = "AscendC::tiling::" if name == "TCubeTiling" else "" if name == "MatrixOffset" else "AscendC::"
+        tiling_ns = name in ("TCubeTiling", "RmsNormTiling")
+        ns = "AscendC::tiling::" if tiling_ns else "" if name == "MatrixOffset" else "AscendC::"
         # (family adv softmax: upstream's SoftmaxTiling is the devkit's AscendC::tiling::SoftMaxTiling)
         if name == "SoftmaxTiling":
             ns, name = "AscendC::tiling::", "SoftMaxTiling"

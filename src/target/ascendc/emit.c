@@ -1268,6 +1268,12 @@ static SpecialRule special_rule(AscOpId id) {
       return em_matmul_rule(id);
     if (em_adv_softmax_rule(id)) /* family: adv softmax */
       return em_adv_softmax_rule(id);
+    if (em_ub_plan_rule(id)) /* family: ubplan (emit_ub_plan.c) */
+      return em_ub_plan_rule(id);
+    if (em_adv_sort_rule(id)) /* family: adv sort (emit_adv_sort.c) */
+      return em_adv_sort_rule(id);
+    if (em_adv_norm_rule(id)) /* family: adv normquant (emit_adv_norm.c) */
+      return em_adv_norm_rule(id);
     return em_system_rule(id) ? em_system_rule(id) : em_list_tensor_rule(id);
   }
 }

@@ -67,6 +67,31 @@ static void emit_matmul_create(Emitter *e, AscOp *op) {
                   cfg);
     em_line_end(e, op);
   }
+  /* family: adv tiling (misc): a MatmulApiStaticTiling as MM_CFG,
+   * "call:L1|v,...,v" (GetMatmulApiTiling of the four types and the config;
+   * the values for the simulator) or "agg:v,...,v" (its int32 fields, then
+   * the config) */
+  const char *st = asc_op_attr_str(op, "static_tiling");
+  if (st && st[0] && cfg_name) {
+    char hint[300];
+    snprintf(hint, sizeof hint, "%s_tiling", name);
+    char *tname = em_fresh_name(e, hint);
+    if (!tname)
+      return;
+    em_line_start(e);
+    if (strncmp(st, "call:", 5) == 0)
+      em_buf_printf(&e->out,
+                    "static constexpr MatmulApiStaticTiling %s = "
+                    "AscendC::GetMatmulApiTiling<%s, %s, %s, %s>(%s, %.*s);",
+                    tname, a, b, c, bias, cfg_name, (int)strcspn(st + 5, "|"),
+                    st + 5);
+    else
+      em_buf_printf(&e->out,
+                    "static constexpr MatmulApiStaticTiling %s = {%s, %s};",
+                    tname, strncmp(st, "agg:", 4) == 0 ? st + 4 : st, cfg_name);
+    em_line_end(e, op);
+    cfg_name = tname;
+  }
   int64_t policy = asc_op_attr_int(op, "policy", 0);
   const char *pol = asc_enum_value_cpp(ASC_ENUM_MATMULPOLICY, policy);
   em_line_start(e);

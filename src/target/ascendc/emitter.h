@@ -164,8 +164,15 @@ EmSystemRule em_cores_rule(AscOpId id);
 /* family: matmul (emit_matmul.c) */
 EmSystemRule em_matmul_rule(AscOpId id);
 int em_uses_matmul(const AscModule *m); /* any asc.matmul */
+/* family: ubplan (emit_ub_plan.c): the run-time size check of a
+ * runtime-sized asc.LocalTensorAuto, or NULL */
+EmSystemRule em_ub_plan_rule(AscOpId id);
+/* family: adv sort (emit_adv_sort.c): Concat (dst an lvalue), or NULL */
+EmSystemRule em_adv_sort_rule(AscOpId id);
 void em_kernel_type(Emitter *e, const AscOp *f);
 /* family: adv softmax (emit_adv_softmax.c) */
 EmSystemRule em_adv_softmax_rule(AscOpId id);
+/* family: adv normquant (emit_adv_norm.c): RmsNorm, AscendQuant, or NULL */
+EmSystemRule em_adv_norm_rule(AscOpId id);
 
 #endif

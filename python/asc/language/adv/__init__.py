@@ -14,8 +14,12 @@ from .matmul import (
     get_special_mdl_config,
     register_matmul,
 )
+from .normalization import rmsnorm  # family: adv normquant
+from .quantization import QuantConfig, quant  # family: adv normquant
 from .softmax import SoftmaxTiling, softmax  # family: adv softmax
-from .tiling import TCubeTiling
+from .sort import concat, extract  # family: adv sort
+from .static_tiling import MatmulApiStaticTiling  # family: adv tiling (misc)
+from .tiling import RmsNormTiling, TCubeTiling
 from .types import MatmulBatchParams, MatmulConfig, MatmulFuncParams, MatmulQuantParams, MatmulShapeParams
 
 __all__ = [
@@ -37,6 +41,16 @@ __all__ = [
     "softmax",
     # .tiling (family: host)
     "TCubeTiling",
+    # .static_tiling (family: adv tiling, misc)
+    "MatmulApiStaticTiling",
+    # .sort (family: adv sort)
+    "concat",
+    "extract",
+    # family: adv normquant (.normalization, .quantization, .tiling)
+    "QuantConfig",
+    "RmsNormTiling",
+    "quant",
+    "rmsnorm",
     # .types (family: matmul)
     "MatmulBatchParams",
     "MatmulConfig",

@@ -39,6 +39,8 @@ from ..core.enums import (  # type: ignore[attr-defined]
 )
 from ..core.types import STRUCTS as _STRUCTS
 from ..core.values import GlobalAddress, GlobalTensor, IRValue, LocalTensor, Scalar, const, int_operand, to_scalar
+from . import static_tiling as _static
+from .static_tiling import MatmulApiStaticTiling
 from .tiling import TCubeTiling
 from .types import MatmulBatchParams, MatmulConfig, MatmulFuncParams, MatmulQuantParams, MatmulShapeParams
 
@@ -201,8 +203,13 @@ class Matmul(IRValue):
         a, b, c = _check_type(api, "a", a), _check_type(api, "b", b), _check_type(api, "c", c)
         if bias is not None:
             _check_type(api, "bias", bias)
+        static_tiling = None
+        if isinstance(matmul_config, MatmulApiStaticTiling):  # family: adv tiling (misc): a constant tiling
+            static_tiling = matmul_config
+            matmul_config = static_tiling.cfg
         if matmul_config is not None and not isinstance(matmul_config, MatmulConfig):
-            raise error(f"{api}: 'matmul_config' must be an asc.adv.MatmulConfig or None, got {got(matmul_config)}")
+            raise error(f"{api}: 'matmul_config' must be an asc.adv.MatmulConfig, an asc.adv.MatmulApiStaticTiling "
+                        f"or None, got {got(matmul_config)}")
         policy = _enum(api, matmul_policy, MatmulPolicy, "matmul_policy")
         if policy != MatmulPolicy.MatmulPolicy:
             raise NotImplementedError(f"{api} with matmul_policy={policy.name} is not implemented")
@@ -230,10 +237,13 @@ class Matmul(IRValue):
             attrs[f"{p}_layout"] = ("LayoutMode", _enum(api, t.layout, LayoutMode, "layout"))
         attrs["bias_pos"] = ("TPosition", _enum(api, bias_t.position, TPosition, "position"))
         attrs["bias_fmt"] = ("CubeFormat", _enum(api, bias_t.format, CubeFormat, "format"))
+        if static_tiling is not None:
+            attrs["static_tiling"] = static_tiling.emit_attr((a, b, c, bias_t))
         self.handle = bld.create1("asc.matmul", [], bld.scalar_type(dt.int32), attrs)
         self.a_type, self.b_type, self.c_type, self.bias_type = a, b, c, bias_t
         self.a_dtype, self.b_dtype, self.c_dtype = a.dtype, b.dtype, c.dtype
         self.matmul_config = matmul_config
+        self.static_tiling = static_tiling
 
     def _op(self, name: str, operands: list) -> None:
         _b.current().create(name, [self] + operands)
@@ -762,6 +772,11 @@ def register_matmul(pipe: Any, workspace: Any, matmul: Any, tiling: Optional[TCu
     if not isinstance(matmul, Matmul):
         raise error(f"{api}: 'matmul' must be an asc.adv.Matmul, got {got(matmul)}")
     ops = [pipe, workspace, matmul]
+    st = matmul.static_tiling
+    if tiling is None and st is not None and st.is_full():
+        # family: adv tiling (misc): a fully constant tiling stands for the runtime one (the devkit lets
+        # REGIST_MATMUL_OBJ go without it): its fields as a TCubeTiling (those it leaves -1 as 0)
+        tiling = TCubeTiling(**{f: max(getattr(st, f), 0) for f in st.int_fields() if hasattr(TCubeTiling, f)})
     if tiling is not None:
         if not isinstance(tiling, TCubeTiling):
             raise error(f"{api}: 'tiling' must be an asc.adv.TCubeTiling, got {got(tiling)}")
@@ -888,8 +903,54 @@ def get_mm_config(*args: Any, **kwargs: Any) -> MatmulConfig:
                         do_ib_share_norm=mode == MatmulConfigMode.CONFIG_IBSHARE, **f)
 
 
-def get_matmul_api_tiling(*args: Any, **kwargs: Any) -> Any:
-    """Upstream's get_matmul_api_tiling (the devkit's constant-tiling GetMatmulApiTiling): not implemented
-    (raises NotImplementedError)."""
-    raise NotImplementedError("asc.adv.get_matmul_api_tiling is not implemented; make the tiling on the host with "
-                              "asc.lib.host.MultiCoreMatmulTiling")
+@usage("asc.adv.get_matmul_api_tiling(mm_cfg, l1_size, a_type, b_type, c_type, bias_type=None)")
+def get_matmul_api_tiling(mm_cfg: Any = None, *args: Any, **kwargs: Any) -> MatmulApiStaticTiling:
+    """`GetMatmulApiTiling<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>(mmCFG, l1Size)`: the constant tiling of a Matmul of
+    these types and config (a MatmulConfig whose basic_m/n/k, and for the full form single_core_m/n/k, are set),
+    for `l1_size` bytes of L1 (default: the Ascend910B's 512 KiB), computed as the devkit's constexpr function does
+    (static_tiling.py). Upstream's order (mm_cfg, l1_size, a_type, b_type, c_type, bias_type=None) and its
+    implementation's (mm_cfg, a_type, b_type, c_type, bias_type, l1_size=None) are both accepted; bias_type defaults
+    to c_type. Pass the result to asc.adv.Matmul as matmul_config."""
+    api = "asc.adv.get_matmul_api_tiling"
+    names = ["mm_cfg", "l1_size", "a_type", "b_type", "c_type", "bias_type"]
+    if args and isinstance(args[0], MatmulType):  # the implementation's order
+        names = ["mm_cfg", "a_type", "b_type", "c_type", "bias_type", "l1_size"]
+    bound: dict = {"mm_cfg": mm_cfg} if mm_cfg is not None else {}
+    if len(args) > len(names) - 1:
+        raise error(f"{api}: takes at most 6 arguments, got {len(args) + 1}")
+    bound.update(zip(names[1:], args))
+    for k, v in kwargs.items():
+        if k not in names or k in bound:
+            raise error(f"{api}: unexpected argument '{k}'",
+                        "hint: write asc.adv.get_matmul_api_tiling(mm_cfg, l1_size, a_type, b_type, c_type, "
+                        "bias_type=None)")
+        bound[k] = v
+    cfg = bound.get("mm_cfg")
+    if not isinstance(cfg, MatmulConfig):
+        raise error(f"{api}: 'mm_cfg' must be an asc.adv.MatmulConfig, got {got(cfg)}",
+                    "hint: get one with asc.adv.get_normal_config() / get_mm_config(...) and set basic_m/n/k")
+    types = []
+    for k in ("a_type", "b_type", "c_type"):
+        if k not in bound:
+            raise error(f"{api}: missing argument '{k}'")
+        types.append(_check_type(api, k, bound[k]))
+    bias = bound.get("bias_type")
+    types.append(types[2] if bias is None else _check_type(api, "bias_type", bias))
+    l1 = ConstExpr.unwrap(bound.get("l1_size"))
+    if l1 is None:
+        l1 = _static.L1_SIZE
+    if isinstance(l1, IRValue):
+        raise error(f"{api}: 'l1_size' must be a compile-time int (GetMatmulApiTiling is constexpr), got "
+                    f"{got(l1)}", "hint: pass a Python int or an asc.ConstExpr[int] kernel parameter")
+    if isinstance(l1, bool) or not isinstance(l1, int) or not 0 < l1 < 2**31:
+        raise error(f"{api}: 'l1_size' must be a positive int32, got {describe(l1)}")
+    if not cfg.do_norm and not cfg.do_multi_data_load:
+        raise error(f"{api}: the Ascend910B's constant tiling takes a Norm or MDL config (do_norm or "
+                    "do_multi_data_load)", "hint: asc.adv.get_normal_config() or get_mdl_config()")
+    for k in ("basic_m", "basic_n", "basic_k"):
+        if getattr(cfg, k) == 0 and any(getattr(cfg, s) for s in ("single_core_m", "single_core_n",
+                                                                   "single_core_k")):
+            raise error(f"{api}: the config sets the single-core shape but not {k}",
+                        "hint: the devkit constantises (base_m, base_n, base_k), optionally with the single-core "
+                        "shape")
+    return _static.compute_for(cfg, l1, *types)

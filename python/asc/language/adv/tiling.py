@@ -26,6 +26,7 @@ from ..core.struct import Field, Struct
 
 class KT:  # upstream spells the field types KnownTypes.int32
     int32 = _dt.int32
+    float32 = _dt.float32  # family: adv normquant (RmsNormTiling)
 
 
 class TCubeTiling(Struct):
@@ -90,4 +91,31 @@ class TCubeTiling(Struct):
         return b.struct_type("TCubeTiling")
 
 
-__all__ = ["TCubeTiling"]
+# ---- family: adv normquant ----------------------------------------------------------------------------------
+class RmsNormTiling(Struct):
+    """The tiling of asc.adv.rmsnorm (the devkit's RmsNormTiling: the shape [b, s, h] of src, the unpadded h, and
+    how its b * s rows are split into rounds that fit the temporary buffer). Fill it on the host with
+    `asc.lib.host.get_rms_norm_tiling_info` and pass it to the kernel as an argument. Its IR type is the struct
+    table's `!asc.struct<RmsNormTiling>`, spelled `AscendC::tiling::RmsNormTiling` (the devkit's uint32 and float
+    members; int32 here, as upstream declares them)."""
+
+    b_length = Field(dtype=KT.int32, default=0, name="bLength")
+    s_length = Field(dtype=KT.int32, default=0, name="sLength")
+    h_length = Field(dtype=KT.int32, default=0, name="hLength")
+    original_h_length = Field(dtype=KT.int32, default=0, name="originalHLength")
+    reciprocal_of_h_length = Field(dtype=KT.float32, default=0.0, name="reciprocalOfHLength")
+    main_bsh_length = Field(dtype=KT.int32, default=0, name="mainBshLength")
+    main_bs_length = Field(dtype=KT.int32, default=0, name="mainBsLength")
+    main_bs_length_align = Field(dtype=KT.int32, default=0, name="mainBsLengthAlign")
+    loop_round = Field(dtype=KT.int32, default=0, name="loopRound")
+    input_tail_pos = Field(dtype=KT.int32, default=0, name="inputTailPos")
+    tail_bsh_length = Field(dtype=KT.int32, default=0, name="tailBshLength")
+    tail_bs_length = Field(dtype=KT.int32, default=0, name="tailBsLength")
+
+    @classmethod
+    def ir_type(cls, b: Any) -> Any:
+        b.struct_classes.setdefault("RmsNormTiling", cls)
+        return b.struct_type("RmsNormTiling")
+
+
+__all__ = ["RmsNormTiling", "TCubeTiling"]

@@ -657,8 +657,11 @@ class LocalTensorAuto(LocalTensor):
     """`asc.LocalTensorAuto(dtype, shape)`: a LocalTensor in the Unified
     Buffer (TPosition.VECCALC) whose address the compiler chooses.
 
-    `shape` is a compile-time number of elements or a tuple/list of them
-    (the tensor holds their product). The plan-ub pass gives every auto
+    `shape` is a number of elements or a tuple/list of them (the tensor
+    holds their product); a runtime (int) dim makes the tensor's size known
+    only at run time: it is placed above the compile-time sized ones when
+    the kernel reaches it, and a size that does not fit the UB is a
+    KernelError. The plan-ub pass gives every auto
     tensor bytes of one TBuf pool (tensors whose lifetimes do not overlap
     share them; a tensor of a loop body that several pipes access is
     double-buffered when the UB has room), and a kernel using one is
@@ -686,12 +689,20 @@ class LocalTensorAuto(LocalTensor):
         shape = ConstExpr.unwrap(given["shape"])
         dims = list(shape) if isinstance(shape, (tuple, list)) else [shape]
         length = 1
+        runtime: list = []
         for d in dims:
             d = ConstExpr.unwrap(d)
             if isinstance(d, IRValue):
-                raise error("asc.LocalTensorAuto needs compile-time sizes: its shape has a runtime value "
-                            f"({describe(d)})",
-                            "hint: pass the size as an asc.ConstExpr[int] kernel parameter or a Python number")
+                # a runtime dim: plan-ub places the tensor at run time
+                if not isinstance(d, Scalar) or not d.dtype.is_int() or d.dtype == dt.bool_:
+                    raise error(f"asc.LocalTensorAuto: a runtime dim of the shape must be an integer, "
+                                f"got {describe(d)}",
+                                "hint: pass an int kernel parameter or a value computed from one")
+                if len(runtime) == 8:
+                    raise error("asc.LocalTensorAuto: at most 8 runtime dims",
+                                "hint: multiply some of them first")
+                runtime.append(d)
+                continue
             if isinstance(d, (bool, enum.Enum)) or not hasattr(d, "__index__"):
                 raise error(f"asc.LocalTensorAuto: the shape must be whole numbers, got {describe(d)}",
                             "hint: write asc.LocalTensorAuto(dtype, length) or (dtype, [rows, cols])")
@@ -705,7 +716,7 @@ class LocalTensorAuto(LocalTensor):
                         "hint: give the number of elements the tensor holds")
         b = _b.current()
         t = b.type("local_tensor", dtype.name, int(TPosition.VECCALC))
-        self.handle = b.create1("asc.local_tensor_auto", [], t, attrs={"length": length})
+        self.handle = b.create1("asc.local_tensor_auto", runtime, t, attrs={"length": length})
         self.dtype = dtype
         self.position = TPosition.VECCALC
 

@@ -17,6 +17,10 @@ from .softmax_tiling import (  # family: adv softmax
     get_softmax_max_tmp_size,
     get_softmax_min_tmp_size,
     softmax_tiling_func,
+from .normalization import (  # family: adv normquant
+    get_ascend_quant_max_min_tmp_size,
+    get_rms_norm_max_min_tmp_size,
+    get_rms_norm_tiling_info,
 )
 from .tiling import (
     BatchMatmulTiling,
@@ -57,4 +61,8 @@ __all__ = [
     "get_softmax_max_tmp_size",
     "get_softmax_min_tmp_size",
     "softmax_tiling_func",
+    # family: adv normquant
+    "get_ascend_quant_max_min_tmp_size",
+    "get_rms_norm_max_min_tmp_size",
+    "get_rms_norm_tiling_info",
 ]
