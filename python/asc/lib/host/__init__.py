@@ -13,14 +13,15 @@ from .enums import (
     ScheduleType,
     TPosition,
 )
-from .softmax_tiling import (  # family: adv softmax
-    get_softmax_max_tmp_size,
-    get_softmax_min_tmp_size,
-    softmax_tiling_func,
 from .normalization import (  # family: adv normquant
     get_ascend_quant_max_min_tmp_size,
     get_rms_norm_max_min_tmp_size,
     get_rms_norm_tiling_info,
+)
+from .softmax_tiling import (  # family: adv softmax
+    get_softmax_max_tmp_size,
+    get_softmax_min_tmp_size,
+    softmax_tiling_func,
 )
 from .tiling import (
     BatchMatmulTiling,
