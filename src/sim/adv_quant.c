@@ -97,10 +97,10 @@ void sim_adv_barrier(SimAdvSeq *s) {
 AscStatus sim_adv_end(SimAdvSeq *s) {
   if (s->failed)
     return ASC_ERR_KERNEL;
-  if (s->pending)
-    sim_vseq_end(&s->q, s->dt, s->elems, s->spans, s->n_spans);
-  else
-    sim_vseq_end(&s->q, ASC_DT_FLOAT16, 0, NULL, 0);
+  flush(s);
+  if (s->failed)
+    return ASC_ERR_KERNEL;
+  sim_vseq_end(&s->q);
   return ASC_OK;
 }
 

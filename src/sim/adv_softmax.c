@@ -49,7 +49,7 @@ typedef struct Sm {
   const AscInstr *in;
   SimVecSeq q;
   uint8_t *ub;
-  /* the step waiting to be issued: the last one goes to sim_vseq_end */
+  /* the step waiting to be issued (a barrier may follow it) */
   int pend_op;
   AscDType pend_dt;
   int64_t pend_elems;
@@ -478,7 +478,9 @@ AscStatus sim_adv_softmax(AscExec *x, const AscInstr *in) {
   }
   if (s.failed)
     return ASC_ERR_KERNEL;
-  /* the last step is the API's own instruction */
-  sim_vseq_end(&s.q, s.pend_dt, s.pend_elems, s.pend, s.pend_n);
+  flush(&s);
+  if (s.failed)
+    return ASC_ERR_KERNEL;
+  sim_vseq_end(&s.q);
   return ASC_OK;
 }

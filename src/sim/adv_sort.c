@@ -105,6 +105,9 @@ AscStatus sim_adv_sort_extract(AscExec *x, const AscInstr *in) {
     memcpy(di + r * ITEMS_PER_REPEAT * 4, item, ITEMS_PER_REPEAT * 4);
   }
   SimUbSpan i_spans[2] = {{a_s, idx_bytes, 0}, {a_di, n_idx * 4, 1}};
-  sim_vseq_end(&q, ASC_DT_UINT32, idx_bytes / 4, i_spans, 2);
+  if (!sim_vseq_op(&q, ASC_OP_GATHER_MASK_PATTERN, ASC_DT_UINT32, idx_bytes / 4,
+                   "Extract (GatherMask pattern 2)", i_spans, 2))
+    return ASC_ERR_KERNEL;
+  sim_vseq_end(&q);
   return ASC_OK;
 }

@@ -62,10 +62,7 @@ int sim_vseq_barrier(SimVecSeq *q) {
   return sim_emit_event(q->x, step) == ASC_OK;
 }
 
-void sim_vseq_end(SimVecSeq *q, AscDType dt, int64_t elems,
-                  const SimUbSpan *spans, int n_spans) {
-  AscTensorRef t = {0, -1, -1, (uint8_t)dt, 0};
-  sim_vec_work(q->x, &t, elems);
-  if (q->obs)
-    record(q, spans, n_spans);
+void sim_vseq_end(SimVecSeq *q) {
+  AscTensorRef t = {0, -1, -1, (uint8_t)ASC_DT_FLOAT32, 0};
+  sim_vec_work(q->x, &t, 0);
 }

@@ -7,10 +7,12 @@
  * (sim_vec_operand), then sim_vseq_begin, then one sim_vseq_op per basic
  * instruction (Muls, Exp, Cast, ReduceMax, ...) with the UB bytes it reads
  * and writes, sim_vseq_barrier where the devkit puts PipeBarrier<PIPE_V>,
- * and sim_vseq_end for the last instruction, which the interpreter shows
- * under the API's own op-table row (give that row the cost class of the
- * last instruction, usually SIMPLE). Without observers every call only
- * returns, so callers compute the same way with or without them. */
+ * and sim_vseq_end. Every instruction, the last included, is a step with
+ * its own op-table row (so its own cost class); the API's instruction,
+ * which the interpreter shows after them, carries no work or access of its
+ * own (the timing model gives it one issue slot on the V pipe). Without
+ * observers every call only returns, so callers compute the same way with
+ * or without them. */
 #ifndef ASC_SIM_VEC_SEQ_H
 #define ASC_SIM_VEC_SEQ_H
 
@@ -52,10 +54,8 @@ int sim_vseq_op(SimVecSeq *q, int op, AscDType dt, int64_t elems,
                 const char *label, const SimUbSpan *spans, int n_spans);
 /* PipeBarrier<PIPE_V> between two steps. */
 int sim_vseq_barrier(SimVecSeq *q);
-/* The last instruction: its work and spans, shown by the interpreter as
- * the API's instruction. Sets the mask register as a level-2 instruction
- * leaves it (sim_vec_work). */
-void sim_vseq_end(SimVecSeq *q, AscDType dt, int64_t elems,
-                  const SimUbSpan *spans, int n_spans);
+/* The end of the sequence: the API's own event is left empty, and the
+ * mask register as a level-2 instruction leaves it (sim_vec_work). */
+void sim_vseq_end(SimVecSeq *q);
 
 #endif
