@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../ir/hash.h"
+#include "../sim/adv_math.h" /* family: adv math: its rows' subs, types */
 #include "../sim/compare.h"
 #include "../sim/layout.h"
 #include "../sim/quant.h"
@@ -525,8 +526,31 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
                      asc_op_info(op->id)->api, asc_dtype_name(t));
   }
   default:
-    return ASC_OK;
+    break;
   }
+  /* family: adv math: the element types of the devkit's math library on
+   * the Ascend910B; temp_buffer is a uint8 tensor */
+  if (op->id >= ASC_OP_ADV_MATH_ACOS &&
+      op->id <= ASC_OP_ADV_MATH_XOR) {
+    const char *name = sim_adv_math_name(sub);
+    AscDType src = op->operands[1]->type->dtype;
+    int kt = op->id == ASC_OP_ADV_MATH_POWER || op->id == ASC_OP_ADV_MATH_XOR ||
+                     op->id == ASC_OP_ADV_MATH_AXPY
+                 ? 4
+                 : 3;
+    if (!sim_adv_math_dtype_ok(sub, dt, src))
+      return asc_error(
+          l->ctx, ASC_ERR_COMPILE, op->loc,
+          "%s does not support element type %s%s%s on the Ascend910B (%s)",
+          name, asc_dtype_name(dt), dt != src ? " with a source of " : "",
+          dt != src ? asc_dtype_name(src) : "", sim_adv_math_dtypes(sub));
+    if (op->n_operands > kt &&
+        op->operands[kt]->type->dtype != ASC_DT_UINT8)
+      return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: temp_buffer must be a uint8 tensor, got %s", name,
+                       asc_dtype_name(op->operands[kt]->type->dtype));
+  }
+  return ASC_OK;
 }
 
 /* The callee id of function `name`, adding it to the functions to lower.

@@ -1266,6 +1266,8 @@ static SpecialRule special_rule(AscOpId id) {
       return em_cores_rule(id);
     if (em_matmul_rule(id)) /* family: matmul (emit_matmul.c) */
       return em_matmul_rule(id);
+    if (em_adv_math_rule(id)) /* family: adv math (emit_adv_math.c) */
+      return em_adv_math_rule(id);
     return em_system_rule(id) ? em_system_rule(id) : em_list_tensor_rule(id);
   }
 }

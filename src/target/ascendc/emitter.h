@@ -165,5 +165,7 @@ EmSystemRule em_cores_rule(AscOpId id);
 EmSystemRule em_matmul_rule(AscOpId id);
 int em_uses_matmul(const AscModule *m); /* any asc.matmul */
 void em_kernel_type(Emitter *e, const AscOp *f);
+/* family: adv math (emit_adv_math.c): asc.adv.math.*, or NULL */
+EmSystemRule em_adv_math_rule(AscOpId id);
 
 #endif
