@@ -276,10 +276,6 @@ AscStatus sim_adv_math(AscExec *x, const AscInstr *in) {
       return ASC_ERR_KERNEL;
     }
   } else {
-    if (api == ASC_ADV_MATH_POWER) {
-      sim_fail(x, in, "%s: not implemented in this simulator", name);
-      return ASC_ERR_KERNEL;
-    }
     if (api == ASC_ADV_MATH_AXPY) {
       AscSlot v = ASC_SLOT(x, in, 2);
       c.scalar = asc_dtype_is_float(in->src->operands[2]->type->dtype)

@@ -32,7 +32,7 @@ typedef struct SimAdvPlanStep {
   uint8_t on_float, reads, writes, barrier;
 } SimAdvPlanStep;
 
-enum { SIM_ADV_PLAN_MAX = 48 };
+enum { SIM_ADV_PLAN_MAX = 64 };
 
 /* One call of an API this family computes (adv_math_simple.c). */
 typedef struct SimAdvCall {

@@ -22,7 +22,12 @@
  *     x) * (1 + d + d^2/2! + ... + d^level/level!), each term the previous
  *     times d times (1/i rounded to float); half rounds the product once at
  *     the end. With is_reuse_source on float the devkit keeps d in src.
- *   Power: see power_compute. */
+ *   Power (tensor ** tensor, power_common_impl.h / power_float_impl.h):
+ *     in float (half: Cast both sources first, Cast the result back):
+ *     d = Exp(y * Ln|x|); times -1 where x's sign bit is set and y is an
+ *     integer (|y - rint y| < 1e-8) of odd parity (rint|y| - 2 floor(rint|y|
+ *     / 2)); 1 where y == 0, x == 1, or x == -1 and |y| == inf; NaN where x
+ *     is negative (and not -inf) and y a finite non-integer. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +148,48 @@ static void exp_taylor(const SimAdvCall *c, float *w) {
     memcpy(c->src, fx, (size_t)n * sizeof(float));
 }
 
+/* Power in float on n elements of x, y (float), into d; w: 2n floats. */
+static void power_f(float *d, const float *x, const float *y, int64_t n,
+                    float *w) {
+  float *t = w, *ay = w + n;
+  for (int64_t i = 0; i < n; i++) {
+    t[i] = fabsf(x[i]);
+    ay[i] = fabsf(y[i]);
+  }
+  asc_vec_unary(ASC_VUN_LN, ASC_DT_FLOAT32, t, t, n);
+  for (int64_t i = 0; i < n; i++)
+    t[i] = y[i] * t[i];
+  asc_vec_unary(ASC_VUN_EXP, ASC_DT_FLOAT32, d, t, n);
+  for (int64_t i = 0; i < n; i++) {
+    float r = rintf(ay[i]);
+    float parity = r - floorf(r * 0.5f) * 2.0f;
+    float sgn = rintf(parity * -2.0f + 1.0f);
+    uint32_t bits;
+    memcpy(&bits, &x[i], sizeof bits);
+    float diff = fabsf(ay[i] - rintf(ay[i]));
+    int int_y = diff < 1e-8f; /* false for NaN and inf */
+    float f = (bits >> 31) && int_y ? sgn : 1.0f;
+    d[i] = f * d[i];
+    int keep =
+        ay[i] != 0.0f && x[i] != 1.0f && (x[i] != -1.0f || ay[i] != INFINITY);
+    if (!keep)
+      d[i] = 1.0f;
+    int defined =
+        ay[i] == INFINITY || int_y || x[i] >= 0.0f || x[i] == -INFINITY;
+    if (!defined)
+      d[i] = NAN;
+  }
+}
+
+static void power(const SimAdvCall *c, float *w) {
+  int64_t n = c->n;
+  float *x = w, *y = w + n, *d = w + 2 * n;
+  to_float(x, c->dt, c->src, n);
+  to_float(y, c->dt, c->src1, n);
+  power_f(d, x, y, n, w + 3 * n);
+  from_float(c->dst, c->dt, d, n);
+}
+
 int sim_adv_simple_compute(const SimAdvCall *c) {
   if (c->n <= 0)
     return 1;
@@ -168,6 +215,9 @@ int sim_adv_simple_compute(const SimAdvCall *c) {
     break;
   case ASC_ADV_MATH_AXPY:
     axpy(c, w);
+    break;
+  case ASC_ADV_MATH_POWER:
+    power(c, w);
     break;
   default:
     rounding(c, w);
@@ -258,11 +308,75 @@ static void plan_exp(const SimAdvCall *c, Plan *p) {
     add(p, ASC_OP_CAST, "Exp (Cast to half)", 1, T, D, 1);
 }
 
+static void plan_power(const SimAdvCall *c, Plan *p) {
+  int half = c->dt == ASC_DT_FLOAT16;
+  int x = half ? T : S, y = half ? T : S1, d = half ? T : D;
+  add(p, ASC_OP_DUPLICATE, "Power (Duplicate 1)", 1, 0, T, 0);
+  add(p, ASC_OP_DUPLICATE, "Power (Duplicate NaN)", 1, 0, T, 0);
+  if (half) {
+    add(p, ASC_OP_CAST, "Power (Cast src0 to float)", 1, S, T, 0);
+    add(p, ASC_OP_CAST, "Power (Cast src1 to float)", 1, S1, T, 1);
+  }
+  /* InitDst: Exp(y * Ln|x|) */
+  add(p, ASC_OP_ABS, "Power (Abs)", 1, x, d, 1);
+  add(p, ASC_OP_LN, "Power (Ln)", 1, d, d, 1);
+  add(p, ASC_OP_MUL, "Power (Mul)", 1, y | d, d, 1);
+  add(p, ASC_OP_EXP, "Power (Exp)", 1, d, d, 1);
+  /* DetermineSign: the parity of rint|y| as +1 / -1 */
+  add(p, ASC_OP_ABS, "Power (Abs)", 1, y, T, 1);
+  add(p, ASC_OP_CAST, "Power (Cast CAST_RINT)", 1, T, T, 1);
+  add(p, ASC_OP_MULS, "Power (Muls)", 1, T, T, 1);
+  add(p, ASC_OP_CAST, "Power (Cast CAST_FLOOR)", 1, T, T, 1);
+  add(p, ASC_OP_MULS, "Power (Muls)", 1, T, T, 1);
+  add(p, ASC_OP_SUB, "Power (Sub)", 1, T, T, 1);
+  add(p, ASC_OP_MULS, "Power (Muls)", 1, T, T, 1);
+  add(p, ASC_OP_ADDS, "Power (Adds)", 1, T, T, 1);
+  add(p, ASC_OP_CAST, "Power (Cast CAST_RINT)", 1, T, T, 1);
+  /* GenMaskForSign: x's sign bit and y an integer */
+  add(p, ASC_OP_SHIFT_RIGHT, "Power (ShiftRight)", 1, x, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar)", 1, T, T, 1);
+  add(p, ASC_OP_ABS, "Power (Abs)", 1, y, T, 1);
+  add(p, ASC_OP_CAST, "Power (Cast CAST_RINT)", 1, T, T, 1);
+  add(p, ASC_OP_SUB, "Power (Sub)", 1, T, T, 1);
+  add(p, ASC_OP_ABS, "Power (Abs)", 1, T, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar)", 1, T, T, 1);
+  add(p, ASC_OP_BITWISE_AND, "Power (And)", 0, T, T, 1);
+  add(p, ASC_OP_SET_CMP_MASK, "Power (SetCmpMask)", 1, T, 0, 1);
+  add(p, ASC_OP_SELECT, "Power (Select)", 1, T, T, 1);
+  add(p, ASC_OP_MUL, "Power (Mul)", 1, T | d, d, 1);
+  /* GenMaskForOne: y == 0, x == 1, x == -1 with |y| == inf */
+  add(p, ASC_OP_ABS, "Power (Abs)", 1, y, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar)", 1, T, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar)", 1, x, T, 1);
+  add(p, ASC_OP_BITWISE_AND, "Power (And)", 0, T, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar)", 1, x, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar)", 1, T, T, 1);
+  add(p, ASC_OP_BITWISE_OR, "Power (Or)", 0, T, T, 1);
+  add(p, ASC_OP_BITWISE_AND, "Power (And)", 0, T, T, 1);
+  add(p, ASC_OP_SET_CMP_MASK, "Power (SetCmpMask)", 1, T, 0, 1);
+  add(p, ASC_OP_SELECT, "Power (Select)", 1, T | d, d, 1);
+  /* GenMaskForNan: a negative x with a finite non-integer y */
+  add(p, ASC_OP_ABS, "Power (Abs)", 1, y, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar)", 1, T, T, 1);
+  add(p, ASC_OP_BITWISE_OR, "Power (Or)", 0, T, T, 0);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar)", 1, x, T, 0);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar)", 1, x, T, 1);
+  add(p, ASC_OP_BITWISE_OR, "Power (Or)", 0, T, T, 1);
+  add(p, ASC_OP_BITWISE_OR, "Power (Or)", 0, T, T, 1);
+  add(p, ASC_OP_SET_CMP_MASK, "Power (SetCmpMask)", 1, T, 0, 1);
+  add(p, ASC_OP_SELECT, "Power (Select)", 1, T | d, d, 1);
+  if (half)
+    add(p, ASC_OP_CAST, "Power (Cast to half)", 1, T, D, 1);
+}
+
 void sim_adv_simple_plan(const SimAdvCall *c, SimAdvPlanStep *steps, int *n) {
   Plan p = {steps, 0};
   switch (c->api) {
   case ASC_ADV_MATH_EXP:
     plan_exp(c, &p);
+    break;
+  case ASC_ADV_MATH_POWER:
+    plan_power(c, &p);
     break;
   case ASC_ADV_MATH_LOG:
     add(&p, ASC_OP_LN, "Log (Ln)", 0, S, D, 0);
@@ -333,6 +447,8 @@ int64_t sim_adv_simple_min_tmp(int api, AscDType dt, int reuse, int level) {
     return half ? 4 * REPEAT : 0;
   case ASC_ADV_MATH_XOR:
     return REPEAT;
+  case ASC_ADV_MATH_POWER: /* V220's tensor-tensor factors 14 (half) / 4 */
+    return half ? 14 * REPEAT / 2 + REPEAT : 4 * REPEAT + REPEAT;
   default: /* Log */
     return 0;
   }
@@ -354,6 +470,10 @@ int64_t sim_adv_simple_pass(int api, AscDType dt, AscDType dst_dt, int reuse,
     return tmp_bytes / es / 3 / BLK * BLK;
   case ASC_ADV_MATH_XOR:
     return tmp_bytes / es / BLK * BLK;
+  case ASC_ADV_MATH_POWER: /* one repeat of scalars, then 7 / 4 buffers */
+    return tmp_bytes < REPEAT
+               ? 0
+               : (tmp_bytes - REPEAT) / 4 / (half ? 7 : 4) / BLK * BLK;
   case ASC_ADV_MATH_FLOOR:
   case ASC_ADV_MATH_ROUND:
     return half ? fl / BLK * BLK : n;

@@ -307,36 +307,43 @@ def test_axpy_without_count_takes_src_size() -> None:
     assert (d == (np.arange(64) * 2 + 1).astype(np.float16)).all()
 
 
-@asc.jit
-def xor_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int, npad: int,
-               tmp_bytes: int, f: asc.ConstExpr[int]):
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x)
-    y_gm.set_global_buffer(y)
-    z_gm.set_global_buffer(z)
-    pipe = asc.TPipe()
-    buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf, 4 * SLOT)
-    xl = buf.get_with_offset(npad, 0, x.dtype)
-    yl = buf.get_with_offset(npad, SLOT, y.dtype)
-    zl = buf.get_with_offset(npad, 2 * SLOT, z.dtype)
-    wl = buf.get_with_offset(tmp_bytes, 3 * SLOT, asc.uint8)
-    asc.data_copy(xl, x_gm, npad)
-    asc.data_copy(yl, y_gm, npad)
-    asc.data_copy(zl, z_gm, npad)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    if f == 0:
-        asc.adv.xor(zl, xl, yl, n)
-    elif f == 1:
-        asc.adv.xor(zl, xl, yl, n, temp_buffer=wl)
-    else:
-        asc.adv.xor(zl, xl, yl)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(z_gm, zl, npad)
+def binary_kernel(op: Callable[..., None]) -> Any:
+    @asc.jit
+    def adv_binary(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int, npad: int,
+                   tmp_bytes: int, f: asc.ConstExpr[int]):
+        x_gm = asc.GlobalTensor()
+        y_gm = asc.GlobalTensor()
+        z_gm = asc.GlobalTensor()
+        x_gm.set_global_buffer(x)
+        y_gm.set_global_buffer(y)
+        z_gm.set_global_buffer(z)
+        pipe = asc.TPipe()
+        buf = asc.TBuf(asc.TPosition.VECCALC)
+        pipe.init_buffer(buf, 4 * SLOT)
+        xl = buf.get_with_offset(npad, 0, x.dtype)
+        yl = buf.get_with_offset(npad, SLOT, y.dtype)
+        zl = buf.get_with_offset(npad, 2 * SLOT, z.dtype)
+        wl = buf.get_with_offset(tmp_bytes, 3 * SLOT, asc.uint8)
+        asc.data_copy(xl, x_gm, npad)
+        asc.data_copy(yl, y_gm, npad)
+        asc.data_copy(zl, z_gm, npad)
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+        if f == 0:
+            op(zl, xl, yl, n)
+        elif f == 1:
+            op(zl, xl, yl, n, temp_buffer=wl)
+        else:
+            op(zl, xl, yl)
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+        asc.data_copy(z_gm, zl, npad)
+
+    return adv_binary
+
+
+xor_kernel = binary_kernel(asc.adv.xor)
+power_kernel = binary_kernel(asc.adv.power)
 
 
 @pytest.mark.parametrize("dtype", ("int16", "uint16"))
@@ -353,6 +360,62 @@ def test_xor(dtype: str, n: int, form: int) -> None:
     xor_kernel[1](a, b, z, m, npad, 512, form)
     assert (z[:m] == np.bitwise_xor(a[:m], b[:m])).all()
     assert (z[m:].view(np.uint16) == 0x5A5A).all()
+
+
+def power_ref(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The devkit's float sequence: Exp(y * Ln|x|) (the basic Ln / Exp: rounded once from double), the sign of
+    an odd integer y for a negative x (its sign bit), 1 for y == 0, x == 1, x == -1 with |y| == inf, NaN for a
+    negative finite-y non-integer."""
+    f, g = x.astype(np.float32), y.astype(np.float32)
+    with np.errstate(all="ignore"):
+        t = np.log(np.abs(f).astype(np.float64)).astype(np.float32)
+        t = (g * t).astype(np.float32)
+        d = np.exp(t.astype(np.float64)).astype(np.float32)
+        ay = np.abs(g)
+        r = np.rint(ay)
+        odd = (r - np.floor(r * np.float32(0.5)) * np.float32(2)) == 1
+        int_y = np.abs(ay - np.rint(ay)) < np.float32(1e-8)
+        neg = np.signbit(f)
+        d = np.where(neg & int_y & odd, -d, d).astype(np.float32)
+        one = (ay == 0) | (f == 1) | ((f == -1) & (ay == np.inf))
+        d = np.where(one, np.float32(1), d)
+        undefined = ~((ay == np.inf) | int_y | (f >= 0) | (f == -np.inf))
+        d = np.where(undefined, np.float32(np.nan), d)
+        return d.astype(x.dtype)
+
+
+@pytest.mark.parametrize("dtype", FLT)
+@pytest.mark.parametrize("n", LENGTHS)
+@pytest.mark.parametrize("form", (0, 1, 2))
+def test_power(dtype: str, n: int, form: int) -> None:
+    t = NP[dtype]
+    rng = rng_for("power", dtype, n)
+    npad = padded(n, np.dtype(t).itemsize)
+    a = (rng.standard_normal(npad) * 3).astype(t)
+    b = rng.choice([-3.0, -2.0, -1.5, -1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 2.5], npad).astype(t)
+    sp = [(-2.0, 3.0), (-2.0, 2.0), (-2.0, 0.5), (-0.0, 3.0), (-0.0, -3.0), (0.0, -1.0), (1.0, np.nan),
+          (np.nan, 0.0), (-1.0, np.inf), (-np.inf, 3.0), (np.inf, -2.0), (2.0, np.inf), (0.5, -np.inf)]
+    for i, (u, v) in enumerate(sp[:n]):
+        a[i], b[i] = u, v
+    z = fill_sentinel(npad, np.dtype(t))
+    m = n if form != 2 else npad
+    power_kernel[1](a, b, z, m, npad, 4096, form)
+    bits_equal(z[:m], power_ref(a[:m], b[:m]), dtype)
+    # and close to NumPy's power where both are finite
+    with np.errstate(all="ignore"):
+        ref = np.power(a[:m].astype(np.float64), b[:m].astype(np.float64))
+    fin = np.isfinite(ref) & np.isfinite(z[:m]) & (np.abs(ref) < 1e4)
+    np.testing.assert_allclose(z[:m][fin].astype(np.float64), ref[fin], rtol=4e-3 if dtype == "float16" else 1e-5,
+                               atol=1e-6)
+
+
+def test_power_passes() -> None:
+    """float with the minimum 1280 bytes: 64 elements a pass."""
+    a = np.linspace(0.5, 4, 256).astype(np.float32)
+    b = np.full(256, 1.5, np.float32)
+    z = np.zeros(256, np.float32)
+    power_kernel[1](a, b, z, 256, 256, 1280, 1)
+    bits_equal(z, power_ref(a, b), "float32")
 
 
 # ---- the transcendental APIs (numerics: adv_math_fn.c, family mathfn) --------------------------------------
@@ -420,7 +483,7 @@ def test_element_types_are_compile_errors() -> None:
     k = unary_kernel(asc.adv.sin)
     fails_at(k, (np.zeros(16, np.int16), np.zeros(16, np.int16), 16, 16, 256, F_COUNT), "# the count form",
              "asc.adv.sin does not support element type int16", "float16, float32", cls=asc.CompileError)
-    fails_at(xor_kernel, (*(np.zeros(16, np.float16) for _ in range(3)), 16, 16, 512, 0), "asc.adv.xor(zl, xl, yl, n)",
+    fails_at(xor_kernel, (*(np.zeros(16, np.float16) for _ in range(3)), 16, 16, 512, 0), "op(zl, xl, yl, n)",
              "asc.adv.xor does not support element type float16", "int16, uint16", cls=asc.CompileError)
 
 
@@ -463,7 +526,7 @@ def misuse(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
     elif case == 6:
         asc.adv.axpy(b, a, 2.0, 16)  # case 6
     elif case == 7:
-        asc.adv.power(b, a, a, 16)  # case 7
+        asc.adv.power(w.reinterpret_cast(asc.int32), w.reinterpret_cast(asc.int32), w.reinterpret_cast(asc.int32), 8)  # case 7
     elif case == 8:
         asc.adv.floor(b, a, -1)  # case 8
 
@@ -476,12 +539,12 @@ def misuse(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (4, asc.CompileError, ("taylor_expand_level = 256 is out of range",)),
     (5, asc.CompileError, ("is_reuse_source must be a Python bool",)),
     (6, asc.CompileError, ("pass temp_buffer",)),
-    (7, NotImplementedError, ("asc.adv.power",)),
+    (7, NotImplementedError, ("asc.adv.power on int32",)),
     (8, asc.CompileError, ("count = -1 is negative",)),
 ))
 def test_misuse(case: int, cls: Any, fragments: tuple) -> None:
     if cls is NotImplementedError:
-        with pytest.raises(NotImplementedError, match="asc.adv.power"):
+        with pytest.raises(NotImplementedError, match="asc.adv.power on int32"):
             misuse[1](np.zeros(16, np.float16), case)
         return
     fails_at(misuse, (np.zeros(16, np.float16), case), f"# case {case}", *fragments, cls=cls)
