@@ -12,6 +12,7 @@ int16 and uint16); dst must overlap neither source, temp_buffer none of them."""
 
 from __future__ import annotations
 
+import enum
 from typing import Any, List, Optional
 
 from ...codegen import builder as _b
@@ -248,7 +249,7 @@ def exp(dst: LocalTensor, src: LocalTensor, count: Any, taylor_expand_level: int
     temp_buffer (or the framework's UB). With is_reuse_source=True on float the devkit keeps its intermediate
     fractional parts in src (src is overwritten)."""
     api = "asc.adv.exp"
-    if isinstance(taylor_expand_level, bool) or not isinstance(taylor_expand_level, int):
+    if isinstance(taylor_expand_level, (bool, enum.Enum)) or not isinstance(taylor_expand_level, int):
         raise error(f"{api}: taylor_expand_level must be a Python int (a template argument), got "
                     f"{describe(taylor_expand_level)}")
     if not 0 <= taylor_expand_level <= 255:
