@@ -497,6 +497,14 @@ def test_a_small_temp_buffer_is_a_kernel_error(name: str, dtype: str, need: int)
     run_unary(name, a, tmp=need)  # the minimum is enough
 
 
+@pytest.mark.parametrize("name", ("floor", "sign", "log", "frac"))
+def test_count_zero_writes_nothing(name: str) -> None:
+    a = np.ones(16, np.float16)
+    z = fill_sentinel(16, a.dtype)
+    KERNELS[name][1](a, z, 0, 16, TMP, F_COUNT_TMP)
+    assert (z.view(np.uint16) == fill_sentinel(16, a.dtype).view(np.uint16)).all()
+
+
 def test_floor_on_float_needs_no_temp_buffer() -> None:
     a = np.array([1.5] * 8, np.float32)
     bits_equal(run_unary("floor", a, tmp=32), np.ones(8, np.float32), "float32")
