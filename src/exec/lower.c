@@ -530,8 +530,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   }
   /* family: adv math: the element types of the devkit's math library on
    * the Ascend910B; temp_buffer is a uint8 tensor */
-  if (op->id >= ASC_OP_ADV_MATH_ACOS &&
-      op->id <= ASC_OP_ADV_MATH_XOR) {
+  if (op->id >= ASC_OP_ADV_MATH_ACOS && op->id <= ASC_OP_ADV_MATH_XOR) {
     const char *name = sim_adv_math_name(sub);
     AscDType src = op->operands[1]->type->dtype;
     int kt = op->id == ASC_OP_ADV_MATH_POWER || op->id == ASC_OP_ADV_MATH_XOR ||
@@ -544,8 +543,7 @@ static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
           "%s does not support element type %s%s%s on the Ascend910B (%s)",
           name, asc_dtype_name(dt), dt != src ? " with a source of " : "",
           dt != src ? asc_dtype_name(src) : "", sim_adv_math_dtypes(sub));
-    if (op->n_operands > kt &&
-        op->operands[kt]->type->dtype != ASC_DT_UINT8)
+    if (op->n_operands > kt && op->operands[kt]->type->dtype != ASC_DT_UINT8)
       return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                        "%s: temp_buffer must be a uint8 tensor, got %s", name,
                        asc_dtype_name(op->operands[kt]->type->dtype));
