@@ -48,6 +48,8 @@ const char *sim_adv_math_name(int api) {
 }
 
 int sim_adv_math_dtype_ok(int api, AscDType dst, AscDType src) {
+  if (api == ASC_ADV_MATH_POWER && dst == src && src == ASC_DT_INT32)
+    return 1;
   if (api == ASC_ADV_MATH_XOR)
     return dst == src && (src == ASC_DT_INT16 || src == ASC_DT_UINT16);
   if (api == ASC_ADV_MATH_AXPY && dst == ASC_DT_FLOAT32 &&
@@ -61,6 +63,8 @@ const char *sim_adv_math_dtypes(int api) {
     return "int16, uint16";
   if (api == ASC_ADV_MATH_AXPY)
     return "dst/src float16/float16, float32/float32 or float32/float16";
+  if (api == ASC_ADV_MATH_POWER)
+    return "float16, float32, int32";
   return "float16, float32";
 }
 
@@ -120,8 +124,10 @@ static int flush(Run *r) {
   return !r->pending_barrier || sim_vseq_barrier(&r->q);
 }
 
+/* A step over elements [off, off + m) of the pass, `elems` elements of work
+ * (m, or m times a loop's iterations). */
 static int step(Run *r, int op, const char *label, AscDType dt, int64_t off,
-                int64_t m, int reads, int writes, int barrier) {
+                int64_t m, int64_t elems, int reads, int writes, int barrier) {
   if (!flush(r))
     return 0;
   r->pending = 1;
@@ -129,7 +135,7 @@ static int step(Run *r, int op, const char *label, AscDType dt, int64_t off,
   r->p_op = op;
   r->p_label = label;
   r->p_dt = dt;
-  r->p_m = m;
+  r->p_m = elems;
   r->p_n = spans_of(r, off, m, reads, writes, r->p_spans);
   return 1;
 }
@@ -282,7 +288,15 @@ AscStatus sim_adv_math(AscExec *x, const AscInstr *in) {
                      ? v.f
                      : (double)v.i;
     }
-    if (!sim_adv_simple_compute(&c)) {
+    int ok = sim_adv_simple_compute(&c);
+    if (ok < 0) {
+      sim_fail(x, in,
+               "%s: an exponent of INT32_MIN: the devkit's loop over |src1| "
+               "(which stays negative) never ends",
+               name);
+      return ASC_ERR_KERNEL;
+    }
+    if (!ok) {
       sim_fail(x, in, "%s: out of host memory", name);
       return ASC_ERR_KERNEL;
     }
@@ -307,15 +321,19 @@ AscStatus sim_adv_math(AscExec *x, const AscInstr *in) {
       for (int i = 0; i < n_fn; i++) {
         const SimAdvStep *st = &fn_steps[i];
         AscDType sdt = st->op == ASC_OP_CAST ? ASC_DT_FLOAT32 : r.dt;
-        if (!step(&r, st->op, st->label, sdt, off, m, st->reads, st->writes, 1))
+        if (!step(&r, st->op, st->label, sdt, off, m, m, st->reads, st->writes,
+                  1))
           return ASC_ERR_KERNEL;
       }
     } else {
       for (int i = 0; i < n_plan; i++) {
         const SimAdvPlanStep *st = &plan[i];
         AscDType sdt = st->on_float ? ASC_DT_FLOAT32 : r.dt;
-        if (!step(&r, st->op, st->label, sdt, off, m, st->reads, st->writes,
-                  st->barrier))
+        int64_t elems, times = st->times > 0 ? st->times : 1;
+        if (asc_mul_i64(m, times, &elems))
+          elems = INT64_MAX;
+        if (!step(&r, st->op, st->label, sdt, off, m, elems, st->reads,
+                  st->writes, st->barrier))
           return ASC_ERR_KERNEL;
       }
     }

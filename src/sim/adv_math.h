@@ -30,6 +30,9 @@ typedef struct SimAdvPlanStep {
   int op;
   const char *label;
   uint8_t on_float, reads, writes, barrier;
+  /* the times a data-dependent loop of the devkit issues it (int32 Power),
+   * shown as one instruction of that many times the elements (>= 1) */
+  int64_t times;
 } SimAdvPlanStep;
 
 enum { SIM_ADV_PLAN_MAX = 64 };
@@ -46,7 +49,8 @@ typedef struct SimAdvCall {
 } SimAdvCall;
 
 /* The numerics of c (n elements), instruction by instruction; 0 when out
- * of host memory. */
+ * of host memory. (int32 Power: -1 for an exponent of INT32_MIN, on which
+ * the devkit's loop never ends.) */
 int sim_adv_simple_compute(const SimAdvCall *c);
 /* The instructions of one pass of c's API, *n of them (<= SIM_ADV_PLAN_MAX). */
 void sim_adv_simple_plan(const SimAdvCall *c, SimAdvPlanStep *steps, int *n);

@@ -27,7 +27,13 @@
  *     d = Exp(y * Ln|x|); times -1 where x's sign bit is set and y is an
  *     integer (|y - rint y| < 1e-8) of odd parity (rint|y| - 2 floor(rint|y|
  *     / 2)); 1 where y == 0, x == 1, or x == -1 and |y| == inf; NaN where x
- *     is negative (and not -inf) and y a finite non-integer. */
+ *     is negative (and not -inf) and y a finite non-integer.
+ *     int32 (power_int_impl.h): x ** |y| by squaring while |y| >> k is not
+ *     0 for some element, then one more multiplication by x per remaining
+ *     unit, all int32 products wrapping; 0 ** 0 is 1; for y < 0 the trunc of
+ *     1.0f / float(x ** |y|), 0 where x ** |y| is 0 (so 1, -1 or 0). The
+ *     loops run as long as any element of the pass needs them: their
+ *     instructions are shown once with elements times iterations. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +196,54 @@ static void power(const SimAdvCall *c, float *w) {
   from_float(c->dst, c->dt, d, n);
 }
 
+/* x ** e with int32 products wrapping (e >= 0); the devkit's squarings
+ * then single multiplications give the same product modulo 2^32. */
+static int32_t ipow_wrap(int32_t x, uint32_t e) {
+  uint32_t r = 1, b = (uint32_t)x;
+  for (; e; e >>= 1) {
+    if (e & 1)
+      r *= b;
+    b *= b;
+  }
+  return (int32_t)r;
+}
+
+static int power_i32(const SimAdvCall *c) {
+  const int32_t *x = (const int32_t *)c->src, *y = (const int32_t *)c->src1;
+  int32_t *d = (int32_t *)c->dst;
+  for (int64_t i = 0; i < c->n; i++)
+    if (y[i] == INT32_MIN)
+      return -1;
+  for (int64_t i = 0; i < c->n; i++) {
+    int32_t e = y[i] < 0 ? -y[i] : y[i];
+    int32_t r = e == 0 ? 1 : ipow_wrap(x[i], (uint32_t)e);
+    if (y[i] < 0 && r != 0) /* Div in float, Cast CAST_TRUNC */
+      r = (int32_t)truncf(1.0f / (float)r);
+    d[i] = r;
+  }
+  return 1;
+}
+
+/* The iterations of int32 Power's loops over n elements: squarings (the
+ * largest floor(log2 |y|)) and single multiplications (the largest |y| -
+ * 2^floor(log2 |y|)). */
+static void power_i32_loops(const SimAdvCall *c, int64_t *squarings,
+                            int64_t *singles) {
+  const int32_t *y = (const int32_t *)c->src1;
+  *squarings = *singles = 0;
+  for (int64_t i = 0; i < c->n; i++) {
+    uint32_t e = y[i] < 0 ? (uint32_t)(-(int64_t)y[i]) : (uint32_t)y[i];
+    int64_t k = 0;
+    while (e >> (k + 1))
+      k++;
+    int64_t rest = e ? (int64_t)e - ((int64_t)1 << k) : 0;
+    if (e && k > *squarings)
+      *squarings = k;
+    if (rest > *singles)
+      *singles = rest;
+  }
+}
+
 int sim_adv_simple_compute(const SimAdvCall *c) {
   if (c->n <= 0)
     return 1;
@@ -197,6 +251,8 @@ int sim_adv_simple_compute(const SimAdvCall *c) {
     xor_(c);
     return 1;
   }
+  if (c->api == ASC_ADV_MATH_POWER && c->dt == ASC_DT_INT32)
+    return power_i32(c);
   if (c->api == ASC_ADV_MATH_LOG ||
       (c->api == ASC_ADV_MATH_EXP && c->level == 0)) {
     asc_vec_unary(c->api == ASC_ADV_MATH_LOG ? ASC_VUN_LN : ASC_VUN_EXP, c->dt,
@@ -236,17 +292,23 @@ typedef struct Plan {
   int n;
 } Plan;
 
-static void add(Plan *p, int op, const char *label, int on_float, int reads,
-                int writes, int barrier) {
-  if (p->n >= SIM_ADV_PLAN_MAX)
+static void add_times(Plan *p, int op, const char *label, int on_float,
+                      int reads, int writes, int barrier, int64_t times) {
+  if (p->n >= SIM_ADV_PLAN_MAX || times <= 0)
     return;
   SimAdvPlanStep st = {op,
                        label,
                        (uint8_t)on_float,
                        (uint8_t)reads,
                        (uint8_t)writes,
-                       (uint8_t)barrier};
+                       (uint8_t)barrier,
+                       times};
   p->s[p->n++] = st;
+}
+
+static void add(Plan *p, int op, const char *label, int on_float, int reads,
+                int writes, int barrier) {
+  add_times(p, op, label, on_float, reads, writes, barrier, 1);
 }
 
 static const char *const round_labels[][3] = {
@@ -308,7 +370,63 @@ static void plan_exp(const SimAdvCall *c, Plan *p) {
     add(p, ASC_OP_CAST, "Exp (Cast to half)", 1, T, D, 1);
 }
 
+/* int32 Power: InitBulkPowerI, the squaring loop (BulkProcessPowerI: its
+ * last round only sums), InitFinePowerI, the multiplication loop,
+ * HandleNegativeExpPowerI. A loop's steps are shown once, times its
+ * iterations (at least one: the do-while's first sum). */
+static void plan_power_i32(const SimAdvCall *c, Plan *p) {
+  int64_t sq, one;
+  power_i32_loops(c, &sq, &one);
+  add(p, ASC_OP_CAST, "Power (Cast to float)", 1, S1, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar LT)", 1, T, T, 1);
+  add(p, ASC_OP_MULS, "Power (Muls -1)", 0, S1, T, 1);
+  add(p, ASC_OP_SELECT, "Power (Select |y|)", 0, S1 | T, T, 1);
+  add(p, ASC_OP_MULS, "Power (Muls 1)", 0, T, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar EQ)", 0, T, T, 0);
+  add(p, ASC_OP_DUPLICATE, "Power (Duplicate 0)", 0, 0, T, 1);
+  add(p, ASC_OP_DUPLICATE, "Power (Duplicate 1)", 0, 0, T, 1);
+  add(p, ASC_OP_SELECT, "Power (Select)", 0, T, T, 0);
+  add(p, ASC_OP_SELECT, "Power (Select)", 0, T | S, D, 0);
+  add(p, ASC_OP_SHIFT_RIGHT, "Power (ShiftRight)", 0, T, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar EQ)", 0, T, T, 1);
+  add_times(p, ASC_OP_CAST, "Power (squaring: Cast)", 1, T, T, 1, sq + 1);
+  add_times(p, ASC_OP_REDUCE_SUM, "Power (squaring: ReduceSum)", 1, T, T, 1,
+            sq + 1);
+  add_times(p, ASC_OP_MUL, "Power (squaring: Mul)", 0, D, T, 0, sq);
+  add_times(p, ASC_OP_MULS, "Power (squaring: Muls 2)", 0, T, T, 1, sq);
+  add_times(p, ASC_OP_SELECT, "Power (squaring: Select)", 0, D | T, D, 0, sq);
+  add_times(p, ASC_OP_SELECT, "Power (squaring: Select)", 0, T, T, 0, sq);
+  add_times(p, ASC_OP_SHIFT_RIGHT, "Power (squaring: ShiftRight)", 0, T, T, 1,
+            sq);
+  add_times(p, ASC_OP_COMPARE_SCALAR, "Power (squaring: CompareScalar)", 0, T,
+            T, 1, sq);
+  add(p, ASC_OP_SUB, "Power (Sub)", 0, T, T, 1);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar EQ)", 0, T, T, 1);
+  add_times(p, ASC_OP_CAST, "Power (multiplying: Cast)", 1, T, T, 1, one + 1);
+  add_times(p, ASC_OP_REDUCE_SUM, "Power (multiplying: ReduceSum)", 1, T, T, 1,
+            one + 1);
+  add_times(p, ASC_OP_MUL, "Power (multiplying: Mul)", 0, D | S, T, 0, one);
+  add_times(p, ASC_OP_ADDS, "Power (multiplying: Adds -1)", 0, T, T, 1, one);
+  add_times(p, ASC_OP_SELECT, "Power (multiplying: Select)", 0, D | T, D, 0,
+            one);
+  add_times(p, ASC_OP_SELECT, "Power (multiplying: Select)", 0, T, T, 1, one);
+  add_times(p, ASC_OP_COMPARE_SCALAR, "Power (multiplying: CompareScalar)", 0,
+            T, T, 1, one);
+  add(p, ASC_OP_COMPARE_SCALAR, "Power (CompareScalar EQ)", 0, D, T, 0);
+  add(p, ASC_OP_CAST, "Power (Cast to float)", 1, D, T, 0);
+  add(p, ASC_OP_DUPLICATE, "Power (Duplicate 1.0)", 1, 0, T, 1);
+  add(p, ASC_OP_DIV, "Power (Div)", 1, T, T, 1);
+  add(p, ASC_OP_CAST, "Power (Cast CAST_TRUNC)", 1, T, T, 1);
+  add(p, ASC_OP_SELECT, "Power (Select)", 0, T | D, D, 0);
+  add(p, ASC_OP_DUPLICATE, "Power (Duplicate 0)", 0, 0, T, 1);
+  add(p, ASC_OP_SELECT, "Power (Select)", 0, T | D, D, 1);
+}
+
 static void plan_power(const SimAdvCall *c, Plan *p) {
+  if (c->dt == ASC_DT_INT32) {
+    plan_power_i32(c, p);
+    return;
+  }
   int half = c->dt == ASC_DT_FLOAT16;
   int x = half ? T : S, y = half ? T : S1, d = half ? T : D;
   add(p, ASC_OP_DUPLICATE, "Power (Duplicate 1)", 1, 0, T, 0);
@@ -447,7 +565,10 @@ int64_t sim_adv_simple_min_tmp(int api, AscDType dt, int reuse, int level) {
     return half ? 4 * REPEAT : 0;
   case ASC_ADV_MATH_XOR:
     return REPEAT;
-  case ASC_ADV_MATH_POWER: /* V220's tensor-tensor factors 14 (half) / 4 */
+  case ASC_ADV_MATH_POWER: /* V220's tensor-tensor factors 14 (half) / 4 /
+                              6 (int32) */
+    if (dt == ASC_DT_INT32)
+      return 6 * REPEAT;
     return half ? 14 * REPEAT / 2 + REPEAT : 4 * REPEAT + REPEAT;
   default: /* Log */
     return 0;
@@ -471,6 +592,8 @@ int64_t sim_adv_simple_pass(int api, AscDType dt, AscDType dst_dt, int reuse,
   case ASC_ADV_MATH_XOR:
     return tmp_bytes / es / BLK * BLK;
   case ASC_ADV_MATH_POWER: /* one repeat of scalars, then 7 / 4 buffers */
+    if (dt == ASC_DT_INT32)
+      return tmp_bytes / 4 / 6 / BLK * BLK;
     return tmp_bytes < REPEAT
                ? 0
                : (tmp_bytes - REPEAT) / 4 / (half ? 7 : 4) / BLK * BLK;

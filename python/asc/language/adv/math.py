@@ -272,15 +272,14 @@ def log(dst: LocalTensor, src: LocalTensor, count: Optional[Any] = None, temp_bu
 @usage("asc.adv.power(dst, src0, src1, count=None, temp_buffer=None, is_reuse_source=False)")
 def power(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: Optional[Any] = None,
           temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
-    """dst = src0 ** src1 elementwise (AscendC::Power, the tensor-tensor form; float16 or float32, one type for
-    the three tensors), computed as the devkit does in float: Exp(src1 * Ln|src0|) with the sign of an odd
-    integer power of a negative base; 1 for src1 == 0, src0 == 1 and (-1) ** +-inf; NaN for a negative base with
-    a finite non-integer exponent. The devkit's int32 Power is not implemented here (NotImplementedError)."""
+    """dst = src0 ** src1 elementwise (AscendC::Power, the tensor-tensor form; float16, float32 or int32, one
+    type for the three tensors), computed as the devkit does. Floats in float: Exp(src1 * Ln|src0|) with the
+    sign of an odd integer power of a negative base; 1 for src1 == 0, src0 == 1 and (-1) ** +-inf; NaN for a
+    negative base with a finite non-integer exponent. int32: repeated squaring and multiplication, the products
+    wrapping; a negative exponent gives trunc(1 / src0 ** -src1) (1, -1 or 0); an exponent of INT32_MIN is a
+    KernelError (the devkit's loop would not end)."""
     api = "asc.adv.power"
     d, s0, s1 = local(dst, api, "dst"), local(src0, api, "src0"), local(src1, api, "src1")
-    if s0.dtype == dt.int32:
-        raise NotImplementedError(f"{api} on int32 (the devkit's integer Power) is not implemented yet in pyasc "
-                                  "(docs/api.md)")
     _emit("power", [d, s0, s1], [], count, temp_buffer, is_reuse_source)
 
 
