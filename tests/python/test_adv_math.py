@@ -673,3 +673,43 @@ def test_the_sanitizer_sees_the_steps() -> None:
     with pytest.raises(asc.SanitizerError) as info:
         racy[1](x, z, False)
     assert "Floor (Cast to float)" in str(info.value) or "race" in str(info.value), str(info.value)
+
+
+@asc.jit(sanitize="error")
+def above_the_pipe(x: asc.GlobalAddress, z: asc.GlobalAddress, with_tmp: asc.ConstExpr[bool]):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf, 3 * SLOT)
+    a = buf.get_with_offset(128, 0, asc.float16)
+    b = buf.get_with_offset(128, SLOT, asc.float16)
+    w = buf.get_with_offset(1024, 2 * SLOT, asc.uint8)
+    by_hand = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 3 * SLOT, 128)  # above what the TPipe gave
+    asc.data_copy(a, x_gm, 128)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.data_copy(by_hand, x_gm, 128)  # MTE2, not waited for
+    if with_tmp:
+        asc.adv.floor(b, a, 128, temp_buffer=w)
+    else:
+        asc.adv.floor(b, a, 128)  # the framework's temporary
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, b, 128)
+
+
+def test_the_framework_temporary_lies_above_the_tpipe() -> None:
+    """Without temp_buffer the devkit's framework takes the UB the TPipe did not give out: a tensor placed
+    there by hand and written by another pipe at the same time races with the Floor's temporary."""
+    x = np.full(128, 2.5, np.float16)
+    z = np.zeros(128, np.float16)
+    above_the_pipe[1](x, z, True)
+    assert (z == 2).all()
+    with pytest.raises(asc.SanitizerError) as info:
+        above_the_pipe[1](x, z, False)
+    assert "Floor" in str(info.value), str(info.value)
