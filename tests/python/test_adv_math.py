@@ -140,6 +140,19 @@ def test_sign(dtype: str, n: int) -> None:
     bits_equal(z, ref, dtype)
 
 
+@pytest.mark.parametrize("name", ("floor", "ceil", "round", "trunc", "frac", "sign"))
+def test_every_half_value(name: str) -> None:
+    every = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    f = every.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        if name == "sign":
+            ref = np.where(f < 0, -1.0, np.where(f > 0, 1.0, 0.0))
+        else:
+            ref = (f - np.trunc(f)) if name == "frac" else ROUND_REF[name](f)
+    out = np.concatenate([run_unary(name, every[i:i + 8192], F_ALL_TMP) for i in range(0, 65536, 8192)])
+    bits_equal(out, ref.astype(np.float16), "float16")
+
+
 def test_passes_over_a_small_temp_buffer_give_the_same_results() -> None:
     """A half Floor with a 512-byte buffer runs 128 elements a pass; 300 elements: three passes."""
     a = (rng_for("passes").standard_normal(300) * 50).astype(np.float16)
