@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../ir/hash.h"
+#include "../sim/adv_math.h" /* family: adv math: its rows' subs, types */
 #include "../sim/compare.h"
 #include "../sim/layout.h"
 #include "../sim/quant.h"
@@ -208,8 +209,33 @@ static AscStatus layout_check(Lower *l, const AscOp *op) {
                                                 : unsupported_dtype(l, op, dt);
 }
 
+/* family: adv math: the element types of the devkit's math library on the
+ * Ascend910B; temp_buffer is a uint8 tensor. */
+static AscStatus adv_math_supported(Lower *l, const AscOp *op, int sub,
+                                    AscDType dt) {
+  const char *name = sim_adv_math_name(sub);
+  AscDType src = op->operands[1]->type->dtype;
+  int kt = op->id == ASC_OP_ADV_MATH_POWER || op->id == ASC_OP_ADV_MATH_XOR ||
+                   op->id == ASC_OP_ADV_MATH_AXPY
+               ? 4
+               : 3;
+  if (!sim_adv_math_dtype_ok(sub, dt, src))
+    return asc_error(
+        l->ctx, ASC_ERR_COMPILE, op->loc,
+        "%s does not support element type %s%s%s on the Ascend910B (%s)", name,
+        asc_dtype_name(dt), dt != src ? " with a source of " : "",
+        dt != src ? asc_dtype_name(src) : "", sim_adv_math_dtypes(sub));
+  if (op->n_operands > kt && op->operands[kt]->type->dtype != ASC_DT_UINT8)
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: temp_buffer must be a uint8 tensor, got %s", name,
+                     asc_dtype_name(op->operands[kt]->type->dtype));
+  return ASC_OK;
+}
+
 static AscStatus check_supported(Lower *l, const AscOp *op, int sub) {
   AscDType dt = first_tensor_dtype(op);
+  if (op->id >= ASC_OP_ADV_MATH_ACOS && op->id <= ASC_OP_ADV_MATH_XOR)
+    return adv_math_supported(l, op, sub, dt); /* family: adv math */
   /* the devkit's And / Or take int32 / uint32 in the count form only
    * (as int16 lanes, 逻辑计算/And.md); its level-0 form rejects them */
   if ((op->id == ASC_OP_BITWISE_AND || op->id == ASC_OP_BITWISE_OR) &&

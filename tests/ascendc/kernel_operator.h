@@ -1997,6 +1997,60 @@ template <typename T, bool isReuseSource = false, const AscendQuantConfig& confi
 __aicore__ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                             const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor,
                             const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount);
+// ---- family: adv math: the math library (include/adv_api/math/<name>.h)
+namespace AscendC {
+template <typename T, bool isReuseSource = false> __aicore__ void Acos(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Acos(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Acosh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Acosh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Asin(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Asin(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Asinh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Asinh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Atan(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Atan(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Atanh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Atanh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Cos(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Cos(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Cosh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Cosh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Sin(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Sin(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Sinh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Sinh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Tan(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Tan(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Tanh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Tanh(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Erf(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Erf(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Erfc(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Erfc(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Digamma(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Digamma(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Lgamma(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Lgamma(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Sign(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Sign(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Floor(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Floor(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Ceil(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Ceil(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Round(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Round(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Trunc(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Trunc(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Frac(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Frac(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const uint32_t calCount);
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false> __aicore__ void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false> __aicore__ void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Log(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Power(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const LocalTensor<T> &src1Tensor, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Xor(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, bool isReuseSource = false> __aicore__ void Xor(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor, const LocalTensor<T> &src1Tensor, const uint32_t calCount);
+template <typename T, typename U, bool isReuseSource = false> __aicore__ void Axpy(const LocalTensor<T> &dstTensor, const LocalTensor<U> &srcTensor, const U scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
 } // namespace AscendC
 
 #endif

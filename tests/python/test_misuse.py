@@ -132,6 +132,11 @@ ACCEPTS: Dict[str, set] = {
     "divisor": {"int", "negative", "rint", "rint64"},
     "property": set(),
     "condition": {"bool"},
+    # family: adv math: count (None: src.get_size(); a negative constant is refused), temp_buffer (a uint8
+    # tensor or None), Exp's taylor_expand_level (a compile-time int)
+    "adv_count": {"int", "zero", "rint", "rint64", "none"},
+    "adv_tmp": {"ltensor", "none"},
+    "adv_level": {"int", "zero"},
     "array_values": {"int", "tuple", "list"},
     "buffer": {"tque", "tbuf"},
     "shape_info": set(),  # (an asc.ShapeInfo, which no value of VALUES is)
@@ -623,6 +628,62 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "get_hccl_context": ("y = asc.get_hccl_context({index})", (("index", "hccl_index", "0"),)),
     "set_hccl_context": ("asc.set_hccl_context({index}, {context})",
                          (("index", "hccl_index", "1"), ("context", "address", "x"))),
+    # family: adv math (asc.adv.*): t, u float32; U8 a uint8 view of t (misuse cases compile, a run's
+    # KernelError for the overlap is no concern here)
+    "adv.acos": ("asc.adv.acos({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.acosh": ("asc.adv.acosh({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.asin": ("asc.adv.asin({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.asinh": ("asc.adv.asinh({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.atan": ("asc.adv.atan({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.atanh": ("asc.adv.atanh({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.cos": ("asc.adv.cos({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.cosh": ("asc.adv.cosh({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.sin": ("asc.adv.sin({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.sinh": ("asc.adv.sinh({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.tan": ("asc.adv.tan({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.tanh": ("asc.adv.tanh({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.erf": ("asc.adv.erf({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.erfc": ("asc.adv.erfc({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.digamma": ("asc.adv.digamma({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.lgamma": ("asc.adv.lgamma({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.log": ("asc.adv.log({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.sign": ("asc.adv.sign({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.floor": ("asc.adv.floor({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.ceil": ("asc.adv.ceil({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.round": ("asc.adv.round({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.trunc": ("asc.adv.trunc({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.frac": ("asc.adv.frac({dst}, {src}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.exp": ("asc.adv.exp({dst}, {src}, {count}, {taylor_expand_level}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src", "local", "u"), ("count", "adv_count", "64"), ("taylor_expand_level", "adv_level", "3"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.power": ("asc.adv.power({dst}, {src0}, {src1}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u"), ("src0", "local", "u"), ("src1", "local", "u"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.xor": ("asc.adv.xor({dst}, {src0}, {src1}, {count}, {temp_buffer}, {is_reuse_source})",
+                (("dst", "local", "u.reinterpret_cast(asc.int16)"), ("src0", "local", "u.reinterpret_cast(asc.int16)"), ("src1", "local", "u.reinterpret_cast(asc.int16)"), ("count", "adv_count", "64"), ("temp_buffer", "adv_tmp", U8), ("is_reuse_source", "condition", "False"))),
+    "adv.axpy": ("asc.adv.axpy({dst}, {src}, {scalar}, {count}, {temp_buffer}, {is_reuse_source})",
+                 (("dst", "local", "u"), ("src", "local", "u"), ("scalar", "scalar", "1.5"), ("count", "adv_count", "64"), ("temp_buffer", "local", U8), ("is_reuse_source", "condition", "False"))),
     # family: matmul (mmapi): methods of `mm`, an int8 x int8 -> float16 asc.adv.Matmul (MATMUL_PRELUDE)
     "Matmul.set_batch_num": ("mm.set_batch_num({batch_a}, {batch_b})",
                              (("batch_a", "count", "2"), ("batch_b", "count", "2"))),
@@ -738,7 +799,10 @@ OPTIONAL_LAST = {"LocalTensor", "TQue", "TBuf", "set_flag", "wait_flag", "Binary
                  "set_pad_value",  # datamove family
                  "TensorDesc", "ListTensorDesc", "ListTensorDesc.init",  # family listtensor
                  "Matmul.set_hf32",  # family: matmul
-                 "adv.quant"}  # family: adv normquant (temp_buffer)
+                 "adv.quant",  # family: adv normquant (temp_buffer)
+                 *(f"adv.{n}" for n in ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin", "sinh", "tan",
+                                        "tanh", "erf", "erfc", "digamma", "lgamma", "log", "sign", "floor", "ceil",
+                                        "round", "trunc", "frac", "exp", "power", "xor", "axpy"))}  # family: adv math
 
 
 def _arity_cases(api: str) -> List[Tuple[str, str]]:

@@ -1274,6 +1274,8 @@ static SpecialRule special_rule(AscOpId id) {
       return em_adv_sort_rule(id);
     if (em_adv_norm_rule(id)) /* family: adv normquant (emit_adv_norm.c) */
       return em_adv_norm_rule(id);
+    if (em_adv_math_rule(id)) /* family: adv math (emit_adv_math.c) */
+      return em_adv_math_rule(id);
     return em_system_rule(id) ? em_system_rule(id) : em_list_tensor_rule(id);
   }
 }

@@ -174,5 +174,7 @@ void em_kernel_type(Emitter *e, const AscOp *f);
 EmSystemRule em_adv_softmax_rule(AscOpId id);
 /* family: adv normquant (emit_adv_norm.c): RmsNorm, AscendQuant, or NULL */
 EmSystemRule em_adv_norm_rule(AscOpId id);
+/* family: adv math (emit_adv_math.c): asc.adv.math.*, or NULL */
+EmSystemRule em_adv_math_rule(AscOpId id);
 
 #endif
