@@ -72,20 +72,12 @@ static int transcendental(int api) { return api <= ASC_ADV_MATH_LGAMMA; }
 
 enum { REPEAT = 256, BLK = 32 };
 
-/* One call being run: its operands' UB spans and the pending step (the
- * last one seen, shown by sim_vseq_end when no other follows). */
+/* One call being run: its operands' UB spans. */
 typedef struct Run {
   SimVecSeq q;
   int64_t dst, src, src1, tmp, tmp_bytes, min_tmp;
   int64_t es, des; /* element sizes of src and dst */
   AscDType dt;
-  int pending, pending_barrier;
-  int p_op;
-  const char *p_label;
-  AscDType p_dt;
-  int64_t p_m;
-  SimUbSpan p_spans[8];
-  int p_n;
 } Run;
 
 /* The temporary bytes a pass of m elements uses. */
@@ -113,31 +105,16 @@ static int spans_of(const Run *r, int64_t off, int64_t m, int reads, int writes,
   return n;
 }
 
-/* Shows the pending step (and the barrier after it); 0 after sim_fail. */
-static int flush(Run *r) {
-  if (!r->pending)
-    return 1;
-  r->pending = 0;
-  if (!sim_vseq_op(&r->q, r->p_op, r->p_dt, r->p_m, r->p_label, r->p_spans,
-                   r->p_n))
-    return 0;
-  return !r->pending_barrier || sim_vseq_barrier(&r->q);
-}
-
 /* A step over elements [off, off + m) of the pass, `elems` elements of work
- * (m, or m times a loop's iterations). */
+ * (m, or m times a loop's iterations), and the PipeBarrier<PIPE_V> after it
+ * where the devkit has one; 0 after sim_fail. */
 static int step(Run *r, int op, const char *label, AscDType dt, int64_t off,
                 int64_t m, int64_t elems, int reads, int writes, int barrier) {
-  if (!flush(r))
+  SimUbSpan sp[8];
+  int n = spans_of(r, off, m, reads, writes, sp);
+  if (!sim_vseq_op(&r->q, op, dt, elems, label, sp, n))
     return 0;
-  r->pending = 1;
-  r->pending_barrier = barrier;
-  r->p_op = op;
-  r->p_label = label;
-  r->p_dt = dt;
-  r->p_m = elems;
-  r->p_n = spans_of(r, off, m, reads, writes, r->p_spans);
-  return 1;
+  return !barrier || sim_vseq_barrier(&r->q);
 }
 
 static int overlap(const AscTensorRef *a, int64_t abytes, const AscTensorRef *b,
@@ -338,11 +315,6 @@ AscStatus sim_adv_math(AscExec *x, const AscInstr *in) {
       }
     }
   }
-  if (!r.pending) { /* count 0: nothing issued */
-    sim_vseq_end(&r.q, r.dt, 0, NULL, 0);
-    return ASC_OK;
-  }
-  r.pending = 0;
-  sim_vseq_end(&r.q, r.p_dt, r.p_m, r.p_spans, r.p_n);
+  sim_vseq_end(&r.q);
   return ASC_OK;
 }

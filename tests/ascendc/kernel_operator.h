@@ -1997,6 +1997,8 @@ template <typename T, bool isReuseSource = false, const AscendQuantConfig& confi
 __aicore__ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                             const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor,
                             const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount);
+} // namespace AscendC
+
 // ---- family: adv math: the math library (include/adv_api/math/<name>.h)
 namespace AscendC {
 template <typename T, bool isReuseSource = false> __aicore__ void Acos(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
