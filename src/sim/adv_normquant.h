@@ -1,6 +1,6 @@
 /* family: adv normquant. What asc.adv.rmsnorm (adv_rmsnorm.c) and
- * asc.adv.quant (adv_quant.c) share: the devkit's temporary buffer and a
- * step list over vec_seq.h whose last instruction is the API's own. */
+ * asc.adv.quant (adv_quant.c) share: the devkit's temporary buffer and
+ * their steps over vec_seq.h, which stop at the first failure. */
 #ifndef ASC_SIM_ADV_NORMQUANT_H
 #define ASC_SIM_ADV_NORMQUANT_H
 
@@ -15,26 +15,17 @@
 uint8_t *sim_adv_tmp(AscExec *x, const AscInstr *in, int k, int64_t *addr,
                      int64_t *bytes);
 
-/* Steps of a sequence, held back by one so that the last is shown as the
- * API's instruction (sim_vseq_end) and a PipeBarrier after it, which the
- * devkit issues before returning, is not shown. */
-enum { SIM_ADV_MAX_SPANS = 4 };
+/* A sequence of steps; after a failed one the rest do nothing. */
 typedef struct SimAdvSeq {
   SimVecSeq q;
-  int pending, barrier, failed;
-  int op;
-  AscDType dt;
-  int64_t elems;
-  const char *label;
-  SimUbSpan spans[SIM_ADV_MAX_SPANS];
-  int n_spans;
+  int failed;
 } SimAdvSeq;
 
 void sim_adv_begin(SimAdvSeq *s, AscExec *x, const AscInstr *in);
 /* One basic instruction (as sim_vseq_op); returns 0 after sim_fail. */
 int sim_adv_op(SimAdvSeq *s, int op, AscDType dt, int64_t elems,
                const char *label, const SimUbSpan *spans, int n_spans);
-/* PipeBarrier<PIPE_V> after the last step */
+/* PipeBarrier<PIPE_V> */
 void sim_adv_barrier(SimAdvSeq *s);
 /* Ends the sequence; ASC_ERR_KERNEL when a step failed. */
 AscStatus sim_adv_end(SimAdvSeq *s);

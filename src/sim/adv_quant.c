@@ -63,41 +63,19 @@ void sim_adv_begin(SimAdvSeq *s, AscExec *x, const AscInstr *in) {
   sim_vseq_begin(&s->q, x, in);
 }
 
-static void flush(SimAdvSeq *s) {
-  if (!s->pending || s->failed)
-    return;
-  if (!sim_vseq_op(&s->q, s->op, s->dt, s->elems, s->label, s->spans,
-                   s->n_spans))
-    s->failed = 1;
-  if (s->barrier && !s->failed && !sim_vseq_barrier(&s->q))
-    s->failed = 1;
-  s->pending = s->barrier = 0;
-}
-
 int sim_adv_op(SimAdvSeq *s, int op, AscDType dt, int64_t elems,
                const char *label, const SimUbSpan *spans, int n_spans) {
-  flush(s);
-  if (s->failed)
-    return 0;
-  s->pending = 1;
-  s->op = op;
-  s->dt = dt;
-  s->elems = elems;
-  s->label = label;
-  s->n_spans = n_spans < SIM_ADV_MAX_SPANS ? n_spans : SIM_ADV_MAX_SPANS;
-  memcpy(s->spans, spans, sizeof(SimUbSpan) * (size_t)s->n_spans);
-  return 1;
+  if (!s->failed && !sim_vseq_op(&s->q, op, dt, elems, label, spans, n_spans))
+    s->failed = 1;
+  return !s->failed;
 }
 
 void sim_adv_barrier(SimAdvSeq *s) {
-  if (s->pending)
-    s->barrier = 1;
+  if (!s->failed && !sim_vseq_barrier(&s->q))
+    s->failed = 1;
 }
 
 AscStatus sim_adv_end(SimAdvSeq *s) {
-  if (s->failed)
-    return ASC_ERR_KERNEL;
-  flush(s);
   if (s->failed)
     return ASC_ERR_KERNEL;
   sim_vseq_end(&s->q);

@@ -49,13 +49,6 @@ typedef struct Sm {
   const AscInstr *in;
   SimVecSeq q;
   uint8_t *ub;
-  /* the step waiting to be issued (a barrier may follow it) */
-  int pend_op;
-  AscDType pend_dt;
-  int64_t pend_elems;
-  const char *pend_label;
-  SimUbSpan pend[3];
-  int pend_n;
   int failed;
 } Sm;
 
@@ -67,33 +60,22 @@ static float ldf(const Sm *s, int64_t addr) {
 
 static void stf(Sm *s, int64_t addr, float v) { memcpy(s->ub + addr, &v, 4); }
 
-static void flush(Sm *s) {
-  if (s->pend_op >= 0 && !s->failed &&
-      !sim_vseq_op(&s->q, s->pend_op, s->pend_dt, s->pend_elems, s->pend_label,
-                   s->pend, s->pend_n))
-    s->failed = 1;
-  s->pend_op = -1;
-}
-
 /* One step: reads [ra, ra + rb) (and [ra2, ra2 + rb2)), writes
  * [wa, wa + wb). */
 static void step(Sm *s, int op, AscDType dt, int64_t elems, const char *label,
                  int64_t ra, int64_t rb, int64_t ra2, int64_t rb2, int64_t wa,
                  int64_t wb) {
-  flush(s);
-  s->pend_op = op;
-  s->pend_dt = dt;
-  s->pend_elems = elems;
-  s->pend_label = label;
-  s->pend_n = 0;
-  s->pend[s->pend_n++] = (SimUbSpan){ra, rb, 0};
+  SimUbSpan sp[3];
+  int n = 0;
+  sp[n++] = (SimUbSpan){ra, rb, 0};
   if (rb2 > 0)
-    s->pend[s->pend_n++] = (SimUbSpan){ra2, rb2, 0};
-  s->pend[s->pend_n++] = (SimUbSpan){wa, wb, 1};
+    sp[n++] = (SimUbSpan){ra2, rb2, 0};
+  sp[n++] = (SimUbSpan){wa, wb, 1};
+  if (!s->failed && !sim_vseq_op(&s->q, op, dt, elems, label, sp, n))
+    s->failed = 1;
 }
 
 static void barrier(Sm *s) {
-  flush(s);
   if (!s->failed && !sim_vseq_barrier(&s->q))
     s->failed = 1;
 }
@@ -410,7 +392,7 @@ AscStatus sim_adv_softmax(AscExec *x, const AscInstr *in) {
                     (unsigned long long)need * 4,
                     in->n_args > 5 ? "asc.lib.host.get_softmax_min_tmp_size"
                                    : "the UB above the TPipe's buffers");
-  Sm s = {.x = x, .in = in, .ub = x->b->ub, .pend_op = -1};
+  Sm s = {.x = x, .in = in, .ub = x->b->ub};
   sim_vseq_begin(&s.q, x, in);
   int64_t a_dst = td->addr, a_sum = tsum->addr;
   int64_t a_max = ASC_SLOT(x, in, 2).t.addr, a_src = tsrc->addr;
@@ -476,9 +458,6 @@ AscStatus sim_adv_softmax(AscExec *x, const AscInstr *in) {
     barrier(&s);
     vcast(&s, d, w0, n, 1);
   }
-  if (s.failed)
-    return ASC_ERR_KERNEL;
-  flush(&s);
   if (s.failed)
     return ASC_ERR_KERNEL;
   sim_vseq_end(&s.q);
