@@ -297,7 +297,8 @@ AscStatus sim_adv_math(AscExec *x, const AscInstr *in) {
     if (transcendental(api)) {
       for (int i = 0; i < n_fn; i++) {
         const SimAdvStep *st = &fn_steps[i];
-        AscDType sdt = st->op == ASC_OP_CAST ? ASC_DT_FLOAT32 : r.dt;
+        AscDType sdt =
+            st->op == ASC_OP_CAST || st->on_float ? ASC_DT_FLOAT32 : r.dt;
         if (!step(&r, st->op, st->label, sdt, off, m, m, st->reads, st->writes,
                   1))
           return ASC_ERR_KERNEL;

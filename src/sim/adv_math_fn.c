@@ -92,7 +92,7 @@ static int bits_eq(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
 /* Appends an instruction of kind reading operands a[0..na) to the
  * sequence being recorded; a read of the source value is a read of SRC,
  * any other operand a read of the temporary buffer. */
-static void rec(AdvFn *c, int kind, const float *a, int na) {
+static void rec(AdvFn *c, int t, int kind, const float *a, int na) {
   SimAdvStep *s;
   uint8_t reads = 0;
   if (!c->rec || c->oom)
@@ -115,13 +115,14 @@ static void rec(AdvFn *c, int kind, const float *a, int na) {
   s->label = label_of(c->api, kind);
   s->reads = reads;
   s->writes = SIM_ADV_TMP;
+  s->on_float = (uint8_t)(c->half && t == TF);
 }
 
-static void rec1(AdvFn *c, int kind, float a) { rec(c, kind, &a, 1); }
+static void rec1(AdvFn *c, int t, int kind, float a) { rec(c, t, kind, &a, 1); }
 
-static void rec2(AdvFn *c, int kind, float a, float b) {
+static void rec2(AdvFn *c, int t, int kind, float a, float b) {
   float v[2] = {a, b};
-  rec(c, kind, v, 2);
+  rec(c, t, kind, v, 2);
 }
 
 float adv_round(int t, float v) {
@@ -136,22 +137,22 @@ float adv_k(int t, double k) {
 /* The arithmetic: the float result of the float operands rounded to the
  * compute type, as vecmath.c's loops compute for half and float. */
 float adv_add(AdvFn *c, int t, float a, float b) {
-  rec2(c, K_ADD, a, b);
+  rec2(c, t, K_ADD, a, b);
   return adv_round(t, a + b);
 }
 
 float adv_sub(AdvFn *c, int t, float a, float b) {
-  rec2(c, K_SUB, a, b);
+  rec2(c, t, K_SUB, a, b);
   return adv_round(t, a - b);
 }
 
 float adv_mul(AdvFn *c, int t, float a, float b) {
-  rec2(c, K_MUL, a, b);
+  rec2(c, t, K_MUL, a, b);
   return adv_round(t, a * b);
 }
 
 float adv_div(AdvFn *c, int t, float a, float b) {
-  rec2(c, K_DIV, a, b);
+  rec2(c, t, K_DIV, a, b);
   return adv_round(t, a / b);
 }
 
@@ -160,37 +161,37 @@ static float fmax_v(float a, float b) { return a >= b || a != a ? a : b; }
 static float fmin_v(float a, float b) { return a <= b || a != a ? a : b; }
 
 float adv_min(AdvFn *c, int t, float a, float b) {
-  rec2(c, K_MIN, a, b);
+  rec2(c, t, K_MIN, a, b);
   return adv_round(t, fmin_v(a, b));
 }
 
 float adv_adds(AdvFn *c, int t, float a, double k) {
-  rec1(c, K_ADDS, a);
+  rec1(c, t, K_ADDS, a);
   return adv_round(t, a + adv_k(t, k));
 }
 
 float adv_muls(AdvFn *c, int t, float a, double k) {
-  rec1(c, K_MULS, a);
+  rec1(c, t, K_MULS, a);
   return adv_round(t, a * adv_k(t, k));
 }
 
 float adv_maxs(AdvFn *c, int t, float a, double k) {
-  rec1(c, K_MAXS, a);
+  rec1(c, t, K_MAXS, a);
   return adv_round(t, fmax_v(a, adv_k(t, k)));
 }
 
 float adv_mins(AdvFn *c, int t, float a, double k) {
-  rec1(c, K_MINS, a);
+  rec1(c, t, K_MINS, a);
   return adv_round(t, fmin_v(a, adv_k(t, k)));
 }
 
 float adv_abs(AdvFn *c, int t, float a) {
-  rec1(c, K_ABS, a);
+  rec1(c, t, K_ABS, a);
   return adv_round(t, fabsf(a));
 }
 
 float adv_sqrt(AdvFn *c, int t, float a) {
-  rec1(c, K_SQRT, a);
+  rec1(c, t, K_SQRT, a);
   return adv_round(t, sqrtf(a));
 }
 
@@ -202,39 +203,39 @@ static float unary_f(AscVecUnOp op, float a) {
 }
 
 float adv_exp(AdvFn *c, int t, float a) {
-  rec1(c, K_EXP, a);
+  rec1(c, t, K_EXP, a);
   return adv_round(t, unary_f(ASC_VUN_EXP, a));
 }
 
 float adv_ln(AdvFn *c, int t, float a) {
-  rec1(c, K_LN, a);
+  rec1(c, t, K_LN, a);
   return adv_round(t, unary_f(ASC_VUN_LN, a));
 }
 
 float adv_recip(AdvFn *c, int t, float a) {
-  rec1(c, K_RECIP, a);
+  rec1(c, t, K_RECIP, a);
   return adv_round(t, unary_f(ASC_VUN_RECIPROCAL, a));
 }
 
 float adv_dup(AdvFn *c, int t, double k) {
-  rec(c, K_DUP, NULL, 0);
+  rec(c, t, K_DUP, NULL, 0);
   return adv_k(t, k);
 }
 
 float adv_to_half(AdvFn *c, float a) {
-  rec1(c, K_CAST, a);
+  rec1(c, -1, K_CAST, a);
   return adv_round(TH, a);
 }
 
 float adv_to_half_mode(AdvFn *c, AscRoundMode mode, float a) {
   uint16_t h = 0;
-  rec1(c, K_CAST, a);
+  rec1(c, -1, K_CAST, a);
   asc_vec_cast(ASC_DT_FLOAT16, ASC_DT_FLOAT32, mode, &h, &a, 1);
   return asc_f16_to_f32(h);
 }
 
 float adv_to_float(AdvFn *c, float a) {
-  rec1(c, K_CAST, a);
+  rec1(c, -1, K_CAST, a);
   return a;
 }
 
@@ -246,7 +247,7 @@ float adv_to_int(AdvFn *c, int t, AscDType idt, AscRoundMode mode, float a) {
   uint16_t h = asc_f32_to_f16(a);
   const void *src = t == TH ? (const void *)&h : (const void *)&a;
   AscDType sdt = t == TH ? ASC_DT_FLOAT16 : ASC_DT_FLOAT32;
-  rec1(c, K_CAST, a);
+  rec1(c, t, K_CAST, a);
   if (idt == ASC_DT_INT8) {
     asc_vec_cast(ASC_DT_INT8, sdt, mode, &i8, src, 1);
     return (float)i8;
@@ -256,14 +257,14 @@ float adv_to_int(AdvFn *c, int t, AscDType idt, AscRoundMode mode, float a) {
 }
 
 float adv_from_int(AdvFn *c, int t, float i) {
-  rec1(c, K_CAST, i);
+  rec1(c, t, K_CAST, i);
   return adv_round(t, i);
 }
 
 /* A float-to-float Cast rounds to an integral value in the mode. */
 float adv_round_to_int(AdvFn *c, int t, AscRoundMode mode, float a) {
   float r;
-  rec1(c, K_CAST, a);
+  rec1(c, t, K_CAST, a);
   switch (mode) {
   case ASC_ROUND_FLOOR:
     r = floorf(a);
@@ -303,27 +304,27 @@ static int cmp_v(int mode, float a, float b) {
 
 int adv_cmp(AdvFn *c, int t, int mode, float a, float b) {
   (void)t;
-  rec2(c, K_CMP, a, b);
+  rec2(c, t, K_CMP, a, b);
   return cmp_v(mode, a, b);
 }
 
 float adv_sels(AdvFn *c, int t, int m, float a, double k) {
-  rec1(c, K_SEL, a);
+  rec1(c, t, K_SEL, a);
   return m ? adv_round(t, a) : adv_k(t, k);
 }
 
 int adv_mand(AdvFn *c, int a, int b) {
-  rec(c, K_AND, NULL, 0);
+  rec(c, -1, K_AND, NULL, 0);
   return a && b;
 }
 
 int adv_mnot(AdvFn *c, int a) {
-  rec(c, K_NOT, NULL, 0);
+  rec(c, -1, K_NOT, NULL, 0);
   return !a;
 }
 
 float adv_and_i32(AdvFn *c, float a, int32_t bits) {
-  rec1(c, K_AND, a);
+  rec1(c, -1, K_AND, a);
   return (float)((int32_t)a & bits);
 }
 

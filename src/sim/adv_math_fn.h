@@ -56,11 +56,13 @@ enum {
 /* One basic vector instruction of an API's sequence over one pass of
  * elements: its op-table row (ASC_OP_MULS, ASC_OP_EXP, ...; for a Cast the
  * row ASC_OP_CAST), a label naming it in reports ("Acos (Muls)"), the
- * buffers it reads and writes. */
+ * buffers it reads and writes, and whether a half API computes it in float
+ * (after a Cast: its work is then float elements, for the timing model). */
 typedef struct SimAdvStep {
   int op;
   const char *label;
   uint8_t reads, writes;
+  uint8_t on_float;
 } SimAdvStep;
 
 /* Floats of scratch per element sim_adv_math_fn may use. */

@@ -401,6 +401,23 @@ static void test_steps(void) {
           seen |= s[j].op == s[k].op && s[j].label == s[k].label;
         distinct += !seen;
       }
+      {
+        /* a float API computes all in float (no step marked); a half one
+         * that computes in float has a Cast to get there; half Tanh is
+         * computed in float (tanh_impl: Cast, then the float sequence) */
+        int on_float = 0, cast = 0;
+        for (int k = 0; k < n; k++) {
+          cast |= s[k].op == ASC_OP_CAST;
+          on_float |= s[k].on_float;
+        }
+        CHECK(dts[d] == ASC_DT_FLOAT16 || !on_float,
+              "%s float: no step marked as computed in float", apis[i].name);
+        CHECK(!on_float || cast, "%s half: float steps without a Cast",
+              apis[i].name);
+        CHECK(dts[d] == ASC_DT_FLOAT32 || apis[i].id != ASC_ADV_MATH_TANH ||
+                  on_float,
+              "tanh half: its steps are computed in float");
+      }
       /* vec_seq keeps at most SIM_VSEQ_MAX_STEPS (64) distinct steps */
       CHECK(distinct <= 64, "%s: %d distinct steps", apis[i].name, distinct);
     }

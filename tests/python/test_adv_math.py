@@ -660,6 +660,18 @@ def test_the_profile_shows_the_passes() -> None:
     assert ops(512) - ops(4096) == 7 * 3
 
 
+def test_half_steps_computed_in_float_cost_float_work() -> None:
+    """The devkit computes half Tanh / Sin in float after a Cast: the timing model's vector time for 1024 halves
+    is then about that of 1024 floats (not half of it, as if every step ran on half elements)."""
+    def vector_busy(dtype: type) -> int:
+        a = np.linspace(-2, 2, 1024).astype(dtype)
+        with asc.profile() as prof:
+            run_unary("tanh", a)
+        return sum(b.busy["V"] for b in prof.last.blocks)
+
+    assert vector_busy(np.float16) >= 0.8 * vector_busy(np.float32)
+
+
 @asc.jit(sanitize="error")
 def racy(x: asc.GlobalAddress, z: asc.GlobalAddress, synced: asc.ConstExpr[bool]):
     x_gm = asc.GlobalTensor()
