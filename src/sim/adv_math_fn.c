@@ -158,7 +158,9 @@ float adv_div(AdvFn *c, int t, float a, float b) {
 
 /* Max / Min as vecmath.c's: a NaN operand gives NaN. */
 static float fmax_v(float a, float b) { return a >= b || a != a ? a : b; }
-static float fmin_v(float a, float b) { return a <= b || a != a ? a : b; }
+static float fmin_v(float a, float b) {
+  return a < b || a != a || (a == b && signbit(a)) ? a : b; /* -0 < +0 */
+}
 
 float adv_min(AdvFn *c, int t, float a, float b) {
   rec2(c, t, K_MIN, a, b);

@@ -629,9 +629,14 @@ typedef void (*ScaFn)(uchar *, const uchar *, AscScalar, int64_t);
 typedef void (*UnFn)(uchar *, const uchar *, int64_t);
 typedef void (*CastFn)(uchar *, const uchar *, int64_t, AscRoundMode);
 
-/* NaN-propagating max/min, as numpy.maximum/minimum. */
+/* NaN-propagating max/min, as numpy.maximum/minimum, with the hardware's
+ * signed zeros: Min and Mins of +0 and -0 give -0 in either order (the
+ * devkit's 附录/Memory矢量计算接口边界值汇总.md, tables 14 and 18: Min(0.0,
+ * -0.0) = -0.0; numpy gives its second operand); Max(0.0, -0.0) = 0.0
+ * (table 13), which FMAX gives (the devkit lists no Max(-0.0, 0.0)). */
 #define FMAX(a, b) ((a) >= (b) || (a) != (a) ? (a) : (b))
-#define FMIN(a, b) ((a) <= (b) || (a) != (a) ? (a) : (b))
+#define FMIN(a, b)                                                             \
+  ((a) < (b) || (a) != (a) || ((a) == (b) && signbit(a)) ? (a) : (b))
 
 /* The element loops are compiled twice on x86-64, for AVX2 and for the
  * baseline, and the loader picks one for the host (GCC/Clang function

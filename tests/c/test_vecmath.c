@@ -434,7 +434,11 @@ static double fmaxnp(double a, double b) {
   return isnan(a) ? a : isnan(b) ? b : a >= b ? a : b;
 }
 
+/* the hardware's Min / Mins: -0 is below +0 (the devkit's boundary value
+ * tables 14 and 18: Min(0.0, -0.0) = -0.0) */
 static double fminnp(double a, double b) {
+  if (a == b && a == 0)
+    return signbit(a) ? a : b;
   return isnan(a) ? a : isnan(b) ? b : a <= b ? a : b;
 }
 

@@ -76,7 +76,9 @@ def _fmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _fmin(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.where((a <= b) | np.isnan(a), a, b)
+    """The hardware's Min: -0 is below +0 (the devkit's boundary value tables 14 and 18: Min(0.0, -0.0) = -0.0)."""
+    neg_zero_a = (a == 0) & (b == 0) & np.signbit(a)
+    return np.where((a < b) | np.isnan(a) | neg_zero_a | ((a == b) & ~((a == 0) & (b == 0))), a, b)
 
 
 def ref_binary(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -90,8 +92,9 @@ def ref_binary(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def zero_ties_unsigned(name: str, a: np.ndarray, b: np.ndarray, *arrays: np.ndarray) -> None:
-    """max/min of two zeros: drop the sign of the result (unspecified) in place."""
-    if name.rstrip("s") in ("max", "min") and a.dtype.kind == "f":
+    """max of two zeros: drop the sign of the result in place (the devkit documents Max(0.0, -0.0) = 0.0 but not
+    Max(-0.0, 0.0)); min's is checked (-0 below +0)."""
+    if name.rstrip("s") == "max" and a.dtype.kind == "f":
         tie = (a == 0) & (b == 0)
         for arr in arrays:
             arr[tie] = 0
