@@ -229,15 +229,15 @@ AscStatus sim_adv_math(AscExec *x, const AscInstr *in) {
     r.tmp = tr->addr;
     r.tmp_bytes = bytes;
   } else {
-    int64_t at = (x->b->pipe.ub_used + BLK - 1) / BLK * BLK;
-    int64_t avail = x->b->ub_size - at;
+    int64_t avail;
+    int64_t at = sim_adv_stack_buffer(x, &avail);
     if (avail < r.min_tmp) {
       sim_fail(x, in,
                "%s: without a temp_buffer the devkit's framework takes %lld "
                "bytes of UB for %s's temporary, but only %lld are left above "
                "what the TPipe gave out; pass a temp_buffer",
                name, (long long)r.min_tmp, asc_dtype_name(r.dt),
-               (long long)(avail < 0 ? 0 : avail));
+               (long long)avail);
       return ASC_ERR_KERNEL;
     }
     r.tmp = at;

@@ -45,8 +45,8 @@ uint8_t *sim_adv_tmp(AscExec *x, const AscInstr *in, int k, int64_t *addr,
     *bytes = n;
     return sim_local_ptr(x, in, t, n, 1, "shared_tmp_buffer");
   }
-  int64_t lo;
-  if (asc_round_up(x->b->pipe.ub_used, 32, &lo) || lo > x->b->ub_size) {
+  int64_t lo = sim_adv_stack_buffer(x, bytes);
+  if (lo > x->b->ub_size) {
     sim_fail(x, in,
              "no UB is left above the TPipe's buffers for the "
              "devkit's stack buffer (pass a shared_tmp_buffer)");
@@ -54,7 +54,6 @@ uint8_t *sim_adv_tmp(AscExec *x, const AscInstr *in, int k, int64_t *addr,
   }
   AscTensorRef t = {lo, -1, -1, (uint8_t)ASC_DT_UINT8, ASC_TPOSITION_VECCALC};
   *addr = lo;
-  *bytes = x->b->ub_size - lo;
   return sim_local_ptr(x, in, &t, *bytes, 1, "stack buffer");
 }
 

@@ -346,8 +346,7 @@ AscStatus sim_adv_softmax(AscExec *x, const AscInstr *in) {
     work = tt->addr;
     work_bytes = tt->len;
   } else { /* PopStackBuffer: the UB the TPipe did not allocate */
-    work = (x->b->pipe.ub_used + 31) / 32 * 32;
-    work_bytes = x->b->ub_size > work ? x->b->ub_size - work : 0;
+    work = sim_adv_stack_buffer(x, &work_bytes);
   }
   uint32_t work_floats = (uint32_t)(work_bytes / 4);
   uint32_t t[ASC_SMT_COUNT];

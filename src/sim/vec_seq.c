@@ -66,3 +66,10 @@ void sim_vseq_end(SimVecSeq *q) {
   AscTensorRef t = {0, -1, -1, (uint8_t)ASC_DT_FLOAT32, 0};
   sim_vec_work(q->x, &t, 0);
 }
+
+int64_t sim_adv_stack_buffer(const AscExec *x, int64_t *bytes) {
+  /* ub_used never exceeds the UB's size, so the rounding cannot overflow */
+  int64_t start = (x->b->pipe.ub_used + 31) / 32 * 32;
+  *bytes = x->b->ub_size > start ? x->b->ub_size - start : 0;
+  return start;
+}

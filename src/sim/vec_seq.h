@@ -58,4 +58,11 @@ int sim_vseq_barrier(SimVecSeq *q);
  * mask register as a level-2 instruction leaves it (sim_vec_work). */
 void sim_vseq_end(SimVecSeq *q);
 
+/* The devkit's stack buffer (PopStackBuffer), the temporary of an adv API
+ * called without a sharedTmpBuffer: the UB from what the TPipe allocated
+ * (ub_used) rounded up to 32 bytes, to the UB's end. Returns its start and
+ * sets *bytes to its size (0 when the start is at or past the end), so a
+ * tensor the kernel placed there races with it, as on hardware. */
+int64_t sim_adv_stack_buffer(const AscExec *x, int64_t *bytes);
+
 #endif
