@@ -491,8 +491,9 @@ def _plain(out: asc.GlobalAddress, n: int):
     g.set_value(0, n)
 
 
-def test_valid_options() -> None:
-    k = asc.jit(kernel_type=config.KernelType.AIV_ONLY, opt_level=2, auto_sync=True, auto_sync_log="sync.log",
+def test_valid_options(tmp_path: Any) -> None:
+    log = str(tmp_path / "sync.log")
+    k = asc.jit(kernel_type=config.KernelType.AIV_ONLY, opt_level=2, auto_sync=True, auto_sync_log=log,
                 matmul_cube_only=False, always_compile=False, debug=True, insert_sync=True, verify_sync=False)(_plain)
     assert isinstance(k, asc.JITFunction)
     assert k.options["opt_level"] == 2 and k.options["kernel_type"] == config.KernelType.AIV_ONLY
