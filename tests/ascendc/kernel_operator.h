@@ -1934,6 +1934,9 @@ __aicore__ void Extract(const LocalTensor<T> &dstValue, const LocalTensor<uint32
 }
 } // namespace AscendC
 extern int32_t g_coreType;
+// family entry: the compiler's intrinsic that sets the FFTS base address the cross-core flags of a MIX
+// kernel use (the devkit's kernel wrapper calls it with the address the launcher passes)
+__aicore__ void set_ffts_base_addr(uint64_t config);
 
 
 // ---- family: adv normquant: RmsNorm (include/adv_api/normalization/rmsnorm.h, its tiling struct from

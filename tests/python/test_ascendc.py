@@ -1,4 +1,4 @@
-"""The Ascend C emitter, PYASC_DUMP_PATH and the Backend.NPU compile command.
+"""The Ascend C emitter and PYASC_DUMP_PATH (Backend.NPU's compile command: test_npu_compile.py).
 
 (Every kernel compiled anywhere in the suite is also syntax-checked with
 g++ against tests/ascendc/kernel_operator.h: see conftest.py.)
@@ -7,20 +7,16 @@ g++ against tests/ascendc/kernel_operator.h: see conftest.py.)
 from __future__ import annotations
 
 import importlib.util
-import json
-import stat
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 
 import asc
 import asc._C as C
-import asc.runtime.config as config
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -177,84 +173,6 @@ def test_no_dump_when_unset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.chdir(tmp_path)
     _dumped[1](np.zeros(8, np.int32), 7)
     assert list(tmp_path.iterdir()) == []
-
-
-# ---- Backend.NPU ---------------------------------------------------------------------------
-
-FAKE_COMPILER = """#!{python}
-import json, sys, pathlib
-log = pathlib.Path({log!r})
-with log.open("a") as f:
-    f.write(json.dumps(sys.argv[1:]) + "\\n")
-out = sys.argv[sys.argv.index("-o") + 1]
-pathlib.Path(out).write_bytes(b"fake object")
-"""
-
-
-@pytest.fixture
-def fake_bisheng(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    log = tmp_path / "calls.jsonl"
-    script = tmp_path / "bisheng"
-    script.write_text(FAKE_COMPILER.format(python=sys.executable, log=str(log)))
-    script.chmod(script.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("PYASC_COMPILER", str(script))
-    config.set_platform(config.Backend.NPU, config.Platform.Ascend910B3)
-    try:
-        yield log
-    finally:
-        config.set_platform(config.Backend.Model)
-
-
-def calls(log: Path) -> list:
-    return [json.loads(line) for line in log.read_text().splitlines()]
-
-
-@asc.jit
-def _npu_kernel(x: asc.GlobalAddress):
-    g = asc.GlobalTensor()
-    g.set_global_buffer(x)
-    g.set_value(0, 1)
-
-
-def test_npu_compile_command(fake_bisheng: Path) -> None:
-    with pytest.raises(NotImplementedError, match="ACL runtime"):
-        _npu_kernel[1](np.zeros(8, np.int32), always_compile=True, opt_level=2)
-    (argv,) = calls(fake_bisheng)
-    assert argv[:5] == ["-c", "-x", "cce", "-O2", "-std=c++17"]
-    assert "--cce-aicore-arch=dav-c220-vec" in argv and "--cce-aicore-only" in argv
-    assert "--cce-auto-sync" in argv  # upstream's default auto_sync=True
-    source = Path(argv[argv.index("--cce-aicore-only") + 1])
-    assert source.suffix == ".cpp" and "_npu_kernel" in source.read_text()
-
-
-def test_npu_mixed_kernel_compiles_both_cores(fake_bisheng: Path) -> None:
-    with pytest.raises(NotImplementedError):
-        _npu_kernel[1](np.zeros(8, np.int32), always_compile=True, debug=True, auto_sync=False,
-                       kernel_type=config.KernelType.MIX_AIC_1_2)
-    archs = [next(a for a in argv if a.startswith("--cce-aicore-arch=")) for argv in calls(fake_bisheng)]
-    assert archs == ["--cce-aicore-arch=dav-c220-vec", "--cce-aicore-arch=dav-c220-cube"]
-    assert all("-g" in argv and "--cce-auto-sync" not in argv for argv in calls(fake_bisheng))
-
-
-def test_npu_compiler_failure_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    script = tmp_path / "bisheng"
-    script.write_text("#!/bin/sh\necho 'error: something broke' >&2\nexit 3\n")
-    script.chmod(0o755)
-    monkeypatch.setenv("PYASC_COMPILER", str(script))
-    config.set_platform(config.Backend.NPU)
-    try:
-        with pytest.raises(RuntimeError, match="something broke"):
-            _npu_kernel[1](np.zeros(8, np.int32), always_compile=True)
-    finally:
-        config.set_platform(config.Backend.Model)
-
-
-def test_npu_without_toolkit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("PYASC_COMPILER", raising=False)
-    monkeypatch.setenv("PATH", "/nonexistent")
-    with pytest.raises(RuntimeError, match="bisheng"):
-        config.set_platform(config.Backend.NPU)
-    assert config.current_backend() == config.Backend.Model
 
 
 def test_generated_code_compiles_standalone(framework_example: Any, tmp_path: Path) -> None:

@@ -275,7 +275,7 @@ def test_ascendc_spells_the_devkit_object() -> None:
     assert "static constexpr MatmulConfig" in text
     assert "AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, false, " \
            "LayoutMode::NONE>" in text
-    assert "REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm)" in text
+    assert "REGIST_MATMUL_OBJ(&pipe, reinterpret_cast<__gm__ uint8_t *>(workspace), mm)" in text
     assert "mm.Init(&tiling)" in text
     assert ".Iterate(false)" in text and ".GetTensorC(c_g, static_cast<uint8_t>(0), false)" in text
     assert "AscendC::SetSysWorkspace(" in text

@@ -213,7 +213,7 @@ def test_matmul_with_a_partial_constant_tiling_and_the_runtime_one() -> None:
     partial_mm[1, None](a, b, c, t, np.zeros(64, np.uint8), 32, 32, 32)
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
     cpp = ascendc(partial_mm)
-    assert "AscendC::GetMatmulApiTiling<" in cpp and "REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling)" in cpp
+    assert "AscendC::GetMatmulApiTiling<" in cpp and "REGIST_MATMUL_OBJ(&pipe, reinterpret_cast<__gm__ uint8_t *>(ws), mm, &tiling)" in cpp
 
 
 def test_matmul_rejects_other_configs() -> None:

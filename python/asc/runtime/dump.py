@@ -1,7 +1,7 @@
 """PYASC_DUMP_PATH: write each compilation's IR and Ascend C to a directory.
 
 For a kernel `NAME` compiled for one specialisation whose key hashes to
-`KEY` (12 hex digits), three files are written:
+`KEY` (12 hex digits), these files are written:
 
     NAME-KEY.initial.ascir   the IR as built from the Python source
     NAME-KEY.final.ascir     the IR after the passes, as the simulator runs it
@@ -9,6 +9,8 @@ For a kernel `NAME` compiled for one specialisation whose key hashes to
     NAME-KEY.passes.log      what the passes report (the UB plan of
                              asc.LocalTensorAuto, inserted syncs); only
                              when they reported something
+    NAME-KEY.npu.sh          Backend.NPU: the compile and link commands
+                             (runtime/npu.py), written before they run
 
 Unset (or empty), nothing is written.
 """
@@ -30,11 +32,11 @@ def dump_dir() -> Optional[Path]:
 def file_names(kernel: str, key: str) -> Dict[str, str]:
     base = f"{kernel}-{key}"
     return {"initial": f"{base}.initial.ascir", "final": f"{base}.final.ascir", "ascendc": f"{base}.cpp",
-            "passes": f"{base}.passes.log"}
+            "passes": f"{base}.passes.log", "npu": f"{base}.npu.sh"}
 
 
 def write_dumps(kernel: str, key: str, texts: Dict[str, str]) -> Optional[Path]:
-    """Writes the texts ({"initial", "final", "ascendc"}) if dumping is on."""
+    """Writes the texts (keys of file_names) if dumping is on."""
     directory = dump_dir()
     if directory is None:
         return None

@@ -368,18 +368,21 @@ def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: A
 
 
 def _run_on_npu(compiled: Any, platform: str, options: Dict[str, Any]) -> None:
-    """Backend.NPU: compile the Ascend C with the CANN toolkit. Running the
-    objects needs the ACL runtime of the NPU driver, not part of pyasc yet."""
+    """Backend.NPU: compile and link the Ascend C with the CANN toolkit (runtime/npu.py). Running the binary
+    needs the ACL runtime of the NPU driver, which pyasc does not drive yet."""
     import tempfile
     from pathlib import Path
 
     from .npu import compile_for_npu
 
     out = Path(tempfile.mkdtemp(prefix=f"pyasc-{compiled.name}-"))
-    objects = compile_for_npu(compiled.ascendc(), compiled.name, out, platform, options)
-    raise NotImplementedError(f"Backend.NPU: {compiled.name} was compiled for {platform} "
-                              f"({', '.join(str(o) for o in objects)}), but launching on an NPU needs the ACL "
-                              "runtime, which pyasc does not drive yet; use Backend.Model to run it")
+    kernel_type = compiled.kernel_type
+    build = compile_for_npu(compiled.ascendc(), compiled.name, out, platform, kernel_type, options, compiled.key)
+    raise NotImplementedError(
+        f"Backend.NPU: kernel {compiled.name} was compiled and linked for {platform} ({kernel_type.name}) into "
+        f"{build.binary}, but launching a kernel on an NPU is not implemented in pyasc yet (it needs the ACL "
+        "runtime to load that binary and pass the kernel's arguments); use Backend.Model to run it on the "
+        "simulator")
 
 
 def _freeze(spec: Tuple[Any, ...]) -> Any:

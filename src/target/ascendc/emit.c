@@ -1568,6 +1568,8 @@ static void emit_function(Emitter *e, AscOp *f) {
       em_set_expr(e, a, em_fmt_str("%s", pn));
     }
   }
+  /* family: entry: the FFTS address of a MIX kernel */
+  const char *ffts = is_kernel ? em_entry_params(e, f, body->n_args) : NULL;
   em_buf_printf(&e->out, ")\n{\n");
   for (int i = 0; i < body->n_args && !e->failed; i++) {
     if (!struct_params[i])
@@ -1588,10 +1590,14 @@ static void emit_function(Emitter *e, AscOp *f) {
   free(struct_params);
   if (e->failed)
     return;
-  if (is_kernel) /* family: cores: the kernel type, as the devkit sets it */
-    em_kernel_type(e, f);
   e->depth = 1;
+  if (is_kernel) { /* family: cores: the kernel type, as the devkit sets it */
+    em_kernel_type(e, f);
+    em_entry_prologue(e, f, ffts); /* family: entry */
+  }
   emit_block(e, body);
+  if (is_kernel && !e->failed)
+    em_entry_epilogue(e, f); /* family: entry */
   e->depth = 0;
   em_buf_printf(&e->out, "}\n");
   function_end(e, f);
@@ -1649,8 +1655,10 @@ char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options) {
                 m->name);
   if (em_uses_list_tensor(m)) /* family: listtensor */
     em_buf_printf(&e.out, "#include \"kernel_operator_list_tensor_intf.h\"\n");
-  if (em_uses_matmul(m)) /* family: matmul */
+  if (em_uses_matmul(m)) { /* family: matmul */
+    em_entry_defines(&e);  /* family: entry: ASCENDC_CUBE_ONLY */
     em_buf_printf(&e.out, "#include \"lib/matmul_intf.h\"\n");
+  }
   /* every function after the functions it calls (C++ declares before use) */
   int n = 0;
   for (AscOp *f = m->body->first; f; f = f->next)

@@ -4,8 +4,9 @@
  * (its template parameters are the attributes of asc.matmul; a config
  * other than CFG_NORM a static constexpr MatmulConfig before it, which the
  * reference template parameter MM_CFG can name), REGIST_MATMUL_OBJ(&pipe,
- * GetSysWorkSpacePtr(), mm, &tiling) after SetSysWorkspace(workspace) (the
- * devkit's samples), and mm.Init(&tiling). The other methods are METHOD
+ * workspace, mm, &tiling) after SetSysWorkspace(workspace) (and, in a MIX
+ * kernel, the cube core's clearWorkspace: family entry), and
+ * mm.Init(&tiling). The other methods are METHOD
  * rows of the op table: mm.SetTensorA(a, false), mm.IterateAll(c, 0, ...). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,15 +125,37 @@ static void emit_matmul_register(Emitter *e, AscOp *op) {
     }
     em_statement(e, op, ws);
     free(ws);
+    /* family: entry: in a kernel of cube and vector cores the vector side
+     * of REGIST_MATMUL_OBJ waits for the cube core's signal that the
+     * message area is clear, which the devkit's kernel wrapper gives at
+     * entry: clearWorkspace on the cube core (extract_host_stub.py,
+     * _generate_matmul_clear_source; impl/adv_api/detail/kfc/kernel_kfc.h) */
+    if (em_module_has_mix_cores(e->m)) {
+      char *clr = em_fmt_str("if (g_coreType == AscendC::AIC) { "
+                             "AscendC::clearWorkspace(%s); }",
+                             em_expr(e, op->operands[1]));
+      if (!clr) {
+        e->failed = 1;
+        return;
+      }
+      em_line_start(e);
+      em_buf_printf(&e->out, "%s", clr);
+      em_line_end(e, op);
+      free(clr);
+    }
+    /* the workspace itself, not GetSysWorkSpacePtr(): on the 2201 device
+     * the current devkit's GetSysWorkSpacePtr reads the KFC workspace
+     * register, which only SetSysWorkspaceForce (the op framework's
+     * wrapper) sets, not SetSysWorkspace (kernel_operator_swap_mem_intf.h,
+     * dav_c220/kernel_operator_common_impl.h); upstream pyasc passes it so */
     if (op->n_operands > 3)
-      s = em_fmt_str("REGIST_MATMUL_OBJ(&%s, GetSysWorkSpacePtr(), "
-                     "%s, &%s)",
-                     em_expr(e, op->operands[0]), em_expr(e, op->operands[2]),
-                     em_expr(e, op->operands[3]));
+      s = em_fmt_str("REGIST_MATMUL_OBJ(&%s, %s, %s, &%s)",
+                     em_expr(e, op->operands[0]), em_expr(e, op->operands[1]),
+                     em_expr(e, op->operands[2]), em_expr(e, op->operands[3]));
     else
-      s = em_fmt_str("REGIST_MATMUL_OBJ(&%s, GetSysWorkSpacePtr(), "
-                     "%s)",
-                     em_expr(e, op->operands[0]), em_expr(e, op->operands[2]));
+      s = em_fmt_str("REGIST_MATMUL_OBJ(&%s, %s, %s)",
+                     em_expr(e, op->operands[0]), em_expr(e, op->operands[1]),
+                     em_expr(e, op->operands[2]));
   }
   if (!s) {
     e->failed = 1;

@@ -176,5 +176,19 @@ EmSystemRule em_adv_softmax_rule(AscOpId id);
 EmSystemRule em_adv_norm_rule(AscOpId id);
 /* family: adv math (emit_adv_math.c): asc.adv.math.*, or NULL */
 EmSystemRule em_adv_math_rule(AscOpId id);
+/* family: entry (emit_entry.c): what a kernel does first and last for its
+ * programming style and kernel type. em_entry_defines: the module's
+ * #defines before the matmul header; em_entry_params: a kernel's extra
+ * parameters after its own n_params (the FFTS address of a MIX kernel),
+ * the name of that parameter (owned by the emitter) or NULL; em_entry_prologue
+ * after the kernel type line, em_entry_epilogue after the body. */
+void em_entry_defines(Emitter *e);
+const char *em_entry_params(Emitter *e, const AscOp *f, int n_params);
+void em_entry_prologue(Emitter *e, const AscOp *f, const char *ffts);
+void em_entry_epilogue(Emitter *e, const AscOp *f);
+int em_kernel_type_is_mix(int64_t kernel_type);
+/* whether a kernel of the module runs a cube core with vector cores
+ * (MIX_AIC_1_1, MIX_AIC_1_2): a Matmul's cube side then serves them */
+int em_module_has_mix_cores(const AscModule *m);
 
 #endif

@@ -221,6 +221,9 @@ public:
   __aicore__ void SetSparseIndex(const GlobalTensor<uint8_t> &indexGlobal);
 };
 template <class T, class... Args> __aicore__ void PyascRegistMatmulObj(TPipe *tpipe, GM_ADDR workspace, T &a, Args... b);
+// family entry: the cube core's reset of the message area and its signal to the vector cores
+// (impl/adv_api/detail/kfc/kernel_kfc.h)
+__aicore__ void clearWorkspace(__gm__ uint8_t *workspace);
 } // namespace AscendC
 // the devkit's macro expands to the KFC server / client set-up; here a call that checks its arguments
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) AscendC::PyascRegistMatmulObj(tpipe, workspace, __VA_ARGS__)

@@ -760,7 +760,7 @@ class MatmulIterator:
 
 @usage("asc.adv.register_matmul(pipe, workspace, matmul, tiling=None)")
 def register_matmul(pipe: Any, workspace: Any, matmul: Any, tiling: Optional[TCubeTiling] = None) -> None:
-    """`REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling)` (after SetSysWorkspace(workspace)): registers
+    """`REGIST_MATMUL_OBJ(&pipe, workspace, mm, &tiling)` (after SetSysWorkspace(workspace)): registers
     the object with the kernel's pipe and system workspace and, given a tiling, initialises it (as init)."""
     from ..fwk.tpipe import TPipe
 

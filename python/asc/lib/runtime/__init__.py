@@ -41,10 +41,11 @@ def use_model() -> None:
 
 
 def use_npu() -> None:
-    """Selects Backend.NPU; raises, naming what is missing, without a toolkit."""
-    from ...runtime.npu import find_compiler
+    """Selects Backend.NPU; raises, naming what is missing (compiler, linker, devkit headers), without a
+    toolkit."""
+    from ...runtime.npu import find_toolchain
 
-    find_compiler()
+    find_toolchain()
     state.backend = "NPU"
 
 
