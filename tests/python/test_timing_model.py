@@ -256,7 +256,10 @@ def test_misaligned_transfers_move_whole_lines() -> None:
 
 
 def test_line_size_overrides_are_checked() -> None:
+    """A line is a power of two of at least one 32-byte block."""
     x = np.zeros(131072, np.float16)
+    (c,) = durations(profile(lambda: pad_copy[1](x, 2, 1, 2048, 0), {"l2_line_bytes": 256.0}), "MTE2")
+    assert c == int(P["dma_issue_cycles"]) + math.ceil(P["dma_burst_cycles"] + 9 * 256 / P["core_gm_bpc"])
     for bad in (100.0, 16.0):
         with pytest.raises(ValueError, match="l2_line_bytes"):
             profile(lambda: pad_copy[1](x, 0, 1, 128, 0), {"l2_line_bytes": bad})
