@@ -18,13 +18,16 @@
  * The model: each block has a share of the L2 (its capacity over the cores
  * in use) of its own, least recently used lines out first, so the estimate
  * stays a function of the block's own instructions (reuse between cores is
- * not seen). A burst whose GM address or length is not a multiple of 32
- * bytes (the DMA's block) moves every L2 line it touches whole; each burst
- * costs dma_burst_cycles on the core's channel. Reads that hit come at
+ * not seen). A line holds four sectors: a read of a sector the line holds
+ * is a hit, of another one a miss that brings the sector in; a write makes
+ * its sectors valid and dirty, and a replaced line's dirty sectors go to GM.
+ * A burst whose GM address or length is not a multiple of 32 bytes (the
+ * DMA's block) moves every L2 line it touches whole; each burst costs
+ * dma_burst_cycles on the core's channel. Reads that hit come at
  * core_l2_bpc bytes a cycle on the channel and take the core's share of the
- * L2 bandwidth; misses, write-backs of replaced dirty lines and bypassed
- * accesses take the core's share of the GM bandwidth; writes go through the
- * channel at core_gm_bpc. */
+ * L2 bandwidth; misses, write-backs and bypassed accesses take the core's
+ * share of the GM bandwidth; writes go through the channel at
+ * core_gm_bpc. */
 #include <stdlib.h>
 #include <string.h>
 
