@@ -25,6 +25,10 @@ typedef struct AscTensorRef {
   int32_t buf;
   uint8_t dtype;
   uint8_t position;
+  /* GM: 1 after SetL2CacheHint(CACHE_MODE_DISABLE): the timing model's L2
+   * is bypassed (src/sim/timing_gm.c). Like the devkit's cacheMode_ on arch
+   * 2201, set_global_buffer keeps it and views copy it. */
+  uint8_t l2_bypass;
 } AscTensorRef;
 
 typedef union AscSlot {

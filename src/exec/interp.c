@@ -119,6 +119,8 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   e->n_acc = e->acc_overflow = 0;
   e->has_ov = e->has_lov = 0;
   e->elems = e->bytes = e->dropped = 0;
+  e->bursts = e->vrepeats = 0;
+  e->n_vops = 0;
   AscStatus s = exec_fns[in->op](x, in);
   if (!s && e->acc_overflow) /* a bug of the semantic function's records */
     return sim_fail(x, in,
@@ -262,6 +264,7 @@ AscStatus asc_block_run(AscBlockState *b) {
       s->t.addr = 0;
       s->t.len = -1;
       s->t.dtype = (uint8_t)t->dtype;
+      s->t.l2_bypass = 0;
     } else if (a->kind == ASC_ARG_INT) {
       s->i = a->i;
     } else if (a->kind == ASC_ARG_STRUCT) { /* launch.c checked the fields */

@@ -173,10 +173,11 @@ PyObject *timing_result(const AscTiming *t, int core_num) {
       goto fail;
     PyList_SET_ITEM(sites, i, s);
   }
-  return Py_BuildValue("{s:d,s:i,s:d,s:L,s:L,s:i,s:N,s:N,s:N}", "clock_ghz",
+  return Py_BuildValue("{s:d,s:i,s:d,s:L,s:L,s:L,s:i,s:N,s:N,s:N}", "clock_ghz",
                        prm->clock_ghz, "cores", asc_timing_cores(t),
                        "port_rate", asc_timing_port_rate(t), "launch_overhead",
-                       (long long)asc_timing_launch_overhead(t), "duration",
+                       (long long)asc_timing_launch_overhead(t), "block_start",
+                       (long long)asc_timing_block_start(t), "duration",
                        (long long)asc_timing_duration(t), "record_size",
                        (int)sizeof(AscTimingRecord), "params", params, "blocks",
                        blocks, "sites", sites);

@@ -52,7 +52,8 @@ uint8_t *sim_adv_tmp(AscExec *x, const AscInstr *in, int k, int64_t *addr,
              "devkit's stack buffer (pass a shared_tmp_buffer)");
     return NULL;
   }
-  AscTensorRef t = {lo, -1, -1, (uint8_t)ASC_DT_UINT8, ASC_TPOSITION_VECCALC};
+  AscTensorRef t = {lo, -1, -1, (uint8_t)ASC_DT_UINT8, ASC_TPOSITION_VECCALC,
+                    0};
   *addr = lo;
   return sim_local_ptr(x, in, &t, *bytes, 1, "stack buffer");
 }

@@ -110,12 +110,24 @@ AscStatus sim_cube_nd2nz(AscExec *x, const AscInstr *in) {
   uint8_t *o = sim_cube_range(x, in, dst, 0, dst_end, 1, "dst");
   sim_cube_bounding(x, n0); /* rows n_stride apart, blocks c0_stride apart */
   SimGmSpan g;
+  int g0 = x->b->ev.n_acc;
   if (!o || sim_gm_span(x, in, src, src_count, 0, "src", &g))
     return ASC_ERR_KERNEL;
   SimNd2Nz p = {nd, n, d, src_mat, src_d, c0_stride, n_stride, dst_mat};
   sim_cube_nd2nz_move(&p, es, &g, o);
   x->b->ev.bytes = nd * n * d * es;
   x->b->ev.elems = nd * n * d;
+  /* one burst a row (the timing model); rows evenly spaced in GM when the
+   * matrices follow one another: the runs read, for the sanitizer too */
+  x->b->ev.bursts = nd * n;
+  if (nd * n > 1 && src_d != d && (nd == 1 || src_mat == n * src_d))
+    for (int i = g0; i < x->b->ev.n_acc; i++) {
+      AscAccess *a = &x->b->ev.acc[i];
+      a->rows = (int32_t)(nd * n);
+      a->row0 = src->addr;
+      a->row_len = d * es;
+      a->row_step = src_d * es;
+    }
   return ASC_OK;
 }
 

@@ -259,6 +259,7 @@ static AscStatus move_rows_at(AscExec *x, const AscInstr *in, const Rows *r,
   }
   x->b->ev.bytes = r->count * r->len;
   x->b->ev.elems = x->b->ev.bytes / es;
+  x->b->ev.bursts = r->count;
   return ASC_OK;
 }
 
@@ -435,6 +436,7 @@ AscStatus sim_data_copy_pad(AscExec *x, const AscInstr *in) {
   }
   x->b->ev.bytes = r.count * l;
   x->b->ev.elems = x->b->ev.bytes / es;
+  x->b->ev.bursts = r.count;
   return ASC_OK;
 }
 

@@ -62,6 +62,9 @@ typedef struct AscAccess {
   /* 1: a GM write with the store-atomic mode on (SetAtomicAdd, ...): two
    * blocks' atomic writes into one byte do not race (datamove family) */
   uint8_t atomic;
+  /* GM: the tensor's L2 cache hint is CACHE_MODE_DISABLE (SetL2CacheHint;
+   * the timing model's L2, src/sim/timing_gm.c) */
+  uint8_t l2_bypass;
   /* GM, rows > 0: [lo, hi) bounds a strided access, `rows` runs of row_len
    * bytes every row_step bytes from row0 (offsets in buf, before clamping
    * to the argument); the sanitizer checks races between blocks on the
@@ -76,6 +79,20 @@ typedef struct AscAccess {
  * touches six, AddDeqRelu five, MrgSort five (four lists and dst). */
 enum { ASC_EVENT_MAX_ACCESSES = 8 };
 
+/* An operand of an elementwise vector instruction as the UB sees it, for
+ * the timing model's bank conflicts (src/sim/timing_banks.c): block j of
+ * repeat r starts at UB byte addr + (r * rep + j * blk) * 32, for
+ * j < blocks. */
+typedef struct AscVecOperand {
+  int64_t addr;
+  int32_t blk, rep; /* block and repeat strides, 32-byte blocks */
+  uint8_t blocks;   /* 32-byte blocks a repeat touches (1 to 8) */
+  uint8_t write;    /* 1: written (dst), 0: read */
+  uint8_t pad[6];
+} AscVecOperand;
+
+enum { ASC_EVENT_MAX_VOPS = 4 };
+
 typedef struct AscEvent {
   const struct AscInstr *in; /* the instruction: op, operands, Python line */
   AscEventKind kind;
@@ -89,6 +106,15 @@ typedef struct AscEvent {
   AscPipe producer, consumer; /* QUE: the queue's pipes */
   int64_t elems;              /* OP: elements computed or moved */
   int64_t bytes; /* OP: bytes moved (copies) or produced (vector) */
+  /* OP, DMA: the bursts (DataCopyParams' blockCount, Nd2Nz's rows) of its
+   * GM side; 0: one burst per GM range. A GM range with rows > 0 lists
+   * them; otherwise they split the range into equal parts. */
+  int64_t bursts;
+  /* OP, elementwise vector instruction: its repeats and where each
+   * operand's blocks lie (n_vops 0: not recorded) */
+  int64_t vrepeats;
+  int n_vops;
+  AscVecOperand vop[ASC_EVENT_MAX_VOPS];
   /* OP: bytes a DataCopy did not move (its length is rounded down to whole
    * 32-byte blocks) */
   int64_t dropped;

@@ -482,8 +482,13 @@ AscStatus sim_matmul_iterate(AscExec *x, const AscInstr *in) {
     m->cur_n = c / s.m_blocks;
   }
   x->regs[in->dst].i = 1;
-  if (in->imm == 2)
-    return iterate_l0c(x, in, m, &s);
+  /* the timing model: this Iterate started a block (in a MIX kernel the
+   * devkit's client posts a message for it) */
+  if (in->imm == 2) {
+    AscStatus st = iterate_l0c(x, in, m, &s);
+    x->b->ev.elems = 1;
+    return st;
+  }
   /* mmlocal: enPartialSum, as the devkit allows it: one block */
   int partial = arg_i(x, in, 1) != 0;
   if (partial && (s.sm != s.bm || s.sn != s.bn))
@@ -507,6 +512,7 @@ AscStatus sim_matmul_iterate(AscExec *x, const AscInstr *in) {
   m->partial = m->prev_partial = partial;
   m->has_prev = 1;
   m->block_done = 0;
+  x->b->ev.elems = 1;
   return ASC_OK;
 }
 

@@ -130,7 +130,7 @@ static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t align(int64_t a, int64_t b) { return cdiv(a, b) * b; }
 
 static AscTensorRef cube_ref(int position, AscDType dt, int64_t addr) {
-  AscTensorRef t = {addr, -1, -1, (uint8_t)dt, (uint8_t)position};
+  AscTensorRef t = {addr, -1, -1, (uint8_t)dt, (uint8_t)position, 0};
   return t;
 }
 
@@ -255,6 +255,7 @@ static int copy_in(Seq *q, Step st, const AscTensorRef *t, int64_t off,
     return 0;
   SimNd2Nz p = {1, rows, cols, 0, ld, h, 1, 0};
   sim_cube_nd2nz_move(&p, es, &g, d);
+  x->b->ev.bursts = rows; /* a burst a row (the timing model) */
   return step_done(q, st, dt, rows * cols, rows * cols * es);
 }
 

@@ -39,6 +39,7 @@ void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
   a->space = (uint8_t)space;
   a->bounding = 0;
   a->atomic = 0;
+  a->l2_bypass = 0;
   a->rows = 0;
   a->buf = buf;
   a->lo = lo;
@@ -166,8 +167,12 @@ AscStatus sim_gm_span(AscExec *x, const AscInstr *in, const AscTensorRef *t,
     span->valid = span->skip = 0;
   span->p = span->valid > 0 ? (uint8_t *)a->ptr + lo : NULL;
   if (x->b->n_observers) {
-    if (span->valid > 0)
+    if (span->valid > 0) {
       sim_record_access(x->b, ASC_SPACE_GM, write, t->buf, lo, hi);
+      AscEvent *e = &x->b->ev;
+      if (e->n_acc > 0 && e->acc[e->n_acc - 1].buf == t->buf)
+        e->acc[e->n_acc - 1].l2_bypass = t->l2_bypass;
+    }
     if (!inside && !x->b->ev.has_ov) { /* the first overrun of the call */
       AscEvent *e = &x->b->ev;
       e->has_ov = 1;

@@ -168,8 +168,8 @@ static int deq_load(AscExec *x, const AscInstr *in, Deq *q, int vec) {
                                               : "holds another form's value");
     return 0;
   }
-  AscTensorRef t = {(int64_t)(b->regs.deq_scale << 5), VDEQ_SIZE, -1,
-                    ASC_DT_UINT64, 0};
+  AscTensorRef t = {
+      (int64_t)(b->regs.deq_scale << 5), VDEQ_SIZE, -1, ASC_DT_UINT64, 0, 0};
   const uint8_t *p = sim_local_ptr(x, in, &t, VDEQ_SIZE, 0, "the vdeq table");
   if (!p)
     return 0;

@@ -164,5 +164,7 @@ AscStatus sim_emit_event(AscExec *x, const AscInstr *in) {
   e->n_acc = e->acc_overflow = 0;
   e->has_ov = e->has_lov = 0;
   e->elems = e->bytes = e->dropped = 0;
+  e->bursts = e->vrepeats = 0;
+  e->n_vops = 0;
   return s;
 }

@@ -36,6 +36,7 @@ AscStatus sim_gt_create(AscExec *x, const AscInstr *in) {
   t->addr = 0;
   t->len = -1;
   t->dtype = in->dtype;
+  t->l2_bypass = 0;
   return ASC_OK;
 }
 

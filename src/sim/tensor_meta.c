@@ -85,9 +85,18 @@ AscStatus sim_gt_get_size(AscExec *x, const AscInstr *in) {
   return ASC_OK;
 }
 
+/* SetL2CacheHint(mode): the tensor's reads and writes bypass the L2 with
+ * CACHE_MODE_DISABLE, go through it otherwise; only the timing model reads
+ * the mode (src/sim/timing_gm.c). CacheRwMode is not modelled: the devkit
+ * on arch 2201 encodes the mode in the tensor's address
+ * (impl/basic_api/kernel_tensor_impl.h, SetL2CacheHint). */
 AscStatus sim_gt_set_l2_cache_hint(AscExec *x, const AscInstr *in) {
-  /* a hint to the L2 cache, which the simulator does not model */
-  return sim_tensor_arg(x, in, 0, "tensor") ? ASC_OK : ASC_ERR_KERNEL;
+  if (!sim_tensor_arg(x, in, 0, "tensor"))
+    return ASC_ERR_KERNEL;
+  ASC_SLOT(x, in, 0).t.l2_bypass =
+      asc_op_attr_int(in->src, "mode", ASC_CACHEMODE_CACHE_MODE_NORMAL) ==
+      ASC_CACHEMODE_CACHE_MODE_DISABLE;
+  return ASC_OK;
 }
 
 /* ---- LocalTensor ------------------------------------------------------------

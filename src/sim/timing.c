@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "timing_internal.h"
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -27,31 +28,63 @@
  *          00_vector_compute/add_high_performance/README: measured
  *          profiles of an 8192x8192 half Add on Atlas A2, cases 0-6.
  *   [COPY] asc-devkit examples/.../04_memory_access/data_copy/README:
- *          measured GM->UB transfers of 12288x12288 half on 48 cores.
+ *          measured GM->UB (48 vector cores) and GM->L1 (24 cube cores)
+ *          transfers of 12288x12288 half, scenarios 1-8 (A2/A3 rows).
+ *   [BANK] asc-devkit examples/.../04_memory_access/bank_conflict_ub/
+ *          README: cycles of 1000 Adds in 8 UB layouts (system counter
+ *          ticks at 50 MHz; 37 cycles a tick).
+ *   [CACHE] asc-devkit docs/zh/guide/编程指南/高级编程/内存模型/
+ *          缓存一致性 (L2: 512-byte lines, 192 MB).
+ *   [KFC]  asc-devkit docs/zh/guide/算子实践参考/优秀实践/Matmul性能调优案例/
+ *          Matmul高阶API使能纯Cube模式: a MIX Matmul's cube core spends
+ *          15.02 us of scalar time, the same work in pure Cube mode 5.17 us
+ *          (M 128, N 30720, K 64 half; 48 vector clients of 3 blocks
+ *          each, against 24 cube cores of 5).
  *   [VEC]  asc-devkit docs/zh/api/附录/Vector指令理论性能汇总 (vector
  *          instruction throughput, elements per cycle, Atlas A2/A3).
  *   [PERF] asc-devkit docs/zh/guide/算子实践参考/性能分析/分析性能数据
  *          (theoretical transfer time = bytes / GM bandwidth; MTE2 and
  *          MTE3 share the GM bandwidth).
  *   [STUB] asc-devkit tests/api/common/platform_stub.cpp, arch 2201:
- *          GetCoreMemBw(HBM) = 32 bytes/cycle. */
+ *          GetLocalMemBw(HBM) = 32, GetLocalMemBw(L2) = 110 bytes/cycle.
+ * "fitted" marks a number fitted to the one measurement named; the
+ * calibration benchmark (benchmarks/timing_calibration.py) holds the other
+ * measurements out as checks. */
 static const AscTimingParams a2_params = {
     /* [ADD] "clock frequency 1.85GHz" */
     .clock_ghz = 1.85,
     /* [PERF], [COPY]: "GM bandwidth approximately 1.8TB/s" */
     .gm_bandwidth_gbps = 1800.0,
-    /* [COPY] scenario 3: 167.77 us in theory, 202.657 us measured */
-    .gm_efficiency = 0.828,
-    /* [STUB]; [ADD] case 1 moves 31.5 bytes per cycle on one core */
+    /* fitted: [COPY] UB scenario 3, 7811 cycles per 128 KiB copy (48
+     * cores): 16.81 bytes a cycle a core */
+    .gm_efficiency = 0.829,
+    /* [STUB] */
     .core_gm_bpc = 32.0,
-    /* [COPY] scenario 1: 20.6 cycles per 128-byte copy, 4 of them data */
-    .dma_issue_cycles = 16.0,
-    /* [ADD] case 1: MTE2 busy 701 cycles per tile = 2 x (16 + 256) + 157 */
-    .gm_read_latency = 157.0,
-    /* [ADD] case 1: MTE3 busy 295 cycles per tile = 16 + 256 + 23 */
-    .gm_write_latency = 23.0,
-    /* [ADD] case 6: 149.6 cycles per 127-repeat Add = 23 + 127 */
-    .vec_issue_cycles = 23.0,
+    /* fitted: [COPY] UB scenario 1, 20.63 cycles per 128-byte copy of which
+     * 7.62 at the core's GM share */
+    .dma_issue_cycles = 13.0,
+    /* fitted: [COPY] L1 scenario 1, 64 rows of 128 bytes in 341.5 cycles =
+     * 13 + 64 x (1.13 + 128 / 32) */
+    .dma_burst_cycles = 1.13,
+    /* [STUB]: GetLocalMemBw(L2) = 110 bytes/cycle */
+    .core_l2_bpc = 110.0,
+    /* [COPY]: "L2Cache peak bandwidth approximately 5.2TB/s" */
+    .l2_bandwidth_gbps = 5200.0,
+    /* [COPY]: "A2/A3 has an L2Cache size of 192MB" */
+    .l2_size_mb = 192.0,
+    /* [CACHE]: the L2 manages 512-byte cache lines */
+    .l2_line_bytes = 512.0,
+    /* fitted: [ADD] case 1, MTE2 busy 701 cycles per tile =
+     * 2 x (13 + 1.13 + 256) + 161 */
+    .gm_read_latency = 161.0,
+    /* fitted: [ADD] case 1, MTE3 busy 295 cycles per tile =
+     * 13 + 1.13 + 256 + 25 */
+    .gm_write_latency = 25.0,
+    /* fitted: [BANK] scenario 1, 88.4 cycles per 64-repeat Add = 24 + 64 */
+    .vec_issue_cycles = 24.0,
+    /* fitted: [BANK] scenario 5, 138.8 cycles per 64-repeat Add whose write
+     * meets a read in a bank every repeat = 24 + 64 x 1.79 */
+    .ub_rw_conflict_cycles = 0.79,
     /* [VEC] Add: 128 half or 64 float per cycle, one 256-byte repeat */
     .vec_bytes_per_cycle = 256.0,
     /* [VEC] Exp, Ln, Sqrt: 32 elements per cycle */
@@ -65,13 +98,15 @@ static const AscTimingParams a2_params = {
     /* [ADD] case 1: 26 scalar cycles per tile of about 10 API calls */
     .issue_cycles = 2.0,
     /* [ADD] case 0: 34 scalar cycles per element (3 UB accesses) */
-    .scalar_ub_cycles = 9.0,
+    .scalar_ub_cycles = 11.0,
     /* a scalar GM access waits for the GM read latency */
-    .scalar_gm_cycles = 157.0,
+    .scalar_gm_cycles = 161.0,
     /* [ADD] case 1: MTE2 + Add per tile already fill the measured time */
     .sync_cycles = 0.0,
-    /* fitted to pyasc test_vadd, 3.6 us (docs/timing.md) */
-    .block_start_cycles = 2660.0,
+    /* fitted: [COPY] UB scenario 3, a core's time (386738 cycles) beyond
+     * the model's without start-up, over 48 cores (the devkit: head
+     * overheads grow with the cores started) */
+    .block_start_per_core_cycles = 243.0,
     /* [ADD] cases 0 and 1 (1 core): Task Duration - aiv_time */
     .launch_base_us = 0.46,
     /* [ADD] case 5 (48 cores): Task Duration - aiv_time = 2.53 us */
@@ -86,6 +121,9 @@ static const AscTimingParams a2_params = {
     /* an estimate: one 512-byte fractal every 2 cycles (L1 -> L0 at
      * 256 bytes a cycle) */
     .cube_load_bytes_per_cycle = 256.0,
+    /* fitted: [KFC] the server's scalar time for the messages of a MIX
+     * Matmul, (15.02 - 5.17 x 6 / 5) us over 2 clients x 3 messages */
+    .mix_message_cycles = 2720.0,
 };
 
 static const struct {
@@ -120,13 +158,24 @@ static const struct {
     PARAM(clock_ghz, "GHz", "devkit add_high_performance README"),
     PARAM(gm_bandwidth_gbps, "GB/s",
           "devkit performance guide; data_copy README"),
-    PARAM(gm_efficiency, "", "devkit data_copy README, scenario 3"),
+    PARAM(gm_efficiency, "", "fitted: devkit data_copy README, UB scenario 3"),
     PARAM(core_gm_bpc, "B/cycle",
-          "devkit platform stub (arch 2201) GetCoreMemBw(HBM)"),
-    PARAM(dma_issue_cycles, "cycles", "devkit data_copy README, scenario 1"),
+          "devkit platform stub (arch 2201) GetLocalMemBw(HBM)"),
+    PARAM(dma_issue_cycles, "cycles",
+          "fitted: devkit data_copy README, UB scenario 1"),
+    PARAM(dma_burst_cycles, "cycles",
+          "fitted: devkit data_copy README, L1 scenario 1"),
+    PARAM(core_l2_bpc, "B/cycle",
+          "devkit platform stub (arch 2201) GetLocalMemBw(L2)"),
+    PARAM(l2_bandwidth_gbps, "GB/s", "devkit data_copy README (L2 peak)"),
+    PARAM(l2_size_mb, "MiB", "devkit data_copy README; cache coherence guide"),
+    PARAM(l2_line_bytes, "B", "devkit cache coherence guide (512 B lines)"),
     PARAM(gm_read_latency, "cycles", "fitted: devkit Add example, case 1"),
     PARAM(gm_write_latency, "cycles", "fitted: devkit Add example, case 1"),
-    PARAM(vec_issue_cycles, "cycles", "devkit Add example, case 6"),
+    PARAM(vec_issue_cycles, "cycles",
+          "fitted: devkit bank_conflict_ub README, scenario 1"),
+    PARAM(ub_rw_conflict_cycles, "cycles",
+          "fitted: devkit bank_conflict_ub README, scenario 5"),
     PARAM(vec_bytes_per_cycle, "B/cycle", "devkit vector throughput table"),
     PARAM(vec_transcendental_epc, "elements/cycle",
           "devkit vector throughput table (Exp, Ln, Sqrt)"),
@@ -135,17 +184,20 @@ static const struct {
     PARAM(vec_cast64_epc, "elements/cycle",
           "devkit vector throughput table (Cast, 64-bit)"),
     PARAM(scalar_cycles, "cycles", "devkit scalar instruction table"),
-    PARAM(issue_cycles, "cycles", "devkit Add example, case 1"),
-    PARAM(scalar_ub_cycles, "cycles", "devkit Add example, case 0"),
+    PARAM(issue_cycles, "cycles", "fitted: devkit Add example, case 1"),
+    PARAM(scalar_ub_cycles, "cycles", "fitted: devkit Add example, case 0"),
     PARAM(scalar_gm_cycles, "cycles", "the GM read latency"),
-    PARAM(sync_cycles, "cycles", "devkit Add example, case 1"),
-    PARAM(block_start_cycles, "cycles", "fitted: pyasc test_vadd"),
-    PARAM(launch_base_us, "us", "devkit Add example, cases 0-1"),
-    PARAM(launch_per_core_us, "us", "devkit Add example, case 5"),
+    PARAM(sync_cycles, "cycles", "fitted: devkit Add example, case 1"),
+    PARAM(block_start_per_core_cycles, "cycles",
+          "fitted: devkit data_copy README, UB scenario 3"),
+    PARAM(launch_base_us, "us", "fitted: devkit Add example, cases 0-1"),
+    PARAM(launch_per_core_us, "us", "fitted: devkit Add example, case 5"),
     PARAM(max_records, "records", "trace size limit (not hardware)"),
     PARAM(cube_fractals_per_cycle, "fractals/cycle",
           "devkit Cube instruction throughput table (Mmad)"),
     PARAM(cube_load_bytes_per_cycle, "B/cycle", "estimate"),
+    PARAM(mix_message_cycles, "cycles",
+          "fitted: devkit guide, Matmul pure Cube mode case (scalar time)"),
 };
 
 enum { N_PARAMS = (int)(sizeof param_table / sizeof param_table[0]) };
@@ -179,6 +231,11 @@ int asc_timing_param_set(AscTimingParams *p, const char *name, double value) {
           (strstr(name, "ghz") || strstr(name, "gbps") || strstr(name, "bpc") ||
            strstr(name, "epc") || strstr(name, "per_cycle") ||
            strstr(name, "efficiency")))
+        return 0;
+      /* a line is a power of two of at least a 32-byte block */
+      if (strcmp(name, "l2_line_bytes") == 0 &&
+          (value < 32 || value > 1048576 || (int64_t)value != value ||
+           ((int64_t)value & ((int64_t)value - 1))))
         return 0;
       memcpy((char *)p + param_table[i].offset, &value, sizeof value);
       return 1;
@@ -235,10 +292,11 @@ enum { DEP_NONE = -1, DEP_UNMATCHED = -2 };
 typedef struct Node {
   int64_t issue; /* scalar issue done; -1: not yet known */
   int64_t issue_start;
-  int64_t cost; /* pipe cycles (DMA: the fixed part) */
-  int64_t port; /* DMA: cycles on the core's share of GM bandwidth */
-  int64_t chan; /* DMA: cycles on the pipe's own GM channel */
-  int64_t lat;  /* DMA: completion latency */
+  int64_t cost;    /* pipe cycles (DMA: the fixed part) */
+  int64_t port;    /* DMA: cycles on the core's share of GM bandwidth */
+  int64_t port_l2; /* DMA: cycles on the core's share of L2 bandwidth */
+  int64_t chan;    /* DMA: cycles on the pipe's own channel */
+  int64_t lat;     /* DMA: completion latency */
   int64_t bytes;
   int32_t site;
   int32_t dep; /* signal waited for, DEP_NONE or DEP_UNMATCHED */
@@ -256,6 +314,13 @@ typedef struct Signal {
 } Signal;
 
 enum { MAX_QUEUES = 64, PORT_MAX = 128 };
+
+/* A shared port (the core's share of the GM or of the L2 bandwidth): the
+ * busy intervals MTE2 and MTE3 booked on it, sorted. */
+typedef struct Port {
+  int64_t s[PORT_MAX], e[PORT_MAX];
+  int n;
+} Port;
 
 typedef struct QueState {
   const void *que;
@@ -283,11 +348,15 @@ typedef struct Work {
   Ring held[ASC_MAX_EVENTS * ASC_MAX_EVENT_IDS];
   QueState ques[MAX_QUEUES];
   int n_ques;
-  /* the GM port: busy intervals, sorted */
-  int64_t port_s[PORT_MAX], port_e[PORT_MAX];
-  int n_port;
+  /* the shared ports; the block's share of the L2 (timing_gm.c) */
+  Port hbm, l2port;
+  TimingL2 l2;
+  TimingBankMemo banks;
   /* site lookup cache */
   int last_func;
+  /* family: matmul: a MIX kernel's vector core whose Matmul the cube core
+   * of its AI Core serves for `clients` vector cores (0: not one) */
+  int clients;
 } Work;
 
 typedef struct BlockSlot {
@@ -308,6 +377,10 @@ struct AscTiming {
   const AscInstr **site_instr;
   double port_rate; /* the core's share of GM bandwidth, bytes per cycle */
   int shared_port;  /* MTE2 and MTE3 together can exceed the share */
+  double l2_rate;   /* the core's share of L2 bandwidth, bytes per cycle */
+  int shared_l2;    /* the same for the L2 */
+  int64_t l2_lines; /* the core's share of the L2, lines */
+  int line_shift;   /* log2(l2_line_bytes) */
   BlockSlot *blocks;
   AscTimingSiteStat *sites; /* merged over blocks */
   pthread_mutex_t lock;
@@ -427,79 +500,75 @@ static void add_busy(BlockSlot *bs, Work *w, int pipe, int64_t s, int64_t e) {
   w->busy_until[pipe] = max64(w->busy_until[pipe], e);
 }
 
-/* ---- the GM port --------------------------------------------------------- */
+/* ---- the shared ports ---------------------------------------------------- */
 
 /* Forgets intervals no future transfer can use: every later transfer
  * starts at or after the MTE pipes' free times. */
-static void port_prune(Work *w) {
+static void port_prune(Port *pt, const Work *w) {
   int64_t floor = min64(w->free_at[ASC_PIPE_MTE2], w->free_at[ASC_PIPE_MTE3]);
   int drop = 0;
-  while (drop < w->n_port && w->port_e[drop] <= floor)
+  while (drop < pt->n && pt->e[drop] <= floor)
     drop++;
   if (drop) {
-    memmove(w->port_s, w->port_s + drop,
-            (size_t)(w->n_port - drop) * sizeof w->port_s[0]);
-    memmove(w->port_e, w->port_e + drop,
-            (size_t)(w->n_port - drop) * sizeof w->port_e[0]);
-    w->n_port -= drop;
+    memmove(pt->s, pt->s + drop, (size_t)(pt->n - drop) * sizeof pt->s[0]);
+    memmove(pt->e, pt->e + drop, (size_t)(pt->n - drop) * sizeof pt->e[0]);
+    pt->n -= drop;
   }
 }
 
-static void port_insert(Work *w, int at, int64_t s, int64_t e) {
-  if (w->n_port == PORT_MAX) {
+static void port_insert(Port *pt, int at, int64_t s, int64_t e) {
+  if (pt->n == PORT_MAX) {
     /* full: fuse two neighbours away from the insertion point (the gap
      * between them is lost, which can only delay transfers) */
-    int j = at >= 2 ? 0 : w->n_port - 2;
-    w->port_e[j] = w->port_e[j + 1];
-    memmove(w->port_s + j + 1, w->port_s + j + 2,
-            (size_t)(w->n_port - j - 2) * sizeof w->port_s[0]);
-    memmove(w->port_e + j + 1, w->port_e + j + 2,
-            (size_t)(w->n_port - j - 2) * sizeof w->port_e[0]);
-    w->n_port--;
+    int j = at >= 2 ? 0 : pt->n - 2;
+    pt->e[j] = pt->e[j + 1];
+    memmove(pt->s + j + 1, pt->s + j + 2,
+            (size_t)(pt->n - j - 2) * sizeof pt->s[0]);
+    memmove(pt->e + j + 1, pt->e + j + 2,
+            (size_t)(pt->n - j - 2) * sizeof pt->e[0]);
+    pt->n--;
     if (at > j)
       at--;
   }
-  memmove(w->port_s + at + 1, w->port_s + at,
-          (size_t)(w->n_port - at) * sizeof w->port_s[0]);
-  memmove(w->port_e + at + 1, w->port_e + at,
-          (size_t)(w->n_port - at) * sizeof w->port_e[0]);
-  w->port_s[at] = s;
-  w->port_e[at] = e;
-  w->n_port++;
+  memmove(pt->s + at + 1, pt->s + at, (size_t)(pt->n - at) * sizeof pt->s[0]);
+  memmove(pt->e + at + 1, pt->e + at, (size_t)(pt->n - at) * sizeof pt->e[0]);
+  pt->s[at] = s;
+  pt->e[at] = e;
+  pt->n++;
   /* merge with neighbours that touch */
-  if (at + 1 < w->n_port && w->port_s[at + 1] <= w->port_e[at]) {
-    w->port_e[at] = max64(w->port_e[at], w->port_e[at + 1]);
-    memmove(w->port_s + at + 1, w->port_s + at + 2,
-            (size_t)(w->n_port - at - 2) * sizeof w->port_s[0]);
-    memmove(w->port_e + at + 1, w->port_e + at + 2,
-            (size_t)(w->n_port - at - 2) * sizeof w->port_e[0]);
-    w->n_port--;
+  if (at + 1 < pt->n && pt->s[at + 1] <= pt->e[at]) {
+    pt->e[at] = max64(pt->e[at], pt->e[at + 1]);
+    memmove(pt->s + at + 1, pt->s + at + 2,
+            (size_t)(pt->n - at - 2) * sizeof pt->s[0]);
+    memmove(pt->e + at + 1, pt->e + at + 2,
+            (size_t)(pt->n - at - 2) * sizeof pt->e[0]);
+    pt->n--;
   }
-  if (at > 0 && w->port_e[at - 1] >= w->port_s[at]) {
-    w->port_e[at - 1] = max64(w->port_e[at - 1], w->port_e[at]);
-    memmove(w->port_s + at, w->port_s + at + 1,
-            (size_t)(w->n_port - at - 1) * sizeof w->port_s[0]);
-    memmove(w->port_e + at, w->port_e + at + 1,
-            (size_t)(w->n_port - at - 1) * sizeof w->port_e[0]);
-    w->n_port--;
+  if (at > 0 && pt->e[at - 1] >= pt->s[at]) {
+    pt->e[at - 1] = max64(pt->e[at - 1], pt->e[at]);
+    memmove(pt->s + at, pt->s + at + 1,
+            (size_t)(pt->n - at - 1) * sizeof pt->s[0]);
+    memmove(pt->e + at, pt->e + at + 1,
+            (size_t)(pt->n - at - 1) * sizeof pt->e[0]);
+    pt->n--;
   }
 }
 
 /* Takes `need` cycles of port time, in the gaps from t0 on (a transfer
  * shares the port with the other pipe's transfers); returns the end. */
-static int64_t port_take(Work *w, int64_t t0, int64_t need) {
+static int64_t port_take(Port *pt, int64_t t0, int64_t need) {
   int64_t t = t0;
   while (need > 0) {
     int i = 0;
-    while (i < w->n_port && w->port_e[i] <= t)
+    while (i < pt->n && pt->e[i] <= t)
       i++;
-    if (i < w->n_port && w->port_s[i] <= t) {
-      t = w->port_e[i]; /* busy: skip to the interval's end */
+    if (i < pt->n && pt->s[i] <= t) {
+      t = pt->e[i]; /* busy: skip to the interval's end */
       continue;
     }
-    int64_t gap_end = i < w->n_port ? w->port_s[i] : INT64_MAX;
+    int64_t gap_end = i < pt->n ? pt->s[i] : INT64_MAX;
     int64_t use = min64(need, gap_end - t);
-    port_insert(w, i, t, t + use);
+    port_insert(pt, i, t, t + use);
     need -= use;
     t += use;
   }
@@ -580,12 +649,14 @@ static int try_pipe(AscTiming *t, BlockSlot *bs, Work *w, Node *n) {
   case NK_OP: {
     int64_t start = max64(n->issue, w->free_at[p]);
     int64_t end = start + n->cost, complete = end;
-    if (n->port > 0 || n->lat > 0) {
-      /* the pipe's own channel, and the core's share of GM bandwidth,
-       * which MTE2 and MTE3 share */
+    if (n->port > 0 || n->port_l2 > 0 || n->lat > 0) {
+      /* the pipe's own channel, and the core's shares of the GM and L2
+       * bandwidths, which MTE2 and MTE3 share */
       end = start + n->cost + n->chan;
       if (n->port > 0 && t->shared_port)
-        end = max64(end, port_take(w, start + n->cost, n->port));
+        end = max64(end, port_take(&w->hbm, start + n->cost, n->port));
+      if (n->port_l2 > 0 && t->shared_l2)
+        end = max64(end, port_take(&w->l2port, start + n->cost, n->port_l2));
       complete = end + n->lat;
     }
     w->free_at[p] = end;
@@ -593,8 +664,10 @@ static int try_pipe(AscTiming *t, BlockSlot *bs, Work *w, Node *n) {
     bs->res.instrs[p]++;
     add_busy(bs, w, p, start, complete);
     add_record(t, bs, n, ASC_TK_OP, (AscPipe)p, start, end, complete, -1);
-    if (p == ASC_PIPE_MTE2 || p == ASC_PIPE_MTE3)
-      port_prune(w);
+    if (p == ASC_PIPE_MTE2 || p == ASC_PIPE_MTE3) {
+      port_prune(&w->hbm, w);
+      port_prune(&w->l2port, w);
+    }
     break;
   }
   case NK_WAIT: {
@@ -607,8 +680,10 @@ static int try_pipe(AscTiming *t, BlockSlot *bs, Work *w, Node *n) {
     add_record(t, bs, n, ASC_TK_WAIT, (AscPipe)p, start, end, end,
                w->sigs[n->dep].flow);
     sig_release(w, n->dep);
-    if (p == ASC_PIPE_MTE2 || p == ASC_PIPE_MTE3)
-      port_prune(w);
+    if (p == ASC_PIPE_MTE2 || p == ASC_PIPE_MTE3) {
+      port_prune(&w->hbm, w);
+      port_prune(&w->l2port, w);
+    }
     break;
   }
   case NK_SET: {
@@ -710,8 +785,8 @@ static QueState *que_state(Work *w, const void *que) {
   return q;
 }
 
-static int64_t vector_cycles(const AscTimingParams *p, const AscInstr *in,
-                             const AscEvent *e) {
+static int64_t vector_cycles(const AscTimingParams *p, Work *w,
+                             const AscInstr *in, const AscEvent *e) {
   int64_t size = (int64_t)asc_dtype_size((AscDType)in->dtype);
   AscCost cost = asc_op_info((AscOpId)in->op)->cost;
   if (cost == ASC_COST_CAST) {
@@ -737,9 +812,69 @@ static int64_t vector_cycles(const AscTimingParams *p, const AscInstr *in,
   default:
     break;
   }
-  double cycles = epc > 0 ? (double)repeats * (double)per_repeat / epc
-                          : (double)repeats * 256.0 / p->vec_bytes_per_cycle;
+  double rate = epc > 0 ? (double)per_repeat / epc
+                        : 256.0 / p->vec_bytes_per_cycle; /* per repeat */
+  double cycles = (double)repeats * rate;
+  /* UB bank conflicts (timing_banks.c): a repeat takes the longer of the
+   * unit's rate and the banks' */
+  if (e->n_vops > 0 && e->vrepeats > 0)
+    cycles =
+        timing_ub_cycles_memo(&w->banks, e, rate, p->ub_rw_conflict_cycles);
   return cycles_of(p->vec_issue_cycles) + cycles_of(cycles);
+}
+
+/* family: matmul. The Matmul calls after which a MIX kernel's vector core
+ * waits for a message to the cube core's server (the devkit's MatmulClient,
+ * include/adv_api/matmul/matmul_client.h, PostMessage): Init (and
+ * REGIST_MATMUL_OBJ given a tiling), SetOrgShape, SetHF32, SetUserDefInfo,
+ * SetSelfDefineData, each Iterate that starts a block, IterateAll,
+ * IterateBatch, IterateNBatch, GetTensorC and End. SetTensorA, SetTensorB,
+ * SetBias and SetTail fill the next message and post none. */
+static const uint16_t kfc_message_ops[] = {
+    ASC_OP_MATMUL_INIT,
+    ASC_OP_MATMUL_SET_ORG_SHAPE,
+    ASC_OP_MATMUL_SET_HF32,
+    ASC_OP_MATMUL_SET_USER_DEF_INFO,
+    ASC_OP_MATMUL_SET_SELF_DEFINE_DATA,
+    ASC_OP_MATMUL_SET_SELF_DEFINE_DATA_ADDR,
+    ASC_OP_MATMUL_ITERATE,
+    ASC_OP_MATMUL_ITERATE_ASYNC,
+    ASC_OP_MATMUL_ITERATE_ALL,
+    ASC_OP_MATMUL_ITERATE_ALL_ASYNC,
+    ASC_OP_MATMUL_ITERATE_ALL_LOCAL,
+    ASC_OP_MATMUL_ITERATE_BATCH,
+    ASC_OP_MATMUL_ITERATE_BATCH_ASYNC,
+    ASC_OP_MATMUL_ITERATE_BATCH_LOCAL,
+    ASC_OP_MATMUL_ITERATE_N_BATCH,
+    ASC_OP_MATMUL_ITERATE_N_BATCH_ASYNC,
+    ASC_OP_MATMUL_GET_TENSOR_C_GM,
+    ASC_OP_MATMUL_GET_TENSOR_C_LOCAL,
+    ASC_OP_MATMUL_GET_TENSOR_C_GM_ASYNC,
+    ASC_OP_MATMUL_GET_TENSOR_C_LOCAL_ASYNC,
+    ASC_OP_MATMUL_GET_TENSOR_C_BOTH,
+    ASC_OP_MATMUL_GET_TENSOR_C_RET,
+    ASC_OP_MATMUL_END,
+};
+
+static int posts_kfc_message(const AscInstr *in, const AscEvent *e) {
+  if (in->op == ASC_OP_MATMUL_REGISTER)
+    return in->n_args > 3; /* with a tiling: REGIST_MATMUL_OBJ calls Init */
+  for (size_t i = 0; i < sizeof kfc_message_ops / sizeof kfc_message_ops[0];
+       i++)
+    if (in->op == kfc_message_ops[i])
+      /* an Iterate that started no block (the loop's end) posts none */
+      return (in->op != ASC_OP_MATMUL_ITERATE &&
+              in->op != ASC_OP_MATMUL_ITERATE_ASYNC) ||
+             e->elems > 0;
+  return 0;
+}
+
+/* family: matmul. Work of the cube core that a MIX kernel's vector core
+ * does in the model (matmul_block.c): the cube's pipes and its GM -> L1
+ * copies. */
+static int cube_side(const AscInstr *in, AscPipe pipe) {
+  return pipe == ASC_PIPE_M || pipe == ASC_PIPE_MTE1 || pipe == ASC_PIPE_FIX ||
+         in->op == ASC_OP_DATA_COPY_ND2NZ;
 }
 
 static int64_t access_bytes(const AscEvent *e) {
@@ -794,6 +929,13 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
       }
       if (n->path)
         n->bytes = access_bytes(e);
+      /* family: matmul: the client waits while the server handles this
+       * message and, first, the other clients' (their requests arrive
+       * together: one server for all) */
+      if (w->clients > 0 && posts_kfc_message(in, e)) {
+        double c = (double)n->scost + w->clients * p->mix_message_cycles;
+        n->scost = (int32_t)(c < 2e9 ? c : 2e9);
+      }
       return 1;
     }
     n->kind = NK_OP;
@@ -803,10 +945,14 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
     AscCost cost = asc_op_info((AscOpId)in->op)->cost;
     if (cost == ASC_COST_DMA_IN || cost == ASC_COST_DMA_OUT) {
       int read = cost == ASC_COST_DMA_IN;
+      TimingDma d;
+      if (!timing_dma_cost(&w->l2, e, read, p, &d))
+        return 0;
       n->path = read ? ASC_PATH_GM_UB : ASC_PATH_UB_GM;
       n->cost = cycles_of(p->dma_issue_cycles);
-      n->port = cycles_of((double)e->bytes / t->port_rate);
-      n->chan = cycles_of((double)e->bytes / p->core_gm_bpc);
+      n->port = cycles_of(d.hbm_bytes / t->port_rate);
+      n->port_l2 = cycles_of(d.l2_bytes / t->l2_rate);
+      n->chan = cycles_of(d.chan_cycles);
       n->lat = cycles_of(read ? p->gm_read_latency : p->gm_write_latency);
     } else if (cost == ASC_COST_CUBE) { /* family: cube */
       n->cost = cycles_of(p->vec_issue_cycles) +
@@ -819,10 +965,17 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
       n->cost = cycles_of(p->vec_issue_cycles) +
                 cycles_of((double)e->bytes / p->vec_bytes_per_cycle);
     } else if (e->pipe == ASC_PIPE_V) {
-      n->cost = vector_cycles(p, in, e);
+      n->cost = vector_cycles(p, w, in, e);
     } else {
       n->cost = cycles_of(p->vec_issue_cycles) +
                 cycles_of((double)e->bytes / p->vec_bytes_per_cycle);
+    }
+    /* family: matmul: one cube core serves the vector cores of its AI Core
+     * in turn: its pipes and its channel do each one's work in a share of
+     * their time */
+    if (w->clients > 1 && cube_side(in, e->pipe)) {
+      n->cost *= w->clients;
+      n->chan *= w->clients;
     }
     return 1;
   case ASC_EV_SET_FLAG:
@@ -913,6 +1066,7 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
 static void work_free(Work *w) {
   if (!w)
     return;
+  timing_l2_free(&w->l2);
   free(w->pend);
   free(w->sigs);
   for (int i = 0; i < ASC_MAX_EVENTS * ASC_MAX_EVENT_IDS; i++) {
@@ -936,7 +1090,12 @@ static void on_block_begin(void *self, AscBlockState *b) {
   if (bs->work) {
     bs->work->free_sig = -1;
     bs->work->last_func = 0;
-    bs->work->S = cycles_of(t->p.block_start_cycles);
+    bs->work->S = asc_timing_block_start(t);
+    timing_l2_init(&bs->work->l2, t->l2_lines, t->line_shift);
+    /* family: matmul: a MIX kernel's vector core is a client of its AI
+     * Core's cube core, which serves core_per_group - 1 of them */
+    if (b->has_core && !b->core_is_aic && b->core_per_group > 1)
+      bs->work->clients = b->core_per_group - 1;
   }
   if (!bs->sites) {
     work_free(bs->work);
@@ -1074,6 +1233,18 @@ AscTiming *asc_timing_new(const AscTimingParams *params, const AscKernel *k,
     t->port_rate = 1;
   /* below two channels' worth, a read and a write at once compete */
   t->shared_port = t->port_rate < 2 * t->p.core_gm_bpc;
+  /* the L2: its bandwidth and capacity shared alike by the cores in use */
+  t->l2_rate = t->p.l2_bandwidth_gbps / t->p.clock_ghz / t->cores;
+  if (!(t->l2_rate > 0))
+    t->l2_rate = 1;
+  t->shared_l2 = t->l2_rate < 2 * t->p.core_l2_bpc;
+  t->line_shift = 5;
+  while (t->line_shift < 20 &&
+         ((int64_t)1 << t->line_shift) < t->p.l2_line_bytes)
+    t->line_shift++;
+  double lines = t->p.l2_size_mb * 1048576.0 /
+                 (double)((int64_t)1 << t->line_shift) / t->cores;
+  t->l2_lines = lines >= 1 ? (int64_t)(lines < 1e9 ? lines : 1e9) : 0;
   pthread_mutex_init(&t->lock, NULL);
   t->func_base = calloc((size_t)(k->n_funcs + 1), sizeof *t->func_base);
   t->blocks = calloc((size_t)block_num, sizeof *t->blocks);
@@ -1173,6 +1344,10 @@ int64_t asc_timing_duration(const AscTiming *t) {
 
 double asc_timing_port_rate(const AscTiming *t) { return t->port_rate; }
 
+int64_t asc_timing_block_start(const AscTiming *t) {
+  return cycles_of(t->p.block_start_per_core_cycles * t->cores);
+}
+
 int asc_timing_n_sites(const AscTiming *t) { return t->n_sites; }
 
 const AscInstr *asc_timing_site(const AscTiming *t, int site) {
@@ -1218,7 +1393,7 @@ int64_t asc_timing_block_cycle(const AscBlockState *b, int64_t *entry) {
     if (b->block_idx < 0 || b->block_idx >= t->block_num)
       return -1;
     const Work *w = t->blocks[b->block_idx].work;
-    *entry = cycles_of(t->p.block_start_cycles);
+    *entry = asc_timing_block_start(t);
     return w && w->pend_n == 0 ? w->S : -1;
   }
   return -1;

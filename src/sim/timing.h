@@ -9,8 +9,11 @@
  * HardEvent and id), pipe_barrier, and the implicit flags of TQue
  * enque/deque (producer → consumer) and free_tensor/alloc_tensor (consumer
  * → producer). MTE2 and MTE3 share the core's GM port; the port's rate is
- * the core's share of the chip's GM bandwidth. The model is a pure function
- * of the event stream: results never depend on host threads.
+ * the core's share of the chip's GM bandwidth, and the core's share of the
+ * L2 (timing_gm.c) decides which bytes come from GM and which from the L2.
+ * Vector instructions see UB bank conflicts (timing_banks.c). The model is
+ * a pure function of each block's event stream: results never depend on
+ * host threads.
  *
  * The parameters come from one table per Platform (timing.c), each number
  * with its public source; docs/timing.md explains them. */
@@ -23,30 +26,40 @@
 #include "events.h"
 
 typedef struct AscTimingParams {
-  double clock_ghz;           /* AI Core clock */
-  double gm_bandwidth_gbps;   /* peak GM (HBM) bandwidth of the chip */
-  double gm_efficiency;       /* share of the peak DMA reaches */
-  double core_gm_bpc;         /* a core's GM port: bytes per cycle at most */
-  double dma_issue_cycles;    /* fixed cost of one MTE2/MTE3 instruction */
-  double gm_read_latency;     /* cycles from a read's last byte to its data */
-  double gm_write_latency;    /* cycles from a write's last byte to its ack */
-  double vec_issue_cycles;    /* fixed cost of one vector instruction */
-  double vec_bytes_per_cycle; /* simple vector ops: bytes per cycle */
+  double clock_ghz;             /* AI Core clock */
+  double gm_bandwidth_gbps;     /* peak GM (HBM) bandwidth of the chip */
+  double gm_efficiency;         /* share of the peak DMA reaches */
+  double core_gm_bpc;           /* a core's GM port: bytes per cycle at most */
+  double dma_issue_cycles;      /* fixed cost of one MTE2/MTE3 instruction */
+  double dma_burst_cycles;      /* each burst (blockCount) on the channel */
+  double core_l2_bpc;           /* a core's L2 port: bytes per cycle at most */
+  double l2_bandwidth_gbps;     /* peak L2 bandwidth of the chip */
+  double l2_size_mb;            /* L2 capacity, shared by the cores in use */
+  double l2_line_bytes;         /* L2 line: reuse and misaligned bursts */
+  double gm_read_latency;       /* cycles from a read's last byte to its data */
+  double gm_write_latency;      /* cycles from a write's last byte to its ack */
+  double vec_issue_cycles;      /* fixed cost of one vector instruction */
+  double ub_rw_conflict_cycles; /* a repeat whose read and write share a
+                                   UB bank */
+  double vec_bytes_per_cycle;   /* simple vector ops: bytes per cycle */
   double vec_transcendental_epc; /* exp, ln, sqrt: elements per cycle */
   double vec_division_epc;       /* div: elements per cycle */
-  double vec_cast64_epc;     /* casts to or from 64-bit: elements per cycle */
-  double scalar_cycles;      /* one scalar instruction */
-  double issue_cycles;       /* scalar cycles to issue a pipe instruction */
-  double scalar_ub_cycles;   /* scalar read or write of one UB element */
-  double scalar_gm_cycles;   /* scalar read or write of one GM element */
-  double sync_cycles;        /* set_flag → wait_flag propagation */
-  double block_start_cycles; /* a block's start-up before its first instr */
-  double launch_base_us;     /* launch overhead of a 1-core launch */
-  double launch_per_core_us; /* added per further core */
-  double max_records;        /* instruction records kept per launch */
+  double vec_cast64_epc;   /* casts to or from 64-bit: elements per cycle */
+  double scalar_cycles;    /* one scalar instruction */
+  double issue_cycles;     /* scalar cycles to issue a pipe instruction */
+  double scalar_ub_cycles; /* scalar read or write of one UB element */
+  double scalar_gm_cycles; /* scalar read or write of one GM element */
+  double sync_cycles;      /* set_flag → wait_flag propagation */
+  double block_start_per_core_cycles; /* a block's start-up before its
+                                         first instr, per core in use */
+  double launch_base_us;              /* launch overhead of a 1-core launch */
+  double launch_per_core_us;          /* added per further core */
+  double max_records;                 /* instruction records kept per launch */
   /* family: cube */
   double cube_fractals_per_cycle;   /* Mmad: 16 x 16 x C0 products a cycle */
   double cube_load_bytes_per_cycle; /* LoadData L1 -> L0: bytes a cycle */
+  double mix_message_cycles;        /* a MIX Matmul message at the cube core's
+                                       server */
 } AscTimingParams;
 
 /* Default parameters of a platform; returns 0 if the platform has no row. */
@@ -140,6 +153,8 @@ int64_t asc_timing_launch_overhead(const AscTiming *t); /* cycles */
 int64_t asc_timing_duration(const AscTiming *t);
 /* The core's GM port rate used, bytes per cycle. */
 double asc_timing_port_rate(const AscTiming *t);
+/* A block's start-up, cycles (block_start_per_core_cycles x cores). */
+int64_t asc_timing_block_start(const AscTiming *t);
 
 /* Instructions (sites): every op-table instruction of the kernel. */
 int asc_timing_n_sites(const AscTiming *t);

@@ -63,7 +63,7 @@ int sim_vseq_barrier(SimVecSeq *q) {
 }
 
 void sim_vseq_end(SimVecSeq *q) {
-  AscTensorRef t = {0, -1, -1, (uint8_t)ASC_DT_FLOAT32, 0};
+  AscTensorRef t = {0, -1, -1, (uint8_t)ASC_DT_FLOAT32, 0, 0};
   sim_vec_work(q->x, &t, 0);
 }
 

@@ -6,6 +6,9 @@
 #include "checked.h"
 #include "sim.h"
 
+/* a repeat: 8 blocks of 32 bytes; level-0 forms have up to 3 operands */
+enum { L0_MAX_OPS = 3, L0_BLOCKS = 8, L0_BLOCK = 32, L0_REPEAT = 256 };
+
 /* A vector operand: inside its tensor and the UB, and 32-byte aligned (the
  * vector unit reads and writes whole 32-byte blocks). */
 uint8_t *sim_vec_operand(AscExec *x, const AscInstr *in, int k, int64_t n,
@@ -31,6 +34,39 @@ void sim_vec_work(AscExec *x, const AscTensorRef *dst, int64_t n) {
   x->b->regs.mask_counter = 0;
   x->b->regs.mask_high = UINT64_MAX;
   x->b->regs.mask_low = UINT64_MAX;
+}
+
+/* The timing model's view of an elementwise instruction (events.h,
+ * AscVecOperand): where the 32-byte blocks of each repeat lie in the UB,
+ * for its bank conflicts. A count (level-2) form walks its operands
+ * contiguously, 256 bytes of the widest type a repeat; operand 0 is dst,
+ * written (and read too when dst_read), then n_ops - 1 sources. */
+static void vec_geom(AscExec *x, const AscInstr *in, int n_ops, int dst_read,
+                     int64_t n) {
+  AscEvent *e = &x->b->ev;
+  if (!x->b->n_observers || n <= 0 || n_ops + dst_read > ASC_EVENT_MAX_VOPS)
+    return;
+  int64_t es[ASC_EVENT_MAX_VOPS], esize = 1;
+  for (int k = 0; k < n_ops; k++) {
+    es[k] = (int64_t)asc_dtype_size((AscDType)ASC_SLOT(x, in, k).t.dtype);
+    if (es[k] < 1 || es[k] > 8)
+      return;
+    if (es[k] > esize)
+      esize = es[k];
+  }
+  int64_t per_repeat = L0_REPEAT / esize;
+  e->vrepeats = (n + per_repeat - 1) / per_repeat;
+  e->n_vops = 0;
+  for (int k = 0; k < n_ops + dst_read; k++) {
+    int op = k < n_ops ? k : 0;
+    AscVecOperand *v = &e->vop[e->n_vops++];
+    memset(v, 0, sizeof *v);
+    v->addr = ASC_SLOT(x, in, op).t.addr;
+    v->blocks = (uint8_t)(L0_BLOCKS * es[op] / esize);
+    v->blk = 1;
+    v->rep = v->blocks;
+    v->write = k == 0;
+  }
 }
 
 static AscScalar scalar_operand(AscExec *x, const AscInstr *in, int k) {
@@ -69,6 +105,7 @@ AscStatus sim_vec_binary(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   asc_vec_binary((AscVecBinOp)in->imm, (AscDType)in->dtype, d, a, b, n);
   sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  vec_geom(x, in, 3, 0, n);
   return ASC_OK;
 }
 
@@ -81,6 +118,7 @@ AscStatus sim_vec_scalar(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   asc_vec_scalar((AscVecScalarOp)in->imm, (AscDType)in->dtype, d, s, sc, n);
   sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  vec_geom(x, in, 2, 0, n);
   return ASC_OK;
 }
 
@@ -92,6 +130,7 @@ AscStatus sim_vec_unary(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   asc_vec_unary((AscVecUnOp)in->imm, (AscDType)in->dtype, d, s, n);
   sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  vec_geom(x, in, 2, 0, n);
   return ASC_OK;
 }
 
@@ -102,6 +141,7 @@ AscStatus sim_vec_duplicate(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   asc_vec_dup((AscDType)in->dtype, d, scalar_operand(x, in, 1), n);
   sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  vec_geom(x, in, 1, 0, n);
   return ASC_OK;
 }
 
@@ -115,6 +155,7 @@ AscStatus sim_vec_cast(AscExec *x, const AscInstr *in) {
   asc_vec_cast((AscDType)dt->dtype, (AscDType)st->dtype, (AscRoundMode)in->imm2,
                d, s, n);
   sim_vec_work(x, dt, n);
+  vec_geom(x, in, 2, 0, n);
   return ASC_OK;
 }
 
@@ -128,8 +169,6 @@ AscStatus sim_vec_cast(AscExec *x, const AscInstr *in) {
  * elements per repeat follow the wider type (Cast.md); element i of a
  * repeat lies at byte i * sizeof(T) of each operand's repeat, so the
  * narrower operand covers 128 (or 64) bytes of it. */
-
-enum { L0_MAX_OPS = 3, L0_BLOCKS = 8, L0_BLOCK = 32, L0_REPEAT = 256 };
 
 typedef struct L0Run {
   int block, first, n; /* elements [first, first + n) of the repeat */
@@ -145,6 +184,7 @@ typedef struct L0Mask {
 typedef struct L0 {
   int n_ops;                 /* operand 0 is dst, then the sources */
   uint8_t *base[L0_MAX_OPS]; /* host pointer of each operand's address */
+  int64_t addr[L0_MAX_OPS];  /* each operand's UB address */
   int64_t blk[L0_MAX_OPS];   /* block stride, 32-byte units */
   int64_t rep[L0_MAX_OPS];   /* repeat stride, 32-byte units */
   int64_t repeat;            /* repeat_times */
@@ -366,6 +406,7 @@ static int l0_prepare(AscExec *x, const AscInstr *in, L0 *l, int k, int n_ops,
     if (!p)
       return 0;
     l->base[i] = p - b0;
+    l->addr[i] = t->addr;
   }
   int full = l->m[0].enabled == per_repeat;
   l->dense = full;
@@ -412,6 +453,24 @@ static void l0_work(AscExec *x, const L0 *l, int nop) {
   int64_t n = nop ? 0 : l->repeat * (L0_REPEAT / l->esize);
   x->b->ev.elems = n;
   x->b->ev.bytes = n * l->es[0];
+  /* the timing model's view of the operands (vec_geom); a source of block
+   * stride 0 reads its one block once a repeat (the devkit's
+   * bank_conflict_ub example, scenario 7) */
+  AscEvent *e = &x->b->ev;
+  if (nop || !x->b->n_observers || l->n_ops > ASC_EVENT_MAX_VOPS)
+    return;
+  e->vrepeats = l->repeat;
+  e->n_vops = l->n_ops;
+  for (int i = 0; i < l->n_ops; i++) {
+    AscVecOperand *v = &e->vop[i];
+    int64_t blocks = L0_BLOCKS * l->es[i] / l->esize;
+    memset(v, 0, sizeof *v);
+    v->addr = l->addr[i];
+    v->blk = (int32_t)l->blk[i];
+    v->rep = (int32_t)l->rep[i];
+    v->blocks = (uint8_t)(l->blk[i] == 0 ? 1 : blocks < 1 ? 1 : blocks);
+    v->write = i == 0;
+  }
 }
 
 static const char *const l0_binary_names[] = {"dst", "src0", "src1"};
@@ -525,6 +584,7 @@ AscStatus sim_vec_ternary(AscExec *x, const AscInstr *in) {
   asc_vec_ternary((AscVecTernOp)in->imm, (AscDType)in->dtype,
                   (AscDType)ASC_SLOT(x, in, 1).t.dtype, d, a, b, s, n);
   sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
+  vec_geom(x, in, has_src1 ? 3 : 2, 1, n);
   return ASC_OK;
 }
 

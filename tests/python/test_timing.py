@@ -25,6 +25,7 @@ DMA = int(P["dma_issue_cycles"])
 RD = int(P["gm_read_latency"])
 WR = int(P["gm_write_latency"])
 CAP = P["core_gm_bpc"]
+BURST = P["dma_burst_cycles"]
 
 
 def profile(kernel: asc.JITFunction, blocks: int, *args: object, params: Optional[dict] = None) -> LaunchProfile:
@@ -60,7 +61,8 @@ def vec_classes(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int):
     y_gm.set_global_buffer(y)
     a = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 4096)
     b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 16384, 4096)
-    h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 32768, 4096)
+    # h in another UB bank than a: the cast below meets no bank conflict (test_timing_model.py has those)
+    h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 98304, 4096)
     i32 = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 49152, 4096)
     i64 = asc.LocalTensor(asc.int64, asc.TPosition.VECCALC, 65536, 4096)
     asc.data_copy(a, x_gm, 4096)
@@ -162,10 +164,10 @@ def test_data_move_cost_one_core() -> None:
     (rd,) = recs(lp, pipe="MTE2")
     (wr,) = recs(lp, pipe="MTE3")
     nbytes = n * 4
-    # one core alone: its own channel's rate; results complete after the GM latency
-    assert rd["end"] - rd["start"] == DMA + math.ceil(nbytes / CAP)
+    # one core alone: its own channel's rate (one burst); results complete after the GM latency
+    assert rd["end"] - rd["start"] == DMA + math.ceil(BURST + nbytes / CAP)
     assert rd["done"] - rd["end"] == RD
-    assert wr["end"] - wr["start"] == DMA + math.ceil(nbytes / CAP)
+    assert wr["end"] - wr["start"] == DMA + math.ceil(BURST + nbytes / CAP)
     assert wr["done"] - wr["end"] == WR
     # MTE3 starts when the wait_flag releases it: the read's data is complete
     (wait,) = recs(lp, pipe="MTE3", kind="wait")
@@ -194,12 +196,15 @@ def test_core_share_of_gm_bandwidth() -> None:
 
 
 @asc.jit
-def read_while_write(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int]):
-    """An MTE3 write and an MTE2 read of the same size at the same time."""
+def read_while_write(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int],
+                     BYPASS: asc.ConstExpr[int]):
+    """An MTE3 write and an MTE2 read of the same size at the same time (BYPASS: the write skips the L2)."""
     x_gm = asc.GlobalTensor()
     z_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x + asc.get_block_idx() * 2 * n, 2 * n)
     z_gm.set_global_buffer(z + asc.get_block_idx() * n, n)
+    if BYPASS == 1:
+        z_gm.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE)
     a = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 0, n)
     b = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, n * 4, n)
     asc.data_copy(a, x_gm, n)
@@ -212,10 +217,12 @@ def read_while_write(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExp
 
 @pytest.mark.parametrize("cores", [1, 48])
 def test_mte2_and_mte3_share_gm_bandwidth(cores: int) -> None:
+    """A write that goes to GM (its L2 bypassed) shares the core's GM bandwidth with a read; one into the L2
+    (write back) does not."""
     n = 4096
     x = np.arange(2 * n * cores, dtype=np.float32)
     z = np.zeros(n * cores, np.float32)
-    lp = profile(read_while_write, cores, x, z, n)
+    lp = profile(read_while_write, cores, x, z, n, 1)
     rd = recs(lp, pipe="MTE2")[1]
     (wr,) = recs(lp, pipe="MTE3")
     # they overlap in time
@@ -223,12 +230,19 @@ def test_mte2_and_mte3_share_gm_bandwidth(cores: int) -> None:
     rate = lp.port_rate
     data = math.ceil(n * 4 / min(rate, CAP))
     if cores == 1:  # a core alone has more share than its two channels take: no slow-down
-        assert rd["end"] - rd["start"] == DMA + math.ceil(n * 4 / CAP)
-        assert wr["end"] - wr["start"] == DMA + math.ceil(n * 4 / CAP)
+        assert rd["end"] - rd["start"] == DMA + math.ceil(BURST + n * 4 / CAP)
+        assert wr["end"] - wr["start"] == DMA + math.ceil(BURST + n * 4 / CAP)
     else:  # together they take the time of both transfers at the core's share
         first = min(rd["start"], wr["start"]) + DMA
         assert max(rd["end"], wr["end"]) - first >= 2 * data - 1
         assert max(rd["end"] - rd["start"], wr["end"] - wr["start"]) > DMA + data
+        # the same write into the L2 leaves the read its whole share
+        lp2 = profile(read_while_write, cores, x, z, n, 0)
+        rd2 = recs(lp2, pipe="MTE2")[1]
+        (wr2,) = recs(lp2, pipe="MTE3")
+        assert rd2["start"] < wr2["end"] and wr2["start"] < rd2["end"]
+        assert rd2["end"] - rd2["start"] == DMA + data
+        assert wr2["end"] - wr2["start"] == DMA + math.ceil(BURST + n * 4 / CAP)
 
 
 # ---- dependency rules --------------------------------------------------------------------------
@@ -458,8 +472,10 @@ def test_duration_is_slowest_core_plus_overhead_and_waves() -> None:
     per_core = [two.blocks[c].cycles + two.blocks[c + cores].cycles for c in range(cores)]
     assert two.duration_cycles == max(per_core) + two.launch_overhead_cycles
     assert two.blocks[cores].offset == two.launch_overhead_cycles + two.blocks[0].cycles
-    # a block's start-up and the first instruction
-    assert min(r["start"] for r in recs(one, kind=None)) >= P["block_start_cycles"]
+    # a block's start-up (it grows with the cores in use) and the first instruction
+    assert one.block_start_cycles == math.ceil(P["block_start_per_core_cycles"] * cores)
+    assert two.block_start_cycles == one.block_start_cycles
+    assert min(r["start"] for r in recs(one, kind=None)) >= one.block_start_cycles
 
 
 def test_deterministic_and_independent_of_workers() -> None:

@@ -108,6 +108,7 @@ class LaunchProfile:
         self.cores: int = raw["cores"]
         self.port_rate: float = raw["port_rate"]
         self.launch_overhead_cycles: int = raw["launch_overhead"]
+        self.block_start_cycles: int = raw["block_start"]  # each block's start-up
         self.duration_cycles: int = raw["duration"]
         self.params: Dict[str, float] = dict(raw["params"])
         self.sites: List[Site] = []

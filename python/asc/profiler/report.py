@@ -152,7 +152,7 @@ def _timeline(p: LaunchProfile) -> Tuple[Dict[str, Any], str]:
 
     tracks.append({"label": "launch", "pipe": "S"})
     synthetic(0, 0, int(np.floor(p.launch_overhead_cycles / p.clock_ghz)), site_names)
-    startup = int(p.params.get("block_start_cycles", 0))
+    startup = p.block_start_cycles
     for bi, r in records_of(p, blocks):
         if not len(r):
             continue

@@ -50,7 +50,7 @@ def chrome_trace(p: LaunchProfile, max_blocks: Optional[int] = None) -> Dict[str
     events.append({"ph": "X", "name": "launch overhead", "cat": "scalar", "pid": lpid, "tid": 1, "ts": 0,
                    "dur": math.floor(p.launch_overhead_cycles / ghz) / 1000,
                    "args": {"line": "", "cycles": p.launch_overhead_cycles, "start_cycle": 0, "issue_cycle": 0}})
-    startup = int(p.params.get("block_start_cycles", 0))
+    startup = p.block_start_cycles
     for bi, r in per_block:
         block = p.blocks[bi]
         if startup > 0:

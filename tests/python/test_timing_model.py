@@ -1,0 +1,323 @@
+"""The timing model's hardware mechanisms (docs/timing.md): UB bank conflicts of vector instructions, the L2 and
+its bypass hint, the cost of bursts and of misaligned transfers, and the MIX Matmul's clients of one cube core.
+Each test compares two launches that differ in one thing, on small shapes; the expected ratios come from the
+devkit's measurements or from the model's parameters (asc.profiler.timing_params)."""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Optional
+
+import numpy as np
+import pytest
+
+import asc
+from asc.profiler import LaunchProfile
+from asc.profiler.data import KINDS, PIPES
+
+P: Dict[str, float] = {name: value for name, value, _, _ in asc.profiler.timing_params("Ascend910B1")}
+
+
+def profile(launch, params: Optional[dict] = None) -> LaunchProfile:
+    with asc.profile(params=params) as prof:
+        launch()
+    assert len(prof.launches) == 1
+    return prof.last
+
+
+def durations(lp: LaunchProfile, pipe: str, block: int = 0) -> List[int]:
+    """The block's instructions on `pipe`, in order: their cycles on it."""
+    r = lp.blocks[block].records
+    r = r[(r["pipe"] == PIPES.index(pipe)) & (r["kind"] == KINDS.index("op"))]
+    r = r[np.argsort(r["start"], kind="stable")]
+    return [int(x) for x in r["end"] - r["start"]]
+
+
+# ---- UB bank conflicts (devkit bank_conflict_ub README) --------------------------------------------------------
+
+@asc.jit
+def bank_add(x: asc.GlobalAddress, z: asc.GlobalAddress, XA: asc.ConstExpr[int], YA: asc.ConstExpr[int],
+             ZA: asc.ConstExpr[int], S0B: asc.ConstExpr[int], S0R: asc.ConstExpr[int]):
+    """Four Adds of 64 repeats of float (level 0, mask 64) at the given UB addresses; src0's block and repeat
+    strides S0B, S0R."""
+    xg = asc.GlobalTensor()
+    zg = asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    zg.set_global_buffer(z)
+    xl = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, XA, 4096)
+    yl = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, YA, 4096)
+    zl = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, ZA, 4096)
+    asc.data_copy(xl, xg, 4096)
+    asc.data_copy(yl, xg, 4096)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    for _i in range(4):
+        asc.add(zl, xl, yl, 64, 64, asc.BinaryRepeatParams(1, S0B, 1, 8, S0R, 8))
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(zg, zl, 4096)
+
+
+def add_cycles(xa: int, ya: int, za: int, s0b: int = 1, s0r: int = 8) -> int:
+    x = np.ones(4096, np.float32)
+    z = np.zeros(4096, np.float32)
+    lp = profile(lambda: bank_add[1](x, z, xa, ya, za, s0b, s0r))
+    adds = durations(lp, "V")
+    assert len(adds) == 4 and len(set(adds)) == 1
+    return adds[0]
+
+
+def test_read_read_conflict_costs_the_readme_ratio() -> None:
+    """src0 and src1 in one bank group every repeat (scenarios 2 and 3): each repeat reads twice from a group.
+    The README measures 4167 against 2390 ticks for 1000 Adds (x 1.74)."""
+    free = add_cycles(0, 0x10100, 0x20000)
+    same_bank = add_cycles(0, 0x4000, 0x10000)
+    same_group = add_cycles(0, 0x10000, 0x14100)
+    assert free == int(P["vec_issue_cycles"]) + 64  # one cycle a repeat
+    assert same_bank == same_group
+    assert same_bank / free == pytest.approx(4167 / 2390, rel=0.05)
+
+
+def test_read_write_conflict_and_the_delayed_write() -> None:
+    """dst over src0 bank by bank (scenario 4) or src1 = dst (scenario 6): the hardware delays the write a repeat,
+    no conflict; dst one bank group off src0 (scenario 5): a read and a write meet in a bank every repeat,
+    ub_rw_conflict_cycles more each (README: 3751 against 2390 ticks)."""
+    free = add_cycles(0, 0x10100, 0x20000)
+    assert add_cycles(0, 0x10100, 0x4000) == free
+    assert add_cycles(0, 0x10100, 0x10100) == free
+    rw = add_cycles(0, 0x10100, 0x4020)
+    assert rw == int(P["vec_issue_cycles"]) + math.ceil(64 * (1 + P["ub_rw_conflict_cycles"]))
+    assert rw / free == pytest.approx(3751 / 2390, rel=0.05)
+
+
+def test_strides_decide_the_banks() -> None:
+    """src0 reading one block a repeat (block stride 0): repeat stride 1 walks it through src1's bank groups every
+    other repeat (scenario 7), repeat stride 8 keeps it out of them (scenario 8)."""
+    free = add_cycles(0, 0x10100, 0x20000)
+    assert add_cycles(0, 0x10100, 0x10100, 0, 8) == free
+    walk = add_cycles(0, 0x10100, 0x10100, 0, 1)
+    assert walk == int(P["vec_issue_cycles"]) + 64 + 32  # half the repeats read a group twice
+
+
+@asc.jit
+def three_reads(z: asc.GlobalAddress, OP: asc.ConstExpr[int]):
+    """Axpy (dst, src: two reads a repeat) or MulAddDst (dst, src0, src1: three) of 4096 floats, each operand in
+    its own 64 KiB (another bank id), src0 256 bytes into its own."""
+    zg = asc.GlobalTensor()
+    zg.set_global_buffer(z)
+    d = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 4096)
+    s0 = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 65536 + 256, 4096)
+    s1 = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 131072, 4096)
+    asc.duplicate(d, 1.0, 4096)
+    asc.duplicate(s0, 2.0, 4096)
+    asc.duplicate(s1, 3.0, 4096)
+    if OP == 0:
+        asc.axpy(d, s0, 1.0, 4096)
+    else:
+        asc.mul_add_dst(d, s0, s1, 4096)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(zg, d, 4096)
+
+
+def test_three_source_reads_take_two_cycles_a_repeat() -> None:
+    """24 blocks read a repeat cannot spread over 16 bank groups: MulAddDst runs at half Axpy's rate, as the
+    devkit's vector throughput table lists (float: 32 and 64 elements a cycle)."""
+    z = np.zeros(4096, np.float32)
+    axpy = durations(profile(lambda: three_reads[1](z, 0)), "V")[3]
+    np.testing.assert_array_equal(z, 3.0)
+    mad = durations(profile(lambda: three_reads[1](z, 1)), "V")[3]
+    np.testing.assert_array_equal(z, 7.0)
+    vec = int(P["vec_issue_cycles"])
+    assert axpy == vec + 64 and mad == vec + 128
+
+
+# ---- the L2 and its bypass hint --------------------------------------------------------------------------------
+
+# the copies below refill one UB buffer without waiting (as the devkit's data_copy example does): a race the
+# sanitizer reports, which does not matter to these timing tests
+@asc.jit(sanitize="off")
+def reread(x: asc.GlobalAddress, N: asc.ConstExpr[int], TIMES: asc.ConstExpr[int], BYPASS: asc.ConstExpr[int]):
+    """N floats read TIMES times in 16 KiB copies (BYPASS 1: with the L2 hint CACHE_MODE_DISABLE; 2: the hint,
+    then set_global_buffer again, which keeps it)."""
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    if BYPASS >= 1:
+        g.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE)
+    if BYPASS == 2:
+        g.set_global_buffer(x)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 4096)
+    for _t in range(TIMES):
+        for i in range(N // 4096):
+            asc.data_copy(ub, g[i * 4096:], 4096)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+L2_SMALL = {"l2_size_mb": 1.0}  # 1 MiB of L2 for the core: working sets of 256 KiB fit, of 2 MiB do not
+
+
+def copy_cycles(n: int, times: int, bypass: int = 0) -> List[int]:
+    x = np.zeros(n, np.float32)
+    return durations(profile(lambda: reread[1](x, n, times, bypass), L2_SMALL), "MTE2")
+
+
+def test_repeated_reads_of_a_small_working_set_hit_the_l2() -> None:
+    small = copy_cycles(65536, 4)  # 256 KiB, 16 copies a round
+    big = copy_cycles(524288, 4)   # 2 MiB, 128 copies a round
+    dma, burst = P["dma_issue_cycles"], P["dma_burst_cycles"]
+    miss = int(dma) + math.ceil(burst + 16384 / P["core_gm_bpc"])
+    hit = int(dma) + math.ceil(burst + 16384 / P["core_l2_bpc"])
+    # the first round misses, the next three hit
+    assert small[:16] == [miss] * 16 and small[16:] == [hit] * 48
+    # a working set larger than the core's L2 share: every round misses (least recently used lines go first)
+    assert big == [miss] * len(big)
+    assert sum(small) / len(small) < 0.5 * sum(big) / len(big)
+
+
+@pytest.mark.parametrize("bypass", [1, 2])
+def test_l2_bypass_hint_reads_gm_every_time(bypass: int) -> None:
+    """The hint goes with the tensor's views and survives set_global_buffer (the devkit's cacheMode_)."""
+    bypassed = copy_cycles(65536, 4, bypass=bypass)
+    miss = int(P["dma_issue_cycles"]) + math.ceil(P["dma_burst_cycles"] + 16384 / P["core_gm_bpc"])
+    assert bypassed == [miss] * 64
+
+
+@asc.jit(sanitize="off")
+def write_then_read(x: asc.GlobalAddress, z: asc.GlobalAddress, N: asc.ConstExpr[int]):
+    """Writes N floats (in 16 KiB copies), then reads them back."""
+    xg = asc.GlobalTensor()
+    zg = asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    zg.set_global_buffer(z)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 4096)
+    asc.data_copy(ub, xg, 4096)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    for i in range(N // 4096):
+        asc.data_copy(zg[i * 4096:], ub, 4096)
+    asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+    asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+    for i in range(N // 4096):
+        asc.data_copy(ub, zg[i * 4096:], 4096)
+
+
+def test_written_data_is_read_back_from_the_l2() -> None:
+    """Writes go into the L2 (write back): reading them back hits."""
+    n = 65536
+    x = np.arange(4096, dtype=np.float32)
+    z = np.zeros(n, np.float32)
+    lp = profile(lambda: write_then_read[1](x, z, n), L2_SMALL)
+    np.testing.assert_array_equal(z, np.tile(x, 16))
+    hit = int(P["dma_issue_cycles"]) + math.ceil(P["dma_burst_cycles"] + 16384 / P["core_l2_bpc"])
+    assert durations(lp, "MTE2")[1:] == [hit] * 16
+
+
+# ---- bursts and alignment ---------------------------------------------------------------------------------------
+
+@asc.jit
+def pad_copy(x: asc.GlobalAddress, OFF: asc.ConstExpr[int], COUNT: asc.ConstExpr[int], LEN: asc.ConstExpr[int],
+             STRIDE: asc.ConstExpr[int]):
+    """One DataCopyPad GM -> UB of COUNT bursts of LEN bytes, STRIDE bytes apart in GM, from byte OFF of x."""
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 32768)
+    asc.data_copy_pad(ub, g[OFF // 2:], asc.DataCopyParams(COUNT, LEN, STRIDE, 0), asc.DataCopyPadParams(False, 0, 0, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+def pad_cycles(off: int, count: int, length: int, stride: int = 0) -> int:
+    x = np.zeros(131072, np.float16)
+    (c,) = durations(profile(lambda: pad_copy[1](x, off, count, length, stride)), "MTE2")
+    return c
+
+
+def test_small_transfers_cost_more_per_byte() -> None:
+    """A copy's fixed cost (dma_issue_cycles) and each burst's (dma_burst_cycles): 128 bytes cost more per byte
+    than 8 KiB in one burst, and 8 KiB in 64 bursts of 128 bytes (DataCopyParams blockCount 64) more than in one."""
+    small = pad_cycles(0, 1, 128)
+    one = pad_cycles(0, 1, 8192)
+    bursts = pad_cycles(0, 64, 128, 384)
+    assert small / 128 > 3 * one / 8192
+    assert bursts == int(P["dma_issue_cycles"]) + math.ceil(64 * P["dma_burst_cycles"] + 8192 / P["core_gm_bpc"])
+    assert bursts > one
+
+
+def test_misaligned_transfers_move_whole_lines() -> None:
+    """A burst whose GM address is not 32-byte aligned moves every 512-byte L2 line it touches: 2048 bytes at an
+    offset of 2 touch 5 lines (the data_copy README: misaligned rows about 1.25x slower)."""
+    aligned = pad_cycles(0, 1, 2048)
+    off = pad_cycles(2, 1, 2048)
+    tail = pad_cycles(0, 1, 2046)  # a length that is not whole blocks: its 4 lines
+    dma, burst, cap = P["dma_issue_cycles"], P["dma_burst_cycles"], P["core_gm_bpc"]
+    assert aligned == int(dma) + math.ceil(burst + 2048 / cap)
+    assert off == int(dma) + math.ceil(burst + 5 * 512 / cap)
+    assert tail == int(dma) + math.ceil(burst + 4 * 512 / cap)
+    assert off / aligned == pytest.approx(1.25, rel=0.05)
+
+
+def test_line_size_overrides_are_checked() -> None:
+    """A line is a power of two of at least one 32-byte block."""
+    x = np.zeros(131072, np.float16)
+    (c,) = durations(profile(lambda: pad_copy[1](x, 2, 1, 2048, 0), {"l2_line_bytes": 256.0}), "MTE2")
+    assert c == int(P["dma_issue_cycles"]) + math.ceil(P["dma_burst_cycles"] + 9 * 256 / P["core_gm_bpc"])
+    for bad in (100.0, 16.0):
+        with pytest.raises(ValueError, match="l2_line_bytes"):
+            profile(lambda: pad_copy[1](x, 0, 1, 128, 0), {"l2_line_bytes": bad})
+
+
+# ---- a MIX Matmul: its vector cores are clients of one cube core ---------------------------------------------
+
+@asc.jit
+def mm_all(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+           workspace: asc.GlobalAddress):
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c + asc.get_block_idx() * tiling.m * tiling.n)  # each vector core its own C
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype))
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g)
+    mm.disable_bias()
+    mm.iterate_all(c_g)
+    mm.end()
+
+
+def run_mm(kt: asc.KernelType, params: Optional[dict] = None) -> LaunchProfile:
+    m = n = k = 64
+    rng = np.random.default_rng(1)
+    a = rng.integers(-3, 3, (m, k)).astype(np.float16)
+    b = rng.integers(-3, 3, (k, n)).astype(np.float16)
+    c = np.zeros((2, m, n), np.float32)
+    t = asc.adv.TCubeTiling(used_core_num=1, m=m, n=n, k_a=k, k_b=k, base_m=64, base_n=64, base_k=64,
+                            single_core_m=m, single_core_n=n, single_core_k=k, depth_a1=1, depth_b1=1, step_m=1,
+                            step_n=1, share_mode=0, is_bias=0)
+    lp = profile(lambda: mm_all[1, None](a, b, c, t, np.zeros(1024, np.uint8), kernel_type=kt), params)
+    np.testing.assert_allclose(c[0], a.astype(np.float32) @ b.astype(np.float32))
+    return lp
+
+
+def test_mix_clients_share_the_cube_core() -> None:
+    """In a MIX kernel (1:2) each vector core's Matmul is served by its AI Core's one cube core: the cube's pipes
+    do each client's work in half their time, and every message (Init, IterateAll, End: the devkit's
+    MatmulClient posts them) waits mix_message_cycles for each client of the server."""
+    cube = run_mm(asc.KernelType.AIC_ONLY)
+    mix = run_mm(asc.KernelType.MIX_AIC_1_2)
+    quiet = run_mm(asc.KernelType.MIX_AIC_1_2, {"mix_message_cycles": 0.0})
+    # block 1: the first vector core of the group (block 0 is the cube core, idle in the server loop)
+    assert durations(mix, "M", 1) == [2 * d for d in durations(cube, "M")]
+    assert durations(mix, "FIX", 1) == [2 * d for d in durations(cube, "FIX")]
+    assert sum(durations(cube, "M")) > 0
+
+    assert s_busy(mix, 1) - s_busy(quiet, 1) == 3 * 2 * P["mix_message_cycles"]
+    assert mix.blocks[1].cycles - quiet.blocks[1].cycles >= 3 * 2 * P["mix_message_cycles"]
+
+
+def s_busy(lp: LaunchProfile, block: int) -> float:
+    """The block's scalar-unit busy cycles."""
+    return next(r["busy_cycles"] for r in lp.pipe_table(per_block=True) if r["block"] == block and r["pipe"] == "S")
