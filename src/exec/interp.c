@@ -119,6 +119,7 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   e->n_acc = e->acc_overflow = 0;
   e->has_ov = e->has_lov = 0;
   e->elems = e->bytes = e->dropped = 0;
+  e->dc_op = ASC_DC_NONE;
   AscStatus s = exec_fns[in->op](x, in);
   if (!s && e->acc_overflow) /* a bug of the semantic function's records */
     return sim_fail(x, in,

@@ -164,5 +164,6 @@ AscStatus sim_emit_event(AscExec *x, const AscInstr *in) {
   e->n_acc = e->acc_overflow = 0;
   e->has_ov = e->has_lov = 0;
   e->elems = e->bytes = e->dropped = 0;
+  e->dc_op = ASC_DC_NONE;
   return s;
 }
