@@ -121,6 +121,7 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   e->elems = e->bytes = e->dropped = 0;
   e->bursts = e->vrepeats = 0;
   e->n_vops = 0;
+  e->dc_op = ASC_DC_NONE;
   AscStatus s = exec_fns[in->op](x, in);
   if (!s && e->acc_overflow) /* a bug of the semantic function's records */
     return sim_fail(x, in,

@@ -136,6 +136,17 @@ static void format_arg(Text *out, const char *spec, size_t len,
  * then the block index over the launch's blocks of that kind: on arch 2201
  * an AIV's GetBlockIdx * ratio + sub over GetBlockNum * ratio, an AIC's
  * GetBlockIdx over GetBlockNum). */
+/* The devkit's printf, DumpTensor, DumpAccChkPoint and PrintTimeStamp each
+ * write and invalidate the whole data cache first (DataCacheCleanAndInvalid
+ * ENTIRE_DATA_CACHE, CACHELINE_OUT: impl/basic_api/dav_c220/
+ * kernel_operator_dump_tensor_impl.h, impl/utils/debug/
+ * asc_aicore_printf_impl.h), which the sanitizer's data cache model sees
+ * (sanitizer_dcache.c). */
+static void clean_data_cache(AscExec *x) {
+  if (x->b->n_observers)
+    x->b->ev.dc_op = ASC_DC_CLEAN_ALL;
+}
+
 static void put_prefix(Text *out, const AscBlockState *b) {
   if (!b->has_core) {
     putf(out, "[AIV Block %d/%d] ", b->block_idx, b->block_num);
@@ -147,6 +158,7 @@ static void put_prefix(Text *out, const AscBlockState *b) {
 }
 
 AscStatus sim_printf(AscExec *x, const AscInstr *in) {
+  clean_data_cache(x);
   const char *fmt = asc_op_attr_str(in->src, "format");
   AscPrintfConv convs[ASC_PRINTF_MAX_CONVS];
   char err[256];
@@ -267,6 +279,7 @@ static void put_shaped(Text *out, AscDType dt, const uint8_t *p, int64_t n,
 /* A dump of n elements from tensor operand 0 moved on by `off` elements. */
 static AscStatus dump(AscExec *x, const AscInstr *in, uint32_t desc,
                       int64_t off, int64_t n, int shape_arg) {
+  clean_data_cache(x);
   const AscTensorRef *ref = sim_tensor_arg(x, in, 0, "tensor");
   if (!ref)
     return ASC_ERR_KERNEL;
@@ -393,6 +406,7 @@ AscStatus sim_dump_acc_chk_point(AscExec *x, const AscInstr *in) {
  */
 
 AscStatus sim_print_time_stamp(AscExec *x, const AscInstr *in) {
+  clean_data_cache(x);
   int64_t entry = 0;
   int64_t now = asc_timing_block_cycle(x->b, &entry);
   Text out = {0};

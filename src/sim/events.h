@@ -65,6 +65,11 @@ typedef struct AscAccess {
   /* GM: the tensor's L2 cache hint is CACHE_MODE_DISABLE (SetL2CacheHint;
    * the timing model's L2, src/sim/timing_gm.c) */
   uint8_t l2_bypass;
+  /* 1: a GM access of the scalar unit (GlobalTensor get_value / set_value,
+   * the list family's word reads), which goes through the core's data
+   * cache; 0: a pipe's (DMA, cube, fixpipe), which reaches GM directly
+   * (sanitizer_dcache.c) */
+  uint8_t scalar;
   /* GM, rows > 0: [lo, hi) bounds a strided access, `rows` runs of row_len
    * bytes every row_step bytes from row0 (offsets in buf, before clamping
    * to the argument); the sanitizer checks races between blocks on the
@@ -74,6 +79,25 @@ typedef struct AscAccess {
   int32_t buf;    /* GM: the kernel argument */
   int64_t lo, hi; /* byte range [lo, hi): UB address or offset in buf */
 } AscAccess;
+
+/* What an instruction does to the core's data cache besides its scalar
+ * accesses (AscEvent.dc_op; sanitizer_dcache.c). */
+typedef enum AscDcOp {
+  ASC_DC_NONE,
+  /* DataCacheCleanAndInvalid<T, SINGLE_CACHE_LINE[, CACHELINE_OUT / _ALL]>:
+   * writes back and invalidates the 64-byte line holding byte dc_off of
+   * kernel argument dc_buf */
+  ASC_DC_CLEAN_LINE,
+  /* ENTIRE_DATA_CACHE, and the debug prints (printf, DumpTensor,
+   * DumpAccChkPoint, PrintTimeStamp), whose devkit implementations issue
+   * one: the whole cache */
+  ASC_DC_CLEAN_ALL,
+  /* a DataCacheCleanAndInvalid with DcciDst CACHELINE_UB or
+   * CACHELINE_ATOMIC: no GM line is written back (named in reports) */
+  ASC_DC_NO_GM,
+  /* DataCachePreload: loads the line holding byte dc_off of dc_buf */
+  ASC_DC_PRELOAD,
+} AscDcOp;
 
 /* The most memory ranges one instruction records: BilinearInterpolation
  * touches six, AddDeqRelu five, MrgSort five (four lists and dst). */
@@ -140,6 +164,10 @@ typedef struct AscEvent {
    * cycle, when the blocks it waited for released it (set by those ops
    * only; others leave it stale) */
   int64_t xs_release;
+  /* OP: the data cache (AscDcOp; reset for every event) */
+  uint8_t dc_op;
+  int32_t dc_buf;
+  int64_t dc_off;
 } AscEvent;
 
 typedef struct AscObserver {

@@ -73,6 +73,7 @@ static AscStatus read_word(AscExec *x, const AscInstr *in,
   AscStatus s = sim_gm_span(x, in, &r, 1, 0, what, &span);
   if (s)
     return s;
+  sim_gm_mark_scalar(x, before); /* a scalar load, through the data cache */
   merge_word_read(&x->b->ev, before);
   if (span.valid)
     memcpy(tmp + span.skip, span.p, (size_t)span.valid);

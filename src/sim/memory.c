@@ -40,10 +40,17 @@ void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
   a->bounding = 0;
   a->atomic = 0;
   a->l2_bypass = 0;
+  a->scalar = 0;
   a->rows = 0;
   a->buf = buf;
   a->lo = lo;
   a->hi = hi;
+}
+
+void sim_gm_mark_scalar(AscExec *x, int n_before) {
+  for (int i = n_before; i < x->b->ev.n_acc; i++)
+    if (x->b->ev.acc[i].space == ASC_SPACE_GM)
+      x->b->ev.acc[i].scalar = 1;
 }
 
 const AscTensorRef *sim_tensor_arg(AscExec *x, const AscInstr *in, int k,

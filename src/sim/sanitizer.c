@@ -111,6 +111,7 @@ struct Shadow {
   uint32_t log_cap;
   Recent recent[RECENT];
   int n_recent;
+  DCache *dc; /* the block's data cache, made on its first use */
 };
 
 /* ---- names --------------------------------------------------------------- */
@@ -135,6 +136,12 @@ const char *asc_san_kind_name(AscSanKind kind) {
     return "align";
   case ASC_SAN_OVERRUN:
     return "overrun";
+  case ASC_SAN_STALE_READ:
+    return "stale-read";
+  case ASC_SAN_STALE_LINE:
+    return "stale-line";
+  case ASC_SAN_LOST_WRITE:
+    return "lost-write";
   }
   return "?";
 }
@@ -248,6 +255,7 @@ static void shadow_destroy(Shadow *sh) {
   free(sh->init);
   free(sh->ques);
   free(sh->log);
+  san_dc_free(sh->dc);
   free(sh);
 }
 
@@ -323,6 +331,8 @@ static void shadow_reset(Shadow *sh) {
   sh->n_pending = 0;
   sh->n_ques = 0;
   sh->n_recent = 0;
+  if (sh->dc)
+    san_dc_reset(sh->dc);
 }
 
 /* The worker's current shadow, set by block_begin. */
@@ -1210,14 +1220,21 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
       if (st)
         return st;
     }
-    return e->n_acc ? on_access(s, sh, b, e) : ASC_OK;
+    if (e->n_acc) {
+      AscStatus st = on_access(s, sh, b, e);
+      if (st)
+        return st;
+    }
+    return e->n_acc || e->dc_op ? san_dc_event(s, &sh->dc, b, e, sh->seq + 1)
+                                : ASC_OK;
   case ASC_EV_SET_FLAG:
     return on_set_flag(s, sh, b, e);
   case ASC_EV_WAIT_FLAG:
     return on_wait_flag(s, sh, b, e);
   case ASC_EV_BARRIER:
     on_barrier(sh, e);
-    return ASC_OK;
+    /* a debug print's write-back of the data cache (debug_print.c) */
+    return e->dc_op ? san_dc_event(s, &sh->dc, b, e, sh->seq + 1) : ASC_OK;
   case ASC_EV_QUE:
     on_que(sh, e);
     return ASC_OK;
@@ -1229,7 +1246,11 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
 static AscStatus on_block_end(void *self, AscBlockState *b) {
   AscSanitizer *s = self;
   Shadow *sh = tl.sh;
-  if (tl.launch != s->id || !sh || !sh->n_pending)
+  if (tl.launch != s->id || !sh)
+    return ASC_OK;
+  if (sh->dc)
+    san_dc_block_end(s, sh->dc, b);
+  if (!sh->n_pending)
     return ASC_OK;
   AscStatus st = ASC_OK;
   for (int ev = 0; ev < NEV && !st; ev++)
@@ -1307,7 +1328,8 @@ void asc_sanitizer_free(AscSanitizer *s) {
   release_shadows(s);
   if (s->gm)
     for (int i = 0; i < s->core_num; i++)
-      free(s->gm[i].v), free(s->gm[i].snaps);
+      free(s->gm[i].v), free(s->gm[i].snaps), free(s->gm[i].spans),
+          free(s->gm[i].reads);
   free(s->gm);
   free(s->reps);
   pthread_mutex_destroy(&s->lock);
@@ -1323,8 +1345,10 @@ AscStatus asc_sanitizer_finish(AscSanitizer *s, AscStatus status,
                                AscLaunchError *err) {
   release_shadows(s);
   int before = s->n_reps;
-  if (status == ASC_OK && s->gm)
+  if (status == ASC_OK && s->gm) {
     san_core_races(s);
+    san_dc_races(s);
+  }
   if (s->mode == ASC_SAN_ERROR) {
     /* keep the warnings and the report the launch fails with */
     int keep_i = -1;

@@ -40,15 +40,20 @@ typedef enum AscSanKind {
   ASC_SAN_SYNC,      /* set_flag / wait_flag misuse */
   ASC_SAN_ALIGN,     /* a DataCopy length that is not whole 32-byte blocks */
   ASC_SAN_OVERRUN,   /* a GM access past the end of its kernel argument */
+  /* the scalar unit's data cache (sanitizer_dcache.c): */
+  ASC_SAN_STALE_READ, /* a read of GM bytes a scalar write left in the cache */
+  ASC_SAN_STALE_LINE, /* a scalar read of a cached line a pipe wrote since */
+  ASC_SAN_LOST_WRITE, /* a write the write-back of a dirty line overwrites */
 } AscSanKind;
 
 typedef struct AscSanReport {
   AscSanKind kind;
-  int warning;          /* a warning in every mode (never fails a launch) */
-  int block;            /* the block of the reported API call */
-  int block2;           /* CORE_RACE: the other block; else -1 */
-  AscLoc loc;           /* the reported API call */
-  AscLoc loc2;          /* the other API call involved (line 0: none) */
+  int warning; /* a warning in every mode (never fails a launch) */
+  int block;   /* the block of the reported API call */
+  int block2;  /* CORE_RACE and the data cache's kinds between blocks: the
+                 other block; else -1 */
+  AscLoc loc;  /* the reported API call */
+  AscLoc loc2; /* the other API call involved (line 0: none) */
   const char *op, *op2; /* their IR op names (NULL: none) */
   int pipe, pipe2;      /* their pipes (AscPipe; ASC_PIPE_COUNT: none) */
   int space;            /* AscSpace of the memory; -1: none */

@@ -78,6 +78,32 @@ AscStatus san_report_overrun(AscSanitizer *s, AscBlockState *b,
   return san_emit(s, b, r);
 }
 
+int32_t san_gm_snap(AscSanitizer *s, const AscBlockState *b) {
+  if (!s->gm || !b->xsync_vc || b->block_idx < 0 || b->block_idx >= s->core_num)
+    return -1;
+  GmList *l = &s->gm[b->block_idx];
+  if (!l->n_snaps || l->last_epoch != b->xsync_epoch) {
+    if (l->n_snaps == l->cap_snaps) {
+      int cap = l->cap_snaps ? l->cap_snaps * 2 : 8;
+      int32_t *v =
+          cap > (1 << 20) / s->core_num
+              ? NULL
+              : realloc(l->snaps, sizeof *v * (size_t)cap * s->core_num);
+      if (!v) {
+        l->oom = 1;
+        return -1;
+      }
+      l->snaps = v;
+      l->cap_snaps = cap;
+    }
+    memcpy(l->snaps + (size_t)l->n_snaps * s->core_num, b->xsync_vc,
+           sizeof(int32_t) * (size_t)s->core_num);
+    l->n_snaps++;
+    l->last_epoch = b->xsync_epoch;
+  }
+  return l->n_snaps - 1;
+}
+
 void san_gm_record(AscSanitizer *s, const AscBlockState *b, const AscEvent *e,
                    const AscAccess *a) {
   if (!s->gm || b->block_idx < 0 || b->block_idx >= s->core_num)
@@ -85,32 +111,16 @@ void san_gm_record(AscSanitizer *s, const AscBlockState *b, const AscEvent *e,
   GmList *l = &s->gm[b->block_idx];
   int32_t snap = -1;
   if (b->xsync_vc) { /* system family: a snapshot per epoch */
-    if (!l->n_snaps || l->last_epoch != b->xsync_epoch) {
-      if (l->n_snaps == l->cap_snaps) {
-        int cap = l->cap_snaps ? l->cap_snaps * 2 : 8;
-        int32_t *v =
-            cap > (1 << 20) / s->core_num
-                ? NULL
-                : realloc(l->snaps, sizeof *v * (size_t)cap * s->core_num);
-        if (!v) {
-          l->oom = 1;
-          return;
-        }
-        l->snaps = v;
-        l->cap_snaps = cap;
-      }
-      memcpy(l->snaps + (size_t)l->n_snaps * s->core_num, b->xsync_vc,
-             sizeof(int32_t) * (size_t)s->core_num);
-      l->n_snaps++;
-      l->last_epoch = b->xsync_epoch;
-    }
-    snap = l->n_snaps - 1;
+    snap = san_gm_snap(s, b);
+    if (snap < 0)
+      return;
   }
   for (int k = l->n - 1; k >= 0 && k >= l->n - GM_LOOKBACK; k--) {
     GmRec *g = &l->v[k];
     if (g->in == e->in && g->buf == a->buf && g->write == a->write &&
-        g->snap == snap && g->atomic == a->atomic && !g->rows && !a->rows &&
-        a->lo <= g->hi && g->lo <= a->hi) {
+        g->snap == snap && g->atomic == a->atomic && g->scalar == a->scalar &&
+        g->bounding == a->bounding && !g->rows && !a->rows && a->lo <= g->hi &&
+        g->lo <= a->hi) {
       if (a->lo < g->lo)
         g->lo = a->lo;
       if (a->hi > g->hi)
@@ -136,6 +146,8 @@ void san_gm_record(AscSanitizer *s, const AscBlockState *b, const AscEvent *e,
   g->block = b->block_idx;
   g->write = a->write;
   g->atomic = a->atomic;
+  g->scalar = a->scalar;
+  g->bounding = a->bounding;
   g->pipe = e->pipe;
   g->epoch = b->xsync_epoch;
   g->snap = snap;
@@ -194,11 +206,18 @@ static void report_core_race(AscSanitizer *s, const GmRec *x, const GmRec *y) {
 
 /* system family: x happens before y through cross-block sync (y's block
  * had, at y's epoch, seen x's block's epoch). */
-static int gm_before(const AscSanitizer *s, const GmRec *x, const GmRec *y) {
-  if (y->snap < 0 || x->snap < 0)
+int san_gm_before(const AscSanitizer *s, int xb, int32_t x_epoch, int yb,
+                  int32_t y_snap) {
+  if (y_snap < 0 || y_snap >= s->gm[yb].n_snaps)
     return 0;
-  const int32_t *vc = s->gm[y->block].snaps + (size_t)y->snap * s->core_num;
-  return vc[x->block] >= x->epoch;
+  const int32_t *vc = s->gm[yb].snaps + (size_t)y_snap * s->core_num;
+  return vc[xb] >= x_epoch;
+}
+
+static int gm_before(const AscSanitizer *s, const GmRec *x, const GmRec *y) {
+  if (x->snap < 0)
+    return 0;
+  return san_gm_before(s, x->block, x->epoch, y->block, y->snap);
 }
 
 /* Do the bytes of x and y (each contiguous in [lo, hi), or strided runs

@@ -1,7 +1,8 @@
-/* What the two files of the sanitizer share: sanitizer.c (happens-before
- * and shadow memory within a core, the observer, the sanitizer object) and
+/* What the files of the sanitizer share: sanitizer.c (happens-before and
+ * shadow memory within a core, the observer, the sanitizer object),
  * sanitizer_gm.c (the records of GM accesses, overruns, races between
- * blocks). Private to them. */
+ * blocks) and sanitizer_dcache.c (the scalar unit's data cache). Private to
+ * them. */
 #ifndef ASC_SIM_SANITIZER_IMPL_H
 #define ASC_SIM_SANITIZER_IMPL_H
 
@@ -15,12 +16,18 @@
 /* The shadow state of the block a worker runs (sanitizer.c). */
 typedef struct Shadow Shadow;
 
+/* The data cache of the block a worker runs: the GM lines its scalar unit
+ * holds (sanitizer_dcache.c). */
+typedef struct DCache DCache;
+
 typedef struct GmRec {
   int64_t lo, hi;
   const AscInstr *in;
   int32_t buf, block;
   uint8_t write;
-  uint8_t atomic; /* a store-atomic write (datamove family) */
+  uint8_t atomic;   /* a store-atomic write (datamove family) */
+  uint8_t scalar;   /* the scalar unit's, through the data cache */
+  uint8_t bounding; /* [lo, hi) bounds bytes not all touched (events.h) */
   AscPipe pipe;
   /* system family: the block's sync epoch at the access and the index of
    * its vector-clock snapshot in its GmList (-1: no cross-block sync) */
@@ -29,10 +36,39 @@ typedef struct GmRec {
   int64_t row0, row_len, row_step;
 } GmRec;
 
+/* A GM line a block's scalar writes made dirty in its data cache, from
+ * the write that made it dirty to its write-back (sanitizer_dcache.c). */
+typedef struct DcSpan {
+  int64_t line;         /* byte offset / 64 in its argument */
+  uint64_t mask;        /* the bytes written (bit i: byte line * 64 + i) */
+  const AscInstr *w_in; /* the latest scalar write */
+  const AscInstr *c_in; /* the DataCacheCleanAndInvalid; NULL: the kernel's
+                           end (or an eviction: at any time) */
+  int32_t buf, block;
+  /* system family: the epochs and snapshots (GmList.snaps) of the latest
+   * write, of the access that brought the line in, of the write-back */
+  int32_t w_epoch, w_snap, f_snap, c_epoch;
+} DcSpan;
+
+/* Scalar reads of one line from one cached copy of it: the reader sees the
+ * GM bytes as they were when the copy was loaded (sanitizer_dcache.c). */
+typedef struct DcRead {
+  int64_t line;
+  uint64_t mask;
+  const AscInstr *in;
+  int32_t buf, block;
+  int32_t snap, f_snap; /* of the reads and of the load */
+} DcRead;
+
 typedef struct GmList {
   GmRec *v;
   int n, cap;
   int oom;
+  /* the data cache's records for the checks between blocks */
+  DcSpan *spans;
+  DcRead *reads;
+  int n_spans, cap_spans, n_reads, cap_reads;
+  int dc_oom;
   /* system family: vector clocks (core_num each) at the epochs of the
    * block's GM accesses */
   int32_t *snaps;
@@ -97,5 +133,28 @@ AscStatus san_report_overrun(AscSanitizer *s, AscBlockState *b,
                              const AscEvent *e);
 /* Reports every pair of blocks that race on GM, at the end of a launch. */
 void san_core_races(AscSanitizer *s);
+/* system family: the index of block b's snapshot of its vector clock at
+ * its current epoch in its GmList, made when needed; -1 without cross-block
+ * sync (or out of memory: GmList.oom). */
+int32_t san_gm_snap(AscSanitizer *s, const AscBlockState *b);
+/* system family: does an access of block xb at its epoch x_epoch happen
+ * before one of block yb whose snapshot is y_snap (-1: none)? */
+int san_gm_before(const AscSanitizer *s, int xb, int32_t x_epoch, int yb,
+                  int32_t y_snap);
+
+/* ---- sanitizer_dcache.c: the scalar unit's data cache -------------------- */
+
+void san_dc_free(DCache *dc);
+/* Back to an empty cache (a block starts). */
+void san_dc_reset(DCache *dc);
+/* Event e of block b: its scalar GM accesses, its pipes' GM accesses and
+ * its cache operations against the block's cache *pdc (made on first use);
+ * reports what reads or loses stale data. seq orders the reports. */
+AscStatus san_dc_event(AscSanitizer *s, DCache **pdc, AscBlockState *b,
+                       const AscEvent *e, uint32_t seq);
+/* The block ends: the lines still dirty are written back after it. */
+void san_dc_block_end(AscSanitizer *s, DCache *dc, const AscBlockState *b);
+/* The data cache's findings between blocks, at the end of a launch. */
+void san_dc_races(AscSanitizer *s);
 
 #endif

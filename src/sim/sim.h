@@ -344,6 +344,9 @@ double asc_float_normalize(AscDType dt, double v);
 /* Records a memory access of the running instruction for the observers. */
 void sim_record_access(AscBlockState *b, AscSpace space, int write, int32_t buf,
                        int64_t lo, int64_t hi);
+/* Marks the GM accesses recorded from index n_before on as the scalar
+ * unit's, made through the core's data cache (events.h: AscAccess.scalar). */
+void sim_gm_mark_scalar(AscExec *x, int n_before);
 
 /* The scalar unit's semantics (scalar.c), shared by the simulator and the
  * canonicalize pass. `sub` is an ASC_ARITH_* code, rt/at/bt the result and

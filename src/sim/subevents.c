@@ -166,5 +166,6 @@ AscStatus sim_emit_event(AscExec *x, const AscInstr *in) {
   e->elems = e->bytes = e->dropped = 0;
   e->bursts = e->vrepeats = 0;
   e->n_vops = 0;
+  e->dc_op = ASC_DC_NONE;
   return s;
 }

@@ -1,9 +1,13 @@
 /* The system family's semantics on one block: system variables, Trap, the
- * scalar bit utilities and ScalarCast, and the cache / SoC rows the model
- * has nothing to do for (it has no data or instruction cache: every access
- * goes to the memory it names). Cross-block sync is block_sync.c. */
+ * scalar bit utilities and ScalarCast, and the cache / SoC rows. The model
+ * keeps memory coherent (every access goes to the memory it names), so
+ * DataCacheCleanAndInvalid changes no data: it tells the sanitizer which
+ * lines of the scalar unit's data cache it writes back and invalidates
+ * (sanitizer_dcache.c), and the other cache rows do nothing. Cross-block
+ * sync is block_sync.c. */
 #include <string.h>
 
+#include "checked.h"
 #include "sim.h"
 #include "timing.h"
 
@@ -54,6 +58,51 @@ int64_t asc_sbit_same_as_sign(int64_t v) {
 AscStatus sim_system_nop(AscExec *x, const AscInstr *in) {
   (void)x;
   (void)in;
+  return ASC_OK;
+}
+
+/* DataCacheCleanAndInvalid<T, entireType[, dcciDst]>(dst): the devkit
+ * passes dst's address and both template values to the dcci instruction
+ * (impl/basic_api/kernel_reg.h: DcciGMImpl). SINGLE_CACHE_LINE: the 64-byte
+ * line holding dst's first byte; ENTIRE_DATA_CACHE: every line (dst's
+ * address is ignored). DcciDst CACHELINE_OUT, CACHELINE_ALL (the same,
+ * DataCacheCleanAndInvalid.md) and no dcciDst keep the cache coherent with
+ * GM; CACHELINE_UB with the UB, and CACHELINE_ATOMIC is not supported on
+ * Atlas A2 (same page): neither writes a GM line back. Only observers see
+ * any of it. */
+AscStatus sim_dcci(AscExec *x, const AscInstr *in) {
+  if (!x->b->n_observers)
+    return ASC_OK;
+  const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
+  const AscAttr *line = asc_op_attr(in->src, "entire_type");
+  const AscAttr *dst = asc_op_attr(in->src, "dcci_dst");
+  AscEvent *e = &x->b->ev;
+  if (dst && (dst->i == ASC_DCCIDST_CACHELINE_UB ||
+              dst->i == ASC_DCCIDST_CACHELINE_ATOMIC))
+    e->dc_op = ASC_DC_NO_GM;
+  else if (line && line->i == ASC_CACHELINE_ENTIRE_DATA_CACHE)
+    e->dc_op = ASC_DC_CLEAN_ALL;
+  else
+    e->dc_op = ASC_DC_CLEAN_LINE;
+  e->dc_buf = t->buf;
+  e->dc_off = t->addr;
+  return ASC_OK;
+}
+
+/* DataCachePreload(src, cacheOffset): loads the one cache line holding
+ * byte cacheOffset of src into the data cache (DataCachePreload.md), as a
+ * scalar read of it would. Only observers see it. */
+AscStatus sim_dc_preload(AscExec *x, const AscInstr *in) {
+  if (!x->b->n_observers)
+    return ASC_OK;
+  const AscTensorRef *t = &ASC_SLOT(x, in, 0).t;
+  AscEvent *e = &x->b->ev;
+  int64_t off;
+  if (asc_add_i64(t->addr, ASC_SLOT(x, in, 1).i, &off))
+    return ASC_OK; /* no address: nothing is loaded */
+  e->dc_op = ASC_DC_PRELOAD;
+  e->dc_buf = t->buf;
+  e->dc_off = off;
   return ASC_OK;
 }
 

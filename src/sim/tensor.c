@@ -172,10 +172,12 @@ AscStatus sim_gt_get_value(AscExec *x, const AscInstr *in) {
   SimGmSpan span;
   uint8_t tmp[8] = {0};
   AscStatus s = element_at(x, in, 1, &t);
+  int n = x->b->ev.n_acc;
   if (!s)
     s = sim_gm_span(x, in, &t, 1, 0, "element", &span);
   if (s)
     return s;
+  sim_gm_mark_scalar(x, n); /* through the data cache */
   if (span.valid)
     memcpy(tmp + span.skip, span.p, (size_t)span.valid);
   load_scalar((AscDType)t.dtype, tmp, &ASC_DST(x, in));
@@ -195,10 +197,12 @@ AscStatus sim_gt_set_value(AscExec *x, const AscInstr *in) {
   SimGmSpan span;
   uint8_t tmp[8] = {0};
   AscStatus s = element_at(x, in, 1, &t);
+  int n = x->b->ev.n_acc;
   if (!s)
     s = sim_gm_span(x, in, &t, 1, 1, "element", &span);
   if (s)
     return s;
+  sim_gm_mark_scalar(x, n); /* into the data cache */
   store_scalar((AscDType)t.dtype, tmp, ASC_SLOT(x, in, 2),
                in->src->operands[2]->type->dtype);
   if (span.valid)

@@ -10,6 +10,10 @@ from kernels_util import ascendc, fails_at
 import asc
 
 N = 8  # int32 per 32-byte block
+# int32 per 64-byte data cache line: the slot of a value one block writes with set_value and another reads,
+# written back (data_cache_clean_and_invalid) before the sync that hands it over (docs/sanitizer.md)
+L = 16
+DCCI = asc.CacheLine.SINGLE_CACHE_LINE
 
 
 @asc.jit
@@ -24,32 +28,33 @@ def ring_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, ws: asc.GlobalAddres
     w_gm = asc.GlobalTensor()
     w_gm.set_global_buffer(ws)
     ub = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 512)
-    z_gm.set_value(i * N, x_gm.get_value(i * N) + 1)
+    z_gm.set_value(i * L, x_gm.get_value(i * N) + 1)
+    asc.data_cache_clean_and_invalid(DCCI, z_gm[i * L])
     if soft:
         asc.sync_all(w_gm, ub)
     else:
         asc.sync_all()
     j = (i + 1) % n
-    z_gm.set_value((n + i) * N, z_gm.get_value(j * N))
+    z_gm.set_value((n + i) * L, z_gm.get_value(j * L))
 
 
 @pytest.mark.parametrize("soft", [False, True])
 @pytest.mark.parametrize("blocks", [1, 2, 5])
 def test_sync_all_orders_the_blocks(blocks: int, soft: bool) -> None:
     x = np.arange(blocks * N, dtype=np.int32) * 3
-    z = np.zeros(2 * blocks * N, np.int32)
+    z = np.zeros(2 * blocks * L, np.int32)
     ws = np.zeros(blocks * N, np.int32)
     ring_kernel[blocks](x, z, ws, soft)
     first = x[::N] + 1
-    assert z[: blocks * N : N].tolist() == first.tolist()
-    assert z[blocks * N :: N].tolist() == np.roll(first, -1).tolist()
+    assert z[: blocks * L : L].tolist() == first.tolist()
+    assert z[blocks * L :: L].tolist() == np.roll(first, -1).tolist()
     if soft:  # the devkit's protocol: each block's word counts its barriers
         assert ws[::N].tolist() == [1] * blocks
 
 
 def test_sync_all_ascendc() -> None:
     for soft in (False, True):
-        ring_kernel[2](np.zeros(16, np.int32), np.zeros(32, np.int32), np.zeros(16, np.int32), soft)
+        ring_kernel[2](np.zeros(16, np.int32), np.zeros(4 * L, np.int32), np.zeros(16, np.int32), soft)
     srcs = [c.ascendc(line_comments=False) for c in ring_kernel.cache.values()]
     assert any("AscendC::SyncAll<true>();" in s for s in srcs)
     assert any("AscendC::SyncAll<true>(w_gm, ub, 0);" in s for s in srcs)
@@ -63,21 +68,22 @@ def repeat_barrier_kernel(z: asc.GlobalAddress, rounds: int):
     z_gm = asc.GlobalTensor()
     z_gm.set_global_buffer(z)
     for r in range(rounds):
-        z_gm.set_value((r * n + i) * N, i + 1 + r)
+        z_gm.set_value((r * n + i) * L, i + 1 + r)
+        asc.data_cache_clean_and_invalid(DCCI, z_gm[(r * n + i) * L])
         asc.sync_all()
         if i == 0:
             s = 0
             for k in range(n):
-                s = s + z_gm.get_value((r * n + k) * N)
-            z_gm.set_value((rounds * n + r) * N, s)
+                s = s + z_gm.get_value((r * n + k) * L)
+            z_gm.set_value((rounds * n + r) * L, s)
         asc.sync_all()
 
 
 def test_sync_all_in_a_loop() -> None:
     blocks, rounds = 4, 6
-    z = np.zeros((rounds * blocks + rounds) * N, np.int32)
+    z = np.zeros((rounds * blocks + rounds) * L, np.int32)
     repeat_barrier_kernel[blocks](z, rounds)
-    sums = z[rounds * blocks * N :: N].tolist()
+    sums = z[rounds * blocks * L :: L].tolist()
     assert sums == [sum(k + 1 + r for k in range(blocks)) for r in range(rounds)]
 
 
@@ -129,27 +135,28 @@ def chain_kernel(z: asc.GlobalAddress, ws: asc.GlobalAddress):
     ub = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 64)
     if i > 0:
         asc.ib_wait(w_gm, ub, i - 1, 0)
-        z_gm.set_value(i * N, z_gm.get_value((i - 1) * N) * 2 + i)
+        z_gm.set_value(i * L, z_gm.get_value((i - 1) * L) * 2 + i)
     else:
         z_gm.set_value(0, 1)
+    asc.data_cache_clean_and_invalid(DCCI, z_gm[i * L])
     asc.ib_set(w_gm, ub, i, 0)
 
 
 @pytest.mark.parametrize("blocks", [1, 2, 6])
 def test_ib_set_wait_chain(blocks: int) -> None:
-    z = np.zeros(blocks * N, np.int32)
+    z = np.zeros(blocks * L, np.int32)
     ws = np.zeros(blocks * N, np.int32)
     chain_kernel[blocks](z, ws)
     want = [1]
     for i in range(1, blocks):
         want.append(want[-1] * 2 + i)
-    assert z[::N].tolist() == want
+    assert z[::L].tolist() == want
     # every flag was set and, except the last block's (nobody waits for it), cleared by its waiter
     assert ws[::N].tolist() == [0] * (blocks - 1) + [1]
 
 
 def test_ib_ascendc() -> None:
-    chain_kernel[2](np.zeros(16, np.int32), np.zeros(16, np.int32))
+    chain_kernel[2](np.zeros(2 * L, np.int32), np.zeros(16, np.int32))
     src = ascendc(chain_kernel)
     assert "AscendC::IBWait<true>(w_gm, ub, " in src and "AscendC::IBSet<true>(w_gm, ub, " in src
 
@@ -196,9 +203,11 @@ def ordered_kernel(z: asc.GlobalAddress, ws: asc.GlobalAddress, rounds: int):
     ub.set_value(n * N, 1)  # what InitDetermineComputeWorkspace leaves
     for _r in range(rounds):
         asc.wait_pre_block(w_gm, ub)
+        asc.data_cache_clean_and_invalid(DCCI, z_gm)  # the count another block changed since the last round
         k = z_gm.get_value(0)
         z_gm.set_value((k + 1) * N, i)
         z_gm.set_value(0, k + 1)
+        asc.data_cache_clean_and_invalid(asc.CacheLine.ENTIRE_DATA_CACHE, z_gm)  # both lines, for the next block
         asc.notify_next_block(w_gm, ub)
 
 
@@ -249,17 +258,18 @@ def used_cores_kernel(z: asc.GlobalAddress, ws: asc.GlobalAddress):
     w_gm.set_global_buffer(ws)
     ub = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 512)
     if i < 2:
-        z_gm.set_value(i * N, (i + 1) * 10)
+        z_gm.set_value(i * L, (i + 1) * 10)
+        asc.data_cache_clean_and_invalid(DCCI, z_gm[i * L])
     asc.sync_all(w_gm, ub, 2)
     if i == 2:
-        z_gm.set_value(2 * N, z_gm.get_value(0) + z_gm.get_value(N))
+        z_gm.set_value(2 * L, z_gm.get_value(0) + z_gm.get_value(L))
 
 
 def test_sync_all_soft_with_used_cores() -> None:
-    z = np.zeros(3 * N, np.int32)
+    z = np.zeros(3 * L, np.int32)
     ws = np.zeros(3 * N, np.int32)
     used_cores_kernel[3](z, ws)
-    assert z[::N].tolist() == [10, 20, 30]
+    assert z[::L].tolist() == [10, 20, 30]
     assert ws[::N].tolist() == [1, 1, 1]
 
 

@@ -39,8 +39,9 @@ def _load(tmp_path: Path, name: str, source: str) -> Any:
 def _kernel_source(body: List[str], result: str, prelude: List[str] = ()) -> str:
     lines = ["import asc", "", *prelude, "@asc.jit", "def k(z: asc.GlobalAddress):",
              "    a = asc.get_block_idx()", *body,
-             "    z_gm = asc.GlobalTensor()", "    z_gm.set_global_buffer(z, 8)",
-             f"    z_gm.set_value(asc.get_block_idx(), {result})"]
+             "    z_gm = asc.GlobalTensor()", "    z_gm.set_global_buffer(z, 32)",
+             # a 64-byte data cache line per block (docs/sanitizer.md, "The data cache")
+             f"    z_gm.set_value(asc.get_block_idx() * 16, {result})"]
     return "\n".join(lines) + "\n"
 
 
@@ -60,10 +61,10 @@ def _check(tmp_path: Path, name: str, body: List[str], result: str, device: List
     """Compiles and runs the kernel on two blocks against the reference;
     returns its IR text."""
     mod = _load(tmp_path, name, _kernel_source(body, result, device))
-    z = np.zeros(8, np.int32)
+    z = np.zeros(32, np.int32)
     mod.k[2](z)
     ref = _reference(body, result, [line for line in device if line != "@asc.jit"])
-    assert z[:2].tolist() == [ref(0), ref(1)]
+    assert z[::16].tolist() == [ref(0), ref(1)]
     # the IR text of the whole kernel parses back to the same text
     compiled = _compiled(mod)
     text = compiled.ir_text()

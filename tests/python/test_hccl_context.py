@@ -13,7 +13,7 @@ import asc
 @asc.jit
 def ctx_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, mode: asc.ConstExpr[int]):
     if mode == 0:  # both set, each block writes through both
-        asc.set_hccl_context(0, a + asc.get_block_idx())
+        asc.set_hccl_context(0, a + asc.get_block_idx() * 16)  # a 64-byte data cache line per block
         asc.set_hccl_context(1, b)
     elif mode == 1:  # index 1 set twice: the last wins
         asc.set_hccl_context(1, a)
@@ -26,16 +26,16 @@ def ctx_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, mode: asc.ConstExpr[i
     g0.set_global_buffer(c0)  # context 0
     g1.set_global_buffer(c1)  # context 1
     g0.set_value(0, 10 + asc.get_block_idx())  # write 0
-    g1.set_value(asc.get_block_idx(), 20 + asc.get_block_idx())  # write 1
+    g1.set_value(asc.get_block_idx() * 64, 20 + asc.get_block_idx())  # write 1
 
 
 def test_set_then_get_per_block() -> None:
-    a = np.zeros(16, np.int32)
-    b = np.zeros(16, np.int32)
+    a = np.zeros(32, np.int32)
+    b = np.zeros(32, np.int32)
     ctx_kernel[2](a, b, 0)
-    # context 0 of block i is a + i (element i of the int32 array: byte 4 i, as uint8); context 1 is b
-    assert a.view(np.uint8)[[0, 4]].tolist() == [10, 11] and a.view(np.uint8)[1:4].tolist() == [0, 0, 0]
-    assert b.view(np.uint8)[:2].tolist() == [20, 21]
+    # context 0 of block i is a + 16 i (element 16 i of the int32 array: byte 64 i, as uint8); context 1 is b
+    assert a.view(np.uint8)[[0, 64]].tolist() == [10, 11] and a.view(np.uint8)[1:4].tolist() == [0, 0, 0]
+    assert b.view(np.uint8)[[0, 64]].tolist() == [20, 21]
     src = ascendc(ctx_kernel)
     assert "AscendC::SetHcclContext<0>(reinterpret_cast<GM_ADDR>(" in src, src
     assert "AscendC::GetHcclContext<1>()" in src, src

@@ -281,7 +281,7 @@ def core_offsets(tiling: asc.adv.TCubeTiling):
 @asc.jit
 def read_tiling(z: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
     g = asc.GlobalTensor()
-    g.set_global_buffer(z + asc.get_block_idx() * 8)
+    g.set_global_buffer(z + asc.get_block_idx() * 16)  # a 64-byte data cache line per block
     blocks, m_index = core_offsets(tiling)
     g.set_value(0, tiling.m)
     g.set_value(1, tiling.base_k)
@@ -299,11 +299,11 @@ def test_tcube_tiling_reaches_the_kernel() -> None:
     mt.set_dim(4)
     ret, t = get(mt)
     assert ret == 0
-    z = np.zeros((4, 8), np.int32)
+    z = np.zeros((4, 16), np.int32)
     read_tiling[4, None](z, t)
     blocks = -(-t.m // t.single_core_m)
     for i in range(4):
-        assert z[i].tolist() == [100, t.base_k, blocks, i % blocks, t.share_l1_size + 1, 0,
+        assert z[i, :8].tolist() == [100, t.base_k, blocks, i % blocks, t.share_l1_size + 1, 0,
                                  -(-70 // t.single_core_n), t.used_core_num]
     assert t.share_l1_size == get(mt)[1].share_l1_size  # the kernel changed its own copy
 

@@ -206,6 +206,8 @@ def gm_roundtrip(z: asc.GlobalAddress, n: asc.ConstExpr[int]):
     pipe.init_buffer(buf, n * 4)
     t = buf.get(dtype=asc.float32)
     zg.set_value(0, 5.0)
+    # the scalar write is in the data cache until written back (docs/sanitizer.md, "The data cache")
+    asc.data_cache_clean_and_invalid(asc.CacheLine.SINGLE_CACHE_LINE, zg)
     asc.data_copy(t, zg, count=n)
     asc.muls(t, t, 2.0, n)
     asc.data_copy(zg, t, count=n)

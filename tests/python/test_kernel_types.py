@@ -14,7 +14,8 @@ from kernels_util import ascendc, fails_at
 import asc
 from asc.runtime.config import KernelType
 
-S = 8  # int32 per 32-byte block: one slot per core, apart from the others'
+S = 16  # int32 per 64-byte data cache line: one slot per core, in a line of its own (docs/sanitizer.md)
+DCCI = asc.CacheLine.SINGLE_CACHE_LINE  # a slot another core reads is written back first
 FIELDS = 6  # is_aic, block_idx, sub_block_idx, block_num, sub_block_num, task_ratio
 
 
@@ -70,6 +71,7 @@ def all_aiv_flag_kernel(z: asc.GlobalAddress):
     i = asc.get_block_idx()
     n = asc.get_block_num()
     z_gm.set_value(i * S, 10 * (i + 1))
+    asc.data_cache_clean_and_invalid(DCCI, z_gm[i * S])
     asc.cross_core_set_flag(3, 0, asc.PipeID.PIPE_MTE3)
     asc.cross_core_wait_flag(3, 0, asc.PipeID.PIPE_MTE3)
     z_gm.set_value((n + i) * S, z_gm.get_value(((i + 1) % n) * S))
@@ -231,16 +233,22 @@ def handoff_kernel(ws: asc.GlobalAddress, z: asc.GlobalAddress, flags: asc.Const
     for r in range(rounds):
         if asc.ascend_is_aic():
             w.set_value(g * S, 10 * g + r)
+            asc.data_cache_clean_and_invalid(DCCI, w[g * S])
             if flags:
                 asc.cross_core_set_flag(1, 2, asc.PipeID.PIPE_FIX)
                 asc.cross_core_wait_flag(2, 2, asc.PipeID.PIPE_FIX)
+            # drop the lines read in the previous round: the AIVs wrote them again since
+            asc.data_cache_clean_and_invalid(DCCI, w[(n + g * 2) * S])
+            asc.data_cache_clean_and_invalid(DCCI, w[(n + g * 2 + 1) * S])
             s = w.get_value((n + g * 2) * S) + w.get_value((n + g * 2 + 1) * S)
             o.set_value((r * n + g) * S, s)
         else:
             if flags:
                 asc.cross_core_wait_flag(1, 2, asc.PipeID.PIPE_MTE2)
+            asc.data_cache_clean_and_invalid(DCCI, w[(g // 2) * S])
             v = w.get_value((g // 2) * S)
             w.set_value((n + g) * S, v * 100 + asc.get_sub_block_idx())
+            asc.data_cache_clean_and_invalid(DCCI, w[(n + g) * S])
             if flags:
                 asc.cross_core_set_flag(2, 2, asc.PipeID.PIPE_MTE3)
 
@@ -273,6 +281,7 @@ def aiv_pair_kernel(z: asc.GlobalAddress):
         sub = asc.get_sub_block_idx()
         if sub == 0:
             o.set_value(i * S, 5 + i)
+            asc.data_cache_clean_and_invalid(DCCI, o[i * S])
         asc.cross_core_set_flag(4, 1, asc.PipeID.PIPE_MTE3)
         asc.cross_core_wait_flag(4, 1, asc.PipeID.PIPE_MTE3)
         if sub == 1:
@@ -296,6 +305,7 @@ def all_aic_kernel(z: asc.GlobalAddress):
         g = asc.get_block_idx()
         n = asc.get_block_num()
         o.set_value(g * S, 3 * g + 1)
+        asc.data_cache_clean_and_invalid(DCCI, o[g * S])
         asc.cross_core_set_flag(0, 0, asc.PipeID.PIPE_FIX)
         asc.cross_core_wait_flag(0, 0, asc.PipeID.PIPE_FIX)
         o.set_value((n + g) * S, o.get_value(((g + 1) % n) * S))
@@ -386,6 +396,7 @@ def mix_barrier_kernel(z: asc.GlobalAddress, aic_joins: asc.ConstExpr[bool], all
     n = asc.get_block_num() * 2
     if asc.ascend_is_aiv():
         z_gm.set_value(i * S, 10 * (i + 1))
+        asc.data_cache_clean_and_invalid(DCCI, z_gm[i * S])
         if all_cores:
             asc.sync_all(is_aiv_only=False)
         else:

@@ -75,9 +75,9 @@ def test_launch_with_keyword_arguments_and_defaults() -> None:
 
 
 def test_numpy_integer_core_num() -> None:
-    out = np.full(4 * 4, -1, np.int32)
-    block_kernel[np.int64(4)](out, 4)
-    assert (out.reshape(4, 4)[:, 0] == 4).all()
+    out = np.full(4 * 16, -1, np.int32)  # a 64-byte data cache line per block (docs/sanitizer.md)
+    block_kernel[np.int64(4)](out, 16)
+    assert (out.reshape(4, 16)[:, 0] == 4).all()
 
 
 @pytest.mark.parametrize("grid", [0, -1, 1.5, True, "2", np.int32(0), np.bool_(True)])
@@ -116,7 +116,7 @@ def test_blocks_run_on_worker_threads() -> None:
 
 
 def test_more_blocks_than_host_cores() -> None:
-    per_block = 8
+    per_block = 16  # a 64-byte data cache line per block (docs/sanitizer.md)
     n = 64
     out = np.full(n * per_block, -1, np.int32)
     block_kernel[n](out, per_block)
@@ -137,7 +137,8 @@ def test_concurrent_compilation_from_threads() -> None:
             s = 0
             for j in range(n):
                 s += j * factor
-            g.set_value(asc.get_block_idx(), s)  # one element per block: blocks must not write the same bytes
+            # one element per block, a 64-byte data cache line apart: blocks must not write the same line
+            g.set_value(asc.get_block_idx() * 16, s)
 
         return threaded
 
@@ -146,9 +147,9 @@ def test_concurrent_compilation_from_threads() -> None:
     def work(factor: int) -> None:
         try:
             for _ in range(4):
-                out = np.zeros(8, np.int32)
+                out = np.zeros(32, np.int32)
                 make(factor)[2](out, 10)
-                assert out[0] == out[1] == 45 * factor
+                assert out[0] == out[16] == 45 * factor
         except Exception as e:  # collected and reported by the main thread
             errors.append(e)
 

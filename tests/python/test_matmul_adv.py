@@ -250,23 +250,24 @@ def after_register_kernel(z: asc.GlobalAddress, workspace: asc.GlobalAddress):
                         b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
                         c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
     if asc.ascend_is_aic():
-        z_g.set_value(asc.get_block_idx() * 8 + 1, 1)  # the AIC runs up to register_matmul
+        z_g.set_value((4 + asc.get_block_idx()) * 16 + 1, 1)  # the AIC runs up to register_matmul
     asc.adv.register_matmul(pipe, workspace, mm)
     if asc.ascend_is_aic():
-        z_g.set_value(asc.get_block_idx() * 8 + 2, 1)  # but not past it
-    else:
-        z_g.set_value(asc.get_block_idx() * 8, 1)
+        z_g.set_value((4 + asc.get_block_idx()) * 16 + 2, 1)  # but not past it
+    else:  # rows of 16 int32: a 64-byte data cache line per core (docs/sanitizer.md), the AICs' after the AIVs'
+        z_g.set_value(asc.get_block_idx() * 16, 1)
 
 
 def test_the_cube_core_leaves_the_kernel_at_register_matmul() -> None:
     """On a MIX kernel the devkit's AIC runs the Matmul server inside REGIST_MATMUL_OBJ and then returns from
     the kernel: what follows runs on the vector cores only (AIC g has block index g, AIV g * 2 + sub)."""
-    z = np.zeros(8 * 4, np.int32)
+    z = np.zeros(16 * 8, np.int32)
     after_register_kernel[2, None](z, np.zeros(64, np.uint8))
-    ran = z.reshape(4, 8)
-    assert list(ran[:, 1]) == [1, 1, 0, 0]  # AICs 0 and 1 before register_matmul
-    assert list(ran[:, 2]) == [0, 0, 0, 0]  # and none after it
-    assert list(ran[:, 0]) == [1, 1, 1, 1]  # the four AIVs after it
+    ran = z.reshape(8, 16)
+    assert list(ran[4:, 1]) == [1, 1, 0, 0]  # AICs 0 and 1 before register_matmul
+    assert list(ran[4:, 2]) == [0, 0, 0, 0]  # and none after it
+    assert list(ran[:4, 0]) == [1, 1, 1, 1]  # the four AIVs after it
+    assert z.sum() == 6
 
 
 def test_ascendc_spells_the_devkit_object() -> None:

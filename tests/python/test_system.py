@@ -56,18 +56,18 @@ def test_system_variables_ascendc() -> None:
 def trap_kernel(z: asc.GlobalAddress, when: int):
     z_gm = asc.GlobalTensor()
     z_gm.set_global_buffer(z)
-    z_gm.set_value(asc.get_block_idx() * 2, 1)
+    z_gm.set_value(asc.get_block_idx() * 16, 1)  # a 64-byte data cache line per block (docs/sanitizer.md)
     if asc.get_block_idx() == when:
         asc.trap()  # the trap
-    z_gm.set_value(asc.get_block_idx() * 2 + 1, 2)
+    z_gm.set_value(asc.get_block_idx() * 16 + 1, 2)
 
 
 def test_trap_is_a_kernel_error_at_its_line() -> None:
-    z = np.zeros(8, np.int32)
+    z = np.zeros(32, np.int32)
     fails_at(trap_kernel, [z, 1], "# the trap", "trap", core_num=2)
-    z = np.zeros(8, np.int32)
+    z = np.zeros(32, np.int32)
     trap_kernel[2](z, 5)  # no block traps
-    assert z[:4].tolist() == [1, 2, 1, 2]
+    assert z[[0, 1, 16, 17]].tolist() == [1, 2, 1, 2]
     assert "AscendC::Trap();" in ascendc(trap_kernel)
 
 
@@ -214,14 +214,15 @@ def sys_ws_kernel(x: asc.GlobalAddress, w: asc.GlobalAddress, set_it: asc.ConstE
     a = asc.get_sys_workspace()  # the workspace
     g = asc.GlobalTensor()
     g.set_global_buffer(a)
-    g.set_value(asc.get_block_idx(), 7)
+    g.set_value(asc.get_block_idx() * 64, 7)  # a 64-byte data cache line per block (docs/sanitizer.md)
 
 
 def test_sys_workspace() -> None:
-    w = np.zeros(4, np.float32)
+    w = np.zeros(40, np.float32)
     sys_ws_kernel[2](np.zeros(4, np.float32), w, True)
-    # w + 1 is element 1 of the float32 array: byte 4 as uint8; blocks 0 and 1 write bytes 4 and 5
-    assert w.view(np.uint8).tolist()[:8] == [0, 0, 0, 0, 7, 7, 0, 0]
+    # w + 1 is element 1 of the float32 array: byte 4 as uint8; blocks 0 and 1 write bytes 4 and 68
+    u = w.view(np.uint8)
+    assert u[[4, 68]].tolist() == [7, 7] and u.sum() == 14
     src = ascendc(sys_ws_kernel)
     assert "AscendC::SetSysWorkspace(" in src and "= GetSysWorkSpacePtr();" in src
     fails_at(sys_ws_kernel, [np.zeros(4, np.float32), np.zeros(4, np.float32), False], "# the workspace",

@@ -264,12 +264,12 @@ def barrier_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, BARRIER: asc.Cons
     z_gm.set_value(0, 1.0)
     asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
     asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
-    asc.data_copy(z_gm[8:], b, 1024)
+    asc.data_copy(z_gm[16:], b, 1024)  # a 64-byte data cache line after the set_value's (docs/sanitizer.md)
 
 
 def test_pipe_barrier() -> None:
     x = np.arange(2048, dtype=np.float32)
-    z = np.zeros(1032, np.float32)
+    z = np.zeros(1040, np.float32)
     free = recs(profile(barrier_kernel, 1, x, z, 0), pipe="MTE2")
     held = recs(profile(barrier_kernel, 1, x, z, 1), pipe="MTE2")
     # without a barrier the second copy follows the first one's data (DMAs pipeline)

@@ -26,13 +26,13 @@ def _blocks(z: asc.GlobalAddress, per_block: asc.ConstExpr[int]):
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
 def test_results_do_not_depend_on_workers(workers: int) -> None:
-    ref = np.zeros(16 * 8, np.int32)
+    ref = np.zeros(16 * 16, np.int32)
     config.set_workers(1)
-    try:
-        _blocks[16](ref, 8)
+    try:  # 16 int32 per block: a 64-byte data cache line each (docs/sanitizer.md)
+        _blocks[16](ref, 16)
         out = np.zeros_like(ref)
         config.set_workers(workers)
-        _blocks[16](out, 8)
+        _blocks[16](out, 16)
     finally:
         config.set_workers(0)
     np.testing.assert_array_equal(out, ref)

@@ -74,7 +74,9 @@ class SanitizerError(KernelError):
 
     - `kind`: "race" (two pipes of a core), "core-race" (two blocks on GM),
       "uninit" (a read of local memory never written), "sync" (set_flag /
-      wait_flag misuse), "align" (a DataCopy length that loses bytes);
+      wait_flag misuse), "align" (a DataCopy length that loses bytes),
+      "overrun" (a GM access outside its argument), and the scalar unit's
+      data cache: "stale-read", "stale-line", "lost-write";
     - `other_api`, `other_filename`, `other_line`, `other_col`: the second
       API call involved ("" / 0 when there is none), `other_block` its block
       (core races; else -1);

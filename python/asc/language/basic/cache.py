@@ -1,7 +1,9 @@
 """Cache control: data_cache_clean_and_invalid, get_icache_preload_status, icache_preload.
 
-The simulator has no data or instruction cache (every access reaches the memory it names at once), so these
-change nothing there; they are checked and emitted as the devkit's calls."""
+The simulator keeps memory coherent (every access reaches the memory it names at once), so these change no data
+there; they are checked and emitted as the devkit's calls. The sanitizer models the scalar unit's data cache
+(docs/sanitizer.md, "The data cache"): data_cache_clean_and_invalid writes its lines back there, and a kernel that
+needs it and lacks it is reported."""
 
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ from ..core.values import GlobalTensor, Scalar, int_operand
 @usage("asc.data_cache_clean_and_invalid(asc.CacheLine.SINGLE_CACHE_LINE, dst)",
        "asc.data_cache_clean_and_invalid(asc.CacheLine.SINGLE_CACHE_LINE, dst, asc.DcciDst.CACHELINE_OUT)")
 def data_cache_clean_and_invalid(entire_type: Any, dst: Any, dcci_dst: Any = None) -> None:
-    """`AscendC::DataCacheCleanAndInvalid<T, entireType[, dcciDst]>(dst)`: writes back and invalidates the data
-    cache line of dst (or the whole cache). No data changes in the model."""
+    """`AscendC::DataCacheCleanAndInvalid<T, entireType[, dcciDst]>(dst)`: writes back and invalidates the 64-byte
+    data cache line holding dst's address (SINGLE_CACHE_LINE) or the whole cache (ENTIRE_DATA_CACHE), for dcci_dst
+    CACHELINE_OUT, CACHELINE_ALL or none (CACHELINE_UB and CACHELINE_ATOMIC write no GM line back). No data changes
+    in the model; the sanitizer's data cache model sees it."""
     api = "asc.data_cache_clean_and_invalid"
     line = enum_arg(entire_type, CacheLine, api, "entire_type")
     if not isinstance(dst, GlobalTensor):
