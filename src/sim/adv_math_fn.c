@@ -156,10 +156,12 @@ float adv_div(AdvFn *c, int t, float a, float b) {
   return adv_round(t, a / b);
 }
 
-/* Max / Min as vecmath.c's: a NaN operand gives NaN. */
-static float fmax_v(float a, float b) { return a >= b || a != a ? a : b; }
+/* Max / Min as vecmath.c's: a NaN operand gives NaN, -0 is below +0. */
+static float fmax_v(float a, float b) {
+  return a > b || a != a || (a == b && !signbit(a)) ? a : b;
+}
 static float fmin_v(float a, float b) {
-  return a < b || a != a || (a == b && signbit(a)) ? a : b; /* -0 < +0 */
+  return a < b || a != a || (a == b && signbit(a)) ? a : b;
 }
 
 float adv_min(AdvFn *c, int t, float a, float b) {
@@ -263,27 +265,14 @@ float adv_from_int(AdvFn *c, int t, float i) {
   return adv_round(t, i);
 }
 
-/* A float-to-float Cast rounds to an integral value in the mode. */
+/* A float-to-float Cast rounds to an integral value in the mode, as
+ * vecmath.c's Cast (its zero results are +0). */
 float adv_round_to_int(AdvFn *c, int t, AscRoundMode mode, float a) {
   float r;
   rec1(c, t, K_CAST, a);
-  switch (mode) {
-  case ASC_ROUND_FLOOR:
-    r = floorf(a);
-    break;
-  case ASC_ROUND_CEIL:
-    r = ceilf(a);
-    break;
-  case ASC_ROUND_ROUND:
-    r = roundf(a);
-    break;
-  case ASC_ROUND_TRUNC:
-    r = truncf(a);
-    break;
-  default:
-    r = rintf(a); /* the default rounding mode: to nearest even */
-    break;
-  }
+  if (mode == ASC_ROUND_NONE || mode == ASC_ROUND_ODD)
+    mode = ASC_ROUND_RINT; /* the default rounding mode: to nearest even */
+  asc_vec_cast(ASC_DT_FLOAT32, ASC_DT_FLOAT32, mode, &r, &a, 1);
   return adv_round(t, r);
 }
 
@@ -299,8 +288,8 @@ static int cmp_v(int mode, float a, float b) {
     return a <= b;
   case ADV_GE:
     return a >= b;
-  default:
-    return a != b;
+  default: /* the hardware's NE: 0 with a NaN (compare.c) */
+    return a < b || a > b;
   }
 }
 

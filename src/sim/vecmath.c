@@ -629,12 +629,15 @@ typedef void (*ScaFn)(uchar *, const uchar *, AscScalar, int64_t);
 typedef void (*UnFn)(uchar *, const uchar *, int64_t);
 typedef void (*CastFn)(uchar *, const uchar *, int64_t, AscRoundMode);
 
-/* NaN-propagating max/min, as numpy.maximum/minimum, with the hardware's
- * signed zeros: Min and Mins of +0 and -0 give -0 in either order (the
- * devkit's 附录/Memory矢量计算接口边界值汇总.md, tables 14 and 18: Min(0.0,
- * -0.0) = -0.0; numpy gives its second operand); Max(0.0, -0.0) = 0.0
- * (table 13), which FMAX gives (the devkit lists no Max(-0.0, 0.0)). */
-#define FMAX(a, b) ((a) >= (b) || (a) != (a) ? (a) : (b))
+/* NaN-propagating max/min with -0 below +0: IEEE 754-2019's maximum and
+ * minimum, which the hardware's Max / Min / Maxs / Mins follow (the
+ * devkit's 附录/Memory矢量计算接口边界值汇总.md, tables 13, 14, 17 and 18,
+ * whose results it says agree with IEEE 754: a NaN operand gives NaN,
+ * Min(0.0, -0.0) = -0.0 and Max(0.0, -0.0) = 0.0; numpy's minimum and
+ * maximum give their second operand there).  Zeros of either order: -0 for
+ * min, +0 for max. */
+#define FMAX(a, b)                                                             \
+  ((a) > (b) || (a) != (a) || ((a) == (b) && !signbit(a)) ? (a) : (b))
 #define FMIN(a, b)                                                             \
   ((a) < (b) || (a) != (a) || ((a) == (b) && signbit(a)) ? (a) : (b))
 
@@ -703,6 +706,12 @@ static inline float exp_to_f(float a) {
 /* Relu of a float result: -0.0 to +0.0, NaN through (as the Relu loops). */
 #define RELU_F(x) ((x) > 0.0f || (x) != (x) ? (x) : 0.0f)
 
+/* LeakyRelu takes the product for every source with its sign bit set,
+ * -0.0 included: LeakyRelu(-0.0, s) is -0.0 * s (the devkit's boundary
+ * value table 19: 0.0 for s = MIN or -0.0, -0.0 for s = MAX or 0.0, NaN
+ * for s = inf or NaN). */
+#define LRELU_F(a, b) (f2u(a) >> 31 ? (a) * (b) : (a))
+
 /* Float families: half, bfloat16, float. */
 #define FLOAT_OPS(sfx, LD, ST, SC)                                             \
   BIN_FN(add_##sfx, float, LD, ST, a + b)                                      \
@@ -722,7 +731,7 @@ static inline float exp_to_f(float a) {
   UN_FN(recip_##sfx, float, LD, ST, 1.0f / a)                                  \
   BIN_FN(addrelu_##sfx, float, LD, ST, RELU_F(a + b))                          \
   BIN_FN(subrelu_##sfx, float, LD, ST, RELU_F(a - b))                          \
-  SCA_FN(lrelu_##sfx, float, SC, LD, ST, a >= 0.0f ? a : a * b)
+  SCA_FN(lrelu_##sfx, float, SC, LD, ST, LRELU_F(a, b))
 
 FLOAT_OPS(h, ld_h, st_h, sc_h)
 FLOAT_OPS(b, ld_b, st_b, sc_b)
@@ -925,7 +934,7 @@ static const AscVecBinOp sca_as_bin[ASC_VSCA_COUNT] = {
 
 /* The tensor-scalar ops with no binary counterpart, one element. */
 static double fsop(AscVecScalarOp op, double a, double b) {
-  return op == ASC_VSCA_LEAKY_RELU ? (a >= 0 ? a : a * b) : a;
+  return op == ASC_VSCA_LEAKY_RELU ? (signbit(a) ? a * b : a) : a;
 }
 
 static uint64_t isop(AscVecScalarOp op, uint64_t a, uint64_t b, int sgn) {
@@ -1238,7 +1247,18 @@ static inline uint16_t cv_b_f(float v, AscRoundMode m) {
     return f2b(v);
   return v != v ? (uint16_t)0x7FC0u : (uint16_t)dbl_to_fmt(v, B_MB, B_EB, m);
 }
-static inline float cv_f_f(float v, AscRoundMode m) { return rnd_f(v, m); }
+/* float -> float rounds to an integral value; its zero results are +0: the
+ * devkit's boundary value table 32 (附录/Memory矢量计算接口边界值汇总.md)
+ * gives +0 for -0 and notes that float -> float turns -0 into +0, unlike
+ * IEEE 754. A negative source rounding to zero (-0.3 under CAST_CEIL,
+ * CAST_TRUNC, CAST_RINT, CAST_ROUND) is taken to give +0 too: the table
+ * has no row for it, and a conversion that loses the sign of -0 has none
+ * to keep there. The other float conversions keep the sign (the table's
+ * float -> bfloat16_t row: -0 -> -0). Adding +0 leaves every value but -0
+ * as it is. */
+static inline float cv_f_f(float v, AscRoundMode m) {
+  return rnd_f(v, m) + 0.0f;
+}
 static inline float cv_f_h(uint16_t h, AscRoundMode m) {
   (void)m;
   return h2f(h);

@@ -430,12 +430,15 @@ static const char *un_name[] = {"relu", "exp",   "ln",         "abs",
 
 static double relu_d(double r) { return isnan(r) ? r : r > 0 ? r : 0.0; }
 
+/* the hardware's Max / Maxs and Min / Mins: IEEE 754-2019's maximum and
+ * minimum, -0 below +0 (the devkit's boundary value tables 13, 14, 17, 18:
+ * Max(0.0, -0.0) = 0.0, Min(0.0, -0.0) = -0.0) */
 static double fmaxnp(double a, double b) {
+  if (a == b && a == 0)
+    return signbit(a) ? b : a;
   return isnan(a) ? a : isnan(b) ? b : a >= b ? a : b;
 }
 
-/* the hardware's Min / Mins: -0 is below +0 (the devkit's boundary value
- * tables 14 and 18: Min(0.0, -0.0) = -0.0) */
 static double fminnp(double a, double b) {
   if (a == b && a == 0)
     return signbit(a) ? a : b;
@@ -771,8 +774,8 @@ static double ref_sca_own(AscVecScalarOp op, AscDType dt, double a, double s,
                           AscScalar sc) {
   int bits = dt == ASC_DT_INT16 ? 16 : 32;
   int64_t k = sc.i < 0 ? 0 : sc.i > bits ? bits : sc.i, x = (int64_t)a;
-  if (op == ASC_VSCA_LEAKY_RELU)
-    return is_flt(dt) ? rne(a >= 0 ? a : a * s, dt) : a;
+  if (op == ASC_VSCA_LEAKY_RELU) /* the product for a set sign bit, -0 too */
+    return is_flt(dt) ? rne(signbit(a) ? a * s : a, dt) : a;
   if (is_flt(dt))
     return a;
   if (op == ASC_VSCA_SHIFT_RIGHT)
@@ -938,8 +941,9 @@ static double ref_cast(AscDType dst, AscDType src, AscRoundMode m, double v) {
   double lo, hi, r;
   if (m == ASC_ROUND_NONE)
     m = ASC_ROUND_RINT;
-  if (dst == ASC_DT_FLOAT32 && src == ASC_DT_FLOAT32) /* to an integral value */
-    return isnan(v) || isinf(v) ? v : ref_rint(v, m);
+  /* to an integral value; a zero result is +0 (boundary value table 32) */
+  if (dst == ASC_DT_FLOAT32 && src == ASC_DT_FLOAT32)
+    return isnan(v) || isinf(v) ? v : ref_rint(v, m) + 0.0;
   if (is_flt(dst))
     return ref_round(v, fmt_of(dst), m);
   if (isnan(v))
@@ -1205,6 +1209,52 @@ static void test_cast_doc_examples(void) {
  * Support predicates, scalar access, fallbacks
  * ---------------------------------------------------------------- */
 
+/* Signed zeros of the float conversions, every mode each takes: float ->
+ * float gives +0 for -0 (and for what rounds to zero); half -> float,
+ * bfloat16 -> float, float -> half and float -> bfloat16 keep the sign
+ * (boundary value table 32: float/bfloat16_t -0 -> -0). */
+static void test_cast_signed_zeros(void) {
+  const float fz[4] = {-0.0f, 0.0f, -0.3f, -0x1p-140f};
+  const uint16_t hz[2] = {0x8000, 0x0000};
+  for (int m = 0; m < ASC_ROUND_COUNT; m++) {
+    float f[4];
+    uint16_t h[4];
+    if (asc_vec_cast_supported(ASC_DT_FLOAT32, ASC_DT_FLOAT32,
+                               (AscRoundMode)m)) {
+      asc_vec_cast(ASC_DT_FLOAT32, ASC_DT_FLOAT32, (AscRoundMode)m, f, fz, 4);
+      CHECK(f[0] == 0 && !signbit(f[0]) && !signbit(f[1]),
+            "f32 -> f32 %s: -0 -> +0", mode_name[m]);
+      CHECK((f[2] != 0 || !signbit(f[2])) && (f[3] != 0 || !signbit(f[3])),
+            "f32 -> f32 %s: a negative rounding to zero gives +0",
+            mode_name[m]);
+    }
+    if (asc_vec_cast_supported(ASC_DT_FLOAT16, ASC_DT_FLOAT32,
+                               (AscRoundMode)m)) {
+      asc_vec_cast(ASC_DT_FLOAT16, ASC_DT_FLOAT32, (AscRoundMode)m, h, fz, 2);
+      CHECK(h[0] == 0x8000 && h[1] == 0, "f32 -> f16 %s keeps -0",
+            mode_name[m]);
+    }
+    if (asc_vec_cast_supported(ASC_DT_BFLOAT16, ASC_DT_FLOAT32,
+                               (AscRoundMode)m)) {
+      asc_vec_cast(ASC_DT_BFLOAT16, ASC_DT_FLOAT32, (AscRoundMode)m, h, fz, 2);
+      CHECK(h[0] == 0x8000 && h[1] == 0, "f32 -> bf16 %s keeps -0 (table 32)",
+            mode_name[m]);
+    }
+    if (asc_vec_cast_supported(ASC_DT_FLOAT32, ASC_DT_FLOAT16,
+                               (AscRoundMode)m)) {
+      asc_vec_cast(ASC_DT_FLOAT32, ASC_DT_FLOAT16, (AscRoundMode)m, f, hz, 2);
+      CHECK(f[0] == 0 && signbit(f[0]) && !signbit(f[1]),
+            "f16 -> f32 %s keeps -0", mode_name[m]);
+    }
+    if (asc_vec_cast_supported(ASC_DT_FLOAT32, ASC_DT_BFLOAT16,
+                               (AscRoundMode)m)) {
+      asc_vec_cast(ASC_DT_FLOAT32, ASC_DT_BFLOAT16, (AscRoundMode)m, f, hz, 2);
+      CHECK(f[0] == 0 && signbit(f[0]) && !signbit(f[1]),
+            "bf16 -> f32 %s keeps -0", mode_name[m]);
+    }
+  }
+}
+
 static void test_supported(void) {
   CHECK(!asc_vec_binary_supported(ASC_VBIN_DIV, ASC_DT_INT32), "div i32");
   CHECK(!asc_vec_binary_supported(ASC_VBIN_DIV, ASC_DT_INT16), "div i16");
@@ -1331,6 +1381,7 @@ int main(void) {
   test_cast_table();
   test_cast_values();
   test_cast_doc_examples();
+  test_cast_signed_zeros();
   test_supported();
   test_scalar_access();
   test_fallbacks();
