@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "adv_math_ops.h"
+#include "asc/exec.h"
 #include "asc/ops.h"
 
 /* ---- instructions ------------------------------------------------------ */
@@ -199,8 +200,14 @@ float adv_sqrt(AdvFn *c, int t, float a) {
   return adv_round(t, sqrtf(a));
 }
 
-/* Exp and Ln: vecmath.c's, so asc.exp / asc.ln and these agree. */
-static float unary_f(AscVecUnOp op, float a) {
+/* Exp, Ln and Reciprocal: vecmath.c's loop of compute type t, so asc.exp
+ * / asc.ln / asc.reciprocal and these agree. */
+static float unary_f(int t, AscVecUnOp op, float a) {
+  if (t == TH) {
+    uint16_t h = asc_f32_to_f16(a), r;
+    asc_vec_unary(op, ASC_DT_FLOAT16, &r, &h, 1);
+    return asc_f16_to_f32(r);
+  }
   float r;
   asc_vec_unary(op, ASC_DT_FLOAT32, &r, &a, 1);
   return r;
@@ -208,17 +215,18 @@ static float unary_f(AscVecUnOp op, float a) {
 
 float adv_exp(AdvFn *c, int t, float a) {
   rec1(c, t, K_EXP, a);
-  return adv_round(t, unary_f(ASC_VUN_EXP, a));
+  return unary_f(t, ASC_VUN_EXP, a);
 }
 
 float adv_ln(AdvFn *c, int t, float a) {
   rec1(c, t, K_LN, a);
-  return adv_round(t, unary_f(ASC_VUN_LN, a));
+  return unary_f(t, ASC_VUN_LN, a);
 }
 
 float adv_recip(AdvFn *c, int t, float a) {
+  AscVecUnOp op = ASC_VUN_RECIPROCAL;
   rec1(c, t, K_RECIP, a);
-  return adv_round(t, unary_f(ASC_VUN_RECIPROCAL, a));
+  return unary_f(t, c->hw ? asc_vec_unary_hw(op) : op, a);
 }
 
 float adv_dup(AdvFn *c, int t, double k) {
@@ -352,13 +360,15 @@ static int known(int api, AscDType dt) {
          (dt == ASC_DT_FLOAT16 || dt == ASC_DT_FLOAT32);
 }
 
-int sim_adv_math_fn(int api, AscDType dt, float *v, int64_t n, float *scratch) {
+int sim_adv_math_fn(int api, AscDType dt, int precision, float *v, int64_t n,
+                    float *scratch) {
   AdvFn c = {0};
   (void)scratch;
   if (!known(api, dt))
     return 0;
   c.api = api;
   c.half = dt == ASC_DT_FLOAT16;
+  c.hw = precision == ASC_PRECISION_HARDWARE;
   for (int64_t i = 0; i < n; i++)
     v[i] = apis[api].fn(&c, v[i]);
   return 1;

@@ -71,6 +71,12 @@ static inline uint64_t d2u(double d) {
   return u;
 }
 
+static inline double u2d(uint64_t u) {
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return d;
+}
+
 /* half -> float is exact.  Placing the half's exponent and mantissa in a
  * float and scaling by 2^112 rebias normals and normalises subnormals in
  * one multiply; exponent 31 (inf/NaN) is patched in.  No branches, so the
@@ -501,6 +507,8 @@ static const unsigned un_types[ASC_VUN_COUNT] = {
     [ASC_VUN_RSQRT] = DT_FLT,
     [ASC_VUN_RECIPROCAL] = DT_FLT,
     [ASC_VUN_NOT] = DT_BITS,
+    [ASC_VUN_RSQRT_HW] = DT_FLT,
+    [ASC_VUN_RECIPROCAL_HW] = DT_FLT,
 };
 
 static const unsigned dup_types = DT(INT16) | DT(UINT16) | DT(FLOAT16) |
@@ -712,6 +720,44 @@ static inline float exp_to_f(float a) {
  * for s = inf or NaN). */
 #define LRELU_F(a, b) (f2u(a) >> 31 ? (a) * (b) : (a))
 
+/* ---- Approximate instructions (precision="hardware") --------------------
+ *
+ * The devkit says Rsqrt and Reciprocal are not correctly rounded on the
+ * Ascend910B: their half results fail the "dual one-thousandth" criterion
+ * and their float results the "dual ten-thousandth" one (基础算术/Rsqrt.md
+ * and Reciprocal.md, 约束说明; the criterion: a relative error above 1e-3
+ * resp. 1e-4 for at most a thousandth resp. a ten-thousandth of the
+ * elements, Mmad.md).  A correctly rounded half is within 2^-11 < 1e-3 and
+ * a float within 2^-24, so the hardware keeps fewer correct bits; the
+ * devkit gives neither the algorithm nor an upper bound.  The model: the
+ * exact result (in double) with its significand rounded to HW_FRAC bits
+ * after the point, to nearest (ties away from zero), then to the element
+ * type.  HW_FRAC is the most bits that still fail the criterion: 8 for
+ * half (error up to 2^-9 = 1.95e-3 of the result, 2 half ulps; 9 bits
+ * would stay within 2^-10 < 1e-3) and 12 for float (up to 2^-13 = 1.22e-4,
+ * 1024 float ulps; 13 bits: 2^-14 < 1e-4).  Zeros, infinities and NaN come
+ * out exactly (the boundary value tables 5 and 7), subnormal results are
+ * kept.  A model of the documented bound, deterministic in the input bits,
+ * not a replica of the hardware's tables. */
+enum { HW_FRAC_H = 8, HW_FRAC_F = 12 };
+
+static inline double keep_frac(double y, int frac) {
+  uint64_t u = d2u(y);
+  uint64_t half = (uint64_t)1 << (51 - frac);
+  uint64_t r = (u + half) & ~((half << 1) - 1);
+  int special = (u & 0x7FF0000000000000u) == 0x7FF0000000000000u;
+  return special ? y : u2d(r);
+}
+
+/* The double to float, overflow to inf (C's conversion is undefined out of
+ * range). */
+static inline float dbl_to_f_inf(double r) {
+  return fabs(r) >= 0x1.ffffffp127 ? (r < 0 ? -INFINITY : INFINITY) : (float)r;
+}
+
+#define RSQRT_HW(a, frac) dbl_to_f_inf(keep_frac(1.0 / sqrt((double)(a)), frac))
+#define RECIP_HW(a, frac) dbl_to_f_inf(keep_frac(1.0 / (double)(a), frac))
+
 /* Float families: half, bfloat16, float. */
 #define FLOAT_OPS(sfx, LD, ST, SC)                                             \
   BIN_FN(add_##sfx, float, LD, ST, a + b)                                      \
@@ -736,6 +782,11 @@ static inline float exp_to_f(float a) {
 FLOAT_OPS(h, ld_h, st_h, sc_h)
 FLOAT_OPS(b, ld_b, st_b, sc_b)
 FLOAT_OPS(f, ld_f32, st_f32, sc_f)
+
+UN_FN(rsqrt_hw_h, float, ld_h, st_h, RSQRT_HW(a, HW_FRAC_H))
+UN_FN(rsqrt_hw_f, float, ld_f32, st_f32, RSQRT_HW(a, HW_FRAC_F))
+UN_FN(recip_hw_h, float, ld_h, st_h, RECIP_HW(a, HW_FRAC_H))
+UN_FN(recip_hw_f, float, ld_f32, st_f32, RECIP_HW(a, HW_FRAC_F))
 
 /* Abs and Relu work on the bits: exact, NaN payloads kept.  Relu sends
  * every non-NaN with the sign bit set (-0.0 included) to +0.0 and lets a
@@ -846,7 +897,16 @@ static const UnFn un_tab[ASC_VUN_COUNT][FAM_COUNT] = {
     [ASC_VUN_RSQRT] = {rsqrt_h, rsqrt_b, rsqrt_f, NULL, NULL},
     [ASC_VUN_RECIPROCAL] = {recip_h, recip_b, recip_f, NULL, NULL},
     [ASC_VUN_NOT] = {[FAM_I16] = not_16, [FAM_U16] = not_16},
+    /* bfloat16 (no hardware form, no documented bound): as exact */
+    [ASC_VUN_RSQRT_HW] = {rsqrt_hw_h, rsqrt_b, rsqrt_hw_f, NULL, NULL},
+    [ASC_VUN_RECIPROCAL_HW] = {recip_hw_h, recip_b, recip_hw_f, NULL, NULL},
 };
+
+AscVecUnOp asc_vec_unary_hw(AscVecUnOp op) {
+  return op == ASC_VUN_RSQRT        ? ASC_VUN_RSQRT_HW
+         : op == ASC_VUN_RECIPROCAL ? ASC_VUN_RECIPROCAL_HW
+                                    : op;
+}
 
 /* Generic fallbacks: any other element type (float64, 8/64-bit and
  * unsigned integers, ...), one element at a time.  Floats compute in
@@ -987,6 +1047,7 @@ static double uop(AscVecUnOp op, double a) {
   case ASC_VUN_SQRT:
     return sqrt(a);
   case ASC_VUN_RSQRT:
+  case ASC_VUN_RSQRT_HW: /* other types: as exact */
     return 1.0 / sqrt(a);
   case ASC_VUN_NOT: /* no float form: keep a defined */
     return a;
