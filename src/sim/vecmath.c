@@ -741,18 +741,24 @@ static inline float exp_to_f(float a) {
  * not a replica of the hardware's tables. */
 enum { HW_FRAC_H = 8, HW_FRAC_F = 12 };
 
+/* Both on the bits, selected with masks: no branches, so that the loops
+ * vectorise (signed 64-bit compares). */
 static inline double keep_frac(double y, int frac) {
-  uint64_t u = d2u(y);
-  uint64_t half = (uint64_t)1 << (51 - frac);
-  uint64_t r = (u + half) & ~((half << 1) - 1);
-  int special = (u & 0x7FF0000000000000u) == 0x7FF0000000000000u;
-  return special ? y : u2d(r);
+  int64_t u = (int64_t)d2u(y), e = INT64_C(0x7FF0000000000000);
+  int64_t half = INT64_C(1) << (51 - frac);
+  int64_t r = (u + half) & ~((half << 1) - 1);
+  int64_t special = -(int64_t)((u & e) == e); /* inf, NaN: as they are */
+  return u2d((uint64_t)((u & special) | (r & ~special)));
 }
 
 /* The double to float, overflow to inf (C's conversion is undefined out of
- * range). */
+ * range); NaN through. */
 static inline float dbl_to_f_inf(double r) {
-  return fabs(r) >= 0x1.ffffffp127 ? (r < 0 ? -INFINITY : INFINITY) : (float)r;
+  int64_t u = (int64_t)d2u(r), a = u & INT64_MAX;
+  int64_t big = -(int64_t)((a >= (int64_t)d2u(0x1.ffffffp127)) &
+                           (a <= INT64_C(0x7FF0000000000000)));
+  int64_t inf = (u & INT64_MIN) | INT64_C(0x7FF0000000000000);
+  return (float)u2d((uint64_t)((inf & big) | (u & ~big)));
 }
 
 #define RSQRT_HW(a, frac) dbl_to_f_inf(keep_frac(1.0 / sqrt((double)(a)), frac))
