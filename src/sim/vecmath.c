@@ -742,13 +742,13 @@ static inline float exp_to_f(float a) {
 enum { HW_FRAC_H = 8, HW_FRAC_F = 12 };
 
 /* Both on the bits, selected with masks: no branches, so that the loops
- * vectorise (signed 64-bit compares). */
+ * vectorise (64-bit compares). */
 static inline double keep_frac(double y, int frac) {
-  int64_t u = (int64_t)d2u(y), e = INT64_C(0x7FF0000000000000);
-  int64_t half = INT64_C(1) << (51 - frac);
-  int64_t r = (u + half) & ~((half << 1) - 1);
-  int64_t special = -(int64_t)((u & e) == e); /* inf, NaN: as they are */
-  return u2d((uint64_t)((u & special) | (r & ~special)));
+  uint64_t u = d2u(y), e = UINT64_C(0x7FF0000000000000);
+  uint64_t half = UINT64_C(1) << (51 - frac);
+  uint64_t r = (u + half) & ~((half << 1) - 1);
+  uint64_t special = 0 - (uint64_t)((u & e) == e); /* inf, NaN: as they are */
+  return u2d((u & special) | (r & ~special));
 }
 
 /* The double to float, overflow to inf (C's conversion is undefined out of
