@@ -7,6 +7,8 @@ equivalent NumPy call, and their ratio (goals from the simulator-speed issue):
 - a ReLU kernel, 2^24 float32, 8 blocks:                 sim / np.maximum(x, 0, out=z) <= 1.5
 - an fp16 kernel (cast in, add in float32, cast out):    sim / np.add on float16     <= 1.5
 - 1-block add of 1024 elements:                          sim / np.add (1024)         <= 20
+- float32 rsqrt, reciprocal and cast (float -> float, CAST_FLOOR), 2^24 elements, 8 blocks: sim / the NumPy
+  equivalent, for information (no goal); rsqrt and reciprocal also with precision="hardware"
 - scaling: the 02_add_framework launch with 1 worker / with 2 workers   >= 1.7 (on 2 cores)
 - memory: peak RSS growth of a launch over the arrays' size (no hidden copies)
 
@@ -128,6 +130,61 @@ def half_add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAdd
         q_z.free_tensor(c)
 
 
+UNARY_RSQRT, UNARY_RECIPROCAL, UNARY_FLOOR = 0, 1, 2
+
+
+@asc.jit(sanitize="off") if "sanitize" in asc.runtime.jit.OPTIONS else asc.jit
+def unary_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, block_length: int, tile: asc.ConstExpr[int],
+                 op: asc.ConstExpr[int]):
+    start = asc.get_block_idx() * block_length
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + start, block_length)
+    z_gm.set_global_buffer(z + start, block_length)
+    pipe = asc.TPipe()
+    q_in = asc.TQue(asc.TPosition.VECIN, 2)
+    q_out = asc.TQue(asc.TPosition.VECOUT, 2)
+    pipe.init_buffer(q_in, 2, tile * 4)
+    pipe.init_buffer(q_out, 2, tile * 4)
+    for t in range(block_length // tile):
+        a = q_in.alloc_tensor(x.dtype)
+        asc.data_copy(a, x_gm[t * tile:], tile)
+        q_in.enque(a)
+        a = q_in.deque(x.dtype)
+        b = q_out.alloc_tensor(z.dtype)
+        if op == UNARY_RSQRT:
+            asc.rsqrt(b, a, tile)
+        elif op == UNARY_RECIPROCAL:
+            asc.reciprocal(b, a, tile)
+        else:
+            asc.cast(b, a, asc.RoundMode.CAST_FLOOR, tile)
+        q_out.enque(b)
+        q_in.free_tensor(a)
+        b = q_out.deque(z.dtype)
+        asc.data_copy(z_gm[t * tile:], b, tile)
+        q_out.free_tensor(b)
+
+
+def unary_cases(x: np.ndarray, z: np.ndarray, block: int, cores: int, repeat: int) -> None:
+    """rsqrt, reciprocal and a float -> float cast against NumPy (information: no goal)."""
+    xp = x + np.float32(0.5)  # positive, away from 0
+    cases = [("rsqrt", UNARY_RSQRT, lambda: np.divide(1, np.sqrt(xp), out=z)),
+             ("reciprocal", UNARY_RECIPROCAL, lambda: np.divide(1, xp, out=z)),
+             ("cast f32->f32 floor", UNARY_FLOOR, lambda: np.floor(xp, out=z))]
+    precisions = ["exact", "hardware"] if "precision" in config.set_platform.__code__.co_varnames else [None]
+    for name, op, ref in cases:
+        for prec in precisions if op != UNARY_FLOOR else precisions[:1]:
+            if prec is not None:
+                config.set_platform(config.Backend.Model, precision=prec)
+            t_sim = median_s(lambda op=op: unary_kernel[cores](xp, z, block, UB_TILE, op), repeat)
+            t_np = median_s(ref, repeat)
+            label = f"{name}{'' if prec in (None, 'exact') else ' (hardware)'}"
+            print(f"{label:31s} 2^{x.size.bit_length() - 1} f32, 8 blocks: sim {t_sim * 1e3:8.2f} ms  numpy "
+                  f"{t_np * 1e3:6.2f} ms  ratio {t_sim / t_np:5.2f}  (information)")
+    if precisions[0] is not None:
+        config.set_platform(config.Backend.Model)
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -183,6 +240,8 @@ def main() -> None:
     t_np = median_s(lambda: np.add(xh, yh, out=zh), repeat)
     print(f"fp16 add (cast in, add, cast out), 8 blocks: sim {t_sim * 1e3:8.2f} ms  numpy fp16 add "
           f"{t_np * 1e3:6.2f} ms  ratio {t_sim / t_np:5.2f}  (goal <= 1.5)")
+
+    unary_cases(x, z, block, cores, repeat)
 
     af.TILES = 8  # 1024 elements: 16 tiles of 64
     xs, ys = x[:1024].copy(), y[:1024].copy()

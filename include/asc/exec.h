@@ -96,7 +96,17 @@ typedef struct AscLaunchOptions {
    * sanitizer fails the launch at it). Host memory outside the arguments is
    * never touched in any case. */
   int gm_overruns_reported;
+  /* How the approximate instructions (Rsqrt, Reciprocal) compute, an
+   * AscPrecision: correctly rounded (0, the default), or the model of the
+   * hardware's documented error (src/sim/vecmath.c). */
+  int precision;
 } AscLaunchOptions;
+
+/* The platform parameter precision (asc.runtime.config.set_platform). */
+typedef enum AscPrecision {
+  ASC_PRECISION_EXACT = 0,
+  ASC_PRECISION_HARDWARE = 1,
+} AscPrecision;
 
 enum { ASC_INTERRUPT_POLL_MS = 100 };
 

@@ -119,15 +119,22 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   const char *platform_name;
   PyObject *launch_args;
   PyObject *timing = NULL;
-  static char *kwlist[] = {"core_num",  "platform", "args",
-                           "workers",   "sanitize", "timing",
-                           "max_steps", "n_extra",  NULL};
+  static char *kwlist[] = {"core_num",  "platform", "args",      "workers",
+                           "sanitize",  "timing",   "max_steps", "n_extra",
+                           "precision", NULL};
   /* family: listtensor: n_extra, the GM buffers after the parameters */
   int n_extra = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|iiOLi", kwlist, &core_num,
+  /* an AscPrecision (asc.lib.runtime.state.PRECISIONS) */
+  int precision = ASC_PRECISION_EXACT;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "isO|iiOLii", kwlist, &core_num,
                                    &platform_name, &launch_args, &workers,
-                                   &sanitize, &timing, &max_steps, &n_extra))
+                                   &sanitize, &timing, &max_steps, &n_extra,
+                                   &precision))
     return NULL;
+  if (precision != ASC_PRECISION_EXACT && precision != ASC_PRECISION_HARDWARE)
+    return PyErr_Format(PyExc_ValueError,
+                        "precision %d is neither exact (0) nor hardware (1)",
+                        precision);
   if (max_steps < 0) {
     if (max_steps_default < 0 && max_steps_from_env(&max_steps_default) < 0)
       return NULL;
@@ -146,6 +153,7 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args,
   AscObserver observers[2];
   LaunchInterrupt li = {0};
   AscLaunchOptions opt = {.workers = workers,
+                          .precision = precision,
                           .max_steps = max_steps,
                           .interrupt = launch_interrupt,
                           .interrupt_ctx = &li};
@@ -279,8 +287,9 @@ static PyMethodDef kernel_methods[] = {
      "launch_blocks(core_num) -> int: the cores a launch of core_num runs"},
     {"launch", (PyCFunction)(void (*)(void))kernel_launch,
      METH_VARARGS | METH_KEYWORDS,
-     "launch(core_num, platform, args, workers=0, sanitize=7) -> None or a "
-     "list of sanitizer reports"},
+     "launch(core_num, platform, args, workers=0, sanitize=7, timing=None, "
+     "max_steps=-1, n_extra=0, precision=0) -> None or a list of sanitizer "
+     "reports"},
     {"param_types", (PyCFunction)kernel_param_types, METH_NOARGS,
      "the kernel's parameter Types"},
     {NULL, NULL, 0, NULL}};

@@ -125,8 +125,8 @@ static int overlap(const AscTensorRef *a, int64_t abytes, const AscTensorRef *b,
 
 /* The transcendental APIs' numerics: src to float, sim_adv_math_fn, the
  * final Cast to dst's type. 0: not implemented (*oom: out of memory). */
-static int fn_compute(int api, AscDType dt, uint8_t *d, const uint8_t *s,
-                      int64_t n, int *oom) {
+static int fn_compute(int api, AscDType dt, int precision, uint8_t *d,
+                      const uint8_t *s, int64_t n, int *oom) {
   *oom = 0;
   if (n <= 0)
     return 1;
@@ -140,7 +140,7 @@ static int fn_compute(int api, AscDType dt, uint8_t *d, const uint8_t *s,
       memcpy(v, s, (size_t)n * sizeof(float));
     else
       asc_vec_cast(ASC_DT_FLOAT32, dt, ASC_ROUND_NONE, v, s, n);
-    ok = sim_adv_math_fn(api, dt, v, n, scratch);
+    ok = sim_adv_math_fn(api, dt, precision, v, n, scratch);
     if (ok) {
       if (dt == ASC_DT_FLOAT32)
         memcpy(d, v, (size_t)n * sizeof(float));
@@ -250,7 +250,7 @@ AscStatus sim_adv_math(AscExec *x, const AscInstr *in) {
   if (transcendental(api)) {
     int oom = 0;
     fn_steps = sim_adv_math_steps(api, r.dt, &n_fn);
-    if (!fn_steps || !fn_compute(api, r.dt, d, s, n, &oom)) {
+    if (!fn_steps || !fn_compute(api, r.dt, x->b->precision, d, s, n, &oom)) {
       if (oom)
         sim_fail(x, in, "%s: out of host memory", name);
       else

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "adv_math_ops.h"
+#include "asc/exec.h"
 #include "asc/ops.h"
 
 /* ---- instructions ------------------------------------------------------ */
@@ -156,10 +157,12 @@ float adv_div(AdvFn *c, int t, float a, float b) {
   return adv_round(t, a / b);
 }
 
-/* Max / Min as vecmath.c's: a NaN operand gives NaN. */
-static float fmax_v(float a, float b) { return a >= b || a != a ? a : b; }
+/* Max / Min as vecmath.c's: a NaN operand gives NaN, -0 is below +0. */
+static float fmax_v(float a, float b) {
+  return a > b || a != a || (a == b && !signbit(a)) ? a : b;
+}
 static float fmin_v(float a, float b) {
-  return a < b || a != a || (a == b && signbit(a)) ? a : b; /* -0 < +0 */
+  return a < b || a != a || (a == b && signbit(a)) ? a : b;
 }
 
 float adv_min(AdvFn *c, int t, float a, float b) {
@@ -197,8 +200,14 @@ float adv_sqrt(AdvFn *c, int t, float a) {
   return adv_round(t, sqrtf(a));
 }
 
-/* Exp and Ln: vecmath.c's, so asc.exp / asc.ln and these agree. */
-static float unary_f(AscVecUnOp op, float a) {
+/* Exp, Ln and Reciprocal: vecmath.c's loop of compute type t, so asc.exp
+ * / asc.ln / asc.reciprocal and these agree. */
+static float unary_f(int t, AscVecUnOp op, float a) {
+  if (t == TH) {
+    uint16_t h = asc_f32_to_f16(a), r;
+    asc_vec_unary(op, ASC_DT_FLOAT16, &r, &h, 1);
+    return asc_f16_to_f32(r);
+  }
   float r;
   asc_vec_unary(op, ASC_DT_FLOAT32, &r, &a, 1);
   return r;
@@ -206,17 +215,18 @@ static float unary_f(AscVecUnOp op, float a) {
 
 float adv_exp(AdvFn *c, int t, float a) {
   rec1(c, t, K_EXP, a);
-  return adv_round(t, unary_f(ASC_VUN_EXP, a));
+  return unary_f(t, ASC_VUN_EXP, a);
 }
 
 float adv_ln(AdvFn *c, int t, float a) {
   rec1(c, t, K_LN, a);
-  return adv_round(t, unary_f(ASC_VUN_LN, a));
+  return unary_f(t, ASC_VUN_LN, a);
 }
 
 float adv_recip(AdvFn *c, int t, float a) {
+  AscVecUnOp op = ASC_VUN_RECIPROCAL;
   rec1(c, t, K_RECIP, a);
-  return adv_round(t, unary_f(ASC_VUN_RECIPROCAL, a));
+  return unary_f(t, c->hw ? asc_vec_unary_hw(op) : op, a);
 }
 
 float adv_dup(AdvFn *c, int t, double k) {
@@ -263,27 +273,14 @@ float adv_from_int(AdvFn *c, int t, float i) {
   return adv_round(t, i);
 }
 
-/* A float-to-float Cast rounds to an integral value in the mode. */
+/* A float-to-float Cast rounds to an integral value in the mode, as
+ * vecmath.c's Cast (its zero results are +0). */
 float adv_round_to_int(AdvFn *c, int t, AscRoundMode mode, float a) {
   float r;
   rec1(c, t, K_CAST, a);
-  switch (mode) {
-  case ASC_ROUND_FLOOR:
-    r = floorf(a);
-    break;
-  case ASC_ROUND_CEIL:
-    r = ceilf(a);
-    break;
-  case ASC_ROUND_ROUND:
-    r = roundf(a);
-    break;
-  case ASC_ROUND_TRUNC:
-    r = truncf(a);
-    break;
-  default:
-    r = rintf(a); /* the default rounding mode: to nearest even */
-    break;
-  }
+  if (mode == ASC_ROUND_NONE || mode == ASC_ROUND_ODD)
+    mode = ASC_ROUND_RINT; /* the default rounding mode: to nearest even */
+  asc_vec_cast(ASC_DT_FLOAT32, ASC_DT_FLOAT32, mode, &r, &a, 1);
   return adv_round(t, r);
 }
 
@@ -299,8 +296,8 @@ static int cmp_v(int mode, float a, float b) {
     return a <= b;
   case ADV_GE:
     return a >= b;
-  default:
-    return a != b;
+  default: /* the hardware's NE: 0 with a NaN (compare.c) */
+    return a < b || a > b;
   }
 }
 
@@ -363,13 +360,15 @@ static int known(int api, AscDType dt) {
          (dt == ASC_DT_FLOAT16 || dt == ASC_DT_FLOAT32);
 }
 
-int sim_adv_math_fn(int api, AscDType dt, float *v, int64_t n, float *scratch) {
+int sim_adv_math_fn(int api, AscDType dt, int precision, float *v, int64_t n,
+                    float *scratch) {
   AdvFn c = {0};
   (void)scratch;
   if (!known(api, dt))
     return 0;
   c.api = api;
   c.half = dt == ASC_DT_FLOAT16;
+  c.hw = precision == ASC_PRECISION_HARDWARE;
   for (int64_t i = 0; i < n; i++)
     v[i] = apis[api].fn(&c, v[i]);
   return 1;

@@ -72,9 +72,12 @@ enum { SIM_ADV_MATH_SCRATCH = 8 };
  * on the n values v in place: v holds the source converted exactly to
  * float; on return the results, which the caller rounds to dt (for half
  * the devkit's final Cast, round to nearest even). scratch holds
- * SIM_ADV_MATH_SCRATCH * n floats. Returns 0 when this file does not
+ * SIM_ADV_MATH_SCRATCH * n floats. precision is the launch's AscPrecision
+ * (asc/exec.h): with ASC_PRECISION_HARDWARE the Reciprocal steps compute as
+ * the basic Reciprocal does then. Returns 0 when this file does not
  * implement api for dt (the caller raises a KernelError naming the API). */
-int sim_adv_math_fn(int api, AscDType dt, float *v, int64_t n, float *scratch);
+int sim_adv_math_fn(int api, AscDType dt, int precision, float *v, int64_t n,
+                    float *scratch);
 /* The basic instructions the devkit issues for api on dt per pass over its
  * temporary buffer, *n_steps of them; NULL when not implemented. */
 const SimAdvStep *sim_adv_math_steps(int api, AscDType dt, int *n_steps);

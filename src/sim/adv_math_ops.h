@@ -30,6 +30,7 @@ typedef struct AdvFn {
   SimAdvStep *steps;
   int n_steps, cap;
   int oom; /* the recording ran out of memory */
+  int hw;  /* precision="hardware": the approximate Reciprocal */
 } AdvFn;
 
 /* The value of v in compute type t. */

@@ -3,8 +3,12 @@
  * i's result (1 when the comparison holds). The instruction runs whole
  * repeats of 256 bytes of sources: count * sizeof(T) / 256 of them, each
  * writing 256 / sizeof(T) bits; the elements after the last whole repeat
- * are not compared and their bits not written. Comparisons are IEEE's: a
- * NaN compares unequal to everything (only NE holds), -0 equals +0. */
+ * are not compared and their bits not written. Comparisons are IEEE's
+ * (-0 equals +0, a NaN is neither below, above nor equal to anything)
+ * except NE, which is LT or GT: 0 when either operand is a NaN, where IEEE
+ * gives 1 (the devkit's 附录/Memory矢量计算接口边界值汇总.md, tables 30 and
+ * 31, whose notes give this as the hardware's result for half and float,
+ * Compare and Compares alike). */
 #include "compare.h"
 
 #include <string.h>
@@ -47,8 +51,8 @@ static int cmp_f(int mode, double a, double b) {
     return a <= b;
   case ASC_CMPMODE_GE:
     return a >= b;
-  default:
-    return !(a == b);
+  default: /* NE: NaN gives 0 (tables 30 and 31) */
+    return a < b || a > b;
   }
 }
 

@@ -43,6 +43,7 @@ typedef struct Worker {
   AscLaunchControl *control;
   int polls_interrupt; /* the launching thread's worker */
   int gm_overruns_reported;
+  int precision; /* AscLaunchOptions.precision */
   LaunchWait *wait;
   AscLaunchError err; /* first error of this worker's blocks */
   pthread_t thread;
@@ -120,6 +121,7 @@ static void *worker_main(void *arg) {
   b.control = w->control;
   b.polls_interrupt = w->polls_interrupt;
   b.gm_overruns_reported = w->gm_overruns_reported;
+  b.precision = w->precision;
   b.xsync = w->xsync;
   b.core_flags = w->core_flags; /* family: cores */
   b.core_table = w->core_table;
@@ -427,6 +429,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].control = &control;
     ws[i].polls_interrupt = i == 0;
     ws[i].gm_overruns_reported = options ? options->gm_overruns_reported : 0;
+    ws[i].precision = options ? options->precision : ASC_PRECISION_EXACT;
     ws[i].wait = &wait;
     ws[i].xsync = xsync;
     ws[i].kernel_type = kernel_type; /* family: cores */

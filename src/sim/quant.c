@@ -23,7 +23,10 @@
  *
  * The fused casts compute in the source type (a half product or sum is
  * rounded to half), then convert as Cast with CAST_RINT does (saturating,
- * NaN to 0); int16 -> int8 saturates. */
+ * NaN to 0); int16 -> int8 saturates. AddReluCast and SubReluCast from
+ * float to half send a NaN to +0 where Cast keeps it (the devkit's
+ * 附录/Memory矢量计算接口边界值汇总.md, tables 26 and 27: dst +0 for a NaN
+ * sum or difference; infinities pass). */
 #include "quant.h"
 
 #include <string.h>
@@ -304,10 +307,18 @@ static void qbin_chunk(const QBin *q, uint8_t *d, const uint8_t *a,
                    : q->op == ASC_QBIN_ADD_RELU_CAST ? ASC_VBIN_ADD_RELU
                                                      : ASC_VBIN_SUB_RELU;
   asc_vec_binary(op, q->sd, t, a, b, n);
-  if (q->sd == ASC_DT_INT16)
+  if (q->sd == ASC_DT_INT16) {
     sat_i16_i8(d, t, n);
-  else
-    asc_vec_cast(q->dd, q->sd, ASC_ROUND_RINT, d, t, n);
+    return;
+  }
+  if (q->dd == ASC_DT_FLOAT16 && op != ASC_VBIN_MUL) /* tables 26, 27 */
+    for (int64_t i = 0; i < n; i++) {
+      float v;
+      memcpy(&v, t + 4 * i, 4);
+      if (v != v)
+        memset(t + 4 * i, 0, 4);
+    }
+  asc_vec_cast(q->dd, q->sd, ASC_ROUND_RINT, d, t, n);
 }
 
 static void qbin_run(const QBin *q, uint8_t *d, const uint8_t *a,

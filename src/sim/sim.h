@@ -234,6 +234,7 @@ typedef struct AscBlockState {
   AscLaunchControl *control;
   int polls_interrupt;      /* runs on the launching thread */
   int gm_overruns_reported; /* AscLaunchOptions.gm_overruns_reported */
+  int precision;            /* AscLaunchOptions.precision: an AscPrecision */
   /* observers (timing model, sanitizer); none: no events are made */
   const AscObserver *observers;
   int n_observers;
@@ -290,6 +291,12 @@ typedef struct AscExec {
   AscBlockState *b;
   AscSlot *regs;
 } AscExec;
+
+/* The unary op the launch runs for `op`: with precision="hardware" the
+ * approximate Rsqrt / Reciprocal (vecmath.c), else `op`. */
+static inline AscVecUnOp sim_unary_op(const AscBlockState *b, AscVecUnOp op) {
+  return b->precision == ASC_PRECISION_HARDWARE ? asc_vec_unary_hw(op) : op;
+}
 
 typedef AscStatus (*AscExecFn)(AscExec *x, const AscInstr *in);
 

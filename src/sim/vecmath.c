@@ -71,6 +71,12 @@ static inline uint64_t d2u(double d) {
   return u;
 }
 
+static inline double u2d(uint64_t u) {
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return d;
+}
+
 /* half -> float is exact.  Placing the half's exponent and mantissa in a
  * float and scaling by 2^112 rebias normals and normalises subnormals in
  * one multiply; exponent 31 (inf/NaN) is patched in.  No branches, so the
@@ -501,6 +507,8 @@ static const unsigned un_types[ASC_VUN_COUNT] = {
     [ASC_VUN_RSQRT] = DT_FLT,
     [ASC_VUN_RECIPROCAL] = DT_FLT,
     [ASC_VUN_NOT] = DT_BITS,
+    [ASC_VUN_RSQRT_HW] = DT_FLT,
+    [ASC_VUN_RECIPROCAL_HW] = DT_FLT,
 };
 
 static const unsigned dup_types = DT(INT16) | DT(UINT16) | DT(FLOAT16) |
@@ -629,12 +637,15 @@ typedef void (*ScaFn)(uchar *, const uchar *, AscScalar, int64_t);
 typedef void (*UnFn)(uchar *, const uchar *, int64_t);
 typedef void (*CastFn)(uchar *, const uchar *, int64_t, AscRoundMode);
 
-/* NaN-propagating max/min, as numpy.maximum/minimum, with the hardware's
- * signed zeros: Min and Mins of +0 and -0 give -0 in either order (the
- * devkit's 附录/Memory矢量计算接口边界值汇总.md, tables 14 and 18: Min(0.0,
- * -0.0) = -0.0; numpy gives its second operand); Max(0.0, -0.0) = 0.0
- * (table 13), which FMAX gives (the devkit lists no Max(-0.0, 0.0)). */
-#define FMAX(a, b) ((a) >= (b) || (a) != (a) ? (a) : (b))
+/* NaN-propagating max/min with -0 below +0: IEEE 754-2019's maximum and
+ * minimum, which the hardware's Max / Min / Maxs / Mins follow (the
+ * devkit's 附录/Memory矢量计算接口边界值汇总.md, tables 13, 14, 17 and 18,
+ * whose results it says agree with IEEE 754: a NaN operand gives NaN,
+ * Min(0.0, -0.0) = -0.0 and Max(0.0, -0.0) = 0.0; numpy's minimum and
+ * maximum give their second operand there).  Zeros of either order: -0 for
+ * min, +0 for max. */
+#define FMAX(a, b)                                                             \
+  ((a) > (b) || (a) != (a) || ((a) == (b) && !signbit(a)) ? (a) : (b))
 #define FMIN(a, b)                                                             \
   ((a) < (b) || (a) != (a) || ((a) == (b) && signbit(a)) ? (a) : (b))
 
@@ -703,6 +714,56 @@ static inline float exp_to_f(float a) {
 /* Relu of a float result: -0.0 to +0.0, NaN through (as the Relu loops). */
 #define RELU_F(x) ((x) > 0.0f || (x) != (x) ? (x) : 0.0f)
 
+/* LeakyRelu takes the product for every source with its sign bit set,
+ * -0.0 included: LeakyRelu(-0.0, s) is -0.0 * s (the devkit's boundary
+ * value table 19: 0.0 for s = MIN or -0.0, -0.0 for s = MAX or 0.0, NaN
+ * for s = inf or NaN). */
+#define LRELU_F(a, b) (f2u(a) >> 31 ? (a) * (b) : (a))
+
+/* ---- Approximate instructions (precision="hardware") --------------------
+ *
+ * The devkit says Rsqrt and Reciprocal are not correctly rounded on the
+ * Ascend910B: their half results fail the "dual one-thousandth" criterion
+ * and their float results the "dual ten-thousandth" one (基础算术/Rsqrt.md
+ * and Reciprocal.md, 约束说明; the criterion: a relative error above 1e-3
+ * resp. 1e-4 for at most a thousandth resp. a ten-thousandth of the
+ * elements, Mmad.md).  A correctly rounded half is within 2^-11 < 1e-3 and
+ * a float within 2^-24, so the hardware keeps fewer correct bits; the
+ * devkit gives neither the algorithm nor an upper bound.  The model: the
+ * exact result (in double) with its significand rounded to HW_FRAC bits
+ * after the point, to nearest (ties away from zero), then to the element
+ * type.  HW_FRAC is the most bits that still fail the criterion: 8 for
+ * half (error up to 2^-9 = 1.95e-3 of the result, 2 half ulps; 9 bits
+ * would stay within 2^-10 < 1e-3) and 12 for float (up to 2^-13 = 1.22e-4,
+ * 1024 float ulps; 13 bits: 2^-14 < 1e-4).  Zeros, infinities and NaN come
+ * out exactly (the boundary value tables 5 and 7), subnormal results are
+ * kept.  A model of the documented bound, deterministic in the input bits,
+ * not a replica of the hardware's tables. */
+enum { HW_FRAC_H = 8, HW_FRAC_F = 12 };
+
+/* Both on the bits, selected with masks: no branches, so that the loops
+ * vectorise (64-bit compares). */
+static inline double keep_frac(double y, int frac) {
+  uint64_t u = d2u(y), e = UINT64_C(0x7FF0000000000000);
+  uint64_t half = UINT64_C(1) << (51 - frac);
+  uint64_t r = (u + half) & ~((half << 1) - 1);
+  uint64_t special = 0 - (uint64_t)((u & e) == e); /* inf, NaN: as they are */
+  return u2d((u & special) | (r & ~special));
+}
+
+/* The double to float, overflow to inf (C's conversion is undefined out of
+ * range); NaN through. */
+static inline float dbl_to_f_inf(double r) {
+  int64_t u = (int64_t)d2u(r), a = u & INT64_MAX;
+  int64_t big = -(int64_t)((a >= (int64_t)d2u(0x1.ffffffp127)) &
+                           (a <= INT64_C(0x7FF0000000000000)));
+  int64_t inf = (u & INT64_MIN) | INT64_C(0x7FF0000000000000);
+  return (float)u2d((uint64_t)((inf & big) | (u & ~big)));
+}
+
+#define RSQRT_HW(a, frac) dbl_to_f_inf(keep_frac(1.0 / sqrt((double)(a)), frac))
+#define RECIP_HW(a, frac) dbl_to_f_inf(keep_frac(1.0 / (double)(a), frac))
+
 /* Float families: half, bfloat16, float. */
 #define FLOAT_OPS(sfx, LD, ST, SC)                                             \
   BIN_FN(add_##sfx, float, LD, ST, a + b)                                      \
@@ -722,11 +783,16 @@ static inline float exp_to_f(float a) {
   UN_FN(recip_##sfx, float, LD, ST, 1.0f / a)                                  \
   BIN_FN(addrelu_##sfx, float, LD, ST, RELU_F(a + b))                          \
   BIN_FN(subrelu_##sfx, float, LD, ST, RELU_F(a - b))                          \
-  SCA_FN(lrelu_##sfx, float, SC, LD, ST, a >= 0.0f ? a : a * b)
+  SCA_FN(lrelu_##sfx, float, SC, LD, ST, LRELU_F(a, b))
 
 FLOAT_OPS(h, ld_h, st_h, sc_h)
 FLOAT_OPS(b, ld_b, st_b, sc_b)
 FLOAT_OPS(f, ld_f32, st_f32, sc_f)
+
+UN_FN(rsqrt_hw_h, float, ld_h, st_h, RSQRT_HW(a, HW_FRAC_H))
+UN_FN(rsqrt_hw_f, float, ld_f32, st_f32, RSQRT_HW(a, HW_FRAC_F))
+UN_FN(recip_hw_h, float, ld_h, st_h, RECIP_HW(a, HW_FRAC_H))
+UN_FN(recip_hw_f, float, ld_f32, st_f32, RECIP_HW(a, HW_FRAC_F))
 
 /* Abs and Relu work on the bits: exact, NaN payloads kept.  Relu sends
  * every non-NaN with the sign bit set (-0.0 included) to +0.0 and lets a
@@ -837,7 +903,16 @@ static const UnFn un_tab[ASC_VUN_COUNT][FAM_COUNT] = {
     [ASC_VUN_RSQRT] = {rsqrt_h, rsqrt_b, rsqrt_f, NULL, NULL},
     [ASC_VUN_RECIPROCAL] = {recip_h, recip_b, recip_f, NULL, NULL},
     [ASC_VUN_NOT] = {[FAM_I16] = not_16, [FAM_U16] = not_16},
+    /* bfloat16 (no hardware form, no documented bound): as exact */
+    [ASC_VUN_RSQRT_HW] = {rsqrt_hw_h, rsqrt_b, rsqrt_hw_f, NULL, NULL},
+    [ASC_VUN_RECIPROCAL_HW] = {recip_hw_h, recip_b, recip_hw_f, NULL, NULL},
 };
+
+AscVecUnOp asc_vec_unary_hw(AscVecUnOp op) {
+  return op == ASC_VUN_RSQRT        ? ASC_VUN_RSQRT_HW
+         : op == ASC_VUN_RECIPROCAL ? ASC_VUN_RECIPROCAL_HW
+                                    : op;
+}
 
 /* Generic fallbacks: any other element type (float64, 8/64-bit and
  * unsigned integers, ...), one element at a time.  Floats compute in
@@ -925,7 +1000,7 @@ static const AscVecBinOp sca_as_bin[ASC_VSCA_COUNT] = {
 
 /* The tensor-scalar ops with no binary counterpart, one element. */
 static double fsop(AscVecScalarOp op, double a, double b) {
-  return op == ASC_VSCA_LEAKY_RELU ? (a >= 0 ? a : a * b) : a;
+  return op == ASC_VSCA_LEAKY_RELU ? (signbit(a) ? a * b : a) : a;
 }
 
 static uint64_t isop(AscVecScalarOp op, uint64_t a, uint64_t b, int sgn) {
@@ -978,6 +1053,7 @@ static double uop(AscVecUnOp op, double a) {
   case ASC_VUN_SQRT:
     return sqrt(a);
   case ASC_VUN_RSQRT:
+  case ASC_VUN_RSQRT_HW: /* other types: as exact */
     return 1.0 / sqrt(a);
   case ASC_VUN_NOT: /* no float form: keep a defined */
     return a;
@@ -1238,7 +1314,18 @@ static inline uint16_t cv_b_f(float v, AscRoundMode m) {
     return f2b(v);
   return v != v ? (uint16_t)0x7FC0u : (uint16_t)dbl_to_fmt(v, B_MB, B_EB, m);
 }
-static inline float cv_f_f(float v, AscRoundMode m) { return rnd_f(v, m); }
+/* float -> float rounds to an integral value; its zero results are +0: the
+ * devkit's boundary value table 32 (附录/Memory矢量计算接口边界值汇总.md)
+ * gives +0 for -0 and notes that float -> float turns -0 into +0, unlike
+ * IEEE 754. A negative source rounding to zero (-0.3 under CAST_CEIL,
+ * CAST_TRUNC, CAST_RINT, CAST_ROUND) is taken to give +0 too: the table
+ * has no row for it, and a conversion that loses the sign of -0 has none
+ * to keep there. The other float conversions keep the sign (the table's
+ * float -> bfloat16_t row: -0 -> -0). Adding +0 leaves every value but -0
+ * as it is. */
+static inline float cv_f_f(float v, AscRoundMode m) {
+  return rnd_f(v, m) + 0.0f;
+}
 static inline float cv_f_h(uint16_t h, AscRoundMode m) {
   (void)m;
   return h2f(h);

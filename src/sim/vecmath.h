@@ -50,6 +50,13 @@ typedef enum AscVecUnOp {
   ASC_VUN_RSQRT,
   ASC_VUN_RECIPROCAL,
   ASC_VUN_NOT, /* ~a */
+  /* Rsqrt and Reciprocal as the launch option precision="hardware" runs
+   * them: the estimate the hardware's instructions give, modelled with a
+   * limited number of correct significand bits (vecmath.c, "Approximate
+   * instructions"). No op of the table names them: asc_vec_unary_hw maps
+   * RSQRT and RECIPROCAL to them. */
+  ASC_VUN_RSQRT_HW,
+  ASC_VUN_RECIPROCAL_HW,
   ASC_VUN_COUNT
 } AscVecUnOp;
 
@@ -102,6 +109,9 @@ void asc_vec_scalar(AscVecScalarOp op, AscDType dt, void *dst, const void *src,
                     AscScalar scalar, int64_t n);
 void asc_vec_unary(AscVecUnOp op, AscDType dt, void *dst, const void *src,
                    int64_t n);
+/* The op that runs instead of `op` with precision="hardware": the
+ * approximate form of RSQRT and RECIPROCAL, `op` itself for the others. */
+AscVecUnOp asc_vec_unary_hw(AscVecUnOp op);
 void asc_vec_dup(AscDType dt, void *dst, AscScalar scalar, int64_t n);
 /* src1 is unused (may be NULL) for AXPY, scalar for the others.  Each
  * result is rounded once, from the exact a * b + c, to dst's type. */

@@ -128,7 +128,8 @@ AscStatus sim_vec_unary(AscExec *x, const AscInstr *in) {
   uint8_t *s = d ? sim_vec_operand(x, in, 1, n, 0, "src") : NULL;
   if (!s)
     return ASC_ERR_KERNEL;
-  asc_vec_unary((AscVecUnOp)in->imm, (AscDType)in->dtype, d, s, n);
+  asc_vec_unary(sim_unary_op(x->b, (AscVecUnOp)in->imm), (AscDType)in->dtype, d,
+                s, n);
   sim_vec_work(x, &ASC_SLOT(x, in, 0).t, n);
   vec_geom(x, in, 2, 0, n);
   return ASC_OK;
@@ -525,13 +526,14 @@ AscStatus sim_vec_unary_l0(AscExec *x, const AscInstr *in) {
   if (!st)
     return ASC_ERR_KERNEL;
   _Alignas(32) uint8_t tmp[2][L0_REPEAT];
+  AscVecUnOp op = sim_unary_op(x->b, (AscVecUnOp)in->imm);
   for (int64_t r = 0; st == 1 && r < l.repeat; r++) {
     l0_gather(&l, r, tmp);
     const L0Mask *m = l0_mask(&l, r);
     for (int k = 0; k < m->n_runs; k++) {
       int64_t off = m->runs[k].first * l.esize;
-      asc_vec_unary((AscVecUnOp)in->imm, (AscDType)in->dtype, tmp[0] + off,
-                    tmp[1] + off, m->runs[k].n);
+      asc_vec_unary(op, (AscDType)in->dtype, tmp[0] + off, tmp[1] + off,
+                    m->runs[k].n);
     }
     l0_scatter(&l, r, tmp);
   }

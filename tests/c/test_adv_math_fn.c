@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asc/exec.h"
 #include "asc/ops.h"
 #include "sim/vecmath.h"
 
@@ -133,7 +134,8 @@ static int run(int api, AscDType dt, const float *xs, float *out, int64_t n) {
   float *scratch = malloc((size_t)n * SIM_ADV_MATH_SCRATCH * sizeof(float));
   int ok;
   memcpy(out, xs, (size_t)n * sizeof(float));
-  ok = scratch && sim_adv_math_fn(api, dt, out, n, scratch);
+  ok =
+      scratch && sim_adv_math_fn(api, dt, ASC_PRECISION_EXACT, out, n, scratch);
   for (int64_t i = 0; ok && i < n; i++)
     out[i] = to_dt(dt, out[i]);
   free(scratch);
@@ -449,7 +451,8 @@ static void test_min_tmp(void) {
   CHECK(sim_adv_math_min_tmp(ASC_ADV_MATH_SIN, ASC_DT_INT32, 8) == 0, "int32");
   {
     float v = 1;
-    CHECK(sim_adv_math_fn(ASC_ADV_MATH_SIN, ASC_DT_BFLOAT16, &v, 1, NULL) == 0,
+    CHECK(sim_adv_math_fn(ASC_ADV_MATH_SIN, ASC_DT_BFLOAT16,
+                          ASC_PRECISION_EXACT, &v, 1, NULL) == 0,
           "bfloat16 not implemented");
   }
 }

@@ -13,7 +13,10 @@ Conversions to floats round under the mode; overflow follows IEEE 754 for
 the rounding direction (inf for the nearest modes, else the largest finite
 value). CAST_NONE rounds like CAST_RINT. CAST_ROUND is "to nearest, ties
 away from zero", CAST_ODD is round-to-odd. float -> float rounds to an
-integral value. Any NaN equals any NaN.
+integral value, and its zero results are +0: the devkit's boundary value
+table 32 (附录/Memory矢量计算接口边界值汇总.md) turns -0 into +0 there,
+unlike IEEE 754; the other float conversions keep the sign of zero (its
+float -> bfloat16_t row: -0 -> -0). Any NaN equals any NaN.
 
 bfloat16 travels as its uint16 bits (see kernels_util); when torch is
 installed, one test also passes torch.bfloat16 tensors to the kernel.
@@ -106,9 +109,9 @@ def ref_cast(src: str, dst: str, mode: asc.RoundMode, x: np.ndarray) -> np.ndarr
         if src == "int64":
             return encode(int_to_format(x.tolist(), dst, mode), dst)
         v = as_float64(src, x)
-        if src == "float32" and dst == "float32":
+        if src == "float32" and dst == "float32":  # zero results are +0 (table 32)
             with np.errstate(invalid="ignore"):
-                return round_integral(v, mode).astype(np.float32)
+                return (round_integral(v, mode) + 0.0).astype(np.float32)
         return encode(round_to_format(v, dst, mode), dst)
     if src in FORMATS:  # float -> integer
         return saturate_int(round_integral(as_float64(src, x), mode), dst)
@@ -189,6 +192,31 @@ def test_cast_lengths(pair: Tuple[str, str], n: int) -> None:
     x = cached_inputs(src)
     x = x[np.random.default_rng(n).permutation(len(x))[:n]]
     check(src, dst, CAST_TABLE[pair][0], x)
+
+
+FLOAT_PAIRS = [(s, d, m) for s, d, m in SUPPORTED if s in FORMATS and d in FORMATS]
+NEG_ZERO = {"float16": 0x8000, "bfloat16": 0x8000, "float32": 0x8000_0000}
+
+
+@pytest.mark.parametrize("case", FLOAT_PAIRS, ids=[_id(c) for c in FLOAT_PAIRS])
+def test_cast_signed_zeros(case: Tuple[str, str, asc.RoundMode]) -> None:
+    """+0 and -0 through every float -> float conversion and mode: float -> float (Cast<float, float>) gives +0
+    for -0, and for negatives that round to zero; half -> float, bfloat16 -> float, float -> half and
+    float -> bfloat16 keep the sign (the devkit's boundary value table 32)."""
+    src, dst, mode = case
+    x = np.zeros(8, storage(src))
+    x.view({2: np.uint16, 4: np.uint32}[x.itemsize])[1::2] = NEG_ZERO[src]  # +0, -0, +0, -0, ...
+    if src == "float32":
+        x[4:] = [-0.3, -0.5, -2.0 ** -140, 0.25]  # rounding to zero in some modes; tiny for the 16-bit targets
+    got = run_cast(src, dst, mode, x)
+    bits = got.view({2: np.uint16, 4: np.uint32}[got.itemsize])
+    if src == dst == "float32":
+        assert not (bits == NEG_ZERO[dst]).any(), f"{bits} has a -0"
+    else:
+        assert list(bits[:4]) == [0, NEG_ZERO[dst]] * 2
+    with np.errstate(all="ignore"):
+        want = ref_cast(src, dst, mode, x)
+    assert_bits_equal(got, want, fmt=dst, context=f"cast {src}->{dst} {mode.name} of signed zeros")
 
 
 # Worked examples of the documentation's precision conversion rules: (src, dst, input, {mode: output}).

@@ -102,17 +102,35 @@ def _relu(a: np.ndarray) -> np.ndarray:
     return np.where(a > 0, a, np.zeros_like(a))
 
 
+def _hw_max(a: np.ndarray, b: Any) -> np.ndarray:
+    """Max / Maxs: IEEE 754-2019's maximum, -0 below +0 (the devkit's boundary value tables 13 and 17)."""
+    if a.dtype.kind != "f":
+        return np.maximum(a, b)
+    b = np.broadcast_to(b, a.shape)
+    zeros = (a == 0) & (b == 0)
+    return np.where(zeros, np.where(np.signbit(a), b, a), np.maximum(a, b))
+
+
+def _hw_min(a: np.ndarray, b: Any) -> np.ndarray:
+    """Min / Mins: IEEE 754-2019's minimum, -0 below +0 (tables 14 and 18)."""
+    if a.dtype.kind != "f":
+        return np.minimum(a, b)
+    b = np.broadcast_to(b, a.shape)
+    zeros = (a == 0) & (b == 0)
+    return np.where(zeros, np.where(np.signbit(a), a, b), np.minimum(a, b))
+
+
 OPS: Dict[str, Tuple[Callable[..., None], Tuple[str, ...], str, Callable[..., Any], str, bool]] = {
     "add": (asc.add, ARITH, "binary", _np_bin(np.add), "any", False),
     "sub": (asc.sub, ARITH, "binary", _np_bin(np.subtract), "any", False),
     "mul": (asc.mul, ARITH, "binary", _np_bin(np.multiply), "any", False),
     "div": (asc.div, FLT, "binary", _np_bin(np.divide), "nonzero", False),
-    "max": (asc.max, ARITH, "binary", _np_bin(np.maximum), "any", False),
-    "min": (asc.min, ARITH, "binary", _np_bin(np.minimum), "any", False),
+    "max": (asc.max, ARITH, "binary", _np_bin(_hw_max), "any", False),
+    "min": (asc.min, ARITH, "binary", _np_bin(_hw_min), "any", False),
     "adds": (asc.adds, ARITH, "scalar", np.add, "any", False),
     "muls": (asc.muls, ARITH, "scalar", np.multiply, "any", False),
-    "maxs": (asc.maxs, ARITH, "scalar", np.maximum, "any", False),
-    "mins": (asc.mins, ARITH, "scalar", np.minimum, "any", False),
+    "maxs": (asc.maxs, ARITH, "scalar", _hw_max, "any", False),
+    "mins": (asc.mins, ARITH, "scalar", _hw_min, "any", False),
     "relu": (asc.relu, FLT + ("int32",), "unary", _np_un(_relu), "any", False),
     "exp": (asc.exp, FLT, "unary", _np_un(_exp), "small", True),
     "ln": (asc.ln, FLT, "unary", _np_un(_ln), "positive", True),
@@ -140,8 +158,10 @@ def _data(name: str, n: int, rng_kind: str, seed: int) -> np.ndarray:
         v = rng.uniform(-4.0, 4.0, n)
     elif rng_kind == "nonzero":
         v = rng.uniform(0.5, 8.0, n) * rng.choice([-1.0, 1.0], n)
-    else:
+    else:  # with zeros of both signs, whose signs the bit-exact check sees
         v = rng.uniform(-50.0, 50.0, n)
+        v[::9] = 0.0
+        v[4::9] = -0.0
     return v.astype(NP[name])
 
 
@@ -207,7 +227,8 @@ def level0_kernel(name: str) -> Any:
 
 
 def run_case(name: str, dtype: str, mask: Any, repeat: int, blk: Sequence[int], rep: Sequence[int],
-             offs_bytes: Optional[Sequence[int]] = None, seed: int = 0) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+             offs_bytes: Optional[Sequence[int]] = None, seed: int = 0,
+             scalar: int = SCALAR) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(result, reference, written) of one level-0 instruction on the UB region."""
     kind = OPS[name][2]
     nops = N_OPERANDS[kind]
@@ -221,7 +242,7 @@ def run_case(name: str, dtype: str, mask: Any, repeat: int, blk: Sequence[int], 
         fn = lambda n: np.full(n, fill, store)  # noqa: E731
     elif kind == "scalar":
         f = OPS[name][3]
-        fn = lambda a, n: f(a, store(SCALAR))  # noqa: E731
+        fn = lambda a, n: f(a, store(scalar))  # noqa: E731
     else:
         fn = OPS[name][3]
     ref, wrote = ref_level0(ub, fn, offs[:nops], blk, rep, mask, repeat)
@@ -231,7 +252,7 @@ def run_case(name: str, dtype: str, mask: Any, repeat: int, blk: Sequence[int], 
     blk3 = list(blk) + [1] * (3 - len(blk))
     rep3 = list(rep) + [8] * (3 - len(rep))
     dtype_of = np.zeros(1, np.uint16 if dtype == "bfloat16" else store)
-    args = [buf, dtype_of, SCALAR, offs[0], offs[1], offs[2], int(bit), 0 if bit else mask,
+    args = [buf, dtype_of, scalar, offs[0], offs[1], offs[2], int(bit), 0 if bit else mask,
             _i32(lo), _i32(lo >> 32), _i32(hi), _i32(hi >> 32), repeat] + blk3 + rep3
     if dtype == "bfloat16":
         level0_bf16_kernel(name)[1](*args)
@@ -345,6 +366,24 @@ def test_level0_against_numpy(name: str, dtype: str) -> None:
             assert not wrote.any()
         else:
             assert wrote.any()
+
+
+@pytest.mark.parametrize("name", ["maxs", "mins", "max", "min"])
+@pytest.mark.parametrize("dtype", FLT)
+def test_level0_max_min_of_signed_zeros(name: str, dtype: str) -> None:
+    """Max / Min / Maxs / Mins of +0 and -0 under masks and strides: +0 for max and -0 for min, whichever
+    operand holds which (the scalar forms with a +0 scalar against data holding both zeros)."""
+    es = np.dtype(NP[dtype]).itemsize
+    signs = set()
+    for i, (label, mask, repeat, blk, rep, offs) in enumerate(cases(256 // es, N_OPERANDS[OPS[name][2]])):
+        got, ref, wrote = run_case(name, dtype, mask, repeat, blk, rep, offs, seed=100 + i, scalar=0)
+        try:
+            check(name, dtype, got, ref, wrote)
+        except AssertionError as e:
+            raise AssertionError(f"case {label}: {e}") from None
+        signs |= set(np.signbit(got[wrote & (got == 0)]).tolist())
+    # zero results of both signs were written; maxs against +0 can only give +0
+    assert signs == ({False} if name == "maxs" else {True, False})
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "int32"])

@@ -12,8 +12,9 @@ every op here is one correctly rounded operation, the multiply-adds
 rounded once from the exact a * b + c.
 
 Semantics checked (docs/api.md): relu sends -0.0 to +0.0 and lets NaN
-through; int16 add_relu/sub_relu relu the wrapped sum; leaky_relu keeps
--0.0 (it is >= 0); signed shift_left keeps the sign bit and drops the one
+through; int16 add_relu/sub_relu relu the wrapped sum; leaky_relu
+multiplies every source whose sign bit is set, -0.0 too (the devkit's
+boundary value table 19); signed shift_left keeps the sign bit and drops the one
 below it; signed shift_right is arithmetic; the shift amount lies in
 [0, bits].
 """
@@ -100,7 +101,7 @@ def ref_scalar(name: str, a: np.ndarray, s: Any) -> np.ndarray:
     if name == "leaky_relu":
         alpha = f64(scalar_of(a.dtype.name, s))
         with np.errstate(all="ignore"):
-            return np.where(a >= 0, a, (f64(a) * alpha).astype(a.dtype))
+            return np.where(~np.signbit(a), a, (f64(a) * alpha).astype(a.dtype))
     bits = a.dtype.itemsize * 8
     k = int(s)
     signed = a.dtype.kind == "i"
@@ -181,8 +182,14 @@ def test_relu_family_signed_zeros_and_nan() -> None:
     got = run_binary(asc.sub_relu, a, b).view(np.uint16)
     assert list(got[:3]) == [0, 0, 0] and got[5] == 0  # 1 - 1 = +0
     lr = run_scalar(asc.leaky_relu, a, 0.5).view(np.uint16)
-    assert lr[0] == 0x8000 and lr[2] == 0  # -0.0 >= 0: kept
+    assert lr[0] == 0x8000 and lr[2] == 0  # -0.0 * 0.5 = -0.0
     assert lr[4] == 0x8000  # -2^-24 * 0.5 rounds to -0.0
+    # -0.0 takes the product (the devkit's boundary value table 19): -0.0 * -2 = +0.0, -0.0 * nan = nan; +0.0 is
+    # kept whatever the scalar
+    lr = run_scalar(asc.leaky_relu, a, -2.0).view(np.uint16)
+    assert lr[0] == 0 and lr[2] == 0
+    lr = run_scalar(asc.leaky_relu, a, float("nan")).view(np.uint16)
+    assert (lr[0] & 0x7C00) == 0x7C00 and (lr[0] & 0x3FF) and lr[2] == 0
 
 
 # (op, a, b, expected) in half bits

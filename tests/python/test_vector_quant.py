@@ -189,8 +189,8 @@ def fused_ref(op: int, dst: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         s = np.maximum(s, s.dtype.type(0))
         if a.dtype == np.int16:
             return np.clip(s, -128, 127).astype(np.int8)
-        if dst == "float16":
-            return s.astype(np.float16)
+        if dst == "float16":  # a NaN gives +0 (the devkit's boundary value tables 26 and 27)
+            return np.where(np.isnan(s), s.dtype.type(0), s).astype(np.float16)
         return to_int(s, dst)
 
 
@@ -220,6 +220,8 @@ def inputs(src: str, rng: np.random.Generator) -> Tuple[np.ndarray, np.ndarray]:
     b = (rng.standard_normal(CAP) * 40).astype(t)
     a[:6] = [0.5, 1.5, 2.5, -0.0, 200.0, -3.5]  # ties to even, signed zero, saturation
     b[:6] = [1.0, 1.0, 1.0, 0.0, 100.0, 1.0]
+    a[6:11] = [np.nan, np.inf, np.inf, 1.0, -np.inf]  # NaN and infinities (tables 26 to 28)
+    b[6:11] = [1.0, -np.inf, 1.0, np.nan, 2.0]
     return a, b
 
 

@@ -40,16 +40,27 @@ class KernelType(Enum):
 
 
 def set_platform(backend: Union[Backend, str], soc_version: Optional[Union[Platform, str]] = None,
-                 device_id: Optional[int] = None, check: bool = True) -> None:
+                 device_id: Optional[int] = None, check: bool = True, *, precision: Optional[str] = None) -> None:
     """Selects where kernels run. Backend.Model (the built-in simulator)
-    defaults to Platform.Ascend910B1."""
+    defaults to Platform.Ascend910B1.
+
+    precision (ours; keyword only) says how the simulator computes the
+    instructions the hardware only approximates, Rsqrt and Reciprocal (also
+    where the adv APIs issue them): "exact", correctly rounded (the
+    default), or "hardware", with the error the devkit documents for the
+    Ascend910B (a deterministic model: docs/semantics.md). It is part of the
+    platform: a later set_platform without it goes back to the default,
+    PYASC_PRECISION when set, else "exact". Backend.NPU computes as the
+    hardware does whatever it says."""
     backend = Backend(backend)
     platform = Platform(soc_version) if soc_version is not None else Platform.Ascend910B1
+    prec = rt.state.precision_from_env() if precision is None else rt.state.check_precision(precision)
     if backend == Backend.Model:
         rt.use_model()
     else:
         rt.use_npu()  # raises with what is missing
     rt.set_soc_version(platform)
+    rt.state.precision = prec
     if device_id is not None:
         rt.set_device(device_id)
 
@@ -60,6 +71,11 @@ def current_backend() -> Backend:
 
 def current_platform() -> Platform:
     return Platform(rt.state.soc_version)
+
+
+def current_precision() -> str:
+    """The platform's precision: "exact" or "hardware" (set_platform)."""
+    return rt.state.precision
 
 
 def set_workers(n: int = 0) -> None:

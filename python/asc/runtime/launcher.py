@@ -182,7 +182,8 @@ class Launcher:
         runtime_args = [a for a, const in zip(args, fn.const_mask) if not const]
         try:
             reports = compiled.kernel.launch(self.core_num, platform, runtime_args, state.workers, fn.san_code,
-                                             _stamp_timing(compiled), fn.max_steps)
+                                             _stamp_timing(compiled), fn.max_steps,
+                                             precision=state.PRECISIONS[state.precision])
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
         except (TypeError, ValueError, OverflowError, BufferError):
@@ -274,7 +275,8 @@ class Launcher:
         try:
             reports = compiled.kernel.launch(self.core_num, platform, launch_args, state.workers,
                                              sanitize_code(options), timing=timing,
-                                             max_steps=max_steps_arg(options), n_extra=n_extra)
+                                             max_steps=max_steps_arg(options), n_extra=n_extra,
+                                             precision=state.PRECISIONS[state.precision])
         except _C.LaunchError as e:
             raise _kernel_error(fn, e) from None
         if timing is not None and profiled:

@@ -44,8 +44,8 @@ def mins(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: 
 @usage("asc.leaky_relu(dst, src, scalar, count)",
        "asc.leaky_relu(dst, src, scalar, mask, repeat_times, asc.UnaryRepeatParams(...))")
 def leaky_relu(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, **kwargs: Any) -> None:
-    """src if src >= 0 else src * scalar, elementwise (AscendC::LeakyRelu; half and float).
-    `leaky_relu(dst, src, scalar, count)`."""
+    """src where its sign bit is clear, else src * scalar (-0.0 too), elementwise (AscendC::LeakyRelu; half and
+    float). `leaky_relu(dst, src, scalar, count)`."""
     emit("asc.leaky_relu", (dst, src), ("dst", "src"), scalar, args, kwargs, level0="unary")
 
 

@@ -12,7 +12,8 @@ level-0 forms compare every element of each repeat (the mask is a reserved
 parameter of Compare on this core), repeat r's bits following repeat r - 1's
 in dst. `compare(src0, src1, cmp_mode, mask, repeat_params)` compares one
 repeat under the mask into the 128-bit CmpMask register. Comparisons follow
-IEEE 754: a NaN satisfies only NE, -0 equals +0.
+IEEE 754 (-0 equals +0) except that a NaN satisfies no mode, NE included
+(the hardware's NE: the devkit's boundary value tables 30 and 31).
 
 Select picks src0[i] where the selection bit is 1, else src1[i] (a tensor,
 or a scalar in SelMode.VSEL_TENSOR_SCALAR_MODE); the selection bits come

@@ -23,3 +23,27 @@ def _workers_from_env() -> int:
 
 
 workers: int = _workers_from_env()
+
+# How the simulator computes the instructions the hardware only
+# approximates (Rsqrt, Reciprocal): "exact" (correctly rounded, the
+# default) or "hardware" (a model of the documented error). A platform
+# parameter: asc.runtime.config.set_platform(..., precision=...); a call
+# without it goes back to PYASC_PRECISION, else "exact".
+PRECISIONS = {"exact": 0, "hardware": 1}  # the names and the codes Kernel.launch takes
+PRECISION_ENV = "PYASC_PRECISION"
+
+
+def check_precision(value: object, what: str = "precision") -> str:
+    """value as a precision name; ValueError naming the choices otherwise."""
+    if isinstance(value, str) and value.strip().lower() in PRECISIONS:
+        return value.strip().lower()
+    choices = ", ".join(repr(p) for p in PRECISIONS)
+    raise ValueError(f"{what} must be one of {choices}, got {value!r}")
+
+
+def precision_from_env() -> str:
+    value = os.environ.get(PRECISION_ENV, "").strip()
+    return check_precision(value, PRECISION_ENV) if value else "exact"
+
+
+precision: str = precision_from_env()
