@@ -105,7 +105,8 @@ static const AscTimingParams a2_params = {
     .sync_cycles = 0.0,
     /* fitted: [COPY] UB scenario 3, a core's time (386738 cycles) beyond
      * the model's without start-up, over 48 cores (the devkit: head
-     * overheads grow with the cores started) */
+     * overheads grow with the cores started; a MIX launch starts AI Cores,
+     * asc_timing_block_start) */
     .block_start_per_core_cycles = 243.0,
     /* [ADD] cases 0 and 1 (1 core): Task Duration - aiv_time */
     .launch_base_us = 0.46,
@@ -372,6 +373,9 @@ struct AscTiming {
   const AscKernel *k;
   const AscPlatform *platform;
   int block_num, cores, record;
+  /* the units the launch starts: its cores, or a MIX kernel's AI Cores
+   * (a cube core and its vector cores start together) */
+  int units;
   int64_t *func_base; /* site index of each function's first instr */
   int n_sites;
   const AscInstr **site_instr;
@@ -1227,6 +1231,7 @@ AscTiming *asc_timing_new(const AscTimingParams *params, const AscKernel *k,
   if (per > 1 || kt == 1 || kt == 3 || kt == 5)
     phys = (platform->cube_cores > 0 ? platform->cube_cores : 1) * per;
   t->cores = block_num < phys ? block_num : phys;
+  t->units = per > 1 ? (t->cores + per - 1) / per : t->cores;
   double chip = t->p.gm_bandwidth_gbps * t->p.gm_efficiency / t->p.clock_ghz;
   t->port_rate = chip / t->cores;
   if (!(t->port_rate > 0))
@@ -1344,8 +1349,12 @@ int64_t asc_timing_duration(const AscTiming *t) {
 
 double asc_timing_port_rate(const AscTiming *t) { return t->port_rate; }
 
+/* The head overhead grows with the cores a launch starts (devkit guide,
+ * 头尾开销优化/设置合适的核数和算子Kernel类型); a MIX launch starts AI
+ * Cores, each a cube core and its vector cores together ("按照AIV和AIC组合
+ * 启动", Matmul高阶API使能纯Cube模式), whose start-ups overlap. */
 int64_t asc_timing_block_start(const AscTiming *t) {
-  return cycles_of(t->p.block_start_per_core_cycles * t->cores);
+  return cycles_of(t->p.block_start_per_core_cycles * t->units);
 }
 
 int asc_timing_n_sites(const AscTiming *t) { return t->n_sites; }

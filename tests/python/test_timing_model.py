@@ -288,16 +288,16 @@ def mm_all(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, til
     mm.end()
 
 
-def run_mm(kt: asc.KernelType, params: Optional[dict] = None) -> LaunchProfile:
+def run_mm(kt: asc.KernelType, params: Optional[dict] = None, cores: int = 1) -> LaunchProfile:
     m = n = k = 64
     rng = np.random.default_rng(1)
     a = rng.integers(-3, 3, (m, k)).astype(np.float16)
     b = rng.integers(-3, 3, (k, n)).astype(np.float16)
-    c = np.zeros((2, m, n), np.float32)
+    c = np.zeros((2 * cores, m, n), np.float32)
     t = asc.adv.TCubeTiling(used_core_num=1, m=m, n=n, k_a=k, k_b=k, base_m=64, base_n=64, base_k=64,
                             single_core_m=m, single_core_n=n, single_core_k=k, depth_a1=1, depth_b1=1, step_m=1,
                             step_n=1, share_mode=0, is_bias=0)
-    lp = profile(lambda: mm_all[1, None](a, b, c, t, np.zeros(1024, np.uint8), kernel_type=kt), params)
+    lp = profile(lambda: mm_all[cores, None](a, b, c, t, np.zeros(1024, np.uint8), kernel_type=kt), params)
     np.testing.assert_allclose(c[0], a.astype(np.float32) @ b.astype(np.float32))
     return lp
 
@@ -316,6 +316,17 @@ def test_mix_clients_share_the_cube_core() -> None:
 
     assert s_busy(mix, 1) - s_busy(quiet, 1) == 3 * 2 * P["mix_message_cycles"]
     assert mix.blocks[1].cycles - quiet.blocks[1].cycles >= 3 * 2 * P["mix_message_cycles"]
+
+
+@pytest.mark.parametrize("kt", [asc.KernelType.AIC_ONLY, asc.KernelType.MIX_AIC_1_1, asc.KernelType.MIX_AIC_1_2])
+def test_mix_start_up_counts_ai_cores(kt: asc.KernelType) -> None:
+    """A MIX launch starts AI Cores, each a cube core and its vector cores together (the devkit's pure-Cube guide
+    page: MIX numBlocks is the AI Cores started): the start-up grows with the AI Cores, as an AIC_ONLY launch's
+    with its cube cores; every block (cube and vector cores) starts after it."""
+    lp = run_mm(kt, cores=2)
+    assert lp.block_start_cycles == math.ceil(P["block_start_per_core_cycles"] * 2)
+    for blk in lp.blocks:
+        assert blk.records.size == 0 or int(blk.records["start"].min()) >= lp.block_start_cycles
 
 
 def s_busy(lp: LaunchProfile, block: int) -> float:
