@@ -59,8 +59,8 @@ typedef struct AscTimingParams {
   /* family: cube */
   double cube_fractals_per_cycle;   /* Mmad: 16 x 16 x C0 products a cycle */
   double cube_load_bytes_per_cycle; /* LoadData L1 -> L0: bytes a cycle */
-  double mix_message_cycles;        /* a MIX Matmul message at the cube core's
-                                       server */
+  double mix_message_cycles;        /* the cube core's server handling one
+                                       MIX Matmul message */
 } AscTimingParams;
 
 /* Default parameters of a platform; returns 0 if the platform has no row. */
