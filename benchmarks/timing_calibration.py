@@ -23,6 +23,10 @@ References (docs/timing.md lists them with the parameters):
   [VEC]  docs/zh/api/附录/Vector指令理论性能汇总.md (elements per cycle);
   [PERF] docs/zh/guide/算子实践参考/性能分析/分析性能数据.md: an MTE2-bound
          operator (350 us at 0.8 TB/s) and the float vector peak, 11.06 TOPS;
+  [KFC]  docs/zh/guide/算子实践参考/优秀实践/Matmul性能调优案例/
+         Matmul高阶API使能纯Cube模式.md (MIX and pure-Cube Matmul: aic_time,
+         scalar time) and Matmul高阶API使能Tiling全量常量化.md (the same
+         pure-Cube kernel: aic_time, its first MTE2);
   [PY]   upstream pyasc python/test/kernels/test_vadd.py (3.6 us) and
          test_matmul.py (25.5 us), test/all_task_durations_golden.csv.
 
@@ -583,7 +587,10 @@ def run_matmul() -> float:
 # MIX: 24 AI Cores, each vector core a client computing 128 x 640 (3 base blocks of 128 x 256 x 64, IterateAll);
 # pure Cube (AIC_ONLY): 24 cube cores, 128 x 1280 each (5 blocks). The guide gives neither C's type nor the kernel;
 # C is taken as half here (the inputs' type) and the kernel as the devkit's Matmul sample (Init, SetTensorA,
-# SetTensorB, IterateAll, End). Reference: the slowest AI Core's aic_time.
+# SetTensorB, IterateAll, End). References: the slowest AI Core's aic_time and the cube cores' mean scalar time
+# (Matmul高阶API使能纯Cube模式); the same pure-Cube kernel with its tiling read at run time (the devkit's
+# matmul_constant_tiling sample before its optimisation, Matmul高阶API使能Tiling全量常量化): aic_time 10.62 us,
+# its first MTE2 at 3.536 us in the simulated pipeline.
 
 @asc.jit(sanitize="off")
 def mm_gm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
@@ -607,7 +614,47 @@ def mm_gm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tili
     mm.end()
 
 
-def run_cube_mode(mix: bool) -> float:
+_KFC: Dict[bool, asc.profiler.LaunchProfile] = {}
+
+
+def cube_mode(mix: bool) -> asc.profiler.LaunchProfile:
+    """The MIX or the pure-Cube launch's profile (each run once)."""
+    if mix not in _KFC:
+        _KFC[mix] = run_cube_mode(mix)
+    return _KFC[mix]
+
+
+def us(cycles: float) -> float:
+    return cycles / CLOCK_HZ * 1e6
+
+
+def kfc_time(mix: bool) -> float:
+    """The slowest block's time (aic_time: in MIX the slowest client stands for its server, which ends with it)."""
+    return us(max(blk.cycles for blk in cube_mode(mix).blocks))
+
+
+def kfc_server_scalar() -> float:
+    """The MIX cube core's scalar time: its server polls its clients' queues between messages
+    (KfcServer::Run), so its scalar unit is busy from its start-up's end to its own end."""
+    lp = cube_mode(True)
+    return kfc_time(True) - us(lp.block_start_cycles)
+
+
+def kfc_cube_scalar() -> float:
+    """The pure-Cube core's scalar-unit busy time (the slowest block's)."""
+    lp = cube_mode(False)
+    slow = max(range(len(lp.blocks)), key=lambda i: lp.blocks[i].cycles)
+    return us(lp.blocks[slow].busy.get("S", 0))
+
+
+def kfc_first_mte2() -> float:
+    """When the pure-Cube core's first MTE2 copy starts."""
+    r = cube_mode(False).blocks[0].records
+    ops = r[(r["pipe"] == asc.profiler.data.PIPES.index("MTE2")) & (r["kind"] == asc.profiler.data.KINDS.index("op"))]
+    return us(float(ops["start"].min()))
+
+
+def run_cube_mode(mix: bool) -> asc.profiler.LaunchProfile:
     m, n, k = 128, 30720, 64
     single_n = 640 if mix else 1280
     rng = np.random.default_rng(0)
@@ -620,7 +667,7 @@ def run_cube_mode(mix: bool) -> float:
     kt = asc.KernelType.MIX_AIC_1_2 if mix else asc.KernelType.AIC_ONLY
     lp = profiled(lambda: mm_gm[24, None](a, b, c, t, np.zeros(1024, np.uint8), kernel_type=kt))
     np.testing.assert_allclose(c.astype(np.float32), a.astype(np.float32) @ b.astype(np.float32), rtol=2e-3)
-    return max(blk.cycles for blk in lp.blocks) / CLOCK_HZ * 1e6
+    return lp
 
 
 # ---- the table ---------------------------------------------------------------------------------------------------
@@ -642,7 +689,7 @@ def points() -> Dict[str, List[Point]]:
     bank = "[BANK] 1000 Adds of 64 repeats (4096 float) on one core: the counter's ticks, in us"
     add = "[ADD] z = x + y, 8192 x 8192 half, Atlas A2, Task Duration"
     other = "[VEC], [PERF], [PY]"
-    kfc = "[KFC] Matmul 128 x 30720 x 64 half, the guide's pure-Cube-mode case: the slowest core's aic_time"
+    kfc = "[KFC] Matmul 128 x 30720 x 64 half on 24 AI Cores, the guide's pure-Cube-mode case"
     # the bank_conflict_ub scenarios: src0, src1, dst UB addresses, src0 block and repeat strides, ticks
     banks = [(0, 0x10100, 0x20000, 1, 8, 2390), (0, 0x4000, 0x10000, 1, 8, 4167), (0, 0x10000, 0x14100, 1, 8, 4167),
              (0, 0x10100, 0x4000, 1, 8, 2389), (0, 0x10100, 0x4020, 1, 8, 3751), (0, 0x10100, 0x10100, 1, 8, 2390),
@@ -707,9 +754,16 @@ def points() -> Dict[str, List[Point]]:
                   184.52, "held out"),
         ],
         kfc: [
-            Point("MIX: 48 vector-core clients, 3 blocks each (IterateAll)", lambda: run_cube_mode(True), 17.85,
-                  "fitted: mix_message_cycles (its aic_scalar_time - the pure-Cube case's)"),
-            Point("pure Cube: 24 cube cores, 5 blocks each", lambda: run_cube_mode(False), 11.21, "held out"),
+            Point("MIX: 48 vector-core clients, 3 blocks each: aic_time", lambda: kfc_time(True), 17.85,
+                  "fitted: mix_message_cycles (its aic_time)"),
+            Point("MIX: the cube core's scalar time (it polls: its time after start-up)", kfc_server_scalar, 15.02,
+                  "held out"),
+            Point("pure Cube: 24 cube cores, 5 blocks each: aic_time", lambda: kfc_time(False), 11.21, "held out"),
+            Point("pure Cube: the same, tiling read at run time (Tiling page): aic_time", lambda: kfc_time(False),
+                  10.62, "held out"),
+            Point("pure Cube (Tiling page): the first MTE2 copy starts", kfc_first_mte2, 3.536, "held out"),
+            Point("pure Cube: the cube core's scalar time", kfc_cube_scalar, 5.17,
+                  "not modelled: the Matmul implementation's own scalar work"),
         ],
         other: [
             Point("[VEC] Axpy float: elements per cycle", lambda: elems_per_cycle(0), 64.0, "held out", "elem/c"),

@@ -36,10 +36,10 @@
  *   [CACHE] asc-devkit docs/zh/guide/编程指南/高级编程/内存模型/
  *          缓存一致性 (L2: 512-byte lines, 192 MB).
  *   [KFC]  asc-devkit docs/zh/guide/算子实践参考/优秀实践/Matmul性能调优案例/
- *          Matmul高阶API使能纯Cube模式: a MIX Matmul's cube core spends
- *          15.02 us of scalar time, the same work in pure Cube mode 5.17 us
- *          (M 128, N 30720, K 64 half; 48 vector clients of 3 blocks
- *          each, against 24 cube cores of 5).
+ *          Matmul高阶API使能纯Cube模式: M 128, N 30720, K 64 half on 24 AI
+ *          Cores; MIX (48 vector clients of 3 blocks each): the slowest
+ *          cube core's aic_time 17.85 us, its scalar time 15.02 us; pure
+ *          Cube (24 cube cores of 5 blocks): 11.21 us, 5.17 us.
  *   [VEC]  asc-devkit docs/zh/api/附录/Vector指令理论性能汇总 (vector
  *          instruction throughput, elements per cycle, Atlas A2/A3).
  *   [PERF] asc-devkit docs/zh/guide/算子实践参考/性能分析/分析性能数据
@@ -105,7 +105,8 @@ static const AscTimingParams a2_params = {
     .sync_cycles = 0.0,
     /* fitted: [COPY] UB scenario 3, a core's time (386738 cycles) beyond
      * the model's without start-up, over 48 cores (the devkit: head
-     * overheads grow with the cores started) */
+     * overheads grow with the cores started; a MIX launch starts AI Cores,
+     * asc_timing_block_start) */
     .block_start_per_core_cycles = 243.0,
     /* [ADD] cases 0 and 1 (1 core): Task Duration - aiv_time */
     .launch_base_us = 0.46,
@@ -121,9 +122,10 @@ static const AscTimingParams a2_params = {
     /* an estimate: one 512-byte fractal every 2 cycles (L1 -> L0 at
      * 256 bytes a cycle) */
     .cube_load_bytes_per_cycle = 256.0,
-    /* fitted: [KFC] the server's scalar time for the messages of a MIX
-     * Matmul, (15.02 - 5.17 x 6 / 5) us over 2 clients x 3 messages */
-    .mix_message_cycles = 2720.0,
+    /* fitted: [KFC] the MIX case's aic_time, 17.85 us = 33022 cycles =
+     * start-up 5832 (24 AI Cores) + the clients' share of the cube work
+     * 19095 + 2 clients x 4 messages (Init, IterateAll, End, Quit) x 1012 */
+    .mix_message_cycles = 1012.0,
 };
 
 static const struct {
@@ -197,7 +199,7 @@ static const struct {
           "devkit Cube instruction throughput table (Mmad)"),
     PARAM(cube_load_bytes_per_cycle, "B/cycle", "estimate"),
     PARAM(mix_message_cycles, "cycles",
-          "fitted: devkit guide, Matmul pure Cube mode case (scalar time)"),
+          "fitted: devkit guide, Matmul pure Cube mode case (MIX aic_time)"),
 };
 
 enum { N_PARAMS = (int)(sizeof param_table / sizeof param_table[0]) };
@@ -357,6 +359,10 @@ typedef struct Work {
   /* family: matmul: a MIX kernel's vector core whose Matmul the cube core
    * of its AI Core serves for `clients` vector cores (0: not one) */
   int clients;
+  /* the Matmul client registered (its KfcCommClient posts a Quit when the
+   * kernel ends): its register_matmul, and that instruction's site */
+  const AscInstr *kfc_in;
+  int32_t kfc_site;
 } Work;
 
 typedef struct BlockSlot {
@@ -372,6 +378,9 @@ struct AscTiming {
   const AscKernel *k;
   const AscPlatform *platform;
   int block_num, cores, record;
+  /* the units the launch starts: its cores, or a MIX kernel's AI Cores
+   * (a cube core and its vector cores start together) */
+  int units;
   int64_t *func_base; /* site index of each function's first instr */
   int n_sites;
   const AscInstr **site_instr;
@@ -823,13 +832,23 @@ static int64_t vector_cycles(const AscTimingParams *p, Work *w,
   return cycles_of(p->vec_issue_cycles) + cycles_of(cycles);
 }
 
-/* family: matmul. The Matmul calls after which a MIX kernel's vector core
- * waits for a message to the cube core's server (the devkit's MatmulClient,
- * include/adv_api/matmul/matmul_client.h, PostMessage): Init (and
- * REGIST_MATMUL_OBJ given a tiling), SetOrgShape, SetHF32, SetUserDefInfo,
- * SetSelfDefineData, each Iterate that starts a block, IterateAll,
- * IterateBatch, IterateNBatch, GetTensorC and End. SetTensorA, SetTensorB,
- * SetBias and SetTail fill the next message and post none. */
+/* family: matmul. The Matmul calls that post a message to the cube core's
+ * server (the devkit's MatmulClient, include/adv_api/matmul/
+ * matmul_client.h, PostMessage): Init (and REGIST_MATMUL_OBJ given a
+ * tiling), SetOrgShape, SetHF32, SetUserDefInfo, SetSelfDefineData, each
+ * Iterate that starts a block, IterateAll, IterateBatch, IterateNBatch,
+ * GetTensorC and End; and, when the kernel ends, KfcCommClient's destructor
+ * posts SERVICE_QUIT (impl/basic_api/dav_c220/kfc/kfc_comm_client.h;
+ * on_block_end). SetTensorA, SetTensorB, SetBias and SetTail fill the next
+ * message and post none.
+ *
+ * The server (impl/adv_api/detail/kfc/kernel_kfc.h, KfcServer::Run) is the
+ * cube core's scalar unit: it polls its clients' queues in turn and handles
+ * one message at a time (RcvMessage, the call's work, FreeMessage), so a
+ * client's message waits for the handling of every client's: the model
+ * holds the client's scalar unit for mix_message_cycles x clients a
+ * message. What the call asks of the cube's pipes is costed on them
+ * (cube_side). */
 static const uint16_t kfc_message_ops[] = {
     ASC_OP_MATMUL_INIT,
     ASC_OP_MATMUL_SET_ORG_SHAPE,
@@ -929,6 +948,10 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
       }
       if (n->path)
         n->bytes = access_bytes(e);
+      if (w->clients > 0 && in->op == ASC_OP_MATMUL_REGISTER) {
+        w->kfc_in = in; /* its client will post a Quit at the end */
+        w->kfc_site = n->site;
+      }
       /* family: matmul: the client waits while the server handles this
        * message and, first, the other clients' (their requests arrive
        * together: one server for all) */
@@ -1090,6 +1113,7 @@ static void on_block_begin(void *self, AscBlockState *b) {
   if (bs->work) {
     bs->work->free_sig = -1;
     bs->work->last_func = 0;
+    bs->work->kfc_site = -1;
     bs->work->S = asc_timing_block_start(t);
     timing_l2_init(&bs->work->l2, t->l2_lines, t->line_shift);
     /* family: matmul: a MIX kernel's vector core is a client of its AI
@@ -1183,6 +1207,23 @@ static AscStatus on_block_end(void *self, AscBlockState *b) {
                 "waits for a flag whose set_flag the scalar unit can only "
                 "issue after it");
   }
+  if (w->kfc_in) {
+    /* family: matmul: the Matmul client's Quit (KfcCommClient's
+     * destructor): the AI Core ends when its server has handled every
+     * client's; shown at the register_matmul that made the client */
+    Node q;
+    memset(&q, 0, sizeof q);
+    q.issue = -1;
+    q.dep = DEP_NONE;
+    q.sig = -1;
+    q.in = w->kfc_in;
+    q.site = w->kfc_site;
+    q.kind = NK_SCALAR;
+    q.pipe = ASC_PIPE_S;
+    double c = w->clients * t->p.mix_message_cycles;
+    q.scost = (int32_t)(c < 2e9 ? c : 2e9); /* as a message in make_node */
+    try_issue(t, bs, w, &q);
+  }
   int64_t end = w->S;
   for (int p = 0; p < ASC_PIPE_COUNT; p++)
     end = max64(end, max64(w->free_at[p], w->done_at[p]));
@@ -1227,6 +1268,7 @@ AscTiming *asc_timing_new(const AscTimingParams *params, const AscKernel *k,
   if (per > 1 || kt == 1 || kt == 3 || kt == 5)
     phys = (platform->cube_cores > 0 ? platform->cube_cores : 1) * per;
   t->cores = block_num < phys ? block_num : phys;
+  t->units = per > 1 ? (t->cores + per - 1) / per : t->cores;
   double chip = t->p.gm_bandwidth_gbps * t->p.gm_efficiency / t->p.clock_ghz;
   t->port_rate = chip / t->cores;
   if (!(t->port_rate > 0))
@@ -1344,8 +1386,12 @@ int64_t asc_timing_duration(const AscTiming *t) {
 
 double asc_timing_port_rate(const AscTiming *t) { return t->port_rate; }
 
+/* The head overhead grows with the cores a launch starts (devkit guide,
+ * 头尾开销优化/设置合适的核数和算子Kernel类型); a MIX launch starts AI
+ * Cores, each a cube core and its vector cores together ("按照AIV和AIC组合
+ * 启动", Matmul高阶API使能纯Cube模式), whose start-ups overlap. */
 int64_t asc_timing_block_start(const AscTiming *t) {
-  return cycles_of(t->p.block_start_per_core_cycles * t->cores);
+  return cycles_of(t->p.block_start_per_core_cycles * t->units);
 }
 
 int asc_timing_n_sites(const AscTiming *t) { return t->n_sites; }

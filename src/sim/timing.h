@@ -51,15 +51,16 @@ typedef struct AscTimingParams {
   double scalar_gm_cycles; /* scalar read or write of one GM element */
   double sync_cycles;      /* set_flag → wait_flag propagation */
   double block_start_per_core_cycles; /* a block's start-up before its
-                                         first instr, per core in use */
+                                         first instr, per core started (a
+                                         MIX launch: per AI Core) */
   double launch_base_us;              /* launch overhead of a 1-core launch */
   double launch_per_core_us;          /* added per further core */
   double max_records;                 /* instruction records kept per launch */
   /* family: cube */
   double cube_fractals_per_cycle;   /* Mmad: 16 x 16 x C0 products a cycle */
   double cube_load_bytes_per_cycle; /* LoadData L1 -> L0: bytes a cycle */
-  double mix_message_cycles;        /* a MIX Matmul message at the cube core's
-                                       server */
+  double mix_message_cycles;        /* the cube core's server handling one
+                                       MIX Matmul message */
 } AscTimingParams;
 
 /* Default parameters of a platform; returns 0 if the platform has no row. */
@@ -153,7 +154,8 @@ int64_t asc_timing_launch_overhead(const AscTiming *t); /* cycles */
 int64_t asc_timing_duration(const AscTiming *t);
 /* The core's GM port rate used, bytes per cycle. */
 double asc_timing_port_rate(const AscTiming *t);
-/* A block's start-up, cycles (block_start_per_core_cycles x cores). */
+/* A block's start-up, cycles (block_start_per_core_cycles x the cores the
+ * launch starts; a MIX launch's AI Cores). */
 int64_t asc_timing_block_start(const AscTiming *t);
 
 /* Instructions (sites): every op-table instruction of the kernel. */

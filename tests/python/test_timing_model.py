@@ -1,5 +1,6 @@
 """The timing model's hardware mechanisms (docs/timing.md): UB bank conflicts of vector instructions, the L2 and
-its bypass hint, the cost of bursts and of misaligned transfers, and the MIX Matmul's clients of one cube core.
+its bypass hint, the cost of bursts and of misaligned transfers, and the MIX Matmul's clients of one cube core
+(their messages, and a MIX launch's start-up per AI Core).
 Each test compares two launches that differ in one thing, on small shapes; the expected ratios come from the
 devkit's measurements or from the model's parameters (asc.profiler.timing_params)."""
 
@@ -288,24 +289,25 @@ def mm_all(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, til
     mm.end()
 
 
-def run_mm(kt: asc.KernelType, params: Optional[dict] = None) -> LaunchProfile:
+def run_mm(kt: asc.KernelType, params: Optional[dict] = None, cores: int = 1) -> LaunchProfile:
     m = n = k = 64
     rng = np.random.default_rng(1)
     a = rng.integers(-3, 3, (m, k)).astype(np.float16)
     b = rng.integers(-3, 3, (k, n)).astype(np.float16)
-    c = np.zeros((2, m, n), np.float32)
+    c = np.zeros((2 * cores, m, n), np.float32)
     t = asc.adv.TCubeTiling(used_core_num=1, m=m, n=n, k_a=k, k_b=k, base_m=64, base_n=64, base_k=64,
                             single_core_m=m, single_core_n=n, single_core_k=k, depth_a1=1, depth_b1=1, step_m=1,
                             step_n=1, share_mode=0, is_bias=0)
-    lp = profile(lambda: mm_all[1, None](a, b, c, t, np.zeros(1024, np.uint8), kernel_type=kt), params)
+    lp = profile(lambda: mm_all[cores, None](a, b, c, t, np.zeros(1024, np.uint8), kernel_type=kt), params)
     np.testing.assert_allclose(c[0], a.astype(np.float32) @ b.astype(np.float32))
     return lp
 
 
 def test_mix_clients_share_the_cube_core() -> None:
     """In a MIX kernel (1:2) each vector core's Matmul is served by its AI Core's one cube core: the cube's pipes
-    do each client's work in half their time, and every message (Init, IterateAll, End: the devkit's
-    MatmulClient posts them) waits mix_message_cycles for each client of the server."""
+    do each client's work in half their time, and every message the client posts (Init, given the tiling at
+    register_matmul; IterateAll; End; and the Quit of its KfcCommClient when the kernel ends) waits
+    mix_message_cycles for each client of the server."""
     cube = run_mm(asc.KernelType.AIC_ONLY)
     mix = run_mm(asc.KernelType.MIX_AIC_1_2)
     quiet = run_mm(asc.KernelType.MIX_AIC_1_2, {"mix_message_cycles": 0.0})
@@ -314,8 +316,40 @@ def test_mix_clients_share_the_cube_core() -> None:
     assert durations(mix, "FIX", 1) == [2 * d for d in durations(cube, "FIX")]
     assert sum(durations(cube, "M")) > 0
 
-    assert s_busy(mix, 1) - s_busy(quiet, 1) == 3 * 2 * P["mix_message_cycles"]
-    assert mix.blocks[1].cycles - quiet.blocks[1].cycles >= 3 * 2 * P["mix_message_cycles"]
+    m = P["mix_message_cycles"]
+    assert m > 0
+    assert s_busy(mix, 1) - s_busy(quiet, 1) == 4 * 2 * m
+    assert mix.blocks[1].cycles - quiet.blocks[1].cycles >= 4 * 2 * m
+
+
+def test_mix_client_posts_a_quit_at_the_end() -> None:
+    """The client's last message is its Quit (KfcCommClient's destructor): the block's last scalar work, shown at
+    the register_matmul that made the client; the AI Core ends when the server has handled it."""
+    mix = run_mm(asc.KernelType.MIX_AIC_1_2)
+    quiet = run_mm(asc.KernelType.MIX_AIC_1_2, {"mix_message_cycles": 0.0})
+    m = P["mix_message_cycles"]
+    r = mix.blocks[1].records
+    scalar = r[(r["pipe"] == PIPES.index("S")) & (r["kind"] == KINDS.index("scalar"))]
+    last = scalar[np.argmax(scalar["end"])]
+    assert int(last["end"] - last["start"]) == 2 * m
+    assert int(last["end"]) == mix.blocks[1].cycles
+
+    def register_scalar(lp: LaunchProfile) -> int:
+        return next(h.scalar for h in lp.hotspots() if "matmul.register" in h.apis)
+
+    # both vector cores: Init (the tiling given) and Quit, each 2 x m
+    assert register_scalar(mix) - register_scalar(quiet) == 2 * 2 * 2 * m
+
+
+@pytest.mark.parametrize("kt", [asc.KernelType.AIC_ONLY, asc.KernelType.MIX_AIC_1_1, asc.KernelType.MIX_AIC_1_2])
+def test_mix_start_up_counts_ai_cores(kt: asc.KernelType) -> None:
+    """A MIX launch starts AI Cores, each a cube core and its vector cores together (the devkit's pure-Cube guide
+    page: MIX numBlocks is the AI Cores started): the start-up grows with the AI Cores, as an AIC_ONLY launch's
+    with its cube cores; every block (cube and vector cores) starts after it."""
+    lp = run_mm(kt, cores=2)
+    assert lp.block_start_cycles == math.ceil(P["block_start_per_core_cycles"] * 2)
+    for blk in lp.blocks:
+        assert blk.records.size == 0 or int(blk.records["start"].min()) >= lp.block_start_cycles
 
 
 def s_busy(lp: LaunchProfile, block: int) -> float:
