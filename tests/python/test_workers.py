@@ -308,3 +308,78 @@ def test_interpreter_exits_with_helper_threads(tmp_path: Path, state: str) -> No
     out = subprocess.run([sys.executable, str(script), state], capture_output=True, text=True, env=env,
                          timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "exiting", out.stderr
+
+
+@asc.jit
+def _sparse_index_at_block_start(a: asc.GlobalAddress, b: asc.GlobalAddress, idx: asc.GlobalAddress,
+                                 c: asc.GlobalAddress, load_index: asc.ConstExpr[bool]):
+    # 16 x 64 int8 A times a 4:2-sparse B (16 x 32 dense int8 and its index). With load_index, block 0
+    # loads B with its index; every other block loads B plainly, so that its mmad_with_sparse reads the
+    # index buffer as a fresh core has it
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    i_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    i_gm.set_global_buffer(idx)
+    c_gm.set_global_buffer(c + asc.get_block_idx() * 256)
+    pipe = asc.TPipe()
+    qa1 = asc.TQue(asc.TPosition.A1, 1)
+    qb1 = asc.TQue(asc.TPosition.B1, 1)
+    qi1 = asc.TQue(asc.TPosition.B1, 1)
+    qa2 = asc.TQue(asc.TPosition.A2, 1)
+    qb2 = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(qa1, 1, 1024)
+    pipe.init_buffer(qb1, 1, 512)
+    pipe.init_buffer(qi1, 1, 128)
+    pipe.init_buffer(qa2, 1, 1024)
+    pipe.init_buffer(qb2, 1, 512)
+    pipe.init_buffer(qc, 1, 1024)
+    a1 = qa1.alloc_tensor(asc.int8)
+    b1 = qb1.alloc_tensor(asc.int8)
+    i1 = qi1.alloc_tensor(asc.uint8)
+    a2 = qa2.alloc_tensor(asc.int8)
+    b2 = qb2.alloc_tensor(asc.int8)
+    co1 = qc.alloc_tensor(asc.int32)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 16, 64, 0, 64, 16, 1, 1))
+    asc.data_copy(b1, b_gm, 512)
+    asc.data_copy(i1, i_gm, 128)
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 2, 1, 0, 0, False, 0))
+    if load_index:
+        if asc.get_block_idx() == 0:
+            asc.load_data_with_sparse(b2, b1, i1, asc.LoadData2DParams(start_index=0, repeat_times=1))
+        else:
+            asc.load_data(b2, b1, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))
+    else:
+        asc.load_data(b2, b1, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad_with_sparse(co1, a2, b2, asc.MmadParams(m=16, n=16, k=64, cmatrix_init_val=True))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, co1, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16, dst_stride=16))
+
+
+def test_every_block_starts_with_an_empty_sparse_index_buffer() -> None:
+    """The index buffer LoadDataWithSparse fills is cleared between blocks on one worker too (only as far
+    as a block wrote it, which must still be all of it)."""
+    rng = np.random.default_rng(7)
+    a = rng.integers(-5, 6, (16, 64)).astype(np.int8)
+    b = rng.integers(-5, 6, 512).astype(np.int8)
+    # 2-bit entries of 1 or 2 (0 to 2 are valid): none is a fresh core's 0
+    fields = rng.integers(1, 3, (128, 4))
+    idx = (fields[:, 0] | fields[:, 1] << 2 | fields[:, 2] << 4 | fields[:, 3] << 6).astype(np.uint8)
+    fresh = np.zeros(256, np.int32)
+    _sparse_index_at_block_start[1](a, b, idx, fresh, False)
+    config.set_workers(1)  # block 1 runs after block 0 on the same thread
+    try:
+        out = np.zeros(2 * 256, np.int32)
+        _sparse_index_at_block_start[2](a, b, idx, out, True)
+    finally:
+        config.set_workers(0)
+    assert not np.array_equal(out[:256], fresh)  # the index block 0 loaded makes a difference
+    np.testing.assert_array_equal(out[256:], fresh)
