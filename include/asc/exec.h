@@ -121,6 +121,13 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
                             const AscLaunchOptions *options,
                             AscLaunchError *err);
 
+/* Launches with more than one worker run blocks on helper threads kept
+ * between launches (src/sim/pool.c): about workers - 1 of them, made at the
+ * first such launch. How many are alive now; and ending the idle ones
+ * (also done at exit; a later launch makes new ones). */
+int asc_launch_helper_threads(void);
+void asc_launch_helpers_shutdown(void);
+
 /* family: cores. The kernel's asc.KernelType value (AIV_ONLY = 0 when the
  * detect-kernel-type pass did not run), and the blocks (cores) a launch of
  * core_num runs: core_num times 3 for MIX_AIC_1_2 (a cube core and its

@@ -318,3 +318,11 @@ PyObject *py_platform(PyObject *mod, PyObject *args) {
                        (Py_ssize_t)p->l1_reserved, "l0c_size",
                        (Py_ssize_t)p->l0c_size, "event_ids", p->event_ids);
 }
+
+/* The helper threads a multi-block launch borrows (asc_launch_helper_threads);
+ * for tests and benchmarks. */
+PyObject *py_helper_threads(PyObject *mod, PyObject *unused) {
+  (void)mod;
+  (void)unused;
+  return PyLong_FromLong(asc_launch_helper_threads());
+}

@@ -30,6 +30,9 @@ static PyMethodDef functions[] = {
      "timing_params(platform) -> [(name, default, unit, source)]"},
     {"set_sanitize_default", py_set_sanitize_default, METH_VARARGS,
      "set_sanitize_default(mode): 0 off, 1 warn, 2 error"},
+    {"helper_threads", py_helper_threads, METH_NOARGS,
+     "helper_threads() -> int: the threads kept alive to run the blocks of "
+     "multi-block launches"},
     {"ops_without_emitter_rule", py_ops_without_emitter_rule, METH_NOARGS,
      "op names the Ascend C emitter cannot spell (must be empty)"},
     /* family: host (asc.lib.host) */

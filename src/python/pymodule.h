@@ -114,6 +114,7 @@ PyObject *py_enum_infos(PyObject *mod, PyObject *unused);
 /* kernel.c */
 PyObject *py_platform(PyObject *mod, PyObject *args);
 PyObject *py_set_sanitize_default(PyObject *mod, PyObject *args);
+PyObject *py_helper_threads(PyObject *mod, PyObject *unused);
 /* results.c */
 PyObject *py_timing_params(PyObject *mod, PyObject *args);
 /* family: host (asc.lib.host, host.c) */

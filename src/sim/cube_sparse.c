@@ -62,6 +62,8 @@ AscStatus sim_cube_load_sparse(AscExec *x, const AscInstr *in) {
     return ASC_ERR_KERNEL;
   memmove(d, s, (size_t)(repeat * FRACTAL));
   memcpy(x->b->regs.sparse_idx + ib, pi, (size_t)ilen);
+  if (x->b->regs.sparse_used < ib + ilen) /* what the next reset clears */
+    x->b->regs.sparse_used = ib + ilen;
   x->b->ev.bytes = repeat * (FRACTAL + IDX_FRACTAL);
   x->b->ev.elems = repeat * FRACTAL;
   return ASC_OK;

@@ -1,18 +1,24 @@
 /* Launching a kernel: core_num blocks spread over host worker threads.
  *
- * Blocks are independent (no cross-core sync yet), so worker w runs blocks
- * w, w + W, ... Each worker takes one UB from the scratch pool (scratch.c)
- * and reuses it for its blocks. Results never
- * depend on scheduling: a block sees only its own local memory, and the
- * error reported is that of the failing block with the lowest index. */
+ * The launching thread and helpers from the thread pool (pool.c) each run
+ * a worker; a worker takes the next block not yet taken until none is
+ * left, so a helper that wakes late only takes fewer blocks. Each worker
+ * takes one UB from the scratch pool (scratch.c) and reuses it for its
+ * blocks. Results never depend on scheduling: a block sees only its own
+ * local memory, and the error reported is that of the failing block with
+ * the lowest index (blocks are taken in index order, so every block below
+ * a failing one was taken and runs to its end). Blocks that wait for each
+ * other (cross-block sync) run one per thread, all at once. */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cube.h"
+#include "pool.h"
 #include "scratch.h"
 #include "sim.h"
 
@@ -22,44 +28,52 @@ enum { MAX_WORKERS = 64 };
  * may ask for */
 enum { MAX_SYNC_THREADS = 192, MAX_CORE_NUM = 1 << 20 };
 
-/* The launch's workers report their end here, so that the launching thread
- * can wait for them while it keeps polling the interrupt callback. */
-typedef struct LaunchWait {
-  pthread_mutex_t lock;
-  pthread_cond_t done;
-  int running; /* started threads not yet finished */
-} LaunchWait;
-
-typedef struct Worker {
+/* What every worker of a launch shares. */
+typedef struct Launch {
   const AscKernel *kernel;
   const AscPlatform *platform;
   const AscLaunchArg *args;
   int n_args;
   int core_num;
-  int first, stride;
   const AscObserver *observers;
   int n_observers;
-  AscScratch *scratch;
   AscLaunchControl *control;
-  int polls_interrupt; /* the launching thread's worker */
   int gm_overruns_reported;
   int precision; /* AscLaunchOptions.precision */
-  LaunchWait *wait;
-  AscLaunchError err; /* first error of this worker's blocks */
-  pthread_t thread;
-  /* system family: the launch's cross-block sync (one block per worker
-   * then), and whether err only follows from another block's failure */
+  /* the next block to take, and 1 once a block failed: the blocks not
+   * taken yet have higher indices than it and need not run */
+  atomic_int next_block, failed;
+  /* system family: the launch's cross-block sync (then worker i runs
+   * block i, and only it) */
   AscXSync *xsync;
-  int secondary;
   /* family: cores: the kernel type, the launch's AI Cores (core_num is
    * its blocks, the cores they make up) and the cross-core flags */
   int kernel_type, logical_num;
   AscCoreFlags *core_flags;
   uint8_t *const *core_table;
+  struct Worker *workers;
+} Launch;
+
+typedef struct Worker {
+  Launch *launch;
+  AscScratch *scratch;
+  int index;
+  int polls_interrupt; /* runs on the launching thread */
+  AscLaunchError err;  /* first error of this worker's blocks */
+  /* system family: err only follows from another block's failure */
+  int secondary;
 } Worker;
 
 void sim_regs_reset(AscCoreRegs *r) {
-  memset(r, 0, sizeof *r);
+  /* every block starts with one: 16 KiB of index buffer cleared per block
+   * would cost a small kernel more than its instructions */
+  int64_t sparse = r->sparse_used;
+  memset(r, 0, offsetof(AscCoreRegs, sparse_idx));
+  if (sparse > 0)
+    memset(r->sparse_idx, 0,
+           (size_t)(sparse < (int64_t)sizeof r->sparse_idx
+                        ? sparse
+                        : (int64_t)sizeof r->sparse_idx));
   r->mask_high = UINT64_MAX; /* the mask register as a kernel starts: */
   r->mask_low = UINT64_MAX;  /* all bits set, normal mode */
 }
@@ -100,37 +114,52 @@ static AscStatus block_finish(AscBlockState *b) {
   return ASC_OK;
 }
 
-static void *worker_main(void *arg) {
-  Worker *w = arg;
+/* The next block for w, or -1 when it has none left. */
+static int next_block(Worker *w, int *ran) {
+  Launch *l = w->launch;
+  if (l->xsync) /* one block per worker */
+    return (*ran)++ ? -1 : w->index;
+  if (atomic_load_explicit(&l->failed, memory_order_relaxed) ||
+      atomic_load_explicit(&l->control->cancelled, memory_order_relaxed))
+    return -1;
+  int blk = atomic_fetch_add_explicit(&l->next_block, 1, memory_order_relaxed);
+  return blk < l->core_num ? blk : -1;
+}
+
+static void worker_main(Worker *w) {
+  Launch *l = w->launch;
   AscScratch *sc = w->scratch;
+  int ran = 0, blk = next_block(w, &ran);
+  if (blk < 0)
+    return; /* a helper that came when every block was taken */
   AscBlockState b;
   memset(&b, 0, sizeof b);
-  b.kernel = w->kernel;
-  b.platform = w->platform;
-  b.args = w->args;
-  b.n_args = w->n_args;
-  b.block_num = w->core_num;
+  b.kernel = l->kernel;
+  b.platform = l->platform;
+  b.args = l->args;
+  b.n_args = l->n_args;
+  b.block_num = l->core_num;
   b.ub = sc->ub;
   b.ub_size = sc->ub_size;
   b.ub_dirty = &sc->dirty;
   b.stack = sc->stack;
   b.stack_size = sc->stack_size;
   b.err = &w->err;
-  b.observers = w->observers;
-  b.n_observers = w->n_observers;
-  b.control = w->control;
+  b.observers = l->observers;
+  b.n_observers = l->n_observers;
+  b.control = l->control;
   b.polls_interrupt = w->polls_interrupt;
-  b.gm_overruns_reported = w->gm_overruns_reported;
-  b.precision = w->precision;
-  b.xsync = w->xsync;
-  b.core_flags = w->core_flags; /* family: cores */
-  b.core_table = w->core_table;
-  for (int blk = w->first; blk < w->core_num; blk += w->stride) {
+  b.gm_overruns_reported = l->gm_overruns_reported;
+  b.precision = l->precision;
+  b.xsync = l->xsync;
+  b.core_flags = l->core_flags; /* family: cores */
+  b.core_table = l->core_table;
+  for (; blk >= 0; blk = next_block(w, &ran)) {
     b.block_idx = blk;
-    asc_cores_assign(&b, w->kernel_type, blk, w->logical_num);
+    asc_cores_assign(&b, l->kernel_type, blk, l->logical_num);
     sim_regs_reset(&b.regs);
-    if (w->xsync) { /* the block's vector clock, epoch 1 (block_sync.c) */
-      b.xsync_vc = asc_xsync_vc(w->xsync, blk);
+    if (l->xsync) { /* the block's vector clock, epoch 1 (block_sync.c) */
+      b.xsync_vc = asc_xsync_vc(l->xsync, blk);
       b.xsync_epoch = 1;
     }
     /* every block starts from a zeroed UB: only what was touched needs it */
@@ -146,55 +175,41 @@ static void *worker_main(void *arg) {
       if (b.observers[i].block_end)
         s = b.observers[i].block_end(b.observers[i].self, &b);
     block_reset(&b);
-    if (w->xsync) { /* system family: the block can release no wait now */
-      asc_xsync_block_done(w->xsync, blk, s != ASC_OK);
-      w->secondary = s != ASC_OK && asc_xsync_secondary(w->xsync, blk);
+    if (l->xsync) { /* system family: the block can release no wait now */
+      asc_xsync_block_done(l->xsync, blk, s != ASC_OK);
+      w->secondary = s != ASC_OK && asc_xsync_secondary(l->xsync, blk);
     }
-    if (s)
-      break; /* later blocks of this worker have higher indices */
-    if (atomic_load_explicit(&w->control->cancelled, memory_order_relaxed) ||
-        (w->polls_interrupt && asc_poll_interrupt(w->control))) {
+    if (s) {
+      atomic_store_explicit(&l->failed, 1, memory_order_relaxed);
+      break;
+    }
+    if (atomic_load_explicit(&l->control->cancelled, memory_order_relaxed) ||
+        (w->polls_interrupt && asc_poll_interrupt(l->control))) {
       asc_block_interrupted(&b);
       break;
     }
   }
-  return NULL;
 }
 
-static void *worker_thread(void *arg) {
-  Worker *w = arg;
-  worker_main(w);
-  pthread_mutex_lock(&w->wait->lock);
-  w->wait->running--;
-  pthread_cond_signal(&w->wait->done);
-  pthread_mutex_unlock(&w->wait->lock);
-  return NULL;
+/* The pool runs worker `slot` on a helper thread. */
+static void run_slot(void *ctx, int slot) {
+  Launch *l = ctx;
+  worker_main(&l->workers[slot]);
 }
 
-/* Waits until the started threads have finished, polling the interrupt
- * callback meanwhile (a worker in an endless loop stops at its next check
- * once the cancel flag is set). */
-static void wait_workers(LaunchWait *wt, AscLaunchControl *c) {
-  pthread_mutex_lock(&wt->lock);
-  while (wt->running > 0) {
-    if (!c->interrupt) {
-      pthread_cond_wait(&wt->done, &wt->lock);
-      continue;
-    }
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_nsec += (long)ASC_INTERRUPT_POLL_MS * 1000000;
-    ts.tv_sec += ts.tv_nsec / 1000000000;
-    ts.tv_nsec %= 1000000000;
-    pthread_cond_timedwait(&wt->done, &wt->lock, &ts);
-    if (wt->running > 0) {
-      pthread_mutex_unlock(&wt->lock); /* the callback may take a while */
-      asc_poll_interrupt(c);
-      pthread_mutex_lock(&wt->lock);
-    }
-  }
-  pthread_mutex_unlock(&wt->lock);
+/* Another helper could still help: blocks are left to take. */
+static int blocks_left(void *ctx) {
+  Launch *l = ctx;
+  return atomic_load_explicit(&l->next_block, memory_order_relaxed) <
+             l->core_num &&
+         !atomic_load_explicit(&l->failed, memory_order_relaxed) &&
+         !atomic_load_explicit(&l->control->cancelled, memory_order_relaxed);
 }
+
+/* The launching thread polls the interrupt callback while it waits for the
+ * helpers (a worker in an endless loop stops at its next check once the
+ * cancel flag is set). */
+static void poll_interrupt(void *ctx) { asc_poll_interrupt(ctx); }
 
 static int n_host_cores = 1;
 static pthread_once_t host_cores_once = PTHREAD_ONCE_INIT;
@@ -208,29 +223,6 @@ static void count_host_cores(void) {
 static int host_cores(void) {
   pthread_once(&host_cores_once, count_host_cores);
   return n_host_cores;
-}
-
-/* 1 when the wait's mutex and (monotonic-clock) condition exist, -1 when
- * they could not be created. */
-static int init_wait(LaunchWait *wt) {
-  pthread_condattr_t attr;
-  if (pthread_condattr_init(&attr) != 0)
-    return -1;
-  int ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
-           pthread_cond_init(&wt->done, &attr) == 0;
-  pthread_condattr_destroy(&attr);
-  if (!ok)
-    return -1;
-  if (pthread_mutex_init(&wt->lock, NULL) != 0) {
-    pthread_cond_destroy(&wt->done);
-    return -1;
-  }
-  return 1;
-}
-
-static void destroy_wait(LaunchWait *wt) {
-  pthread_cond_destroy(&wt->done);
-  pthread_mutex_destroy(&wt->lock);
 }
 
 /* Argument i against the kernel's parameter type t: a GM buffer for a
@@ -282,6 +274,10 @@ static AscStatus check_arg(const AscType *t, const AscLaunchArg *a, int i,
   return ASC_OK;
 }
 
+int asc_launch_helper_threads(void) { return asc_pool_threads(); }
+
+void asc_launch_helpers_shutdown(void) { asc_pool_shutdown(); }
+
 AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
                             int core_num, const AscLaunchArg *args, int n_args,
                             const AscLaunchOptions *options,
@@ -327,10 +323,11 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     return err->status;
   }
   core_num *= per_group;
-  int workers =
-      options && options->workers > 0 ? options->workers : host_cores();
-  if (workers > MAX_WORKERS)
-    workers = MAX_WORKERS;
+  /* the threads the worker setting asks for: the pool keeps that many */
+  int keep = options && options->workers > 0 ? options->workers : host_cores();
+  if (keep > MAX_WORKERS)
+    keep = MAX_WORKERS;
+  int workers = keep;
   if (workers > core_num)
     workers = core_num;
   /* system family: blocks that wait for each other run at once, one
@@ -397,52 +394,36 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   }
   AscLaunchControl control;
   asc_control_init(&control, options);
-  LaunchWait wait;
-  wait.running = 0;
-  int sync_ok = workers > 1 ? init_wait(&wait) : 0;
-  if (sync_ok < 0) {
-    asc_core_flags_free(core_flags); /* family: cores */
-    asc_cores_table_free(core_table, k);
-    asc_xsync_free(xsync);
-    if (ws != local)
-      free(ws);
-    err->status = ASC_ERR_INTERNAL;
-    snprintf(err->message, sizeof err->message,
-             "cannot create a condition variable");
-    return err->status;
-  }
   int64_t slots = k->frame_slots > 0 ? k->frame_slots : 1;
-  /* LocalTensor.print / to_file output is kept per block and written in
-   * block order when the launch ends (output.c) */
-  asc_output_launch_begin(&control, core_num);
+  Launch l = {
+      .kernel = k,
+      .platform = platform,
+      .args = args,
+      .n_args = n_args,
+      .core_num = core_num,
+      .observers = options ? options->observers : NULL,
+      .n_observers = options ? options->n_observers : 0,
+      .control = &control,
+      .gm_overruns_reported = options ? options->gm_overruns_reported : 0,
+      .precision = options ? options->precision : ASC_PRECISION_EXACT,
+      .xsync = xsync,
+      .kernel_type = kernel_type, /* family: cores */
+      .logical_num = logical_num,
+      .core_flags = core_flags,
+      .core_table = core_table,
+      .workers = ws,
+  };
+  atomic_init(&l.next_block, 0);
+  atomic_init(&l.failed, 0);
   for (int i = 0; i < workers; i++) {
-    ws[i].kernel = k;
-    ws[i].platform = platform;
-    ws[i].args = args;
-    ws[i].n_args = n_args;
-    ws[i].core_num = core_num;
-    ws[i].first = i;
-    ws[i].stride = workers;
+    ws[i].launch = &l;
+    ws[i].index = i;
     ws[i].err.block = -1;
-    ws[i].observers = options ? options->observers : NULL;
-    ws[i].n_observers = options ? options->n_observers : 0;
-    ws[i].control = &control;
     ws[i].polls_interrupt = i == 0;
-    ws[i].gm_overruns_reported = options ? options->gm_overruns_reported : 0;
-    ws[i].precision = options ? options->precision : ASC_PRECISION_EXACT;
-    ws[i].wait = &wait;
-    ws[i].xsync = xsync;
-    ws[i].kernel_type = kernel_type; /* family: cores */
-    ws[i].logical_num = logical_num;
-    ws[i].core_flags = core_flags;
-    ws[i].core_table = core_table;
     ws[i].scratch = asc_scratch_take((int64_t)platform->ub_size, slots);
     if (!ws[i].scratch) {
       for (int j = 0; j < i; j++)
         asc_scratch_give(ws[j].scratch);
-      asc_output_launch_end(&control);
-      if (sync_ok)
-        destroy_wait(&wait);
       asc_core_flags_free(core_flags); /* family: cores */
       asc_cores_table_free(core_table, k);
       asc_xsync_free(xsync);
@@ -453,35 +434,29 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
       return err->status;
     }
   }
-  int started = 1;
-  for (int i = 1; i < workers; i++) {
-    pthread_mutex_lock(&wait.lock);
-    wait.running++;
-    pthread_mutex_unlock(&wait.lock);
-    if (pthread_create(&ws[i].thread, NULL, worker_thread, &ws[i]) != 0) {
-      pthread_mutex_lock(&wait.lock);
-      wait.running--;
-      pthread_mutex_unlock(&wait.lock);
-      break;
+  /* LocalTensor.print / to_file output is kept per block and written in
+   * block order when the launch ends (output.c) */
+  asc_output_launch_begin(&control, core_num);
+  AscPoolJob job = {.run = run_slot,
+                    .wanted = blocks_left,
+                    .ctx = &l,
+                    .n_slots = workers,
+                    .all_at_once = xsync != NULL};
+  int unstaffed = asc_pool_start(&job, keep);
+  if (xsync) {
+    /* blocks no thread could be had for run here, one after another (on
+     * this thread, so they poll the interrupt callback too) */
+    if (unstaffed < workers)
+      asc_xsync_not_all_started(xsync);
+    for (int i = unstaffed; i < workers; i++) {
+      ws[i].polls_interrupt = 1;
+      worker_main(&ws[i]);
     }
-    started++;
-  }
-  /* blocks a thread could not be started for run here, one after another
-   * (on this thread, so they poll the interrupt callback too) */
-  if (xsync && started < workers)
-    asc_xsync_not_all_started(xsync);
-  for (int i = started; i < workers; i++) {
-    ws[i].polls_interrupt = 1;
-    worker_main(&ws[i]);
   }
   worker_main(&ws[0]);
-  if (started > 1)
-    wait_workers(&wait, &control);
-  for (int i = 1; i < started; i++)
-    pthread_join(ws[i].thread, NULL);
+  asc_pool_finish(&job, control.interrupt ? poll_interrupt : NULL, &control,
+                  ASC_INTERRUPT_POLL_MS);
   asc_output_launch_end(&control);
-  if (sync_ok)
-    destroy_wait(&wait);
   for (int i = 0; i < workers; i++)
     asc_scratch_give(ws[i].scratch);
   if (atomic_load(&control.cancelled)) {

@@ -14,6 +14,16 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static AscScratch *pool;
 static int n_pooled;
 
+/* fork: a launch on another thread may hold the lock at that moment; held
+ * across the fork, it is free in the child, whose pool stays valid (its
+ * entries are plain memory). */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void fork_prepare(void) { pthread_mutex_lock(&pool_lock); }
+static void fork_done(void) { pthread_mutex_unlock(&pool_lock); }
+static void register_fork(void) {
+  pthread_atfork(fork_prepare, fork_done, fork_done);
+}
+
 static void scratch_free(AscScratch *s) {
   if (!s)
     return;
@@ -23,6 +33,7 @@ static void scratch_free(AscScratch *s) {
 }
 
 AscScratch *asc_scratch_take(int64_t ub_size, int64_t slots) {
+  pthread_once(&fork_once, register_fork);
   pthread_mutex_lock(&pool_lock);
   /* one of this UB size if there is one (platforms differ in UB size) */
   AscScratch **pick = &pool;

@@ -197,11 +197,15 @@ typedef struct AscCoreRegs {
   int fmatrix_set;
   /* the cube's index buffer of MmadWithSparse (a quarter of L0B's 64 KiB:
    * the 128-byte index fractal of the L0B fractal at byte a is at a / 4;
-   * LoadDataWithSparse fills it; cube_sparse.c) */
+   * LoadDataWithSparse fills it; cube_sparse.c); sparse_used: the bytes
+   * [0, sparse_used) of it a block may have written, so that a reset
+   * clears only those (it is the last member: the rest is cleared whole) */
+  int64_t sparse_used;
   uint8_t sparse_idx[16384];
 } AscCoreRegs;
 
-/* All registers zero, except the mask register: all bits set, normal mode. */
+/* All registers zero, except the mask register: all bits set, normal mode.
+ * r is all zero or was reset before (it reads r->sparse_used). */
 void sim_regs_reset(AscCoreRegs *r);
 
 typedef struct AscBlockState {

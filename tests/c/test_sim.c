@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "asc/exec.h"
 #include "asc/ir.h"
@@ -1439,6 +1442,91 @@ static void test_concurrent_launches(void) {
   b_free(&b);
 }
 
+/* ---- the helper threads kept between launches (pool.c) ------------------- */
+
+/* A 12-block add with `workers` workers; 1 when z is x + y. */
+static int pool_add(const AscKernel *k, int workers) {
+  enum { BLOCKS = 12, N = BLOCKS * TILE };
+  float *x = malloc(sizeof(float) * N), *y = malloc(sizeof(float) * N);
+  float *z = calloc(N, sizeof(float));
+  int ok = x && y && z;
+  for (int i = 0; ok && i < N; i++) {
+    x[i] = (float)(i % 17);
+    y[i] = (float)(i / 17);
+  }
+  if (ok) {
+    AscLaunchArg args[3] = {gm_ro(x, sizeof(float) * N),
+                            gm_ro(y, sizeof(float) * N),
+                            gm(z, sizeof(float) * N)};
+    AscLaunchError err;
+    ok = launch(k, BLOCKS, args, 3, workers, &err) == ASC_OK;
+    for (int i = 0; ok && i < N; i++)
+      ok = z[i] == x[i] + y[i];
+  }
+  free(x);
+  free(y);
+  free(z);
+  return ok;
+}
+
+/* Helpers that end do so soon after they are told (an idle one at once, a
+ * busy one after its slot); waits up to 10 s for at most `n` to be left. */
+static int helpers_at_most(int n) {
+  for (int i = 0; i < 1000 && asc_launch_helper_threads() > n; i++) {
+    struct timespec ts = {0, 10000000};
+    nanosleep(&ts, NULL);
+  }
+  return asc_launch_helper_threads() <= n;
+}
+
+static void test_worker_pool(void) {
+  B b;
+  b_init(&b);
+  build_add(&b);
+  AscKernel *k = COMPILE(&b);
+  asc_launch_helpers_shutdown();
+  CHECK_EQ(asc_launch_helper_threads(), 0);
+  /* the first multi-block launch makes a helper; later ones reuse it */
+  CHECK(pool_add(k, 2));
+  CHECK_EQ(asc_launch_helper_threads(), 1);
+  int ok = 1;
+  for (int i = 0; i < 50; i++)
+    ok &= pool_add(k, 2) && asc_launch_helper_threads() == 1;
+  CHECK(ok);
+  /* a 1-worker launch leaves the pool alone */
+  CHECK(pool_add(k, 1));
+  CHECK_EQ(asc_launch_helper_threads(), 1);
+  /* more workers: the pool grows only as far as the setting */
+  for (int i = 0; i < 20; i++)
+    ok &= pool_add(k, 4) && asc_launch_helper_threads() <= 3;
+  CHECK(ok);
+  CHECK(asc_launch_helper_threads() >= 1);
+  /* fewer: the helpers beyond the setting end */
+  CHECK(pool_add(k, 2));
+  CHECK(helpers_at_most(1));
+  /* ended at exit (or here), and made again by the next launch */
+  asc_launch_helpers_shutdown();
+  CHECK_EQ(asc_launch_helper_threads(), 0);
+  CHECK(pool_add(k, 3));
+  CHECK(asc_launch_helper_threads() >= 1);
+  /* a forked child has no helpers of its parent, and launches with its
+   * own */
+  pid_t pid = fork();
+  if (pid == 0) {
+    int child_ok = asc_launch_helper_threads() == 0;
+    for (int i = 0; i < 5; i++)
+      child_ok &= pool_add(k, 2);
+    child_ok &= asc_launch_helper_threads() == 1;
+    _exit(child_ok ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+        WEXITSTATUS(status) == 0);
+  CHECK(pool_add(k, 3)); /* the parent's pool is as it was */
+  asc_kernel_free(k);
+  b_free(&b);
+}
+
 /* Blocks >= 5 fault (an out-of-bounds set_value at their own index); the
  * report names block 5 however the blocks are spread over workers, and the
  * blocks before it did their work. */
@@ -1498,6 +1586,7 @@ int main(void) {
   test_data_copy_rounding();
   test_multi_block_fault();
   test_concurrent_launches();
+  test_worker_pool();
   printf("test_sim: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

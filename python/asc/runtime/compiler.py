@@ -6,7 +6,6 @@ from __future__ import annotations
 import builtins
 import contextlib
 import gc
-import hashlib
 import threading
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -20,6 +19,7 @@ from ..language.core.constexpr import ConstExpr
 from ..language.core.struct import Struct
 from ..language.core.values import wrap_ir
 from .dump import dump_dir, write_dumps
+from .hashing import sha256
 
 # The passes every kernel goes through before it runs (see src/passes/).
 PIPELINE = ("canonicalize", "dce")
@@ -195,7 +195,7 @@ _COMPILE_LOCK = threading.RLock()
 def specialization_key(name: str, specs: Dict[str, ParamSpec], extra: Any = ()) -> str:
     """12 hex digits naming a specialisation in file names."""
     text = repr((name, sorted((k, repr(v)) for k, v in specs.items()), extra))
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
+    return sha256(text.encode()).hexdigest()[:12]
 
 
 def compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Optional[Dict[str, Any]] = None,

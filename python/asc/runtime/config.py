@@ -80,7 +80,10 @@ def current_precision() -> str:
 
 def set_workers(n: int = 0) -> None:
     """Host threads that simulate a launch's blocks (0: one per host core,
-    the default; also PYASC_WORKERS). Results never depend on it."""
+    the default; also PYASC_WORKERS). Results never depend on it. The
+    launching thread is one of them; the others are helper threads kept
+    between launches (docs/performance.md), resized at the next
+    multi-block launch after a change."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"set_workers takes a whole number >= 0, got {n!r}")
     rt.state.workers = n

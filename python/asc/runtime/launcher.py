@@ -352,20 +352,40 @@ def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: A
 
     # with PYASC_DUMP_PATH set every compilation runs, so that its dumps appear
     use_disk = use_disk and dump_dir() is None
-    key = cache.entry_key(fn, spec_key, platform, options) if use_disk else None
-    if key is not None:
-        loaded = cache.load(fn, key)
+    if not use_disk:
+        return compile_kernel(fn, specs, options, platform)
+
+    def from_disk(loaded: Any, key: str) -> Any:
+        hit = CompiledKernel(fn.name, loaded.module, loaded.kernel, loaded.runtime_params, loaded.ir_text,
+                             loaded.globals_used, key[:12], from_disk=True)
+        hit.pass_log = loaded.pass_log
+        write_pass_log(loaded.pass_log, options)  # auto_sync_log gets it on a hit too
+        return hit
+
+    # the fast key first (no tokenizing of sources: docs/cache.md), the entry key on a miss
+    memo: Dict[str, Any] = {}
+    fast = cache.fast_key(fn, spec_key, platform, options, memo)
+    if fast is not None:
+        loaded = cache.load_fast(fn, fast, memo)
         if loaded is not None:
-            hit = CompiledKernel(fn.name, loaded.module, loaded.kernel, loaded.runtime_params, loaded.ir_text,
-                                 loaded.globals_used, key[:12], from_disk=True)
-            hit.pass_log = loaded.pass_log
-            write_pass_log(loaded.pass_log, options)  # auto_sync_log gets it on a hit too
-            return hit
+            return from_disk(loaded, loaded.key)
+    key = cache.entry_key(fn, spec_key, platform, options)
+    if key is None:
+        return compile_kernel(fn, specs, options, platform)
+    loaded = cache.load(fn, key)
+    if loaded is not None:
+        if fast is not None:
+            cache.link(fn, fast, key, loaded.checksum, loaded.globals_used, memo)
+        return from_disk(loaded, key)
     compiled = compile_kernel(fn, specs, options, platform)
-    if key is not None:
-        manifest = cache.make_manifest({k: v for k, (v, _) in compiled.globals_used.items()})
-        if manifest is not None:
-            cache.store(fn.name, key, compiled.runtime_params, manifest, compiled.ir_text(), compiled.pass_log)
+    used = {k: v for k, (v, _) in compiled.globals_used.items()}
+    manifest = cache.make_manifest(used)
+    if manifest is not None:
+        checksum = cache.store(fn.name, key, compiled.runtime_params, manifest, compiled.ir_text(),
+                               compiled.pass_log)
+        # the sources are read again: one edited during the compilation must not be linked to it
+        if checksum is not None and fast is not None and cache.fast_key(fn, spec_key, platform, options, {}) == fast:
+            cache.link(fn, fast, key, checksum, used, memo)
     return compiled
 
 
