@@ -122,6 +122,8 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   e->bursts = e->vrepeats = 0;
   e->n_vops = 0;
   e->dc_op = ASC_DC_NONE;
+  e->mm_ub = ASC_MM_UB_NONE;
+  e->mm_work = 0;
   AscStatus s = exec_fns[in->op](x, in);
   if (!s && e->acc_overflow) /* a bug of the semantic function's records */
     return sim_fail(x, in,

@@ -168,7 +168,28 @@ typedef struct AscEvent {
   uint8_t dc_op;
   int32_t dc_buf;
   int64_t dc_off;
+  /* family: matmul: C's way into a UB tensor (AscMmUb; reset for every
+   * event), which the timing model costs as arch 2201's MIX path */
+  uint8_t mm_ub;
+  /* family: matmul: the scalar work the devkit's Matmul implementation does
+   * before this event, in cube instructions' worth: 1 for each instruction
+   * it issues (the instruction's parameters, its buffer's queue operations,
+   * the loop step that leads to it), the buffers it sets up at Init
+   * (matmul.c, matmul_block.c); the timing model charges mm_instr_cycles
+   * each. Reset for every event. */
+  int32_t mm_work;
 } AscEvent;
+
+/* family: matmul: the steps of C's way into a UB tensor (GetTensorC,
+ * IterateAll into a LocalTensor). The simulator writes L0C -> UB at once;
+ * on arch 2201 a MIX kernel's cube core has no path to the UB: its Fixpipe
+ * writes C to GM and the vector core copies it in (matmul_client.h,
+ * CopyToUB). */
+typedef enum AscMmUb {
+  ASC_MM_UB_NONE,
+  ASC_MM_UB_FIX,  /* the Fixpipe of C bound for the UB tensor */
+  ASC_MM_UB_COPY, /* C written into the UB tensor */
+} AscMmUb;
 
 typedef struct AscObserver {
   void *self;

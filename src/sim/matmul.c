@@ -141,6 +141,13 @@ AscStatus sim_matmul_init(AscExec *x, const AscInstr *in) {
                       (long long)m->static_shape[f]);
   m->has_tiling = 1;
   m->iter = 0;
+  /* the timing model: the Init's scalar work, a cube instruction's worth
+   * for each buffer it sets up (TPipe::InitBuffer: the L1 queues of A and
+   * B in CubeInBuffer::Init, L0A and L0B in TBufPoolL0::Init, L0C in
+   * CubeOutBuffer::Init, and, when the tiling has a bias, its L1 and bias
+   * table buffers in BiasScheduler::Init), which also takes in the tiling's
+   * fields (MatmulSchedulerBase::Init, impl/adv_api/detail/matmul/) */
+  x->b->ev.mm_work = m->tiling[TL_IS_BIAS] ? 7 : 5;
   return ASC_OK;
 }
 

@@ -23,6 +23,7 @@ enum {
   TL_BASE_M = 8,
   TL_BASE_N = 9,
   TL_BASE_K = 10,
+  TL_IS_BIAS = 15,
   TL_ITERATE_ORDER = 17,
   /* mmlocal: the batch layouts' dimensions (ALayoutInfoB.. CLayoutInfoS2) */
   TL_A_LAYOUT_B = 33,

@@ -59,7 +59,12 @@ enum {
   TL_STEP_KB = 27,
 };
 
-/* The steps, their op-table rows (cost class, pipe) and their names. */
+/* The steps, their op-table rows (cost class, pipe) and their names; work:
+ * the Matmul implementation's scalar work before the step, in cube
+ * instructions' worth (AscEvent.mm_work: each instruction it issues is
+ * one: the devkit computes the instruction's parameters from the tiling
+ * and the loop position, does its buffer's queue operations and steps its
+ * loops right before issuing it); ub: C's way into a UB tensor (AscMmUb). */
 typedef enum Step {
   ST_COPY_A,
   ST_COPY_B,
@@ -80,22 +85,26 @@ typedef enum Step {
 static const struct {
   int op;
   const char *label;
+  int work;
+  uint8_t ub;
 } steps[ST_COUNT] = {
-    [ST_COPY_A] = {ASC_OP_DATA_COPY_ND2NZ, "Matmul (GM->L1 copy of A)"},
-    [ST_COPY_B] = {ASC_OP_DATA_COPY_ND2NZ, "Matmul (GM->L1 copy of B)"},
+    [ST_COPY_A] = {ASC_OP_DATA_COPY_ND2NZ, "Matmul (GM->L1 copy of A)", 1, 0},
+    [ST_COPY_B] = {ASC_OP_DATA_COPY_ND2NZ, "Matmul (GM->L1 copy of B)", 1, 0},
     [ST_COPY_BIAS] = {ASC_OP_DATA_COPY_ND2NZ,
-                      "Matmul (GM->L1 copy of the bias)"},
-    [ST_LOAD_A] = {ASC_OP_LOAD_DATA_2D, "Matmul (L1->L0A load of A)"},
-    [ST_LOAD_B] = {ASC_OP_LOAD_DATA_2D, "Matmul (L1->L0B load of B)"},
+                      "Matmul (GM->L1 copy of the bias)", 1, 0},
+    [ST_LOAD_A] = {ASC_OP_LOAD_DATA_2D, "Matmul (L1->L0A load of A)", 1, 0},
+    [ST_LOAD_B] = {ASC_OP_LOAD_DATA_2D, "Matmul (L1->L0B load of B)", 1, 0},
     [ST_LOAD_BIAS] = {ASC_OP_DATA_COPY_L1_BT,
-                      "Matmul (L1->bias table copy of the bias)"},
-    [ST_MMAD] = {ASC_OP_MMAD, "Matmul (Mmad)"},
-    [ST_FIX_GM] = {ASC_OP_FIXPIPE, "Matmul (Fixpipe L0C->GM of C)"},
-    [ST_FIX_UB] = {ASC_OP_FIXPIPE, "Matmul (Fixpipe L0C->UB of C)"},
-    [ST_UB_COPY] = {ASC_OP_FIXPIPE, "Matmul (C into the UB tensor)"},
-    [ST_SET] = {ASC_OP_SET_FLAG, "Matmul (set_flag)"},
-    [ST_WAIT] = {ASC_OP_WAIT_FLAG, "Matmul (wait_flag)"},
-    [ST_BARRIER] = {ASC_OP_PIPE_BARRIER, "Matmul (pipe_barrier)"},
+                      "Matmul (L1->bias table copy of the bias)", 1, 0},
+    [ST_MMAD] = {ASC_OP_MMAD, "Matmul (Mmad)", 1, 0},
+    [ST_FIX_GM] = {ASC_OP_FIXPIPE, "Matmul (Fixpipe L0C->GM of C)", 1, 0},
+    [ST_FIX_UB] = {ASC_OP_FIXPIPE, "Matmul (Fixpipe L0C->UB of C)", 1,
+                   ASC_MM_UB_FIX},
+    [ST_UB_COPY] = {ASC_OP_FIXPIPE, "Matmul (C into the UB tensor)", 0,
+                    ASC_MM_UB_COPY},
+    [ST_SET] = {ASC_OP_SET_FLAG, "Matmul (set_flag)", 0, 0},
+    [ST_WAIT] = {ASC_OP_WAIT_FLAG, "Matmul (wait_flag)", 0, 0},
+    [ST_BARRIER] = {ASC_OP_PIPE_BARRIER, "Matmul (pipe_barrier)", 0, 0},
 };
 
 /* Event ids: L0 ping-pong 0 / 1 (the devkit's), L1 slots of A 2 / 3, of B
@@ -150,6 +159,8 @@ static int step_done(Seq *q, Step st, AscDType dt, int64_t elems,
       st == ST_UB_COPY ? ASC_PIPE_S : asc_op_info((AscOpId)steps[st].op)->pipe;
   e->elems = elems;
   e->bytes = bytes;
+  e->mm_work = steps[st].work;
+  e->mm_ub = steps[st].ub;
   return sim_emit_event(q->x, q->step_in[st]) == ASC_OK;
 }
 
@@ -561,7 +572,7 @@ static int fixpipe(Seq *q, const MmOut *o, int64_t off, int64_t n0,
       ok = 0;
     for (int64_t i = 0; p && i < rows; i++)
       store_row(dt, p + (off + i * o->ld) * es, v + i * cols, cols);
-    ok = ok && step_done(q, ST_UB_COPY, dt, rows * cols, 0);
+    ok = ok && step_done(q, ST_UB_COPY, dt, rows * cols, rows * cols * es);
   }
   free(v);
   return ok;

@@ -167,5 +167,7 @@ AscStatus sim_emit_event(AscExec *x, const AscInstr *in) {
   e->bursts = e->vrepeats = 0;
   e->n_vops = 0;
   e->dc_op = ASC_DC_NONE;
+  e->mm_ub = ASC_MM_UB_NONE;
+  e->mm_work = 0;
   return s;
 }

@@ -39,7 +39,9 @@
  *          Matmul高阶API使能纯Cube模式: M 128, N 30720, K 64 half on 24 AI
  *          Cores; MIX (48 vector clients of 3 blocks each): the slowest
  *          cube core's aic_time 17.85 us, its scalar time 15.02 us; pure
- *          Cube (24 cube cores of 5 blocks): 11.21 us, 5.17 us.
+ *          Cube (24 cube cores of 5 blocks): 11.21 us, 5.17 us (and
+ *          Matmul高阶API使能Tiling全量常量化, the same pure-Cube kernel:
+ *          10.62 us, 6.32 us, its first MTE2 at 3.536 us).
  *   [VEC]  asc-devkit docs/zh/api/附录/Vector指令理论性能汇总 (vector
  *          instruction throughput, elements per cycle, Atlas A2/A3).
  *   [PERF] asc-devkit docs/zh/guide/算子实践参考/性能分析/分析性能数据
@@ -122,10 +124,15 @@ static const AscTimingParams a2_params = {
     /* an estimate: one 512-byte fractal every 2 cycles (L1 -> L0 at
      * 256 bytes a cycle) */
     .cube_load_bytes_per_cycle = 256.0,
-    /* fitted: [KFC] the MIX case's aic_time, 17.85 us = 33022 cycles =
-     * start-up 5832 (24 AI Cores) + the clients' share of the cube work
-     * 19095 + 2 clients x 4 messages (Init, IterateAll, End, Quit) x 1012 */
-    .mix_message_cycles = 1012.0,
+    /* fitted: [KFC] the MIX case's aic_time, 17.85 us = 33022 cycles: 28527
+     * without messages (start-up 5832 + the clients' share of the cube
+     * work and of the Matmul's own scalar work) + 2 clients x 4 messages
+     * (Init, IterateAll, End, Quit) x 562 */
+    .mix_message_cycles = 562.0,
+    /* fitted: [KFC] the pure-Cube case's scalar time, 5.17 us = 9565
+     * cycles = the kernel's own 252 + 31 instructions' worth (its Init's 5
+     * buffers; 6 GM -> L1 copies, 10 loads, 5 Mmads, 5 Fixpipes) x 300 */
+    .mm_instr_cycles = 300.0,
 };
 
 static const struct {
@@ -200,6 +207,9 @@ static const struct {
     PARAM(cube_load_bytes_per_cycle, "B/cycle", "estimate"),
     PARAM(mix_message_cycles, "cycles",
           "fitted: devkit guide, Matmul pure Cube mode case (MIX aic_time)"),
+    PARAM(mm_instr_cycles, "cycles",
+          "fitted: devkit guide, Matmul pure Cube mode case (its scalar "
+          "time)"),
 };
 
 enum { N_PARAMS = (int)(sizeof param_table / sizeof param_table[0]) };
@@ -363,6 +373,8 @@ typedef struct Work {
    * kernel ends): its register_matmul, and that instruction's site */
   const AscInstr *kfc_in;
   int32_t kfc_site;
+  /* the message of the running call was charged with one of its steps */
+  int msg_charged;
 } Work;
 
 typedef struct BlockSlot {
@@ -847,8 +859,9 @@ static int64_t vector_cycles(const AscTimingParams *p, Work *w,
  * one message at a time (RcvMessage, the call's work, FreeMessage), so a
  * client's message waits for the handling of every client's: the model
  * holds the client's scalar unit for mix_message_cycles x clients a
- * message. What the call asks of the cube's pipes is costed on them
- * (cube_side). */
+ * message (kfc_message_cycles), before the call's work. What the call asks
+ * of the cube's pipes is costed on them (cube_side), the Matmul's own
+ * scalar work on the server (mm_work_cycles). */
 static const uint16_t kfc_message_ops[] = {
     ASC_OP_MATMUL_INIT,
     ASC_OP_MATMUL_SET_ORG_SHAPE,
@@ -875,6 +888,7 @@ static const uint16_t kfc_message_ops[] = {
     ASC_OP_MATMUL_END,
 };
 
+/* e: the call's own event; NULL for its steps (it did work). */
 static int posts_kfc_message(const AscInstr *in, const AscEvent *e) {
   if (in->op == ASC_OP_MATMUL_REGISTER)
     return in->n_args > 3; /* with a tiling: REGIST_MATMUL_OBJ calls Init */
@@ -884,7 +898,7 @@ static int posts_kfc_message(const AscInstr *in, const AscEvent *e) {
       /* an Iterate that started no block (the loop's end) posts none */
       return (in->op != ASC_OP_MATMUL_ITERATE &&
               in->op != ASC_OP_MATMUL_ITERATE_ASYNC) ||
-             e->elems > 0;
+             !e || e->elems > 0;
   return 0;
 }
 
@@ -903,8 +917,65 @@ static int64_t access_bytes(const AscEvent *e) {
   return b;
 }
 
-/* Fills the node of event e; returns 0 on out-of-memory. */
-static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
+/* family: matmul. The scalar work of the devkit's Matmul implementation
+ * (impl/adv_api/detail/matmul/) that comes before event e: e->mm_work cube
+ * instructions' worth (matmul_block.c: each instruction it issues, its
+ * parameters, queue operations and loop steps; matmul.c: the buffers Init
+ * sets up), mm_instr_cycles each. A MIX cube core's server does it for
+ * each of its clients in turn, as it does their cube work (cube_side). */
+static double mm_work_cycles(const AscTimingParams *p, const Work *w,
+                             const AscEvent *e) {
+  if (e->mm_work <= 0)
+    return 0;
+  return (double)e->mm_work * p->mm_instr_cycles *
+         (w->clients > 0 ? w->clients : 1);
+}
+
+/* The scalar cost c plus d, kept within the node's int32 field. */
+static int32_t scost_plus(int32_t c, double d) {
+  double v = (double)c + d;
+  return (int32_t)(v < 2e9 ? v : 2e9);
+}
+
+/* family: matmul. C's way into a UB tensor through GM, as a MIX kernel's
+ * GetTensorC takes it on arch 2201 (include/adv_api/matmul/
+ * matmul_client.h): the cube core's Fixpipe writes C to GM (AscMmUb FIX:
+ * its bytes into the L2), and after the server's event the vector core
+ * copies them in on its MTE2 (CopyToUB: a DataCopy GM -> UB, the bytes
+ * the L2 just took: hits) and makes V wait for it (SetFlag / WaitFlag
+ * MTE2_V, on_event). The simulator writes L0C -> UB at once, so its
+ * results and what the sanitizer sees stay as they are: this is timing
+ * only. */
+static int via_gm(const Work *w, const AscEvent *e) {
+  return w->clients > 0 && e->mm_ub != ASC_MM_UB_NONE;
+}
+
+/* family: matmul. The cycles a MIX client waits while the server takes
+ * the message of the call event e belongs to, and first the other
+ * clients' (their requests arrive together: one server for all). The
+ * server receives a message before it does the call's work, and the
+ * call's steps (its cube instructions, matmul_block.c) come before its own
+ * event: the message is charged with the first of them, once a call. */
+static double kfc_message_cycles(const AscTimingParams *p, Work *w,
+                                 const AscEvent *e) {
+  if (w->clients <= 0 || !e->in)
+    return 0;
+  const AscInstr *call = sim_step_parent(e->in);
+  if (call != e->in) { /* a step of the call */
+    if (w->msg_charged || !posts_kfc_message(call, NULL))
+      return 0;
+    w->msg_charged = 1;
+    return w->clients * p->mix_message_cycles;
+  }
+  int charged = w->msg_charged; /* the call's own event ends it */
+  w->msg_charged = 0;
+  if (charged || e->kind != ASC_EV_OP || !posts_kfc_message(call, e))
+    return 0;
+  return w->clients * p->mix_message_cycles;
+}
+
+/* Fills the node of event e (make_node); returns 0 on out-of-memory. */
+static int make_node_body(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
   const AscTimingParams *p = &t->p;
   const AscInstr *in = e->in;
   memset(n, 0, sizeof *n);
@@ -918,6 +989,19 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
   n->scost = (int32_t)cycles_of(p->scalar_cycles);
   switch (e->kind) {
   case ASC_EV_OP:
+    if (via_gm(w, e) && e->mm_ub == ASC_MM_UB_COPY) {
+      n->kind = NK_OP;
+      n->pipe = ASC_PIPE_MTE2;
+      n->scost = (int32_t)cycles_of(p->issue_cycles);
+      n->bytes = e->bytes;
+      n->path = ASC_PATH_GM_UB;
+      n->cost = cycles_of(p->dma_issue_cycles);
+      n->chan =
+          cycles_of(p->dma_burst_cycles + (double)e->bytes / p->core_l2_bpc);
+      n->port_l2 = cycles_of((double)e->bytes / t->l2_rate);
+      n->lat = cycles_of(p->gm_read_latency);
+      return 1;
+    }
     if (e->pipe == ASC_PIPE_S) {
       switch (asc_op_info((AscOpId)in->op)->cost) {
       case ASC_COST_UB_READ:
@@ -952,13 +1036,6 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
         w->kfc_in = in; /* its client will post a Quit at the end */
         w->kfc_site = n->site;
       }
-      /* family: matmul: the client waits while the server handles this
-       * message and, first, the other clients' (their requests arrive
-       * together: one server for all) */
-      if (w->clients > 0 && posts_kfc_message(in, e)) {
-        double c = (double)n->scost + w->clients * p->mix_message_cycles;
-        n->scost = (int32_t)(c < 2e9 ? c : 2e9);
-      }
       return 1;
     }
     n->kind = NK_OP;
@@ -977,6 +1054,8 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
       n->port_l2 = cycles_of(d.l2_bytes / t->l2_rate);
       n->chan = cycles_of(d.chan_cycles);
       n->lat = cycles_of(read ? p->gm_read_latency : p->gm_write_latency);
+      if (via_gm(w, e)) /* family: matmul: C's Fixpipe writes GM */
+        n->port_l2 = cycles_of((double)e->bytes / t->l2_rate);
     } else if (cost == ASC_COST_CUBE) { /* family: cube */
       n->cost = cycles_of(p->vec_issue_cycles) +
                 cycles_of((double)e->elems / p->cube_fractals_per_cycle);
@@ -1086,6 +1165,17 @@ static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
   return 1;
 }
 
+/* Fills the node of event e: its instruction, then the scalar work before
+ * it, a MIX client's wait for its server and the Matmul implementation's
+ * own; returns 0 on out-of-memory. */
+static int make_node(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
+  if (!make_node_body(t, w, e, n))
+    return 0;
+  n->scost = scost_plus(n->scost, kfc_message_cycles(&t->p, w, e) +
+                                      mm_work_cycles(&t->p, w, e));
+  return 1;
+}
+
 static void work_free(Work *w) {
   if (!w)
     return;
@@ -1132,6 +1222,43 @@ static AscStatus fail(AscBlockState *b, const AscInstr *in, const char *msg) {
   return sim_fail(&x, in, "%s", msg);
 }
 
+/* An empty node of the instruction (and site) of `like`: a scalar no-op. */
+static void blank_node(Node *n, const Node *like) {
+  memset(n, 0, sizeof *n);
+  n->issue = -1;
+  n->dep = DEP_NONE;
+  n->sig = -1;
+  n->in = like->in;
+  n->site = like->site;
+  n->kind = NK_SCALAR;
+  n->pipe = ASC_PIPE_S;
+}
+
+/* Resolves node n now if everything before it is, else queues it; NULL, or
+ * why the block cannot go on. */
+static const char *submit(AscTiming *t, BlockSlot *bs, Work *w, Node *n) {
+  if (n->path)
+    bs->res.bytes[n->path] += n->bytes;
+  if (w->pend_n == 0) {
+    /* the common case: everything before is resolved */
+    if (try_issue(t, bs, w, n) && (n->resolved || try_pipe(t, bs, w, n)))
+      return NULL;
+  }
+  if (!pend_push(w, n))
+    return "timing model: out of memory";
+  if (w->pend_n > ((int64_t)1 << 22))
+    return "timing model: more than 4M instructions wait for a set_flag "
+           "issued later; cannot follow this kernel";
+  /* everything pending waits, directly or not, for a wait issued before
+   * its set: only such a set's arrival can let it go on (the block's end
+   * resolves the rest) */
+  if (w->matched_held) {
+    w->matched_held = 0;
+    rescan(t, bs, w);
+  }
+  return NULL;
+}
+
 static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
   AscTiming *t = self;
   if (b->block_idx < 0 || b->block_idx >= t->block_num) /* family: cores */
@@ -1157,28 +1284,29 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
   Node n;
   if (!make_node(t, w, e, &n))
     return fail(b, e->in, "timing model: out of memory");
-  if (w->pend_n == 0) {
-    /* the common case: everything before is resolved */
-    if (try_issue(t, bs, w, &n) && (n.resolved || try_pipe(t, bs, w, &n)))
-      goto done;
+  const char *err = submit(t, bs, w, &n);
+  /* family: matmul: after the copy of C in from GM (via_gm), V waits for
+   * it: the client's SetFlag / WaitFlag MTE2_V (CopyToUB) */
+  if (!err && n.kind == NK_OP && via_gm(w, e) && e->mm_ub == ASC_MM_UB_COPY) {
+    Node set, wait;
+    blank_node(&set, &n);
+    set.kind = NK_SET;
+    set.pipe = ASC_PIPE_MTE2;
+    set.scost = (int32_t)cycles_of(t->p.issue_cycles);
+    set.sig = sig_new(w);
+    if (set.sig < 0)
+      return fail(b, e->in, "timing model: out of memory");
+    wait = set;
+    wait.kind = NK_WAIT;
+    wait.pipe = ASC_PIPE_V;
+    wait.dep = set.sig;
+    wait.sig = -1;
+    err = submit(t, bs, w, &set);
+    if (!err)
+      err = submit(t, bs, w, &wait);
   }
-  if (!pend_push(w, &n))
-    return fail(b, e->in, "timing model: out of memory");
-  if (w->pend_n > ((int64_t)1 << 22))
-    return fail(b, e->in,
-                "timing model: more than 4M instructions wait for a "
-                "set_flag issued later; cannot follow this kernel");
-  /* everything pending waits, directly or not, for a wait issued before
-   * its set: only such a set's arrival can let it go on (the block's end
-   * resolves the rest) */
-  if (w->matched_held) {
-    w->matched_held = 0;
-    rescan(t, bs, w);
-  }
-done:
-  if (n.path) {
-    bs->res.bytes[n.path] += n.bytes;
-  }
+  if (err)
+    return fail(b, e->in, err);
   if (n.site >= 0)
     bs->sites[n.site].count++;
   return ASC_OK;
@@ -1211,15 +1339,11 @@ static AscStatus on_block_end(void *self, AscBlockState *b) {
     /* family: matmul: the Matmul client's Quit (KfcCommClient's
      * destructor): the AI Core ends when its server has handled every
      * client's; shown at the register_matmul that made the client */
-    Node q;
-    memset(&q, 0, sizeof q);
-    q.issue = -1;
-    q.dep = DEP_NONE;
-    q.sig = -1;
-    q.in = w->kfc_in;
-    q.site = w->kfc_site;
-    q.kind = NK_SCALAR;
-    q.pipe = ASC_PIPE_S;
+    Node q, like;
+    memset(&like, 0, sizeof like);
+    like.in = w->kfc_in;
+    like.site = w->kfc_site;
+    blank_node(&q, &like);
     double c = w->clients * t->p.mix_message_cycles;
     q.scost = (int32_t)(c < 2e9 ? c : 2e9); /* as a message in make_node */
     try_issue(t, bs, w, &q);

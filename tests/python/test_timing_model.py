@@ -355,3 +355,168 @@ def test_mix_start_up_counts_ai_cores(kt: asc.KernelType) -> None:
 def s_busy(lp: LaunchProfile, block: int) -> float:
     """The block's scalar-unit busy cycles."""
     return next(r["busy_cycles"] for r in lp.pipe_table(per_block=True) if r["block"] == block and r["pipe"] == "S")
+
+
+# ---- the Matmul implementation's own scalar work (devkit impl/adv_api/detail/matmul/) --------------------------
+
+def hot_scalar(lp: LaunchProfile, api: str) -> int:
+    """The scalar-unit cycles of the lines whose APIs name `api`."""
+    return sum(h.scalar for h in lp.hotspots() if any(api in a for a in h.apis))
+
+
+def first_start(lp: LaunchProfile, pipe: str, block: int = 0) -> int:
+    r = lp.blocks[block].records
+    r = r[(r["pipe"] == PIPES.index(pipe)) & (r["kind"] == KINDS.index("op"))]
+    return int(r["start"].min())
+
+
+def test_matmul_scalar_work_per_instruction() -> None:
+    """The devkit's Matmul computes each cube instruction's parameters, does its buffer's queue operations and steps
+    its loops on the scalar unit before it issues the instruction, and sets up its buffers at Init: mm_instr_cycles
+    for each instruction (here one base block of one K step: the GM->L1 copies of A and B, two loads, an Mmad, a
+    Fixpipe) and for each buffer Init sets up (A's and B's L1 queues, L0A, L0B, L0C), shown at the API's line; the
+    pipes' work does not change."""
+    c = P["mm_instr_cycles"]
+    assert c > 0
+    cube = run_mm(asc.KernelType.AIC_ONLY)
+    idle = run_mm(asc.KernelType.AIC_ONLY, {"mm_instr_cycles": 0.0})
+    assert s_busy(cube, 0) - s_busy(idle, 0) == (5 + 6) * c
+    assert hot_scalar(cube, "register") - hot_scalar(idle, "register") == 5 * c
+    assert hot_scalar(cube, "iterate_all") - hot_scalar(idle, "iterate_all") == 6 * c
+    # before the instructions: the first copy waits for the Init's work and its own
+    assert first_start(cube, "MTE2") - first_start(idle, "MTE2") == 6 * c
+    for pipe in ("MTE2", "MTE1", "M", "FIX"):
+        assert durations(cube, pipe) == durations(idle, pipe)
+
+
+@asc.jit
+def mm_bias(a: asc.GlobalAddress, b: asc.GlobalAddress, bias: asc.GlobalAddress, c: asc.GlobalAddress,
+            tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    bias_g = asc.GlobalTensor()
+    bias_g.set_global_buffer(bias)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype),
+                        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bias_g.dtype))
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g)
+    mm.set_bias(bias_g)
+    mm.iterate_all(c_g)
+    mm.end()
+
+
+def test_matmul_scalar_work_counts_k_steps_and_the_bias() -> None:
+    """Each K step issues its copies of A and B (depth 1: no tile stays in L1), two loads and an Mmad; the block its
+    bias's copy and load and its Fixpipe; Init, given a tiling with a bias, also sets up the bias's L1 and bias-table
+    buffers: 7 buffers and 2 x 5 + 3 instructions for a block of two K steps."""
+    c = P["mm_instr_cycles"]
+    m, n, k = 32, 32, 64
+    rng = np.random.default_rng(2)
+    a = rng.integers(-3, 3, (m, k)).astype(np.float16)
+    b = rng.integers(-3, 3, (k, n)).astype(np.float16)
+    bias = rng.integers(-3, 3, (1, n)).astype(np.float32)
+    out = np.zeros((m, n), np.float32)
+    t = asc.adv.TCubeTiling(used_core_num=1, m=m, n=n, k_a=k, k_b=k, base_m=32, base_n=32, base_k=32,
+                            single_core_m=m, single_core_n=n, single_core_k=k, depth_a1=1, depth_b1=1, step_m=1,
+                            step_n=1, step_k_a=1, step_k_b=1, share_mode=0, is_bias=1)
+
+    def run(params: Optional[dict]) -> LaunchProfile:
+        lp = profile(lambda: mm_bias[1, None](a, b, bias, out, t, np.zeros(1024, np.uint8),
+                                              kernel_type=asc.KernelType.AIC_ONLY), params)
+        np.testing.assert_allclose(out, a.astype(np.float32) @ b.astype(np.float32) + bias)
+        return lp
+
+    lp, idle = run(None), run({"mm_instr_cycles": 0.0})
+    assert len(durations(lp, "MTE2")) == 2 * 2 + 1
+    assert hot_scalar(lp, "register") - hot_scalar(idle, "register") == 7 * c
+    assert hot_scalar(lp, "iterate_all") - hot_scalar(idle, "iterate_all") == (2 * 5 + 3) * c
+
+
+def test_mix_server_does_each_clients_matmul_work() -> None:
+    """In a MIX kernel the cube core's server runs the Matmul for each of its clients in turn: each client's
+    Matmul scalar work (its Init's 5 buffers, its 6 instructions) takes the server the time of all its clients'."""
+    c = P["mm_instr_cycles"]
+    mix = run_mm(asc.KernelType.MIX_AIC_1_2)
+    idle = run_mm(asc.KernelType.MIX_AIC_1_2, {"mm_instr_cycles": 0.0})
+    assert s_busy(mix, 1) - s_busy(idle, 1) == 2 * (5 + 6) * c
+
+
+def test_mix_message_comes_before_the_calls_work() -> None:
+    """The server takes a call's message before it does the call's work: a MIX client's IterateAll starts its cube
+    work (the first GM->L1 copy) after its Init's and its IterateAll's messages have been handled, each waiting
+    mix_message_cycles for every client of the server."""
+    m = P["mix_message_cycles"]
+    mix = run_mm(asc.KernelType.MIX_AIC_1_2)
+    quiet = run_mm(asc.KernelType.MIX_AIC_1_2, {"mix_message_cycles": 0.0})
+    assert first_start(mix, "MTE2", 1) - first_start(quiet, "MTE2", 1) == 2 * 2 * m
+    assert s_busy(mix, 1) - s_busy(quiet, 1) == 4 * 2 * m
+
+
+@asc.jit
+def mm_ub(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+          workspace: asc.GlobalAddress):
+    """Each vector core: C's block into a UB tensor (get_tensor_c), + 1 on the vector unit, out to its own C."""
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c + asc.get_block_idx() * tiling.m * tiling.n)
+    block = tiling.base_m * tiling.base_n
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(que=q, num=1, len=block * c.dtype.sizeof())
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.VECCALC, asc.CubeFormat.ND, c_g.dtype))
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g)
+    mm.disable_bias()
+    with mm.iterate() as _count:
+        out = q.alloc_tensor(c.dtype)
+        mm.get_tensor_c(out, en_sequential_write=True)
+        asc.adds(out, out, 1.0, count=block)
+        q.enque(out)
+        out = q.deque(c.dtype)
+        asc.data_copy(c_g, out, count=block)
+        q.free_tensor(out)
+    mm.end()
+
+
+def test_mix_get_tensor_c_into_the_ub_goes_through_gm() -> None:
+    """On arch 2201 a MIX kernel's cube core reaches no UB: GetTensorC into a UB tensor has the server's Fixpipe
+    write C to GM, and the client copy it in on its MTE2 once the server's event came, then make V wait for the copy
+    (matmul_client.h, CopyToUB: DataCopy, SetFlag / WaitFlag MTE2_V). Timing only: the values, and the sanitizer's
+    view (it runs here and finds nothing), are those of the direct write."""
+    m = n = k = 64
+    rng = np.random.default_rng(3)
+    a = rng.integers(-3, 3, (m, k)).astype(np.float16)
+    b = rng.integers(-3, 3, (k, n)).astype(np.float16)
+    out = np.zeros((2, m, n), np.float32)
+    t = asc.adv.TCubeTiling(used_core_num=1, m=m, n=n, k_a=k, k_b=k, base_m=64, base_n=64, base_k=64,
+                            single_core_m=m, single_core_n=n, single_core_k=k, depth_a1=1, depth_b1=1, step_m=1,
+                            step_n=1, share_mode=0, is_bias=0)
+    lp = profile(lambda: mm_ub[1, None](a, b, out, t, np.zeros(1024, np.uint8),
+                                        kernel_type=asc.KernelType.MIX_AIC_1_2))
+    for i in range(2):
+        np.testing.assert_allclose(out[i], a.astype(np.float32) @ b.astype(np.float32) + 1)
+    r = lp.blocks[1].records
+    at_get = np.array([lp.sites[s].op == "asc.matmul.get_tensor_c.local" for s in r["site"]])
+    op = r["kind"] == KINDS.index("op")
+    fix = r[at_get & op & (r["pipe"] == PIPES.index("FIX"))]
+    (copy,) = r[at_get & op & (r["pipe"] == PIPES.index("MTE2")) & (r["bytes"] == m * n * 4)]
+    assert copy["start"] >= fix["done"].max()
+    assert copy["done"] - copy["end"] == P["gm_read_latency"]
+    (wait,) = r[at_get & (r["kind"] == KINDS.index("wait")) & (r["pipe"] == PIPES.index("V"))]
+    assert wait["end"] == copy["done"]
+    (adds,) = r[op & (r["pipe"] == PIPES.index("V"))]
+    assert adds["start"] >= copy["done"]
