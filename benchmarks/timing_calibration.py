@@ -27,6 +27,9 @@ References (docs/timing.md lists them with the parameters):
          Matmul高阶API使能纯Cube模式.md (MIX and pure-Cube Matmul: aic_time,
          scalar time) and Matmul高阶API使能Tiling全量常量化.md (the same
          pure-Cube kernel: aic_time, scalar time, its first MTE2);
+  [MMHP] .../01_matrix_compute/matmul_high_performance/README.md, Case 0
+         (one core, CFG_NORM, depth 1, base 64^3): Task Duration and
+         aic_scalar_time over its 2097152 K steps;
   [PY]   upstream pyasc python/test/kernels/test_vadd.py (3.6 us) and
          test_matmul.py (25.5 us), test/all_task_durations_golden.csv.
 
@@ -670,6 +673,63 @@ def run_cube_mode(mix: bool) -> asc.profiler.LaunchProfile:
     return lp
 
 
+# ---- [MMHP] the devkit's matmul_high_performance Case 0: one cube core, CFG_NORM, depth 1, base 64 x 64 x 64 -------
+# C = A B^T, 8192^3 half (B stored N x K), pure Cube (ASCENDC_CUBE_ONLY), IterateAll, no bias; SetL1 sets depthA1 =
+# depthB1 = 1 and every step to 1 (test_matmul's L1 tiling). Each K step: the A and B tiles' GM -> L1 copies (64 rows
+# of 128 B), their loads, one Mmad. Measured: Task Duration 759363.98 us, aic_scalar_time 508787.509 us over
+# 128 x 128 blocks x 128 K steps = 2097152 K steps. Simulated: one block (M = N = 64) with K = 8192 and K = 4096; the
+# difference over the 64 K steps it adds cancels the launch, the start-up, Init and the block's Fixpipe.
+
+@asc.jit(sanitize="off")
+def mm_case0(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+             workspace: asc.GlobalAddress):
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype))
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g, True)
+    mm.disable_bias()
+    mm.iterate_all(c_g)
+    mm.end()
+
+
+_CASE0: Dict[int, asc.profiler.LaunchProfile] = {}
+
+
+def case0(k: int) -> asc.profiler.LaunchProfile:
+    if k not in _CASE0:
+        rng = np.random.default_rng(0)
+        a = rng.integers(-2, 2, (64, k)).astype(np.float16)
+        b = rng.integers(-2, 2, (64, k)).astype(np.float16)
+        c = np.zeros((64, 64), np.float16)
+        t = asc.adv.TCubeTiling(used_core_num=1, m=64, n=64, k_a=k, k_b=k, base_m=64, base_n=64, base_k=64,
+                                single_core_m=64, single_core_n=64, single_core_k=k, depth_a1=1, depth_b1=1,
+                                step_m=1, step_n=1, step_k_a=1, step_k_b=1, share_mode=0, is_bias=0)
+        _CASE0[k] = profiled(lambda: mm_case0[1, None](a, b, c, t, np.zeros(1024, np.uint8),
+                                                       kernel_type=asc.KernelType.AIC_ONLY))
+        want = a.astype(np.float32) @ b.astype(np.float32).T
+        np.testing.assert_allclose(c.astype(np.float32), want, rtol=2e-3)
+    return _CASE0[k]
+
+
+def case0_kstep() -> float:
+    """Time a K step adds (us): the launch's duration with 128 K steps less that with 64, over 64."""
+    return (case0(8192).duration_us - case0(4096).duration_us) / 64
+
+
+def case0_kstep_scalar() -> float:
+    """Scalar-unit busy time a K step adds (us)."""
+    return us(case0(8192).blocks[0].busy.get("S", 0) - case0(4096).blocks[0].busy.get("S", 0)) / 64
+
+
 # ---- the table ---------------------------------------------------------------------------------------------------
 
 @dataclass
@@ -690,6 +750,7 @@ def points() -> Dict[str, List[Point]]:
     add = "[ADD] z = x + y, 8192 x 8192 half, Atlas A2, Task Duration"
     other = "[VEC], [PERF], [PY]"
     kfc = "[KFC] Matmul 128 x 30720 x 64 half on 24 AI Cores, the guide's pure-Cube-mode case"
+    mmhp = "[MMHP] Matmul 8192^3 half on one cube core, depth 1, base 64^3 (matmul_high_performance Case 0), a K step"
     # the bank_conflict_ub scenarios: src0, src1, dst UB addresses, src0 block and repeat strides, ticks
     banks = [(0, 0x10100, 0x20000, 1, 8, 2390), (0, 0x4000, 0x10000, 1, 8, 4167), (0, 0x10000, 0x14100, 1, 8, 4167),
              (0, 0x10100, 0x4000, 1, 8, 2389), (0, 0x10100, 0x4020, 1, 8, 3751), (0, 0x10100, 0x10100, 1, 8, 2390),
@@ -765,6 +826,11 @@ def points() -> Dict[str, List[Point]]:
             Point("pure Cube: the cube core's scalar time", kfc_cube_scalar, 5.17,
                   "fitted: mm_instr_cycles (the Matmul's own scalar work)"),
             Point("pure Cube (Tiling page): the cube core's scalar time", kfc_cube_scalar, 6.32, "held out"),
+        ],
+        mmhp: [
+            Point("Task Duration a K step (2 copies of 8 KiB, 2 loads, 1 Mmad)", case0_kstep,
+                  759363.98 / 2097152, "held out"),
+            Point("aic_scalar_time a K step", case0_kstep_scalar, 508787.509 / 2097152, "held out"),
         ],
         other: [
             Point("[VEC] Axpy float: elements per cycle", lambda: elems_per_cycle(0), 64.0, "held out", "elem/c"),
