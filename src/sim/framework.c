@@ -467,12 +467,14 @@ static AscStatus take_bytes(AscExec *x, const AscInstr *in, const Source *src,
     return ASC_OK;
   }
   int64_t start = p->ub_used;
-  if (bytes < 0 || bytes > x->b->ub_size - start)
+  if (bytes < 0 || bytes > x->b->ub_user - start) {
+    char note[512];
     return sim_fail(x, in,
                     "%s: UB overflow: %lld more bytes requested at "
-                    "offset %lld, but the UB has %lld bytes",
+                    "offset %lld; %s",
                     src->api, (long long)bytes, (long long)start,
-                    (long long)x->b->ub_size);
+                    sim_ub_user_note(x->b, note, sizeof note));
+  }
   p->ub_used = start + bytes;
   *base = start;
   return ASC_OK;
@@ -530,9 +532,9 @@ static AscStatus init_que(AscExec *x, const AscInstr *in, const Source *src,
   if (asc_round_up(len, 32, &each) || asc_mul_i64(num, each, &total))
     return sim_fail(x, in,
                     "%s: UB overflow: %lld buffers of %lld bytes "
-                    "requested, but the UB has %lld bytes",
+                    "requested, but the kernel may use %lld bytes of the UB",
                     src->api, (long long)num, (long long)len,
-                    (long long)x->b->ub_size);
+                    (long long)x->b->ub_user);
   int64_t base = 0;
   AscStatus s = take_bytes(x, in, src, q->position, total, &base);
   if (!s)
@@ -585,9 +587,9 @@ static AscStatus init_buf(AscExec *x, const AscInstr *in, const Source *src,
   int64_t each;
   if (asc_round_up(len, 32, &each))
     return sim_fail(x, in,
-                    "%s: UB overflow: %lld bytes requested, but the "
-                    "UB has %lld bytes",
-                    src->api, (long long)len, (long long)x->b->ub_size);
+                    "%s: UB overflow: %lld bytes requested, but the kernel "
+                    "may use %lld bytes of the UB",
+                    src->api, (long long)len, (long long)x->b->ub_user);
   int64_t base = 0;
   AscStatus s = take_bytes(x, in, src, t->position, each, &base);
   if (!s)

@@ -53,6 +53,7 @@ typedef struct Worker {
   /* family: cores: the kernel type, the launch's AI Cores (core_num is
    * its blocks, the cores they make up) and the cross-core flags */
   int kernel_type, logical_num;
+  int64_t ub_user; /* AscBlockState.ub_user */
   AscCoreFlags *core_flags;
   uint8_t *const *core_table;
 } Worker;
@@ -99,6 +100,20 @@ static AscStatus block_finish(AscBlockState *b) {
   return ASC_OK;
 }
 
+/* The UB a kernel may use for its own buffers and tensors (AscBlockState.
+ * ub_user): the platform's UB less what the framework keeps, and less the
+ * 8 KiB the APIs that use reserved UB take unless the kernel was compiled
+ * with --cce-disable-asc-reserved-ubuf (the reserved-ubuf pass then sets
+ * its function attribute reserved_ubuf = 0). */
+static int64_t ub_user_bytes(const AscKernel *k, const AscPlatform *p) {
+  const AscOp *f = k->module && k->n_funcs
+                       ? asc_module_find_function(k->module, k->funcs[0].name)
+                       : NULL;
+  int reserved = f ? asc_op_attr_int(f, "reserved_ubuf", 1) != 0 : 1;
+  size_t keep = p->ub_asc_reserved + (reserved ? p->ub_api_reserved : 0);
+  return p->ub_size > keep ? (int64_t)(p->ub_size - keep) : 0;
+}
+
 static void *worker_main(void *arg) {
   Worker *w = arg;
   AscScratch *sc = w->scratch;
@@ -111,6 +126,7 @@ static void *worker_main(void *arg) {
   b.block_num = w->core_num;
   b.ub = sc->ub;
   b.ub_size = sc->ub_size;
+  b.ub_user = w->ub_user;
   b.ub_dirty = &sc->dirty;
   b.stack = sc->stack;
   b.stack_size = sc->stack_size;
@@ -315,6 +331,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   /* family: cores: a MIX launch runs core_num AI Cores of 2 or 3 cores,
    * each a block; from here core_num counts the blocks */
   int kernel_type = asc_kernel_type_of(k);
+  int64_t ub_user = ub_user_bytes(k, platform);
   int per_group = asc_cores_per_group(kernel_type);
   int logical_num = core_num;
   if (core_num > MAX_CORE_NUM) {
@@ -429,6 +446,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
     ws[i].gm_overruns_reported = options ? options->gm_overruns_reported : 0;
     ws[i].wait = &wait;
     ws[i].xsync = xsync;
+    ws[i].ub_user = ub_user;
     ws[i].kernel_type = kernel_type; /* family: cores */
     ws[i].logical_num = logical_num;
     ws[i].core_flags = core_flags;

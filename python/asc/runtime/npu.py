@@ -79,6 +79,9 @@ def compile_commands(source: Path, out_dir: Path, platform: str, options: Dict[s
             if options.get("auto_sync_log"):
                 cmd += [f"-cce-auto-sync-log={options['auto_sync_log']}"]
         cmd += ["-DTILING_KEY_VAR=0"]
+        # upstream's bisheng_options go to the compiler as they are (e.g. --cce-disable-asc-reserved-ubuf, which
+        # the simulator honours too: compiler.usable_ub)
+        cmd += list(options.get("bisheng_options") or ())
         commands.append(cmd)
     return commands
 
