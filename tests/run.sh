@@ -57,7 +57,8 @@ if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not 
     tests/python/test_cube_modes.py tests/python/test_data_copy_nz2nd.py tests/python/test_matmul_local.py \
     tests/python/test_cube_forms.py tests/python/test_cube_queues.py tests/python/test_cube_unitflag.py \
     tests/python/test_adv_math.py tests/python/test_adv_softmax.py tests/python/test_adv_norm_quant.py \
-    tests/python/test_adv_sort.py tests/python/test_ub_plan_dynamic.py tests/python/test_matmul_static_tiling.py
+    tests/python/test_adv_sort.py tests/python/test_ub_plan_dynamic.py tests/python/test_matmul_static_tiling.py \
+    tests/python/test_hw_rules.py
   # the front-end fuzzer's CI slice (a fixed seed and count) against the same build: a crash, a
   # sanitizer report or an exception other than asc's fails it (tests/fuzz/README.md)
   LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \
