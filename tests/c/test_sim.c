@@ -982,9 +982,9 @@ static void test_fault_ub(void) {
   CHECK_EQ((int64_t)platform()->ub_size, 192 * 1024);
   /* the UB a kernel may use: 192 KiB less the 256 bytes the framework
    * keeps and Ascend C's 8 KiB (AscPlatform; NPU架构版本2201.md) */
-  const int64_t ub = (int64_t)(platform()->ub_size -
-                               platform()->ub_asc_reserved -
-                               platform()->ub_api_reserved);
+  const int64_t ub =
+      (int64_t)(platform()->ub_size - platform()->ub_asc_reserved -
+                platform()->ub_api_reserved);
   CHECK_EQ(ub, 192 * 1024 - 256 - 8 * 1024);
 
   /* a LocalTensor past the end of the UB a kernel may use */
