@@ -24,9 +24,10 @@ ROWS, COLS = 1024, 4096
 CORES = 8
 TILE_ROWS = 4  # 32 KiB of half a tile
 BUFFERS = 2
-# SoftMax's temporary buffer: what the UB has left after the queues (2 x 2 x 32 KiB) and the sum / max blocks;
-# 3 rows of float fit, so a tile is done as 3 rows and a tail of 1 (the tiling's range_m, tail_m)
-TMP_BYTES = 60 * 1024
+# SoftMax's temporary buffer: what the UB a kernel may use has left after the queues (2 x 2 x 32 KiB) and the
+# sum / max blocks (of the 192 KiB, 256 bytes and 8 KiB are reserved: 183.75 KiB are the kernel's); 3 rows of float
+# fit, so a tile is done as 3 rows and a tail of 1 (the tiling's range_m, tail_m)
+TMP_BYTES = 52 * 1024
 
 
 @asc.jit

@@ -14,12 +14,28 @@ typedef struct AscPlatform {
   int vector_cores; /* AIV cores */
   int cube_cores;   /* AIC cores */
   size_t ub_size;   /* Unified Buffer bytes per vector core */
-  size_t l1_size;   /* L1 bytes per cube core */
+  /* The UB a kernel may place its own buffers and tensors in is ub_size
+   * less ub_asc_reserved (the framework and compiler keep these at its end:
+   * ASC_UB_SIZE) less ub_api_reserved, the bytes Ascend C keeps for the
+   * APIs that use reserved UB (AddDeqRelu, Select, ...) unless the kernel
+   * is compiled with --cce-disable-asc-reserved-ubuf (sim_ub_user). */
+  size_t ub_asc_reserved;
+  size_t ub_api_reserved;
+  /* bytes at the UB's very end that hold a Matmul client's message: the
+   * high-level APIs' stack buffer (PopStackBuffer) ends below them */
+  size_t ub_msg_size;
+  size_t l1_size; /* L1 bytes per cube core */
   /* L1 bytes at its end that the devkit keeps for the messages of its
    * Matmul client and server (TOTAL_L1_SIZE is l1_size less these) */
   size_t l1_reserved;
+  /* the L1 a kernel may place its own buffers in is l1_size less these
+   * (ASC_L1_SIZE) */
+  size_t l1_asc_reserved;
   size_t l0c_size; /* L0C bytes per cube core */
   int event_ids;   /* event ids per HardEvent */
+  /* ids 0 .. user_event_ids - 1 are the kernel's own; the others the
+   * system and the TPipe's automatic sync keep */
+  int user_event_ids;
 } AscPlatform;
 
 /* NULL when unknown. */

@@ -41,7 +41,8 @@
  * pair on one pipe is never ordered: a DMA queue keeps its order to GM).
  * Event ids are given last, per HardEvent, to syncs whose live ranges (in
  * program order, a carried one's: its whole loop) overlap, avoiding the ids
- * the kernel uses itself; a sync left without an id becomes a
+ * the kernel uses itself and the ids 6 and 7 the devkit reserves; a sync
+ * left without an id becomes a
  * pipe_barrier(PIPE_ALL). Every inserted sync is reported in the module's
  * pass log with the two Python lines it orders. */
 #include <stdint.h>
@@ -54,7 +55,10 @@
 
 enum {
   NP = ASC_PIPE_COUNT,
-  N_IDS = 8,          /* event ids 0..7 per HardEvent */
+  N_IDS = 8, /* event ids 0..7 per HardEvent */
+  /* the ids the pass gives: 0..5 (SetFlag-WaitFlag(ISASI).md keeps id 6 for
+   * the system and 7 for the TPipe's automatic sync) */
+  N_GIVEN_IDS = 6,
   N_EVENTS = 64,      /* HardEvent values (enums.def) fit below this */
   VIRTUAL_ID0 = 1000, /* ids of inserted syncs until they are given real ones */
   MAX_DEPTH = 64,     /* nesting of loops and branches the walk follows */
@@ -794,7 +798,7 @@ static void assign_ids(Walk *w) {
         busy[t->id + 1] = 1;
     }
     int need = s->parity ? 2 : 1;
-    for (int id = 0; id + need <= N_IDS; id++)
+    for (int id = 0; id + need <= N_GIVEN_IDS; id++)
       if (!busy[id] && (need == 1 || !busy[id + 1])) {
         s->id = id;
         break;

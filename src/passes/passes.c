@@ -13,6 +13,7 @@
   X("inline", asc_pass_inline)                                                 \
   X("plan-ub", asc_pass_plan_ub)                                               \
   X("insert-sync", asc_pass_insert_sync)                                       \
+  X("reserved-ubuf", asc_pass_reserved_ubuf)                                   \
   /* family: cores */                                                          \
   X("detect-kernel-type", asc_pass_detect_kernel_type)
 

@@ -30,8 +30,11 @@
  * Tensors whose lifetimes do not overlap may share bytes: first fit, the
  * largest tensors placed first.
  *
- * Options: `ub=N`, the UB capacity in bytes (default: the Ascend910B's
- * 192 KiB, src/sim/platform.c). Constant-size init_buffer calls of the
+ * Options: `ub=N`, the UB bytes the kernel may use (default: the
+ * Ascend910B's 192 KiB less the 256 bytes the framework keeps and the
+ * 8 KiB Ascend C keeps for its APIs, src/sim/platform.c; the compiler
+ * passes the platform's, with the 8 KiB when the kernel is compiled with
+ * --cce-disable-asc-reserved-ubuf). Constant-size init_buffer calls of the
  * kernel take their bytes off it. */
 #include <limits.h>
 #include <stdarg.h>
@@ -41,7 +44,7 @@
 
 #include "pass.h"
 
-enum { UB_ALIGN = 32, UB_DEFAULT = 192 * 1024 };
+enum { UB_ALIGN = 32, UB_DEFAULT = 192 * 1024 - 256 - 8 * 1024 };
 
 typedef struct Loop {
   AscOp *op;
@@ -536,8 +539,11 @@ static AscStatus fail_capacity(Plan *p, int64_t need, int64_t cap, int64_t ub,
   if (n >= sizeof msg - 64)
     n = sizeof msg - 64;
   snprintf(msg + n, sizeof msg - n,
-           "): %lld bytes needed, the UB has %lld (%lld less %lld taken by "
-           "the kernel's init_buffer calls)",
+           "): %lld bytes needed, the kernel has %lld (the %lld bytes of "
+           "the UB it may use, less %lld taken by its init_buffer calls; the "
+           "UB's last 256 bytes and, unless bisheng_options hold "
+           "--cce-disable-asc-reserved-ubuf, 8 KiB more are reserved: devkit "
+           "架构规格/NPU架构版本2201.md)",
            (long long)need, (long long)cap, (long long)ub, (long long)taken);
   return asc_error(p->ctx, ASC_ERR_COMPILE, p->t[0].op->loc, "%s", msg);
 }

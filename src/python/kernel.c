@@ -311,12 +311,15 @@ PyObject *py_platform(PyObject *mod, PyObject *args) {
   const AscPlatform *p = asc_platform_get(name);
   if (!p)
     return PyErr_Format(PyExc_ValueError, "unknown platform '%s'", name);
-  return Py_BuildValue("{s:s,s:i,s:i,s:n,s:n,s:n,s:n,s:i}", "name", p->name,
-                       "vector_cores", p->vector_cores, "cube_cores",
-                       p->cube_cores, "ub_size", (Py_ssize_t)p->ub_size,
-                       "l1_size", (Py_ssize_t)p->l1_size, "l1_reserved",
-                       (Py_ssize_t)p->l1_reserved, "l0c_size",
-                       (Py_ssize_t)p->l0c_size, "event_ids", p->event_ids);
+  return Py_BuildValue(
+      "{s:s,s:i,s:i,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:i,s:i}", "name", p->name,
+      "vector_cores", p->vector_cores, "cube_cores", p->cube_cores, "ub_size",
+      (Py_ssize_t)p->ub_size, "ub_asc_reserved", (Py_ssize_t)p->ub_asc_reserved,
+      "ub_api_reserved", (Py_ssize_t)p->ub_api_reserved, "ub_msg_size",
+      (Py_ssize_t)p->ub_msg_size, "l1_size", (Py_ssize_t)p->l1_size,
+      "l1_reserved", (Py_ssize_t)p->l1_reserved, "l1_asc_reserved",
+      (Py_ssize_t)p->l1_asc_reserved, "l0c_size", (Py_ssize_t)p->l0c_size,
+      "event_ids", p->event_ids, "user_event_ids", p->user_event_ids);
 }
 
 /* The helper threads a multi-block launch borrows (asc_launch_helper_threads);

@@ -228,9 +228,14 @@ AscStatus sim_adv_math(AscExec *x, const AscInstr *in) {
     }
     r.tmp = tr->addr;
     r.tmp_bytes = bytes;
+  } else if (r.min_tmp <= 0 && !x->b->pipe.initialised) {
+    r.tmp = 0; /* no temporary needed, none taken (a kernel without TPipe) */
+    r.tmp_bytes = 0;
   } else {
     int64_t avail;
-    int64_t at = sim_adv_stack_buffer(x, &avail);
+    int64_t at = sim_adv_stack_buffer(x, in, &avail);
+    if (at < 0)
+      return ASC_ERR_KERNEL;
     if (avail < r.min_tmp) {
       sim_fail(x, in,
                "%s: without a temp_buffer the devkit's framework takes %lld "

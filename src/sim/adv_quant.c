@@ -45,7 +45,9 @@ uint8_t *sim_adv_tmp(AscExec *x, const AscInstr *in, int k, int64_t *addr,
     *bytes = n;
     return sim_local_ptr(x, in, t, n, 1, "shared_tmp_buffer");
   }
-  int64_t lo = sim_adv_stack_buffer(x, bytes);
+  int64_t lo = sim_adv_stack_buffer(x, in, bytes);
+  if (lo < 0)
+    return NULL;
   if (lo > x->b->ub_size) {
     sim_fail(x, in,
              "no UB is left above the TPipe's buffers for the "

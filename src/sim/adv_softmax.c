@@ -346,7 +346,9 @@ AscStatus sim_adv_softmax(AscExec *x, const AscInstr *in) {
     work = tt->addr;
     work_bytes = tt->len;
   } else { /* PopStackBuffer: the UB the TPipe did not allocate */
-    work = sim_adv_stack_buffer(x, &work_bytes);
+    work = sim_adv_stack_buffer(x, in, &work_bytes);
+    if (work < 0)
+      return ASC_ERR_KERNEL;
   }
   uint32_t work_floats = (uint32_t)(work_bytes / 4);
   uint32_t t[ASC_SMT_COUNT];

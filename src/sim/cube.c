@@ -78,16 +78,28 @@ int64_t sim_cube_mem_capacity(const AscBlockState *b, int mem) {
   return size;
 }
 
+int64_t sim_cube_mem_user(const AscBlockState *b, int mem) {
+  int64_t size = sim_cube_mem_size(b, mem);
+  if (mem == SIM_CMEM_L1)
+    size -= (int64_t)b->platform->l1_asc_reserved; /* ASC_L1_SIZE */
+  return size;
+}
+
 AscStatus sim_cube_take(AscExec *x, const AscInstr *in, const char *api,
                         int mem, int64_t bytes, int64_t *base) {
   int64_t start = x->b->pipe.cube_used[mem];
-  int64_t cap = sim_cube_mem_capacity(x->b, mem);
+  int64_t cap = sim_cube_mem_user(x->b, mem);
   if (bytes < 0 || bytes > cap - start)
-    return sim_fail(x, in,
-                    "%s: %s overflow: %lld more bytes requested at offset "
-                    "%lld, but the TPipe gives %lld bytes of it",
-                    api, sim_cube_mem_name(mem), (long long)bytes,
-                    (long long)start, (long long)cap);
+    return sim_fail(
+        x, in,
+        "%s: %s overflow: %lld more bytes requested at offset %lld, but the "
+        "kernel may use %lld bytes of it%s",
+        api, sim_cube_mem_name(mem), (long long)bytes, (long long)start,
+        (long long)cap,
+        mem == SIM_CMEM_L1 ? " (L1 less the 256 bytes the framework and "
+                             "compiler keep: ASC_L1_SIZE, devkit "
+                             "架构规格/NPU架构版本2201.md); use smaller buffers"
+                           : "; use smaller buffers");
   x->b->pipe.cube_used[mem] = start + bytes;
   *base = start;
   return ASC_OK;

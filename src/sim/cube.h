@@ -22,10 +22,13 @@ typedef enum SimCubeMem {
 int sim_cube_mem_of_position(int position);
 /* A memory's name ("L1", "L0A", ...). */
 const char *sim_cube_mem_name(int mem);
-/* Its size in bytes on the block's platform, and the part of it TPipe's
- * init_buffer gives (L1 less the Matmul messages' reserved end). */
+/* Its size in bytes on the block's platform; the part of it the
+ * framework's Matmul may use (L1 less the Matmul messages' reserved end,
+ * TOTAL_L1_SIZE); the part a kernel may place its own buffers and tensors
+ * in (L1 less the 256 bytes of ASC_L1_SIZE's reserve). */
 int64_t sim_cube_mem_size(const AscBlockState *b, int mem);
 int64_t sim_cube_mem_capacity(const AscBlockState *b, int mem);
+int64_t sim_cube_mem_user(const AscBlockState *b, int mem);
 /* init_buffer's bump allocation of `bytes` in memory `mem`. */
 AscStatus sim_cube_take(AscExec *x, const AscInstr *in, const char *api,
                         int mem, int64_t bytes, int64_t *base);

@@ -467,12 +467,14 @@ static AscStatus take_bytes(AscExec *x, const AscInstr *in, const Source *src,
     return ASC_OK;
   }
   int64_t start = p->ub_used;
-  if (bytes < 0 || bytes > x->b->ub_size - start)
+  if (bytes < 0 || bytes > x->b->ub_user - start) {
+    char note[512];
     return sim_fail(x, in,
                     "%s: UB overflow: %lld more bytes requested at "
-                    "offset %lld, but the UB has %lld bytes",
+                    "offset %lld; %s",
                     src->api, (long long)bytes, (long long)start,
-                    (long long)x->b->ub_size);
+                    sim_ub_user_note(x->b, note, sizeof note));
+  }
   p->ub_used = start + bytes;
   *base = start;
   return ASC_OK;
@@ -530,9 +532,9 @@ static AscStatus init_que(AscExec *x, const AscInstr *in, const Source *src,
   if (asc_round_up(len, 32, &each) || asc_mul_i64(num, each, &total))
     return sim_fail(x, in,
                     "%s: UB overflow: %lld buffers of %lld bytes "
-                    "requested, but the UB has %lld bytes",
+                    "requested, but the kernel may use %lld bytes of the UB",
                     src->api, (long long)num, (long long)len,
-                    (long long)x->b->ub_size);
+                    (long long)x->b->ub_user);
   int64_t base = 0;
   AscStatus s = take_bytes(x, in, src, q->position, total, &base);
   if (!s)
@@ -585,9 +587,9 @@ static AscStatus init_buf(AscExec *x, const AscInstr *in, const Source *src,
   int64_t each;
   if (asc_round_up(len, 32, &each))
     return sim_fail(x, in,
-                    "%s: UB overflow: %lld bytes requested, but the "
-                    "UB has %lld bytes",
-                    src->api, (long long)len, (long long)x->b->ub_size);
+                    "%s: UB overflow: %lld bytes requested, but the kernel "
+                    "may use %lld bytes of the UB",
+                    src->api, (long long)len, (long long)x->b->ub_user);
   int64_t base = 0;
   AscStatus s = take_bytes(x, in, src, t->position, each, &base);
   if (!s)
@@ -805,6 +807,45 @@ static AscStatus need_buffers(AscExec *x, const AscInstr *in,
   return q->depth > 0 ? pipe_usable(x, in, api) : ASC_OK;
 }
 
+/* The devkit's limit on queue buffers of one TPosition allocated at once
+ * (TQue简介.md "TQue Buffer限制"; FAQ 运行验证时AllocTensor-FreeTensor失败.md):
+ * every buffer carries a synchronisation event id, and a position has as
+ * many buffers in use as the core has event ids (8 on arch 2201); the
+ * AllocTensor past them hangs on the NPU. The devkit's own bookkeeping
+ * (kernel_tpipe_impl.h AllocEventID, QUE_MAX_EVENT of kernel_macros.h)
+ * fails only once the ids run out, which the checks of enque and
+ * free_tensor model; this counts what the documentation bounds: the
+ * buffers handed out by alloc_tensor and not yet freed, over every queue
+ * of the TPipe (TQue, TQueBind, of depth 0 too, and those a TBufPool
+ * gave) at that position. TBufs carry no event and do not count. */
+static AscStatus position_limit(AscExec *x, const AscInstr *in,
+                                const AscSimQueue *q, const char *api) {
+  int limit = n_event_ids(x->b), used = 0, queues = 0;
+  for (const AscSimQueue *o = x->b->queues; o; o = o->next) {
+    if (o->position != q->position || !o->num ||
+        o->generation != x->b->pipe.generation)
+      continue;
+    int n = 0;
+    for (int i = 0; i < o->num; i++)
+      n += (int)((o->allocated >> i) & 1);
+    used += n;
+    queues += n > 0;
+  }
+  if (used < limit)
+    return ASC_OK;
+  return sim_fail(
+      x, in,
+      "%s: %d buffers of TPosition.%s are allocated and not yet freed (from "
+      "%d queue%s); the NPU holds at most %d queue buffers of one TPosition at "
+      "once (one event id each), and the next AllocTensor hangs (devkit "
+      "TQue简介.md \"TQue Buffer限制\", FAQ "
+      "运行验证时AllocTensor-FreeTensor失败.md); free_tensor one first, or "
+      "merge buffers: init_buffer one queue with a larger buffer and use "
+      "offsets into its tensor",
+      api, used, position_name(q->position), queues, queues == 1 ? "" : "s",
+      limit);
+}
+
 /* Takes a free buffer, round robin as Ascend C's TQue does (a cursor that
  * moves on past each buffer it looks at), so that copy-in, compute and
  * copy-out of consecutive tiles use different buffers (double buffering).
@@ -816,6 +857,8 @@ static int take_buffer(AscExec *x, const AscInstr *in, AscSimQueue *q,
   for (int k = 0; k < q->num; k++) {
     int i = (q->cursor + k) % q->num;
     if (!(q->allocated & (1ull << i))) {
+      if (position_limit(x, in, q, api))
+        return -1;
       q->allocated |= 1ull << i;
       q->state[i] = ASC_BUF_OCCUPIED;
       q->cursor = (i + 1) % q->num;

@@ -14,24 +14,43 @@
  * 1 KiB (BIAS_TABLE_SIZE of the Matmul's C2 buffer outside arch 3510,
  * impl/adv_api/detail/matmul/resource/bias_buffer/c2_buffer/c2_buffer.h;
  * BT_SIZE of the conv tilings), the fixpipe buffer 2 KiB (FB_SIZE of
- * impl/adv_api/tiling/conv/conv3d_tiling_util.h). */
+ * impl/adv_api/tiling/conv/conv3d_tiling_util.h).
+ *
+ * The reserved parts of UB and L1 on arch 2201 (docs/zh/guide/编程指南/
+ * 高级编程/硬件实现/架构规格/NPU架构版本2201.md, and include/utils/base/
+ * sys_constants.h): the framework and the compiler keep 256 bytes of each
+ * (ASC_UB_SIZE = 192 KiB - 256, ASC_L1_SIZE = 512 KiB - 256: the most a
+ * kernel may use; the framework's own TOTAL_L1_SIZE lies within), and
+ * Ascend C keeps 8 KiB more of the UB for the APIs of 静态Tensor编程.md's
+ * table 5 (their temporaries at TMP_UB_OFFSET = 184 KiB,
+ * kernel_utils_constants.h), usable by the kernel only when it is compiled
+ * with --cce-disable-asc-reserved-ubuf. The high-level APIs' stack buffer
+ * ends sizeof(KfcMsg) = 128 bytes before the UB's end (GetEndAddress of
+ * impl/basic_api/kernel_pop_stack_buffer.h; KfcMsg of impl/basic_api/
+ * dav_c220/kfc/kfc_comm.h). Event ids: SetFlag-WaitFlag(ISASI).md keeps
+ * id 6 for the system and id 7 for the TPipe's automatic sync, leaving
+ * 0-5 to the kernel. */
 #include <string.h>
 
 #include "asc/exec.h"
 
+/* the memories and event ids of NPU arch 2201 (every part here) */
+#define ARCH_2201                                                              \
+  192 * 1024, 256, 8 * 1024, 128, 512 * 1024, 128, 256, 128 * 1024, 8, 6
+
 static const AscPlatform platforms[] = {
-    {"Ascend910B1", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910B2", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910B2C", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910B3", 40, 20, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910B4", 40, 20, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910B4-1", 40, 20, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910_9362", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910_9372", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910_9381", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910_9382", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910_9391", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
-    {"Ascend910_9392", 48, 24, 192 * 1024, 512 * 1024, 128, 128 * 1024, 8},
+    {"Ascend910B1", 48, 24, ARCH_2201},
+    {"Ascend910B2", 48, 24, ARCH_2201},
+    {"Ascend910B2C", 48, 24, ARCH_2201},
+    {"Ascend910B3", 40, 20, ARCH_2201},
+    {"Ascend910B4", 40, 20, ARCH_2201},
+    {"Ascend910B4-1", 40, 20, ARCH_2201},
+    {"Ascend910_9362", 48, 24, ARCH_2201},
+    {"Ascend910_9372", 48, 24, ARCH_2201},
+    {"Ascend910_9381", 48, 24, ARCH_2201},
+    {"Ascend910_9382", 48, 24, ARCH_2201},
+    {"Ascend910_9391", 48, 24, ARCH_2201},
+    {"Ascend910_9392", 48, 24, ARCH_2201},
 };
 
 const AscPlatform *asc_platform_get(const char *name) {

@@ -487,11 +487,12 @@ AscStatus san_emit(AscSanitizer *s, AscBlockState *b, Rep *r) {
   return ASC_ERR_SANITIZER;
 }
 
-/* The lowest event id this block has not used with event ev (for fixes). */
-static int free_id(const Shadow *sh, int ev) {
+/* The lowest event id this block has not used with event ev (for fixes),
+ * among the kernel's own (0-5: 6 and 7 are the devkit's). */
+static int free_id(const Shadow *sh, const AscBlockState *b, int ev) {
   if (ev < 0)
     return 0;
-  for (int id = 0; id < NID; id++)
+  for (int id = 0; id < NID && id < b->platform->user_event_ids; id++)
     if (!(sh->ids_used[ev] & (1u << id)))
       return id;
   return 0;
@@ -797,7 +798,7 @@ static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
           return san_emit(s, b, r);
         }
     }
-    int id = free_id(sh, ev);
+    int id = free_id(sh, b, ev);
     int qi;
     const AscSimQueue *que = que_at(sh, b, vlo, &qi);
     AscPipe prod = ASC_PIPE_S, cons = ASC_PIPE_S;
@@ -1034,11 +1035,79 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   return ASC_OK;
 }
 
+/* The event ids of a set_flag / wait_flag (SetFlag-WaitFlag(ISASI).md):
+ *
+ *   - an id a TQue of the kernel's TPipe holds (its enque or free_tensor
+ *     set that flag, and its deque or alloc_tensor will wait for it): the
+ *     kernel's flag and the queue's are one hardware flag, so one side
+ *     takes the other's signal or sets it twice. In a TPipe kernel ids
+ *     come from alloc_event_id / fetch_event_id. An error;
+ *   - ids past the kernel's own (6 and 7 on arch 2201: the system keeps
+ *     6, the TPipe's automatic sync 7; 静态Tensor编程.md: using them may
+ *     collide with internal ids): a warning, as the documents advise
+ *     against them rather than define a failure, unless the id came from
+ *     alloc_event_id. */
+static AscStatus check_flag_id(AscSanitizer *s, AscBlockState *b,
+                               const AscEvent *e, int ev, int id) {
+  /* the kernel's own set_flag / wait_flag only: the steps of a high-level
+   * API (Matmul, ...) are the devkit's, whose ids are its business */
+  const AscOp *op = e->in ? e->in->src : NULL;
+  if (!op || (op->id != ASC_OP_SET_FLAG && op->id != ASC_OP_WAIT_FLAG))
+    return ASC_OK;
+  const AscSimPipe *p = &b->pipe;
+  uint16_t bit = (uint16_t)(1u << id);
+  int live = p->initialised && !p->destroyed && ev < ASC_MAX_EVENTS;
+  const char *api = e->kind == ASC_EV_SET_FLAG ? "set_flag" : "wait_flag";
+  char w1[128];
+  if (live && (p->event_ids[ev] & bit) && !(p->user_ids[ev] & bit)) {
+    Rep rep;
+    Rep *r = san_rep_new(&rep, ASC_SAN_SYNC, b, e->in, e->pipe);
+    san_msg(r,
+            "%s(HardEvent.%s, %d) at %s: a TQue of this kernel's TPipe holds "
+            "event id %d of HardEvent.%s now (an enque or free_tensor set "
+            "that flag, and a deque or alloc_tensor waits for it): the two "
+            "use one hardware flag, so one takes the other's signal or sets "
+            "it twice, undefined on the NPU; in a TPipe kernel event ids "
+            "come from the TPipe (SetFlag-WaitFlag(ISASI).md)",
+            api, event_name(ev), id, san_where(r->r.loc, w1, sizeof w1), id,
+            event_name(ev));
+    san_fix(r,
+            "take the id from the pipe: `id = pipe.alloc_event_id(asc."
+            "HardEvent.%s)` before the set_flag and "
+            "`pipe.release_event_id(asc.HardEvent.%s, id)` after the "
+            "wait_flag (or pipe.fetch_event_id for a pair with nothing in "
+            "between)",
+            event_name(ev), event_name(ev));
+    return san_emit(s, b, r);
+  }
+  if (id >= b->platform->user_event_ids && !(live && (p->user_ids[ev] & bit))) {
+    Rep rep;
+    Rep *r = san_rep_new(&rep, ASC_SAN_SYNC, b, e->in, e->pipe);
+    r->r.warning = 1;
+    san_msg(r,
+            "%s(HardEvent.%s, %d) at %s: event id %d is reserved: the devkit "
+            "keeps id 6 for the system and id 7 for the TPipe's automatic "
+            "synchronisation and tells kernels not to use them; they may "
+            "collide with internal ids, undefined on the NPU "
+            "(SetFlag-WaitFlag(ISASI).md, 静态Tensor编程.md)",
+            api, event_name(ev), id, san_where(r->r.loc, w1, sizeof w1), id);
+    san_fix(r,
+            "use an event id in 0-%d for this set_flag/wait_flag pair (in a "
+            "TPipe kernel: one from pipe.alloc_event_id)",
+            b->platform->user_event_ids - 1);
+    return san_emit(s, b, r);
+  }
+  return ASC_OK;
+}
+
 static AscStatus on_set_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
                              const AscEvent *e) {
   int ev = (int)e->event, id = (int)e->id;
   if (ev < 0 || ev >= NEV || id < 0 || id >= NID)
     return ASC_OK;
+  AscStatus st = check_flag_id(s, b, e, ev, id);
+  if (st)
+    return st;
   sh->ids_used[ev] |= (uint8_t)(1u << id);
   VC v = publish(sh, e->src);
   if (sh->held[ev][id]) { /* releases a wait issued before it */
@@ -1081,6 +1150,9 @@ static AscStatus on_wait_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   int ev = (int)e->event, id = (int)e->id;
   if (ev < 0 || ev >= NEV || id < 0 || id >= NID)
     return ASC_OK;
+  AscStatus st = check_flag_id(s, b, e, ev, id);
+  if (st)
+    return st;
   sh->ids_used[ev] |= (uint8_t)(1u << id);
   if (sh->pending[ev][id]) {
     sh->pending[ev][id] = 0;

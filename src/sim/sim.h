@@ -216,6 +216,11 @@ typedef struct AscBlockState {
   int block_idx, block_num;
   uint8_t *ub;
   int64_t ub_size;
+  /* the UB the kernel may place its own buffers and tensors in, [0,
+   * ub_user): ub_size less the platform's reserved parts (AscPlatform;
+   * the 8 KiB of ub_api_reserved are the kernel's when it is compiled with
+   * --cce-disable-asc-reserved-ubuf) */
+  int64_t ub_user;
   int64_t *ub_dirty; /* the scratch's high-water mark of UB accesses */
   int16_t flags[ASC_MAX_EVENTS][ASC_MAX_EVENT_IDS]; /* pending set_flags */
   /* waits issued on a non-scalar pipe before their set_flag */
@@ -322,6 +327,9 @@ const AscTensorRef *sim_tensor_arg(AscExec *x, const AscInstr *in, int k,
  * tensor and the UB; returns a pointer to its first byte or NULL after
  * recording an error. `write` says whether the instruction writes them (for
  * the observers); `what` names the operand in messages. */
+/* Says how much of the UB the kernel may use and why (ub_user), with
+ * what to do when it needs more: for the messages of UB overflows. */
+const char *sim_ub_user_note(const AscBlockState *b, char *buf, size_t n);
 uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                        int64_t count, int write, const char *what);
 /* the CheckLocalMemoryIA check of a UB access of bytes [lo, hi) by

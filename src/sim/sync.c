@@ -90,6 +90,15 @@ AscStatus sim_wait_flag(AscExec *x, const AscInstr *in) {
 }
 
 AscStatus sim_pipe_barrier(AscExec *x, const AscInstr *in) {
+  /* PipeBarrier<PIPE_S> is not supported (PipeBarrier(ISASI).md; the
+   * devkit asserts it on arch 2201, impl/basic_api/kernel_reg.h). The
+   * front end rejects it at compile time; this catches IR given as text. */
+  if (in->imm2 == ASC_PIPEID_PIPE_S)
+    return sim_fail(x, in,
+                    "pipe_barrier(PIPE_S): PipeBarrier does not support "
+                    "PIPE_S (the scalar pipe keeps its own order; on the NPU "
+                    "it is a hardware error); remove it, or wait for another "
+                    "pipe with set_flag/wait_flag of a *_S HardEvent");
   /* ordering only: results are in program order already */
   AscEvent *e = &x->b->ev;
   e->kind = ASC_EV_BARRIER;

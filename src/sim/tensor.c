@@ -1,5 +1,6 @@
 /* Tensor handles: global addresses, GlobalTensor and LocalTensor views, and
  * scalar element access (GetValue / SetValue run on the scalar unit). */
+#include <stdio.h>
 #include <string.h>
 
 #include "checked.h"
@@ -99,21 +100,35 @@ AscStatus sim_lt_create(AscExec *x, const AscInstr *in) {
   /* family: cube: a tensor at a cube position lies in that memory */
   int mem = sim_cube_mem_of_position(t->position);
   const char *name = mem >= 0 ? sim_cube_mem_name(mem) : "UB";
-  int64_t size = mem >= 0 ? sim_cube_mem_size(x->b, mem) : x->b->ub_size;
+  /* the part of the memory a kernel may use (its reserved end excluded) */
+  int64_t size = mem >= 0 ? sim_cube_mem_user(x->b, mem) : x->b->ub_user;
   int64_t end = 0;
+  char note[600];
+  if (mem < 0) {
+    char why[512];
+    snprintf(note, sizeof note, "the UB the kernel may use: %s",
+             sim_ub_user_note(x->b, why, sizeof why));
+  } else if (mem == SIM_CMEM_L1) {
+    snprintf(note, sizeof note,
+             "the L1 the kernel may use: %lld bytes (ASC_L1_SIZE: the "
+             "framework and compiler keep its last 256, devkit "
+             "架构规格/NPU架构版本2201.md); use smaller tensors",
+             (long long)size);
+  } else {
+    snprintf(note, sizeof note, "the %lld-byte %s", (long long)size, name);
+  }
   if (addr >= 0 && len >= 0 && asc_scaled_add(addr, len, esize(t), &end))
     return sim_fail(x, in,
                     "LocalTensor at %s address %lld with %lld elements of %s "
-                    "ends past any address, beyond the %lld-byte %s",
+                    "ends past any address, beyond %s",
                     name, (long long)addr, (long long)len,
-                    asc_dtype_name((AscDType)t->dtype), (long long)size, name);
+                    asc_dtype_name((AscDType)t->dtype), note);
   if (addr < 0 || len < 0 || end > size)
     return sim_fail(x, in,
                     "LocalTensor at %s address %lld with %lld elements of %s "
-                    "ends at byte %lld, beyond the %lld-byte %s",
+                    "ends at byte %lld, beyond %s",
                     name, (long long)addr, (long long)len,
-                    asc_dtype_name((AscDType)t->dtype), (long long)end,
-                    (long long)size, name);
+                    asc_dtype_name((AscDType)t->dtype), (long long)end, note);
   if (addr % 32)
     return sim_fail(x, in, "LocalTensor %s address %lld is not 32-byte aligned",
                     name, (long long)addr);

@@ -185,13 +185,15 @@ AscStatus sim_lt_set_size(AscExec *x, const AscInstr *in) {
   int64_t n = ASC_SLOT(x, in, 1).i, end;
   /* (the devkit's CPU debug build checks this too) */
   if (n < 0 || asc_scaled_add(t->addr, n, esize(t), &end) ||
-      end > x->b->ub_size)
+      end > x->b->ub_user) {
+    char note[512];
     return sim_fail(x, in,
                     "LocalTensor.set_size(%lld): %lld elements of %s from UB "
-                    "address %lld end past the %lld-byte UB",
+                    "address %lld end past the UB the kernel may use; %s",
                     (long long)n, (long long)n,
                     asc_dtype_name((AscDType)t->dtype), (long long)t->addr,
-                    (long long)x->b->ub_size);
+                    sim_ub_user_note(x->b, note, sizeof note));
+  }
   t->len = n;
   set_position(t, sim_lt_position(t), 0);
   return ASC_OK;

@@ -55,7 +55,9 @@ AscStatus sim_lt_auto_check(AscExec *x, const AscInstr *in) {
         "asc.LocalTensorAuto %s: its runtime shape (%s elements) of %s "
         "needs %lld "
         "bytes at byte %lld of the auto-tensor pool, which has %lld bytes "
-        "(the UB less the kernel's init_buffer calls; below it the "
+        "(the UB the kernel may use, less its init_buffer calls; the "
+        "UB's reserved end is not the kernel's: devkit "
+        "架构规格/NPU架构版本2201.md; below it the "
         "compile-time sized auto tensors and the runtime-sized ones it "
         "lives with)",
         who, dims, dtype ? dtype : "?", (long long)bytes, (long long)offset,

@@ -67,9 +67,26 @@ void sim_vseq_end(SimVecSeq *q) {
   sim_vec_work(q->x, &t, 0);
 }
 
-int64_t sim_adv_stack_buffer(const AscExec *x, int64_t *bytes) {
-  /* ub_used never exceeds the UB's size, so the rounding cannot overflow */
+int64_t sim_adv_stack_buffer(AscExec *x, const AscInstr *in, int64_t *bytes) {
+  *bytes = 0;
+  if (!x->b->pipe.initialised || x->b->pipe.destroyed) {
+    const AscOpInfo *info = in && in->src ? asc_op_info(in->src->id) : NULL;
+    sim_fail(x, in,
+             "%s without a temporary buffer takes the TPipe's free UB "
+             "(PopStackBuffer, which needs GetTPipePtr(): a null pointer on "
+             "the NPU when the kernel has no TPipe%s); pass a temp_buffer, or "
+             "create the kernel's TPipe first (impl/basic_api/"
+             "kernel_pop_stack_buffer.h)",
+             info ? info->cpp : "the API",
+             x->b->pipe.destroyed ? " or it was destroyed" : "");
+    return -1;
+  }
+  /* ub_used never exceeds the UB's size, so the rounding cannot overflow.
+   * The buffer ends where the devkit's GetEndAddress puts it on arch 2201
+   * (impl/basic_api/kernel_pop_stack_buffer.h): below the Matmul client's
+   * message at the UB's end, so it spans the 8 KiB Ascend C keeps too */
   int64_t start = (x->b->pipe.ub_used + 31) / 32 * 32;
-  *bytes = x->b->ub_size > start ? x->b->ub_size - start : 0;
+  int64_t end = x->b->ub_size - (int64_t)x->b->platform->ub_msg_size;
+  *bytes = end > start ? end - start : 0;
   return start;
 }

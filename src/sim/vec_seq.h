@@ -60,9 +60,12 @@ void sim_vseq_end(SimVecSeq *q);
 
 /* The devkit's stack buffer (PopStackBuffer), the temporary of an adv API
  * called without a sharedTmpBuffer: the UB from what the TPipe allocated
- * (ub_used) rounded up to 32 bytes, to the UB's end. Returns its start and
- * sets *bytes to its size (0 when the start is at or past the end), so a
- * tensor the kernel placed there races with it, as on hardware. */
-int64_t sim_adv_stack_buffer(const AscExec *x, int64_t *bytes);
+ * (ub_used) rounded up to 32 bytes, to the UB's end less the Matmul
+ * message (AscPlatform.ub_msg_size). Returns its start and sets *bytes to
+ * its size (0 when the start is at or past the end), so a tensor the
+ * kernel placed there races with it, as on hardware; -1 after a
+ * KernelError when the block made no TPipe (the devkit's PopStackBuffer
+ * asserts GetTPipePtr() is not null: a static-tensor kernel has none). */
+int64_t sim_adv_stack_buffer(AscExec *x, const AscInstr *in, int64_t *bytes);
 
 #endif

@@ -619,13 +619,16 @@ def test_misuse(case: int, cls: Any, fragments: tuple) -> None:
     fails_at(misuse, (np.zeros(16, np.float16), case), f"# case {case}", *fragments, cls=cls)
 
 
-@asc.jit
+# The stack buffer runs from the TPipe's last buffer to the UB's end less the 128-byte Matmul message
+# (kernel_pop_stack_buffer.h), so it is never smaller than Ascend C's 8 KiB reserve: only a kernel compiled with
+# --cce-disable-asc-reserved-ubuf, whose TPipe may give 196352 bytes (192 KiB less 256), can leave it short.
+@asc.jit(bisheng_options=("--cce-disable-asc-reserved-ubuf",))
 def full_ub(x: asc.GlobalAddress, z: asc.GlobalAddress, left: int):
     x_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x)
     pipe = asc.TPipe()
     buf = asc.TBuf(asc.TPosition.VECCALC)
-    pipe.init_buffer(buf, 196608 - left)
+    pipe.init_buffer(buf, 196352 - left)
     a = buf.get_with_offset(64, 0, asc.float16)
     b = buf.get_with_offset(64, 128, asc.float16)
     asc.data_copy(a, x_gm, 64)
@@ -642,9 +645,9 @@ def full_ub(x: asc.GlobalAddress, z: asc.GlobalAddress, left: int):
 def test_without_temp_buffer_the_framework_needs_ub_left() -> None:
     x = np.full(64, 2.5, np.float16)
     z = np.zeros(64, np.float16)
-    full_ub[1](x, z, 512)
+    full_ub[1](x, z, 384)  # 512 bytes of stack
     assert (z == 2).all()
-    fails_at(full_ub, (x, z, 256), "# the framework's temporary", "only 256 are left", "pass a temp_buffer")
+    fails_at(full_ub, (x, z, 128), "# the framework's temporary", "only 256 are left", "pass a temp_buffer")
 
 
 # ---- what the observers see ---------------------------------------------------------------------------------
@@ -718,12 +721,15 @@ def above_the_pipe(x: asc.GlobalAddress, z: asc.GlobalAddress, with_tmp: asc.Con
     z_gm = asc.GlobalTensor()
     z_gm.set_global_buffer(z)
     pipe = asc.TPipe()
+    old = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(old, 4 * SLOT)
+    by_hand = old.get_with_offset(128, 3 * SLOT, asc.float16)
+    pipe.reset()  # the TPipe takes its UB back: by_hand now lies above what it gives below
     buf = asc.TBuf(asc.TPosition.VECCALC)
     pipe.init_buffer(buf, 3 * SLOT)
     a = buf.get_with_offset(128, 0, asc.float16)
     b = buf.get_with_offset(128, SLOT, asc.float16)
     w = buf.get_with_offset(1024, 2 * SLOT, asc.uint8)
-    by_hand = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 3 * SLOT, 128)  # above what the TPipe gave
     asc.data_copy(a, x_gm, 128)
     asc.set_flag(asc.HardEvent.MTE2_V, 0)
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
@@ -740,8 +746,9 @@ def above_the_pipe(x: asc.GlobalAddress, z: asc.GlobalAddress, with_tmp: asc.Con
 
 
 def test_the_framework_temporary_lies_above_the_tpipe() -> None:
-    """Without temp_buffer the devkit's framework takes the UB the TPipe did not give out: a tensor placed
-    there by hand and written by another pipe at the same time races with the Floor's temporary."""
+    """Without temp_buffer the devkit's framework takes the UB the TPipe did not give out: a tensor there (one
+    the TPipe gave before a reset; a static tensor would not mix with the TPipe, test_hw_rules.py) written by
+    another pipe at the same time races with the Floor's temporary."""
     x = np.full(128, 2.5, np.float16)
     z = np.zeros(128, np.float16)
     above_the_pipe[1](x, z, True)

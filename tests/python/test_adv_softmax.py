@@ -368,7 +368,9 @@ def race_kernel(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
         asc.wait_flag(asc.HardEvent.MTE2_V, 0)
     asc.adv.softmax(xl[512:], xl[1024:], xl[1088:], xl, asc.adv.SoftmaxTiling())  # race
     if case == 0:
-        junk = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 4608, 64)
+        above = asc.TBuf(asc.TPosition.VECCALC)
+        pipe.init_buffer(above, 256)  # the TPipe's next bytes: 4608 on, where the framework's tmp was
+        junk = above.get(asc.float32)
         asc.data_copy(junk, x_gm, 64)  # over tmp
 
 

@@ -81,8 +81,9 @@ def test_a_matmul_through_cube_queues() -> None:
 @asc.jit(matmul_cube_only=True)
 def allocator_kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.GlobalAddress,
                      pool_l1: asc.ConstExpr[bool]):
-    """The same matmul with static tensors: a LocalMemAllocator per memory (or, with pool_l1, the L1 tensors
-    from a TBufPool of A1 carved by the TPipe) and explicit flags."""
+    """The same matmul with static tensors: a LocalMemAllocator per memory and explicit flags (or, with pool_l1,
+    the framework's buffers instead: the L1 tensors from a TBufPool of A1 carved by the TPipe, the L0 ones from
+    TBufs; a kernel does not mix the two, 静态Tensor编程.md)."""
     a_gm = asc.GlobalTensor()
     a_gm.set_global_buffer(a)
     b_gm = asc.GlobalTensor()
@@ -97,13 +98,22 @@ def allocator_kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.GlobalA
         pool.init_buffer(buf, 2048)
         a1 = buf.get(asc.float16)
         b1 = a1[512:]
+        ba2 = asc.TBuf(asc.TPosition.A2)
+        bb2 = asc.TBuf(asc.TPosition.B2)
+        bco1 = asc.TBuf(asc.TPosition.CO1)
+        pipe.init_buffer(ba2, 1024)
+        pipe.init_buffer(bb2, 1024)
+        pipe.init_buffer(bco1, 1024)
+        a2 = ba2.get(asc.float16)
+        b2 = bb2.get(asc.float16)
+        co1 = bco1.get(asc.float32)
     else:
         l1 = asc.LocalMemAllocator(asc.Hardware.L1)
         a1 = l1.alloc(asc.TPosition.A1, asc.float16, 512)
         b1 = l1.alloc(asc.TPosition.B1, asc.float16, 512)
-    a2 = asc.LocalMemAllocator(asc.Hardware.L0A).alloc(asc.TPosition.A2, asc.float16, 512)
-    b2 = asc.LocalMemAllocator(asc.Hardware.L0B).alloc(asc.TPosition.B2, asc.float16, 512)
-    co1 = asc.LocalMemAllocator(asc.Hardware.L0C).alloc(asc.TPosition.CO1, asc.float32, 256)
+        a2 = asc.LocalMemAllocator(asc.Hardware.L0A).alloc(asc.TPosition.A2, asc.float16, 512)
+        b2 = asc.LocalMemAllocator(asc.Hardware.L0B).alloc(asc.TPosition.B2, asc.float16, 512)
+        co1 = asc.LocalMemAllocator(asc.Hardware.L0C).alloc(asc.TPosition.CO1, asc.float32, 256)
     asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 16, K, 0, K, 16, 1, 1))
     asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, 16, K, 0, K, 16, 1, 1))
     asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
@@ -151,7 +161,7 @@ def misuse_kernel(case: asc.ConstExpr[int]):
     (2, "(GM, A2) is no data path"),
     (3, "the fixpipe buffer has no TPosition"),
     (4, "TPosition.B2 is not in the L0A"),
-    (5, "already places tensors in the L1 with a TPipe"),
+    (5, "this kernel already uses the TPipe framework (asc.TPipe at line"),
 ])
 def test_misuse_is_a_compile_error_at_the_line(case: int, fragment: str) -> None:
     with pytest.raises(asc.CompileError) as e:
@@ -163,13 +173,16 @@ def test_misuse_is_a_compile_error_at_the_line(case: int, fragment: str) -> None
 
 @asc.jit
 def ub_and_l1_kernel(x: asc.GlobalAddress):
-    """A TPipe in the UB and a LocalMemAllocator in the L1 do not overlap: no error."""
+    """A TPipe in the UB and a LocalMemAllocator in the L1 would not overlap, but the devkit forbids mixing the
+    styles in any memory (静态Tensor编程.md: the TPipe keeps event ids and a stack buffer of its own)."""
     pipe = asc.TPipe()
     q = asc.TQue(asc.TPosition.VECIN, 1)
     pipe.init_buffer(q, 1, 512)
-    t = asc.LocalMemAllocator(asc.Hardware.L1).alloc(asc.TPosition.A1, asc.float16, 16)
+    t = asc.LocalMemAllocator(asc.Hardware.L1).alloc(asc.TPosition.A1, asc.float16, 16)  # <- static
     assert t is not None
 
 
-def test_one_memory_each_way_is_allowed() -> None:
-    ub_and_l1_kernel[1](np.zeros(4, np.float32))
+def test_the_styles_do_not_mix_in_different_memories_either() -> None:
+    with pytest.raises(asc.CompileError) as e:
+        ub_and_l1_kernel[1](np.zeros(4, np.float32))
+    assert "# <- static" in str(e.value) and "forbids mixing" in str(e.value)

@@ -895,9 +895,9 @@ def ub_tensor_kernel(x: asc.GlobalAddress, elements: int):
 
 
 def test_local_tensor_beyond_ub() -> None:
-    ub = 192 * 1024
+    ub = 192 * 1024 - 256 - 8 * 1024  # what a kernel may use of the UB (NPU架构版本2201.md)
     out = np.zeros(8, np.float32)
-    ub_tensor_kernel[1](out, ub // 4)  # exactly the whole UB is fine
+    ub_tensor_kernel[1](out, ub // 4)  # exactly the usable UB is fine
     with pytest.raises(asc.KernelError) as info:
         ub_tensor_kernel[1](out, ub // 4 + 8)
     check_kernel_error(info.value, ub_tensor_kernel, "asc.LocalTensor(", "asc.LocalTensor", message="UB")
@@ -912,9 +912,10 @@ def init_buffer_kernel(x: asc.GlobalAddress, size: int):
 
 def test_init_buffer_beyond_ub() -> None:
     out = np.zeros(8, np.float32)
-    init_buffer_kernel[1](out, 96 * 1024)  # 2 x 96 KiB = the whole UB
+    half = (192 * 1024 - 256 - 8 * 1024) // 2
+    init_buffer_kernel[1](out, half)  # two buffers: exactly the UB a kernel may use
     with pytest.raises(asc.KernelError) as info:
-        init_buffer_kernel[1](out, 96 * 1024 + 32)
+        init_buffer_kernel[1](out, half + 32)
     check_kernel_error(info.value, init_buffer_kernel, "pipe.init_buffer(", "TPipe.init_buffer", message="UB")
 
 

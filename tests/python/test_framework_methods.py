@@ -12,7 +12,7 @@ kernel_tquebind_impl.h, kernel_tbuf_impl.h, kernel_tbufpool_impl.h):
 - TBuf: get_with_offset and the queue methods a TBuf has;
 - TBufPool: carving, sharing and resetting pools as the devkit's
   tbufpool_management example does;
-- LocalMemAllocator, and that it does not mix with TPipe buffers;
+- LocalMemAllocator, and that it does not mix with the TPipe;
 - every misuse is a KernelError (while running) or CompileError at the
   user's line, with what to do about it in the message.
 
@@ -882,31 +882,35 @@ def test_local_mem_allocator_places_tensors_one_after_another() -> None:
 
 @asc.jit
 def k_mixed(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
-    pipe = asc.TPipe()  # (a pipe that places nothing mixes harmlessly)
-    am = asc.LocalMemAllocator()
-    q = asc.TQue(asc.TPosition.VECIN, 1)
     if case == 1:
-        pipe.init_buffer(q, 1, 64)  # <- first 1
-        am.alloc(asc.TPosition.VECIN, asc.float32, 64)  # <- 1
+        asc.TPipe()  # <- first 1
+        asc.LocalMemAllocator().alloc(asc.TPosition.VECIN, asc.float32, 64)  # <- 1
     if case == 2:
-        am.alloc(asc.TPosition.VECIN, asc.float32, 64)  # <- first 2
-        pipe.init_buffer(q, 1, 64)  # <- 2
+        asc.LocalMemAllocator().alloc(asc.TPosition.VECIN, asc.float32, 64)  # <- first 2
+        asc.TPipe()  # <- 2
     if case == 3:
-        am.alloc(asc.TPosition.VECIN, asc.float32, 64)  # <- first 3
-        pipe.init_buf_pool(asc.TBufPool(asc.TPosition.VECCALC), 64)  # <- 3
-    if case == 4:
-        am.alloc(asc.TPosition.VECIN, asc.float32, 64)
+        asc.LocalMemAllocator(asc.Hardware.L1).alloc(asc.TPosition.A1, asc.float16, 16)  # <- first 3
+        asc.TBufPool(asc.TPosition.VECCALC)  # <- 3
+    if case == 4:  # an allocator that places nothing mixes
+        pipe = asc.TPipe()
+        asc.LocalMemAllocator()
         e = pipe.alloc_event_id(asc.HardEvent.MTE2_V)
         pipe.release_event_id(e, asc.HardEvent.MTE2_V)
 
 
-@pytest.mark.parametrize("case, first", [(1, "TPipe"), (2, "LocalMemAllocator"), (3, "LocalMemAllocator")])
-def test_local_mem_allocator_does_not_mix_with_tpipe_buffers(case: int, first: str) -> None:
+@pytest.mark.parametrize("case, first", [(1, "uses the TPipe framework (asc.TPipe"),
+                                         (2, "places tensors by address (a static-tensor kernel) "
+                                             "(LocalMemAllocator.alloc"),
+                                         (3, "places tensors by address (a static-tensor kernel) "
+                                             "(LocalMemAllocator.alloc")])
+def test_local_mem_allocator_does_not_mix_with_the_tpipe(case: int, first: str) -> None:
+    """静态Tensor编程.md: a kernel placing tensors by address uses no TPipe, TQue, TBuf, TBufPool, in any memory
+    (test_hw_rules.py has every form)."""
     err = fails_at(k_mixed, (np.zeros(4, np.float32), case), f"# <- {case}",
-                   f"this kernel already places tensors in the UB with a {first} "
-                   f"(line {line_of(k_mixed, f'# <- first {case}')})", "forbids mixing", cls=asc.CompileError)
-    assert "not both" in err.hint
-    k_mixed[1](np.zeros(4, np.float32), 4)  # event ids only: no UB of the pipe's
+                   f"this kernel already {first} at line {line_of(k_mixed, f'# <- first {case}')})",
+                   "forbids mixing", cls=asc.CompileError)
+    assert "one style" in err.hint
+    k_mixed[1](np.zeros(4, np.float32), 4)  # an allocator that allocates nothing
 
 
 # ---------------------------------------------------------------------------

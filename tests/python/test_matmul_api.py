@@ -590,7 +590,9 @@ def bad_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, q: asc.GlobalAddress,
         if which == 1:
             mm2.set_quant_vector(c_g)  # float32, not uint64
         else:
-            mm2.set_quant_vector(asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 0, 16))  # not in L1
+            tb = asc.TBuf(asc.TPosition.VECCALC)
+            pipe.init_buffer(tb, 128)
+            mm2.set_quant_vector(tb.get(asc.uint64))  # not in L1
     elif which == 2:
         mm.iterate_batch(c_g, 1, 1, False)  # no batch layout
     elif which == 3:

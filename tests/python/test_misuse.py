@@ -43,22 +43,40 @@ def _small_compile_budget(monkeypatch: pytest.MonkeyPatch) -> None:
 # values of every kind, by the names the cases use
 # ---------------------------------------------------------------------------
 
-# The kernel every case runs in: x is a float32 array, n an int, f a float.
+# The kernel every case runs in: x is a float32 array, n an int, f a float. Its local tensors come from the
+# TPipe: a kernel does not mix the TPipe with tensors placed by address (静态Tensor编程.md; test_hw_rules.py).
 PRELUDE = """\
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    e = asc.GlobalTensor()
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    b = asc.TBuf(asc.TPosition.VECCALC)
+    lt = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(lt, 1024)
+    t = lt.get_with_offset(64, 0, asc.float32)
+    u = lt.get_with_offset(64, 256, asc.float32)
+    h = lt.get_with_offset(64, 512, asc.float16)
+    s = asc.get_block_idx()
+    am = asc.LocalMemAllocator()
+    td = asc.TensorDesc()
+    ld = asc.ListTensorDesc()
+"""
+
+# The kernel of the valid calls that place tensors by address (STATIC_APIS): no TPipe.
+STATIC_PRELUDE = """\
     g = asc.GlobalTensor()
     g.set_global_buffer(x)
     e = asc.GlobalTensor()
     t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
     u = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 256, 64)
     h = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 512, 64)
-    pipe = asc.TPipe()
-    q = asc.TQue(asc.TPosition.VECIN, 1)
-    b = asc.TBuf(asc.TPosition.VECCALC)
     s = asc.get_block_idx()
     am = asc.LocalMemAllocator()
     td = asc.TensorDesc()
     ld = asc.ListTensorDesc()
 """
+STATIC_APIS = ("asc.LocalTensor({dtype}, {pos}, {addr}, {tile_size})", "am.alloc(")
 
 # family: matmul (mmapi): the Matmul object the Matmul.* cases call
 MATMUL_PRELUDE = """\
@@ -703,19 +721,25 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
     "Matmul.set_tensor_a": ("mm2 = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.A1, asc.CubeFormat.NZ, asc.int8), "
                             "b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
                             "c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int32))\n"
-                            "    l1 = asc.LocalTensor(asc.int8, asc.TPosition.A1, 0, 1024)\n"
+                            "    l1b = asc.TBuf(asc.TPosition.A1)\n"
+                            "    pipe.init_buffer(l1b, 1024)\n"
+                            "    l1 = l1b.get(asc.int8)\n"
                             "    mm2.set_tensor_a({tensor}, {transpose})  # <-",
                             (("tensor", "mm_l1", "l1"), ("transpose", "mm_flag", "False"))),
     "Matmul.set_bias": ("mm2 = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
                         "b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
                         "c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int32), "
                         "bias=asc.adv.MatmulType(asc.TPosition.C1, asc.CubeFormat.ND, asc.int32))\n"
-                        "    l1 = asc.LocalTensor(asc.int32, asc.TPosition.C1, 0, 256)\n"
+                        "    l1b = asc.TBuf(asc.TPosition.C1)\n"
+                        "    pipe.init_buffer(l1b, 1024)\n"
+                        "    l1 = l1b.get(asc.int32)\n"
                         "    mm2.set_bias({tensor})  # <-", (("tensor", "mm_l1", "l1"),)),
     "Matmul.iterate": ("mm2 = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
                        "b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8), "
                        "c=asc.adv.MatmulType(asc.TPosition.CO1, asc.CubeFormat.NZ, asc.int32))\n"
-                       "    co = asc.LocalTensor(asc.int32, asc.TPosition.CO1, 0, 256)\n"
+                       "    cob = asc.TBuf(asc.TPosition.CO1)\n"
+                       "    pipe.init_buffer(cob, 1024)\n"
+                       "    co = cob.get(asc.int32)\n"
                        "    with mm2.iterate({en_partial_sum}, local_c_matrix={local_c_matrix}) as i:  # <-\n"
                        "        pass", (("en_partial_sum", "mm_flag", "False"), ("local_c_matrix", "mm_local_c", "co"))),
     # family: cube: the register setters (the tensor ops' cases are in test_cube.py)
@@ -740,8 +764,10 @@ API: Dict[str, Tuple[str, Sequence[Param]]] = {
                     (("dst", "local", "t"), ("src", "local", "t"), ("gamma", "local", "u"),
                      ("epsilon", "adv_quant_offset", "1e-5"), ("tiling", "adv_tiling", "rt"),
                      ("basic_block", "adv_flag", "False"))),
-    "adv.quant": ("q8 = asc.LocalTensor(asc.int8, asc.TPosition.VECCALC, 1024, 64)\n"
-                  "    w8 = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 2048, 1024)\n"
+    "adv.quant": ("qb = asc.TBuf(asc.TPosition.VECCALC)\n"
+                  "    pipe.init_buffer(qb, 2048)\n"
+                  "    q8 = qb.get_with_offset(64, 0, asc.int8)\n"
+                  "    w8 = qb.get_with_offset(1024, 1024, asc.uint8)\n"
                   "    asc.adv.quant({dst}, {src}, {scale}, {offset}, {count}, {temp_buffer})  # <-",
                   (("dst", "adv_i8_local", "q8"), ("src", "local", "t"), ("scale", "adv_quant_scale", "2.0"),
                    ("offset", "adv_quant_offset", "0.5"), ("count", "optional_count", "64"),
@@ -981,7 +1007,8 @@ def _write_modules(cases: List[Case], tag: str) -> List[Located]:
         for j, (cid, stmt, _) in enumerate(cases[m:m + CASES_PER_MODULE]):
             name = f"case_{tag}_{m + j}"
             lines += ["", "@asc.jit(always_compile=True)", f"def {name}(x: asc.GlobalAddress, n: int, f: float):"]
-            lines += PRELUDE.rstrip("\n").split("\n")
+            static = tag == "valid" and any(stmt.startswith(api.split("{")[0]) for api in STATIC_APIS)
+            lines += (STATIC_PRELUDE if static else PRELUDE).rstrip("\n").split("\n")
             if "mm." in stmt:  # family: matmul (mmapi)
                 lines += MATMUL_PRELUDE.rstrip("\n").split("\n")
             marked = [i for i, text in enumerate(stmt.split("\n")) if text.endswith("# <-")]

@@ -29,6 +29,8 @@ import asc
 
 VECIN, VECOUT, VECCALC = asc.TPosition.VECIN, asc.TPosition.VECOUT, asc.TPosition.VECCALC
 UB_BYTES = 192 * 1024
+# the UB a kernel may use: 192 KiB less the 256 bytes the framework keeps and Ascend C's 8 KiB (NPU架构版本2201.md)
+UB_USABLE = 192 * 1024 - 256 - 8 * 1024
 
 
 def out64(n: int = 32) -> np.ndarray:
@@ -202,10 +204,11 @@ def k_size_limits(out: asc.GlobalAddress, n: int, case: asc.ConstExpr[int]):
 
 
 def test_set_size_is_checked_against_the_ub() -> None:
-    fails_at(k_size_limits, (np.zeros(64, np.float32), UB_BYTES // 4, 0), "# <- 0",
-             f"LocalTensor.set_size({UB_BYTES // 4}): {UB_BYTES // 4} elements of float32 from UB address 1024 end "
-             f"past the {UB_BYTES}-byte UB")
-    k_size_limits[1](np.zeros(64, np.float32), (UB_BYTES - 1024) // 4, 0)  # up to the UB's end is fine
+    n = (UB_USABLE - 1024) // 4 + 1
+    fails_at(k_size_limits, (np.zeros(64, np.float32), n, 0), "# <- 0",
+             f"LocalTensor.set_size({n}): {n} elements of float32 from UB address 1024 end past the UB the kernel "
+             f"may use; the kernel may use UB bytes [0, {UB_USABLE})")
+    k_size_limits[1](np.zeros(64, np.float32), (UB_USABLE - 1024) // 4, 0)  # up to the usable UB's end is fine
     fails_at(k_size_limits, (np.zeros(64, np.float32), -1, 1), "# <- 1", "set_buffer_len: negative length -1")
     fails_at(k_size_limits, (np.zeros(64, np.float32), 0, 2), "# <- 2", "32 elements requested but the LocalTensor "
              "has only 16")
@@ -331,7 +334,9 @@ def k_addr_offset(x: asc.GlobalAddress, out: asc.GlobalAddress, off: int):
     o.set_value(1, h16.get_length())  # src's data length, not shortened by the offset
     o.set_value(2, h16.get_size())
     o.set_value(3, h16.get_position())
-    i32 = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 4096, 8)
+    tb = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(tb, 32)
+    i32 = tb.get(asc.int32)
     i32.set_addr_with_offset(src, off)  # moves an existing tensor too
     o.set_value(4, i32.get_phy_addr())
     o.set_value(5, i32.get_value(0))  # the bits of src's element `off`
@@ -384,12 +389,16 @@ def k_user_tag(out: asc.GlobalAddress, case: asc.ConstExpr[int]):
     o.set_value(8, t.get_user_tag())
     t.set_user_tag(-7)
     o.set_value(9, b.get_with_offset(4, 32, asc.float32).get_user_tag())  # the TBuf's one buffer
+
+
+@asc.jit
+def k_loose_tag(out: asc.GlobalAddress, case: asc.ConstExpr[int]):
+    """A tensor placed by address (a static-tensor kernel: no TPipe) is in no buffer."""
+    loose = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 8192, 8)
     if case == 1:
-        loose = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 8192, 8)
         loose.set_user_tag(1)  # <- 1
     if case == 2:
-        am_tensor = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 8192, 8)
-        am_tensor.get_user_tag()  # <- 2
+        loose.get_user_tag()  # <- 2
 
 
 def test_user_tag_belongs_to_the_buffer() -> None:
@@ -402,7 +411,7 @@ def test_user_tag_belongs_to_the_buffer() -> None:
 
 @pytest.mark.parametrize("case, api", [(1, "set_user_tag"), (2, "get_user_tag")])
 def test_user_tag_needs_a_buffer(case: int, api: str) -> None:
-    fails_at(k_user_tag, (out64(10), case), f"# <- {case}", f"LocalTensor.{api}: this LocalTensor (UB address 8192) "
+    fails_at(k_loose_tag, (out64(10), case), f"# <- {case}", f"LocalTensor.{api}: this LocalTensor (UB address 8192) "
              "is not in a TQue or TBuf buffer", "null pointer")
 
 

@@ -40,12 +40,31 @@ def sync_pipeline(options: Dict[str, Any], has_auto: bool = False, platform: str
         return []
     passes = ["inline"]
     if has_auto:
-        ub = _C.platform(platform)["ub_size"] if platform else 0
+        ub = usable_ub(platform, options) if platform else 0
         passes.append(f"plan-ub{{ub={ub}}}" if ub else "plan-ub")
     if mode:
         opts = [o for o, on in (("auto-sync", options.get("auto_sync", True)), ("replace", mode == "replace")) if on]
         passes.append("insert-sync{" + ",".join(opts) + "}" if opts else "insert-sync")
     return passes
+
+
+# the Ascend C compiler option that gives the kernel the 8 KiB of UB Ascend C otherwise keeps for a few APIs
+# (静态Tensor编程.md; upstream passes compiler options through bisheng_options)
+DISABLE_RESERVED_UBUF = "--cce-disable-asc-reserved-ubuf"
+
+
+def reserved_ubuf_disabled(options: Dict[str, Any]) -> bool:
+    """Whether the jit's bisheng_options hold --cce-disable-asc-reserved-ubuf."""
+    return DISABLE_RESERVED_UBUF in (options.get("bisheng_options") or ())
+
+
+def usable_ub(platform: str, options: Dict[str, Any]) -> int:
+    """The UB bytes a kernel compiled with these options may use on the platform (AscPlatform in
+    src/sim/platform.c): its UB less the bytes the framework keeps, and less Ascend C's reserve for its APIs
+    unless the option gives them to the kernel."""
+    row = _C.platform(platform)
+    keep = row["ub_asc_reserved"] + (0 if reserved_ubuf_disabled(options) else row["ub_api_reserved"])
+    return int(row["ub_size"] - keep)
 
 
 def kernel_type_pass(options: Dict[str, Any]) -> str:
@@ -281,6 +300,9 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
         passes += sync_pipeline(options, has_auto, platform)
         for name in passes:
             module.run_pass(name)
+        if reserved_ubuf_disabled(options):
+            # the APIs that use the reserved UB are compile errors; the simulator gives the kernel the 8 KiB
+            module.run_pass("reserved-ubuf{disable}")
         module.run_pass(kernel_type_pass(options))  # family: cores
         if len(passes) > len(PIPELINE):
             module.verify()

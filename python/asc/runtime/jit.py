@@ -36,7 +36,8 @@ OPTIONS: Dict[str, Any] = {
     # ours: the step budget, bytecode instructions one block may run before the launch fails with a
     # KernelError (a loop that never ends); 0: no limit; None: PYASC_MAX_STEPS (default no limit)
     "max_steps": None,
-    # accepted for compatibility with upstream pyasc; recorded, no effect on the simulator
+    # accepted for compatibility with upstream pyasc; recorded, no effect on the simulator (except
+    # bisheng_options holding --cce-disable-asc-reserved-ubuf: the UB a kernel may use, compiler.usable_ub)
     "strip_loc": False,
     "print_ir_before_all": False,
     "run_passes": True,

@@ -34,6 +34,16 @@ def pipe_barrier(pipe: PipeID) -> None:
     p = enum_arg(pipe, PipeID, "asc.pipe_barrier", "pipe")
     if p in (PipeID.PIPE_MTE4, PipeID.PIPE_MTE5, PipeID.PIPE_V2):
         raise NotImplementedError(f"asc.pipe_barrier(PipeID.{p.name}): this pipe does not exist on Ascend910B")
+    if p == PipeID.PIPE_S:
+        # PipeBarrier(ISASI).md: the scalar pipe orders itself and PipeBarrier<PIPE_S> is not supported (the
+        # devkit asserts it on arch 2201, impl/basic_api/kernel_reg.h; upstream: a hardware error)
+        from ..core.checks import error
+
+        raise error("asc.pipe_barrier(PipeID.PIPE_S): PipeBarrier does not support PIPE_S (the hardware keeps the "
+                    "scalar pipe in order by itself; on the NPU it is a hardware error, devkit PipeBarrier(ISASI).md)",
+                    "hint: remove it; to wait for another pipe's work before scalar code use "
+                    "asc.set_flag/asc.wait_flag with a *_S HardEvent (e.g. HardEvent.V_S), or "
+                    "asc.pipe_barrier(asc.PipeID.PIPE_ALL)")
     _b.current().create("asc.pipe_barrier", [], attrs={"pipe": ("PipeID", p)})
 
 

@@ -17,12 +17,13 @@ An allocator places tensors in one memory, its `hard`: the Unified Buffer
 L0C (CO1) or the bias table (C2). The fixpipe buffer (Hardware.FIXBUF) has
 no TPosition in this API (the devkit's C2PIPE2GM), so it takes no tensors.
 
-The devkit forbids mixing the two ways of placing tensors in one kernel: a
-TPipe gives its buffers from address 0 of each memory too, so a
-LocalMemAllocator's tensors would overlap them. `claim_ub` makes that a
-CompileError at the second kind's first placement in one memory (a TPipe
-that only manages event ids, and an allocator that allocates nothing, mix
-harmlessly).
+The devkit forbids mixing the two programming styles in one kernel
+(静态Tensor编程.md, 使用约束和限制: a kernel that places its tensors by address
+must not use TPipe, TQue, TQueBind, TBufPool, ...: undefined behaviour; the
+TPipe places its buffers from address 0 of each memory too, and keeps event
+ids and a stack buffer the static kernel knows nothing of). `claim_style`
+makes that a CompileError at the second style's first use (an allocator that
+allocates nothing places no tensor and mixes harmlessly).
 """
 
 from __future__ import annotations
@@ -55,33 +56,47 @@ def memory_of(pos: Any) -> Any:
     return next((h for h, ps in POSITIONS_OF.items() if pos in ps), None)
 
 
-# per compilation and memory: who placed tensors there first ("TPipe" or "LocalMemAllocator") and at which line
-_OWNER: "weakref.WeakKeyDictionary[Any, Dict[Any, Tuple[str, str, int]]]" = weakref.WeakKeyDictionary()
+# per compilation: the first use of each programming style, (api, file, line) by style
+_STYLES: "weakref.WeakKeyDictionary[Any, Dict[str, Tuple[str, str, int]]]" = weakref.WeakKeyDictionary()
+
+# what each style is, for the messages
+_STYLE_WHAT = {
+    "static": "places tensors by address (a static-tensor kernel)",
+    "framework": "uses the TPipe framework",
+}
 
 
-def claim_ub(kind: str, api: str, hard: Any = Hardware.UB) -> None:
-    """Records that the kernel places tensors in memory `hard` (the UB by
-    default) through `kind` ("TPipe": init_buffer / init_buf_pool;
-    "LocalMemAllocator": alloc); a kernel that already did so through the
-    other kind gets a CompileError."""
+def claim_style(style: str, api: str) -> None:
+    """Records that the kernel uses programming style `style` through `api`:
+    "static" (tensors placed by address: asc.LocalTensor(dtype, pos, addr,
+    tile_size), LocalMemAllocator.alloc) or "framework" (TPipe, TQue,
+    TQueBind, TBuf, TBufPool, and what is built on them: LocalTensorAuto,
+    whose pool is a TBuf of the TPipe, and the high-level APIs that take
+    event ids or their temporary from the TPipe). A kernel that already
+    used the other style gets a CompileError (静态Tensor编程.md)."""
     b = _b.current()
     file, line, _ = b.loc
-    first = _OWNER.setdefault(b, {}).setdefault(hard, (kind, file, line))
-    if first[0] == kind:
+    seen = _STYLES.setdefault(b, {})
+    seen.setdefault(style, (api, file, line))
+    other = "framework" if style == "static" else "static"
+    if other not in seen:
         return
-    name = hard.name
-    where = f"line {first[2]}" if first[1] == file else f"{os.path.basename(first[1])}:{first[2]}"
-    raise error(f"{api}: this kernel already places tensors in the {name} with a {first[0]} ({where}); the devkit "
-                f"forbids mixing LocalMemAllocator with TPipe buffers (both place tensors from {name} address 0, "
-                "so they would overlap)",
-                "hint: use either the TPipe (init_buffer, init_buf_pool) or a LocalMemAllocator in one kernel, "
-                "not both")
+    first_api, first_file, first_line = seen[other]
+    where = f"line {first_line}" if first_file == file else f"{os.path.basename(first_file)}:{first_line}"
+    raise error(f"{api}: this kernel already {_STYLE_WHAT[other]} ({first_api} at {where}); the devkit forbids "
+                "mixing static tensors (placed by address: asc.LocalTensor(dtype, pos, addr, tile_size), "
+                "LocalMemAllocator) with the framework (TPipe, TQue, TQueBind, TBuf, TBufPool, and what is built on "
+                "them: LocalTensorAuto, the high-level APIs that take event ids or UB from the TPipe): the TPipe "
+                "places its buffers from address 0 and keeps event ids of its own, undefined behaviour on the NPU "
+                "(devkit 静态Tensor编程.md, 使用约束和限制)",
+                "hint: write the kernel in one style: either place every tensor by address (and synchronise with "
+                "set_flag/wait_flag, ids 0-5), or take every buffer from the TPipe (TQue, TBuf: init_buffer)")
 
 
 class LocalMemAllocator:
     """`LocalMemAllocator(hard=Hardware.UB)`; `alloc(pos, data_type,
-    tile_size)` and `get_cur_addr()`. Not to be mixed with a TPipe (the
-    devkit forbids it: both would place tensors from address 0)."""
+    tile_size)` and `get_cur_addr()`. Not to be mixed with the TPipe
+    framework (the devkit forbids it: claim_style)."""
 
     @usage("allocator = asc.LocalMemAllocator()", "asc.LocalMemAllocator(asc.Hardware.UB)")
     def __init__(self, hard: Any = Hardware.UB):
@@ -127,7 +142,7 @@ class LocalMemAllocator:
             raise error("LocalMemAllocator.alloc with a runtime address inside a runtime `if` or loop is not "
                         "supported (the address would exist only there)",
                         "hint: allocate the tensors before the loop, or use compile-time tile sizes")
-        claim_ub("LocalMemAllocator", "LocalMemAllocator.alloc", self.hard)
+        claim_style("static", "LocalMemAllocator.alloc")
         tensor = LocalTensor(dtype, pos, self.head, size)
         if isinstance(size, int) and isinstance(self.head, int):
             self.head = self.head + size * dtype.sizeof()

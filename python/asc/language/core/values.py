@@ -490,9 +490,12 @@ class LocalTensor(IRValue):
             raise NotImplementedError(f"asc.LocalTensor at TPosition.{pos.name}: only the vector positions "
                                       "(VECIN, VECOUT, VECCALC) and the cube core's (A1, B1, C1, A2, B2, CO1, C2) "
                                       "are supported")
+        operands = [int_operand(given["addr"], "addr"), int_operand(given["tile_size"], "tile_size")]
+        from .memory_allocator import claim_style  # (it imports this module)
+
+        claim_style("static", "asc.LocalTensor(dtype, pos, addr, tile_size)")
         t = b.type("local_tensor", dtype.name, int(pos))
-        self.handle = b.create1("asc.local_tensor", [int_operand(given["addr"], "addr"),
-                                                     int_operand(given["tile_size"], "tile_size")], t)
+        self.handle = b.create1("asc.local_tensor", operands, t)
         self.dtype = dtype
         self.position = pos
 
@@ -714,6 +717,9 @@ class LocalTensorAuto(LocalTensor):
         if not dims or length >= 1 << 31:
             raise error(f"asc.LocalTensorAuto: {length if dims else 'an empty shape'} is no valid number of elements",
                         "hint: give the number of elements the tensor holds")
+        from .memory_allocator import claim_style  # (it imports this module)
+
+        claim_style("framework", "asc.LocalTensorAuto (its bytes are a TBuf of the TPipe)")
         b = _b.current()
         t = b.type("local_tensor", dtype.name, int(TPosition.VECCALC))
         self.handle = b.create1("asc.local_tensor_auto", runtime, t, attrs={"length": length})

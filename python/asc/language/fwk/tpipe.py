@@ -13,8 +13,8 @@ from ...codegen import builder as _b
 from ..core.checks import describe, dtype_arg, enum_arg, error, is_ir_handle, no_arguments, usage
 from ..core.constexpr import ConstExpr
 from ..core.dtype import DataType
-from ..core.enums import HardEvent, Hardware, TPosition
-from ..core.memory_allocator import claim_ub, memory_of
+from ..core.enums import HardEvent, TPosition
+from ..core.memory_allocator import claim_style
 from ..core.values import IRValue, LocalTensor, Scalar, int_operand
 
 _VECTOR_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
@@ -157,6 +157,7 @@ class TQueBind(IRValue):
                         "a queue cannot keep its buffers there",
                         "hint: the L0C results' queue is asc.TQueBind(asc.TPosition.CO1, asc.TPosition.CO2, depth) "
                         "(buffers in L0C) or asc.TQue(asc.TPosition.CO1, depth)")
+        claim_style("framework", "asc.TQueBind")
         b = _b.current()
         t = b.type("tque", None, int(self.position), self.depth)
         if (src, dst) in ((TPosition.GM, TPosition.VECIN), (TPosition.VECOUT, TPosition.GM)):
@@ -344,6 +345,7 @@ class TQue(TQueBind):
         self.position = _position(pos, "asc.TQue", cube=True)
         self.depth = 1 if _const(depth) is None else _depth(depth, "asc.TQue")
         _mask(mask, "asc.TQue")
+        claim_style("framework", "asc.TQue")
         self.src = TPosition.GM if self.position == TPosition.VECIN else self.position
         self.dst = TPosition.GM if self.position == TPosition.VECOUT else self.position
         b = _b.current()
@@ -364,6 +366,7 @@ class TBuf(TQueBind):
         else:
             # the devkit's default position is LCM, which is VECCALC
             self.position = TPosition.VECCALC if _const(pos) is None else _position(pos, "asc.TBuf", cube=True)
+            claim_style("framework", "asc.TBuf")
             b = _b.current()
             self.handle = b.create1("asc.tbuf", [], b.type("tbuf", None, int(self.position)))
         self.depth = 0
@@ -467,6 +470,7 @@ class TBufPool(IRValue):
             raise error(f"asc.TBufPool: `buf_id_size` must be a positive compile-time integer, got {describe(n)}",
                         "hint: the number of buffers the pool can manage, e.g. 4 (the default)")
         self.buf_id_size = n
+        claim_style("framework", "asc.TBufPool")
         b = _b.current()
         self.handle = b.create1("asc.tbufpool", [], b.type("tbuf", None, int(self.position)),
                                 {"buf_id_size": n})
@@ -509,8 +513,6 @@ def _pool(value: Any, api: str, name: str) -> TBufPool:
 
 def _init_buf_pool(owner: Any, api: str, op: str, buf_pool: Any, len: Any, share_buf: Any) -> None:  # noqa: A002
     pool = _pool(buf_pool, api, "buf_pool")
-    if isinstance(owner, TPipe):
-        claim_ub("TPipe", api, memory_of(pool.position) or Hardware.UB)
     operands = [owner, pool, int_operand(len, "len")]
     if share_buf is not None:
         operands.append(_pool(share_buf, api, "share_buf"))
@@ -537,8 +539,6 @@ def _init_buffer(owner: Any, api: str, que_op: str, buf_op: str, args: tuple, kw
     if target is None:
         target = bound.pop("que", None)
     b = _b.current()
-    if isinstance(owner, TPipe) and isinstance(target, TQueBind):
-        claim_ub("TPipe", api, memory_of(target.position) or Hardware.UB)
     if isinstance(target, TBuf):
         size = bound.get("len", bound.get("num"))
         if size is None or ("len" in bound and "num" in bound):
@@ -574,6 +574,7 @@ class TPipe(IRValue):
         if b in _PIPES:
             raise error("a kernel has one TPipe: this compilation made one already",
                         "hint: pass the first TPipe on, or get it with asc.get_tpipe_ptr()")
+        claim_style("framework", "asc.TPipe")
         self.handle = b.create1("asc.tpipe", [], b.type("tpipe"))
         _PIPES[b] = self
 
