@@ -175,3 +175,18 @@ void sim_cube_free(AscBlockState *b) {
     b->cube_mem[i] = NULL;
   }
 }
+
+AscStatus sim_mmad_dims(AscExec *x, const AscInstr *in, const char *api,
+                        int64_t m, int64_t n, int64_t k) {
+  const int64_t dims[3] = {m, n, k};
+  const char *names[3] = {"m", "n", "k"};
+  for (int i = 0; i < 3; i++)
+    if (dims[i] < 0 || dims[i] > 4095)
+      return sim_fail(x, in,
+                      "%s: MmadParams.%s = %lld, outside [0, 4095] (the "
+                      "instruction's 12-bit field; devkit 矩阵计算（ISASI）/"
+                      "Mmad计算/Mmad.md): split the product into calls of at "
+                      "most 4095 rows, columns and depth",
+                      api, names[i], (long long)dims[i]);
+  return ASC_OK;
+}

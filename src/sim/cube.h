@@ -78,6 +78,11 @@ float sim_hf32_round(float v, int trans_mode);
 /* The unit flag of Mmad (is_mmad 1) and Fixpipe (0) as the observers see
  * it (cube_unitflag.c): _begin before the instruction records its
  * accesses, _end as it returns ASC_OK. */
+/* MmadParams m, n and k each in [0, 4095] (the instruction's 12-bit fields;
+ * Mmad.md); api names the instruction in the error. */
+AscStatus sim_mmad_dims(AscExec *x, const AscInstr *in, const char *api,
+                        int64_t m, int64_t n, int64_t k);
+
 AscStatus sim_unit_flag_begin(AscExec *x, const AscInstr *in, int is_mmad);
 AscStatus sim_unit_flag_end(AscExec *x, const AscInstr *in, int is_mmad);
 

@@ -260,6 +260,8 @@ AscStatus sim_cube_mmad(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in,
                     "Mmad: dst in L0C (CO1), fm in L0A (A2), filter "
                     "in L0B (B2)");
+  if (sim_mmad_dims(x, in, "Mmad", m, n, k))
+    return ASC_ERR_KERNEL;
   const uint8_t *pbias = NULL;
   if (with_bias) {
     /* the devkit's MmadImpl: a bias in the bias table makes cmatrixSource

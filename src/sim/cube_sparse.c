@@ -87,6 +87,8 @@ AscStatus sim_cube_mmad_sparse(AscExec *x, const AscInstr *in) {
     return sim_fail(x, in,
                     "MmadWithSparse: dst in L0C (CO1), fm in L0A (A2), filter "
                     "in L0B (B2)");
+  if (sim_mmad_dims(x, in, "MmadWithSparse", m, n, k))
+    return ASC_ERR_KERNEL;
   if (k % 4)
     return sim_fail(x, in,
                     "MmadWithSparse: k %lld is not a multiple of 4 (the 4:2 "

@@ -74,8 +74,9 @@ AscStatus sim_matmul_create(AscExec *x, const AscInstr *in) {
   if (b->n_matmuls >= MM_MAX_OBJECTS)
     return sim_fail(x, in,
                     "Matmul: more than %d objects on one core (the devkit "
-                    "allows 4 registered objects)",
-                    MM_MAX_OBJECTS);
+                    "defines at most %d: REGIST_MATMUL_OBJ.md; create each "
+                    "Matmul once, outside loops)",
+                    MM_MAX_OBJECTS, MM_MAX_OBJECTS);
   if (!b->matmuls) {
     b->matmuls = calloc(MM_MAX_OBJECTS, sizeof *b->matmuls);
     if (!b->matmuls)

@@ -247,6 +247,10 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
         asc.init_const_value(c32, asc.InitConstValueParams(1, 1, 0, 1.0))  # <- 13
     if case == 14:
         asc.set_fix_pipe_pre_quant_flag(-1)  # <- 14
+    if case == 15:
+        asc.mmad(c32, a2, b2, asc.MmadParams(m=4096, n=16, k=16))  # <- 15
+    if case == 16:
+        asc.mmad(c32, a2, b2, asc.MmadParams(m=16, n=16, k=4096))  # <- 16
 
 
 @pytest.mark.parametrize("case, cls, fragment", [
@@ -265,6 +269,8 @@ def misuse_kernel(a: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (12, asc.CompileError, "an InitConstValueParams of float32 but dst is float16"),
     (13, asc.CompileError, "'dst' must be at TPosition.A1, TPosition.B1, TPosition.C1, TPosition.A2, TPosition.B2"),
     (14, asc.CompileError, "does not fit a uint64"),
+    (15, asc.KernelError, "Mmad: MmadParams.m = 4096, outside [0, 4095]"),
+    (16, asc.KernelError, "Mmad: MmadParams.k = 4096, outside [0, 4095]"),
 ])
 def test_misuse(case: int, cls: Any, fragment: str) -> None:
     a = np.zeros(256, np.float16)

@@ -763,3 +763,25 @@ def test_set_hf32_rounds_float32_operands(mode: int) -> None:
     av = a if mode == 0 else hf32_of(a, mode == 2)
     want = av.astype(np.float64) @ b.astype(np.float64)  # exact: few terms of few bits
     np.testing.assert_array_equal(c, want.astype(np.float32))
+
+
+@asc.jit
+def objects_kernel(a: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    f16 = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16)
+    f32 = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32)
+    for _ in range(n):
+        asc.adv.Matmul(a=f16, b=f16, c=f32)  # <- object
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_at_most_four_matmul_objects_on_a_core(n: int) -> None:
+    # REGIST_MATMUL_OBJ.md: a program defines at most 4 Matmul objects
+    a = np.zeros(16, np.float16)
+    if n <= 4:
+        objects_kernel[1](a, n)
+        return
+    with pytest.raises(asc.KernelError, match="more than 4 objects on one core") as info:
+        objects_kernel[1](a, n)
+    assert "# <- object" in open(__file__).read().splitlines()[info.value.line - 1]
