@@ -73,9 +73,11 @@ AscStatus sim_matmul_create(AscExec *x, const AscInstr *in) {
   AscBlockState *b = x->b;
   if (b->n_matmuls >= MM_MAX_OBJECTS)
     return sim_fail(x, in,
-                    "Matmul: more than %d objects on one core (the devkit "
-                    "defines at most %d: REGIST_MATMUL_OBJ.md; create each "
-                    "Matmul once, outside loops)",
+                    "Matmul: more than %d objects on one core (the devkit's "
+                    "implementation for arch 2201 takes at most %d: "
+                    "MAX_MATMUL_OBJ, impl/basic_api/dav_c220/kfc/kfc_comm.h; "
+                    "its REGIST_MATMUL_OBJ.md advises at most 4); create each "
+                    "Matmul once, outside loops",
                     MM_MAX_OBJECTS, MM_MAX_OBJECTS);
   if (!b->matmuls) {
     b->matmuls = calloc(MM_MAX_OBJECTS, sizeof *b->matmuls);

@@ -9,7 +9,7 @@
 
 #include "sim.h"
 
-enum { MM_MAX_OBJECTS = 4, MM_TILING_FIELDS = 50 };
+enum { MM_MAX_OBJECTS = 8, MM_TILING_FIELDS = 50 };
 
 /* TCubeTiling's fields by index (include/asc/structs.def order) */
 enum {
