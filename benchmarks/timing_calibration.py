@@ -747,7 +747,9 @@ def mmhp_points() -> List[Point]:
     roles = {(0, "S"): "fitted: mm_instr_cycles, mm_block_cycles (with [KFC]'s pure-Cube scalar time)",
              (0, "MTE1"): "fitted: cube_load_issue_cycles, cube_load_bytes_per_cycle (with Case 1's)",
              (1, "MTE1"): "fitted: cube_load_issue_cycles, cube_load_bytes_per_cycle (with Case 0's)",
-             (0, "M"): "fitted: cube_mmad_issue_cycles"}
+             (0, "M"): "fitted: cube_mmad_issue_cycles",
+             (0, "MTE2"): "fitted: l2_read_latency, dma_burst_min_cycles (with Case 1's)",
+             (1, "MTE2"): "fitted: l2_read_latency, dma_burst_min_cycles (with Case 0's)"}
     names = {"T": "Task Duration", "S": "aic_scalar_time", "MTE2": "aic_mte2_time", "MTE1": "aic_mte1_time",
              "M": "aic_mac_time"}
     what = {0: "base 64^3", 1: "base 128x256x64"}

@@ -66,6 +66,9 @@ typedef struct AscTimingParams {
   double mm_block_cycles;        /* ... and for each base block it computes */
   double cube_load_issue_cycles; /* fixed cost of a LoadData L1 -> L0 */
   double cube_mmad_issue_cycles; /* fixed cost of an Mmad */
+  double l2_read_latency;        /* a read the L2 serves whole: from its last
+                                    byte to its data */
+  double dma_burst_min_cycles;   /* a read burst's bytes take at least this */
 } AscTimingParams;
 
 /* Default parameters of a platform; returns 0 if the platform has no row. */

@@ -243,6 +243,42 @@ def test_small_transfers_cost_more_per_byte() -> None:
     assert bursts > one
 
 
+@asc.jit(sanitize="off")
+def pad_twice(x: asc.GlobalAddress, COUNT: asc.ConstExpr[int], LEN: asc.ConstExpr[int], STRIDE: asc.ConstExpr[int]):
+    """The same DataCopyPad GM -> UB of COUNT bursts of LEN bytes twice: the second read finds them in the L2."""
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 32768)
+    for _i in range(2):
+        asc.data_copy_pad(ub, g, asc.DataCopyParams(COUNT, LEN, STRIDE, 0), asc.DataCopyPadParams(False, 0, 0, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+def mte2_records(lp: LaunchProfile) -> np.ndarray:
+    r = lp.blocks[0].records
+    r = r[(r["pipe"] == PIPES.index("MTE2")) & (r["kind"] == KINDS.index("op"))]
+    return r[np.argsort(r["start"], kind="stable")]
+
+
+def test_short_bursts_and_the_latency_of_l2_hits() -> None:
+    """A read the L2 serves whole returns l2_read_latency after its last byte (HBM: gm_read_latency), and a burst's
+    bytes take at least dma_burst_min_cycles: 128-byte rows from the L2 in 2.255 cycles each, not 128 / 110 (both
+    fitted to matmul_high_performance Cases 0-1's MTE2 time: rows of 128 bytes read from the L2); from HBM a row of
+    128 bytes takes its 4 cycles at 32 bytes a cycle, as before."""
+    x = np.zeros(65536, np.float16)
+    rows = mte2_records(profile(lambda: pad_twice[1](x, 64, 128, 384)))
+    dma, burst = P["dma_issue_cycles"], P["dma_burst_cycles"]
+    miss, hit = rows
+    assert int(miss["end"] - miss["start"]) == int(dma) + math.ceil(64 * (burst + 128 / P["core_gm_bpc"]) - 1e-9)
+    assert int(hit["end"] - hit["start"]) == int(dma) + math.ceil(64 * (burst + P["dma_burst_min_cycles"]) - 1e-9)
+    assert P["dma_burst_min_cycles"] > 128 / P["core_l2_bpc"]
+    assert int(miss["done"] - miss["end"]) == P["gm_read_latency"]
+    assert int(hit["done"] - hit["end"]) == P["l2_read_latency"] < P["gm_read_latency"]
+    # long bursts from the L2 keep their rate: one of 8 KiB
+    big = mte2_records(profile(lambda: pad_twice[1](x, 1, 8192, 0)))
+    assert int(big[1]["end"] - big[1]["start"]) == int(dma) + math.ceil(burst + 8192 / P["core_l2_bpc"] - 1e-9)
+
+
 def test_misaligned_transfers_move_whole_lines() -> None:
     """A burst whose GM address is not 32-byte aligned moves every 512-byte L2 line it touches: 2048 bytes at an
     offset of 2 touch 5 lines (the data_copy README: misaligned rows about 1.25x slower)."""
@@ -515,7 +551,7 @@ def test_mix_get_tensor_c_into_the_ub_goes_through_gm() -> None:
     fix = r[at_get & op & (r["pipe"] == PIPES.index("FIX"))]
     (copy,) = r[at_get & op & (r["pipe"] == PIPES.index("MTE2")) & (r["bytes"] == m * n * 4)]
     assert copy["start"] >= fix["done"].max()
-    assert copy["done"] - copy["end"] == P["gm_read_latency"]
+    assert copy["done"] - copy["end"] == P["l2_read_latency"]  # the bytes the Fixpipe just put in the L2
     (wait,) = r[at_get & (r["kind"] == KINDS.index("wait")) & (r["pipe"] == PIPES.index("V"))]
     assert wait["end"] == copy["done"]
     (adds,) = r[op & (r["pipe"] == PIPES.index("V"))]
