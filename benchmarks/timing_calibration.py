@@ -27,9 +27,12 @@ References (docs/timing.md lists them with the parameters):
          Matmul高阶API使能纯Cube模式.md (MIX and pure-Cube Matmul: aic_time,
          scalar time) and Matmul高阶API使能Tiling全量常量化.md (the same
          pure-Cube kernel: aic_time, scalar time, its first MTE2);
-  [MMHP] .../01_matrix_compute/matmul_high_performance/README.md, Case 0
-         (one core, CFG_NORM, depth 1, base 64^3): Task Duration and
-         aic_scalar_time over its 2097152 K steps;
+  [MMHP] .../01_matrix_compute/matmul_high_performance/README.md, Cases 0
+         and 1 (one core, CFG_NORM, depth 1, base 64^3 and 128x256x64): Task
+         Duration and aic_scalar/mte2/mte1/mac_time over their K steps;
+  [IBSB] docs/zh/guide/算子实践参考/优秀实践/Matmul性能调优案例/
+         Matmul高阶API使能IBShare模板共享B矩阵数据.md: a MIX Matmul on one AI
+         Core, two clients, before IBShare: aic_time;
   [PY]   upstream pyasc python/test/kernels/test_vadd.py (3.6 us) and
          test_matmul.py (25.5 us), test/all_task_durations_golden.csv.
 
@@ -673,16 +676,26 @@ def run_cube_mode(mix: bool) -> asc.profiler.LaunchProfile:
     return lp
 
 
-# ---- [MMHP] the devkit's matmul_high_performance Case 0: one cube core, CFG_NORM, depth 1, base 64 x 64 x 64 -------
+# ---- [MMHP] the devkit's matmul_high_performance Cases 0 and 1: one cube core, CFG_NORM, depth 1 -----------------
 # C = A B^T, 8192^3 half (B stored N x K), pure Cube (ASCENDC_CUBE_ONLY), IterateAll, no bias; SetL1 sets depthA1 =
-# depthB1 = 1 and every step to 1 (test_matmul's L1 tiling). Each K step: the A and B tiles' GM -> L1 copies (64 rows
-# of 128 B), their loads, one Mmad. Measured: Task Duration 759363.98 us, aic_scalar_time 508787.509 us over
-# 128 x 128 blocks x 128 K steps = 2097152 K steps. Simulated: one block (M = N = 64) with K = 8192 and K = 4096; the
-# difference over the 64 K steps it adds cancels the launch, the start-up, Init and the block's Fixpipe.
+# depthB1 = 1 and every step to 1 (test_matmul's L1 tiling). Case 0: base 64 x 64 x 64, each K step the A and B
+# tiles' GM -> L1 copies (64 rows of 128 B each), their loads, one Mmad; 128 x 128 blocks x 128 K steps. Case 1: base
+# 128 x 256 x 64 (copies of 128 and 256 rows of 128 B); 64 x 32 blocks x 128 K steps. The measured times over the
+# case's K steps are a K step's, each with 1/128 of its block's own work (its Fixpipe, ...). Every block reads rows
+# of A and B that earlier blocks read (A's 128 MiB stays in the 192 MiB L2 as the blocks sweep over it): L2 hits.
+# Simulated: one block with K = 8192 (128 K steps), IterateAll twice; the second call's block (its reads L2 hits)
+# over its 128 K steps is the estimate: the launch, the start-up and the Matmul's Init are the first call's.
+
+MMHP_CASES = {0: (64, 64, 128 * 128 * 128), 1: (128, 256, 64 * 32 * 128)}  # base M, base N, K steps of the case
+MMHP_MEASURED = {  # us over the whole case: Task Duration, aic_scalar_time, aic_mte2_time, aic_mte1_time, aic_mac_time
+    0: {"T": 759363.98, "S": 508787.509, "MTE2": 582515.828, "MTE1": 162104.184, "M": 141699.459},
+    1: {"T": 249467.08, "S": 63608.818, "MTE2": 195613.432, "MTE1": 52003.703, "M": 81477.188},
+}
+
 
 @asc.jit(sanitize="off")
-def mm_case0(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-             workspace: asc.GlobalAddress):
+def mm_mmhp(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+            workspace: asc.GlobalAddress, CALLS: asc.ConstExpr[int]):
     a_g = asc.GlobalTensor()
     a_g.set_global_buffer(a)
     b_g = asc.GlobalTensor()
@@ -697,37 +710,101 @@ def mm_case0(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t
     mm.set_tensor_a(a_g)
     mm.set_tensor_b(b_g, True)
     mm.disable_bias()
+    for _i in range(CALLS):
+        mm.iterate_all(c_g)
+    mm.end()
+
+
+_MMHP: Dict[tuple, Dict[str, float]] = {}
+
+
+def mmhp_run(case: int, calls: int, k: int = 8192) -> Dict[str, float]:
+    """Block 0's time ("T") and pipe busy cycles of the case's one block, IterateAll called `calls` times."""
+    if (case, calls) not in _MMHP:
+        bm, bn, _ = MMHP_CASES[case]
+        rng = np.random.default_rng(0)
+        a = rng.integers(-2, 2, (bm, k)).astype(np.float16)
+        b = rng.integers(-2, 2, (bn, k)).astype(np.float16)
+        c = np.zeros((bm, bn), np.float16)
+        t = asc.adv.TCubeTiling(used_core_num=1, m=bm, n=bn, k_a=k, k_b=k, base_m=bm, base_n=bn, base_k=64,
+                                single_core_m=bm, single_core_n=bn, single_core_k=k, depth_a1=1, depth_b1=1,
+                                step_m=1, step_n=1, step_k_a=1, step_k_b=1, share_mode=0, is_bias=0)
+        lp = profiled(lambda: mm_mmhp[1, None](a, b, c, t, np.zeros(1024, np.uint8), calls,
+                                               kernel_type=asc.KernelType.AIC_ONLY))
+        np.testing.assert_allclose(c.astype(np.float32), a.astype(np.float32) @ b.astype(np.float32).T, rtol=2e-3)
+        busy = {r["pipe"]: float(r["busy_cycles"]) for r in lp.pipe_table(per_block=True) if r["block"] == 0}
+        busy["T"] = float(lp.blocks[0].cycles)
+        _MMHP[(case, calls)] = busy
+    return _MMHP[(case, calls)]
+
+
+def mmhp_kstep(case: int, what: str) -> float:
+    """The case's second IterateAll: its block's time or a pipe's busy time over its 128 K steps (us)."""
+    return us(mmhp_run(case, 2).get(what, 0) - mmhp_run(case, 1).get(what, 0)) / 128
+
+
+def mmhp_points() -> List[Point]:
+    roles = {(0, "S"): "fitted: mm_instr_cycles, mm_block_cycles (with [KFC]'s pure-Cube scalar time)",
+             (0, "MTE1"): "fitted: cube_load_issue_cycles, cube_load_bytes_per_cycle (with Case 1's)",
+             (1, "MTE1"): "fitted: cube_load_issue_cycles, cube_load_bytes_per_cycle (with Case 0's)",
+             (0, "M"): "fitted: cube_mmad_issue_cycles",
+             (0, "MTE2"): "fitted: l2_read_latency, dma_burst_min_cycles (with Case 1's)",
+             (1, "MTE2"): "fitted: l2_read_latency, dma_burst_min_cycles (with Case 0's)"}
+    names = {"T": "Task Duration", "S": "aic_scalar_time", "MTE2": "aic_mte2_time", "MTE1": "aic_mte1_time",
+             "M": "aic_mac_time"}
+    what = {0: "base 64^3", 1: "base 128x256x64"}
+    out = []
+    for case in (0, 1):
+        for key in ("T", "S", "MTE2", "MTE1", "M"):
+            out.append(Point(f"Case {case} ({what[case]}): {names[key]} a K step",
+                             (lambda c=case, k=key: mmhp_kstep(c, k)),
+                             MMHP_MEASURED[case][key] / MMHP_CASES[case][2], roles.get((case, key), "held out")))
+    return out
+
+
+# ---- [IBSB] the guide's IBShare-B case before IBShare: a MIX Matmul, one AI Core, its two vector cores clients ----
+# M 64, N 256, K 384 half, C float in GM; each vector core (GetBlockIdx 0, 1) 32 x 256 (singleCoreM 32, one base block
+# of 32 x 256 x 64, 6 K steps), B the same for both; CFG_NORM; REGIST_MATMUL_OBJ with the tiling, SetTensorA/B,
+# IterateAll, End (the devkit's matmul_ibshareB sample). The page's part has 20 AI Cores (the model's parameters are
+# one table for Atlas A2/A3). Reference: aic_time 10.29 us before IBShare. The tiling's depths are not given: 6 (all of
+# K in L1 for each operand).
+
+@asc.jit(sanitize="off")
+def mm_ibshare(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+               workspace: asc.GlobalAddress):
+    idx = asc.get_block_idx()
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a + idx * tiling.single_core_m * tiling.k_a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c + idx * tiling.single_core_m * tiling.n)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype))
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g)
+    mm.disable_bias()
     mm.iterate_all(c_g)
     mm.end()
 
 
-_CASE0: Dict[int, asc.profiler.LaunchProfile] = {}
-
-
-def case0(k: int) -> asc.profiler.LaunchProfile:
-    if k not in _CASE0:
-        rng = np.random.default_rng(0)
-        a = rng.integers(-2, 2, (64, k)).astype(np.float16)
-        b = rng.integers(-2, 2, (64, k)).astype(np.float16)
-        c = np.zeros((64, 64), np.float16)
-        t = asc.adv.TCubeTiling(used_core_num=1, m=64, n=64, k_a=k, k_b=k, base_m=64, base_n=64, base_k=64,
-                                single_core_m=64, single_core_n=64, single_core_k=k, depth_a1=1, depth_b1=1,
-                                step_m=1, step_n=1, step_k_a=1, step_k_b=1, share_mode=0, is_bias=0)
-        _CASE0[k] = profiled(lambda: mm_case0[1, None](a, b, c, t, np.zeros(1024, np.uint8),
-                                                       kernel_type=asc.KernelType.AIC_ONLY))
-        want = a.astype(np.float32) @ b.astype(np.float32).T
-        np.testing.assert_allclose(c.astype(np.float32), want, rtol=2e-3)
-    return _CASE0[k]
-
-
-def case0_kstep() -> float:
-    """Time a K step adds (us): the launch's duration with 128 K steps less that with 64, over 64."""
-    return (case0(8192).duration_us - case0(4096).duration_us) / 64
-
-
-def case0_kstep_scalar() -> float:
-    """Scalar-unit busy time a K step adds (us)."""
-    return us(case0(8192).blocks[0].busy.get("S", 0) - case0(4096).blocks[0].busy.get("S", 0)) / 64
+def run_ibshare() -> float:
+    """aic_time: the slowest block's time (a client's, which ends when its server has handled the last Quit)."""
+    m, n, k = 64, 256, 384
+    rng = np.random.default_rng(0)
+    a = rng.integers(-2, 2, (m, k)).astype(np.float16)
+    b = rng.integers(-2, 2, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    t = asc.adv.TCubeTiling(used_core_num=2, m=m, n=n, k_a=k, k_b=k, base_m=32, base_n=256, base_k=64,
+                            single_core_m=32, single_core_n=256, single_core_k=k, depth_a1=6, depth_b1=6,
+                            step_m=1, step_n=1, step_k_a=1, step_k_b=1, share_mode=0, is_bias=0)
+    lp = profiled(lambda: mm_ibshare[1, None](a, b, c, t, np.zeros(1024, np.uint8),
+                                              kernel_type=asc.KernelType.MIX_AIC_1_2))
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32))
+    return us(max(blk.cycles for blk in lp.blocks))
 
 
 # ---- the table ---------------------------------------------------------------------------------------------------
@@ -750,7 +827,8 @@ def points() -> Dict[str, List[Point]]:
     add = "[ADD] z = x + y, 8192 x 8192 half, Atlas A2, Task Duration"
     other = "[VEC], [PERF], [PY]"
     kfc = "[KFC] Matmul 128 x 30720 x 64 half on 24 AI Cores, the guide's pure-Cube-mode case"
-    mmhp = "[MMHP] Matmul 8192^3 half on one cube core, depth 1, base 64^3 (matmul_high_performance Case 0), a K step"
+    mmhp = "[MMHP] Matmul 8192^3 half on one cube core, CFG_NORM, depth 1 (matmul_high_performance), per K step"
+    ibsb = "[IBSB] MIX Matmul 64 x 256 x 384 half, one AI Core, two clients (the guide's IBShare-B case, before)"
     # the bank_conflict_ub scenarios: src0, src1, dst UB addresses, src0 block and repeat strides, ticks
     banks = [(0, 0x10100, 0x20000, 1, 8, 2390), (0, 0x4000, 0x10000, 1, 8, 4167), (0, 0x10000, 0x14100, 1, 8, 4167),
              (0, 0x10100, 0x4000, 1, 8, 2389), (0, 0x10100, 0x4020, 1, 8, 3751), (0, 0x10100, 0x10100, 1, 8, 2390),
@@ -824,14 +902,12 @@ def points() -> Dict[str, List[Point]]:
                   10.62, "held out"),
             Point("pure Cube (Tiling page): the first MTE2 copy starts", kfc_first_mte2, 3.536, "held out"),
             Point("pure Cube: the cube core's scalar time", kfc_cube_scalar, 5.17,
-                  "fitted: mm_instr_cycles (the Matmul's own scalar work)"),
+                  "fitted: mm_instr_cycles, mm_block_cycles (with [MMHP] Case 0's)"),
             Point("pure Cube (Tiling page): the cube core's scalar time", kfc_cube_scalar, 6.32, "held out"),
         ],
-        mmhp: [
-            Point("Task Duration a K step (2 copies of 8 KiB, 2 loads, 1 Mmad)", case0_kstep,
-                  759363.98 / 2097152, "held out"),
-            Point("aic_scalar_time a K step", case0_kstep_scalar, 508787.509 / 2097152, "held out"),
-        ],
+        mmhp: mmhp_points(),
+        ibsb: [Point("aic_time (2 x 6 K steps of 32 x 256 x 64, IterateAll)", run_ibshare, 10.29,
+                     "not modelled: L2 reuse between the clients (one B)")],
         other: [
             Point("[VEC] Axpy float: elements per cycle", lambda: elems_per_cycle(0), 64.0, "held out", "elem/c"),
             Point("[VEC] MulAddDst float (three reads a repeat): elements per cycle", lambda: elems_per_cycle(1),

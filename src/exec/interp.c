@@ -124,6 +124,7 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   e->dc_op = ASC_DC_NONE;
   e->mm_ub = ASC_MM_UB_NONE;
   e->mm_work = 0;
+  e->mm_block = 0;
   AscStatus s = exec_fns[in->op](x, in);
   if (!s && e->acc_overflow) /* a bug of the semantic function's records */
     return sim_fail(x, in,

@@ -178,6 +178,12 @@ typedef struct AscEvent {
    * (matmul.c, matmul_block.c); the timing model charges mm_instr_cycles
    * each. Reset for every event. */
   int32_t mm_work;
+  /* family: matmul: the base blocks whose own scalar work comes before
+   * this event (the devkit's M / N loop step, its L0C buffer's queue
+   * operations, the Fixpipe's parameters: matmul_block.c charges it with
+   * the block's Fixpipe); the timing model charges mm_block_cycles each.
+   * Reset for every event. */
+  int32_t mm_block;
 } AscEvent;
 
 /* family: matmul: the steps of C's way into a UB tensor (GetTensorC,

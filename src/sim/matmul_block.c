@@ -64,7 +64,10 @@ enum {
  * instructions' worth (AscEvent.mm_work: each instruction it issues is
  * one: the devkit computes the instruction's parameters from the tiling
  * and the loop position, does its buffer's queue operations and steps its
- * loops right before issuing it); ub: C's way into a UB tensor (AscMmUb). */
+ * loops right before issuing it); block: the base block's own work comes
+ * before the step (AscEvent.mm_block: the Fixpipe, whose parameters, L0C
+ * queue operations and M / N loop step the devkit's CopyCubeOut and
+ * MoveNext do once a block); ub: C's way into a UB tensor (AscMmUb). */
 typedef enum Step {
   ST_COPY_A,
   ST_COPY_B,
@@ -86,25 +89,27 @@ static const struct {
   int op;
   const char *label;
   int work;
-  uint8_t ub;
+  uint8_t block, ub;
 } steps[ST_COUNT] = {
-    [ST_COPY_A] = {ASC_OP_DATA_COPY_ND2NZ, "Matmul (GM->L1 copy of A)", 1, 0},
-    [ST_COPY_B] = {ASC_OP_DATA_COPY_ND2NZ, "Matmul (GM->L1 copy of B)", 1, 0},
+    [ST_COPY_A] = {ASC_OP_DATA_COPY_ND2NZ, "Matmul (GM->L1 copy of A)", 1, 0,
+                   0},
+    [ST_COPY_B] = {ASC_OP_DATA_COPY_ND2NZ, "Matmul (GM->L1 copy of B)", 1, 0,
+                   0},
     [ST_COPY_BIAS] = {ASC_OP_DATA_COPY_ND2NZ,
-                      "Matmul (GM->L1 copy of the bias)", 1, 0},
-    [ST_LOAD_A] = {ASC_OP_LOAD_DATA_2D, "Matmul (L1->L0A load of A)", 1, 0},
-    [ST_LOAD_B] = {ASC_OP_LOAD_DATA_2D, "Matmul (L1->L0B load of B)", 1, 0},
+                      "Matmul (GM->L1 copy of the bias)", 1, 0, 0},
+    [ST_LOAD_A] = {ASC_OP_LOAD_DATA_2D, "Matmul (L1->L0A load of A)", 1, 0, 0},
+    [ST_LOAD_B] = {ASC_OP_LOAD_DATA_2D, "Matmul (L1->L0B load of B)", 1, 0, 0},
     [ST_LOAD_BIAS] = {ASC_OP_DATA_COPY_L1_BT,
-                      "Matmul (L1->bias table copy of the bias)", 1, 0},
-    [ST_MMAD] = {ASC_OP_MMAD, "Matmul (Mmad)", 1, 0},
-    [ST_FIX_GM] = {ASC_OP_FIXPIPE, "Matmul (Fixpipe L0C->GM of C)", 1, 0},
-    [ST_FIX_UB] = {ASC_OP_FIXPIPE, "Matmul (Fixpipe L0C->UB of C)", 1,
+                      "Matmul (L1->bias table copy of the bias)", 1, 0, 0},
+    [ST_MMAD] = {ASC_OP_MMAD, "Matmul (Mmad)", 1, 0, 0},
+    [ST_FIX_GM] = {ASC_OP_FIXPIPE, "Matmul (Fixpipe L0C->GM of C)", 1, 1, 0},
+    [ST_FIX_UB] = {ASC_OP_FIXPIPE, "Matmul (Fixpipe L0C->UB of C)", 1, 1,
                    ASC_MM_UB_FIX},
-    [ST_UB_COPY] = {ASC_OP_FIXPIPE, "Matmul (C into the UB tensor)", 0,
+    [ST_UB_COPY] = {ASC_OP_FIXPIPE, "Matmul (C into the UB tensor)", 0, 0,
                     ASC_MM_UB_COPY},
-    [ST_SET] = {ASC_OP_SET_FLAG, "Matmul (set_flag)", 0, 0},
-    [ST_WAIT] = {ASC_OP_WAIT_FLAG, "Matmul (wait_flag)", 0, 0},
-    [ST_BARRIER] = {ASC_OP_PIPE_BARRIER, "Matmul (pipe_barrier)", 0, 0},
+    [ST_SET] = {ASC_OP_SET_FLAG, "Matmul (set_flag)", 0, 0, 0},
+    [ST_WAIT] = {ASC_OP_WAIT_FLAG, "Matmul (wait_flag)", 0, 0, 0},
+    [ST_BARRIER] = {ASC_OP_PIPE_BARRIER, "Matmul (pipe_barrier)", 0, 0, 0},
 };
 
 /* Event ids: L0 ping-pong 0 / 1 (the devkit's), L1 slots of A 2 / 3, of B
@@ -160,6 +165,7 @@ static int step_done(Seq *q, Step st, AscDType dt, int64_t elems,
   e->elems = elems;
   e->bytes = bytes;
   e->mm_work = steps[st].work;
+  e->mm_block = steps[st].block;
   e->mm_ub = steps[st].ub;
   return sim_emit_event(q->x, q->step_in[st]) == ASC_OK;
 }

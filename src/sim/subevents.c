@@ -169,5 +169,6 @@ AscStatus sim_emit_event(AscExec *x, const AscInstr *in) {
   e->dc_op = ASC_DC_NONE;
   e->mm_ub = ASC_MM_UB_NONE;
   e->mm_work = 0;
+  e->mm_block = 0;
   return s;
 }

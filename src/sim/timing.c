@@ -121,18 +121,41 @@ static const AscTimingParams a2_params = {
      * and bfloat16 (one 16 x 16 x k0 fractal product a cycle), 16 x 16 x 4
      * for float (k0 8: half that; cube_ops.c counts float fractals twice) */
     .cube_fractals_per_cycle = 1.0,
-    /* an estimate: one 512-byte fractal every 2 cycles (L1 -> L0 at
-     * 256 bytes a cycle) */
-    .cube_load_bytes_per_cycle = 256.0,
-    /* fitted: [KFC] the MIX case's aic_time, 17.85 us = 33022 cycles: 28527
+    /* fitted: [MMHP] Cases 0 and 1 (one core, depth 1), aic_mte1_time a
+     * K step: two loads of 8 KiB in 143.0 cycles, of 16 and 32 KiB in
+     * 367.0: 2 x 15.5 + 16384 / 146.3 and 2 x 15.5 + 49152 / 146.3 (the
+     * model: 144 and 368, a load's issue in whole cycles) */
+    .cube_load_bytes_per_cycle = 146.3,
+    /* fitted: [KFC] the MIX case's aic_time, 17.85 us = 33022 cycles: 26366
      * without messages (start-up 5832 + the clients' share of the cube
      * work and of the Matmul's own scalar work) + 2 clients x 4 messages
-     * (Init, IterateAll, End, Quit) x 562 */
-    .mix_message_cycles = 562.0,
-    /* fitted: [KFC] the pure-Cube case's scalar time, 5.17 us = 9565
-     * cycles = the kernel's own 252 + 31 instructions' worth (its Init's 5
-     * buffers; 6 GM -> L1 copies, 10 loads, 5 Mmads, 5 Fixpipes) x 300 */
-    .mm_instr_cycles = 300.0,
+     * (Init, IterateAll, End, Quit) x 832 */
+    .mix_message_cycles = 832.0,
+    /* fitted: [MMHP] Case 0's aic_scalar_time a K step (448.8 cycles) and
+     * [KFC] the pure-Cube case's scalar time (9565 cycles), together with
+     * mm_block_cycles: 448.8 = 36.3 (the flags' issue) + 5 x 80 + (80 +
+     * 1366) / 128 (a block's Fixpipe and own work over its 128 K steps:
+     * 447.6); 9565 = 252 (the kernel's own) + 31 x 80 (Init's 5 buffers, 6
+     * copies, 10 loads, 5 Mmads, 5 Fixpipes) + 5 x 1366 (whole cycles: the
+     * exact solution is 80.25 and 1363) */
+    .mm_instr_cycles = 80.0,
+    /* fitted: with mm_instr_cycles (above) */
+    .mm_block_cycles = 1366.0,
+    /* fitted: with cube_load_bytes_per_cycle (above; 15.5 in whole
+     * cycles) */
+    .cube_load_issue_cycles = 16.0,
+    /* fitted: [MMHP] Case 0's aic_mac_time a K step, 125.0 cycles for a
+     * 64 x 64 x 64 half Mmad (64 fractals) = 61 + 64 (Case 1's 512
+     * fractals: 573 against 575.0 measured) */
+    .cube_mmad_issue_cycles = 61.0,
+    /* fitted, with dma_burst_min_cycles: [MMHP] Cases 0 and 1 (one core,
+     * reads the L2 serves), aic_mte2_time a K step: 513.9 cycles for two
+     * copies of 64 rows of 128 B, 1380.5 for 128 + 256 rows = 2 x 13 +
+     * rows x (1.13 + 2.255) + 55 (the pair's last copy's data) */
+    .l2_read_latency = 55.0,
+    /* fitted: with l2_read_latency (above): a 128-byte row from the L2 in
+     * 2.255 cycles, not 128 / 110 (from HBM: 4, unchanged) */
+    .dma_burst_min_cycles = 2.255,
 };
 
 static const struct {
@@ -204,12 +227,28 @@ static const struct {
     PARAM(max_records, "records", "trace size limit (not hardware)"),
     PARAM(cube_fractals_per_cycle, "fractals/cycle",
           "devkit Cube instruction throughput table (Mmad)"),
-    PARAM(cube_load_bytes_per_cycle, "B/cycle", "estimate"),
+    PARAM(cube_load_bytes_per_cycle, "B/cycle",
+          "fitted: devkit matmul_high_performance README, Cases 0-1 "
+          "(aic_mte1_time)"),
     PARAM(mix_message_cycles, "cycles",
           "fitted: devkit guide, Matmul pure Cube mode case (MIX aic_time)"),
     PARAM(mm_instr_cycles, "cycles",
-          "fitted: devkit guide, Matmul pure Cube mode case (its scalar "
-          "time)"),
+          "fitted: devkit matmul_high_performance README, Case 0 "
+          "(aic_scalar_time), and guide, Matmul pure Cube mode case (its "
+          "scalar time)"),
+    PARAM(mm_block_cycles, "cycles", "fitted: as mm_instr_cycles, with it"),
+    PARAM(cube_load_issue_cycles, "cycles",
+          "fitted: devkit matmul_high_performance README, Cases 0-1 "
+          "(aic_mte1_time)"),
+    PARAM(cube_mmad_issue_cycles, "cycles",
+          "fitted: devkit matmul_high_performance README, Case 0 "
+          "(aic_mac_time)"),
+    PARAM(l2_read_latency, "cycles",
+          "fitted: devkit matmul_high_performance README, Cases 0-1 "
+          "(aic_mte2_time)"),
+    PARAM(dma_burst_min_cycles, "cycles",
+          "fitted: devkit matmul_high_performance README, Cases 0-1 "
+          "(aic_mte2_time)"),
 };
 
 enum { N_PARAMS = (int)(sizeof param_table / sizeof param_table[0]) };
@@ -925,9 +964,10 @@ static int64_t access_bytes(const AscEvent *e) {
  * each of its clients in turn, as it does their cube work (cube_side). */
 static double mm_work_cycles(const AscTimingParams *p, const Work *w,
                              const AscEvent *e) {
-  if (e->mm_work <= 0)
+  if (e->mm_work <= 0 && e->mm_block <= 0)
     return 0;
-  return (double)e->mm_work * p->mm_instr_cycles *
+  return ((double)e->mm_work * p->mm_instr_cycles +
+          (double)e->mm_block * p->mm_block_cycles) *
          (w->clients > 0 ? w->clients : 1);
 }
 
@@ -999,7 +1039,7 @@ static int make_node_body(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
       n->chan =
           cycles_of(p->dma_burst_cycles + (double)e->bytes / p->core_l2_bpc);
       n->port_l2 = cycles_of((double)e->bytes / t->l2_rate);
-      n->lat = cycles_of(p->gm_read_latency);
+      n->lat = cycles_of(p->l2_read_latency); /* L2 hits */
       return 1;
     }
     if (e->pipe == ASC_PIPE_S) {
@@ -1053,14 +1093,18 @@ static int make_node_body(AscTiming *t, Work *w, const AscEvent *e, Node *n) {
       n->port = cycles_of(d.hbm_bytes / t->port_rate);
       n->port_l2 = cycles_of(d.l2_bytes / t->l2_rate);
       n->chan = cycles_of(d.chan_cycles);
-      n->lat = cycles_of(read ? p->gm_read_latency : p->gm_write_latency);
+      /* a read the L2 serves whole comes back sooner than one from HBM */
+      n->lat =
+          cycles_of(!read                                ? p->gm_write_latency
+                    : d.hbm_bytes <= 0 && d.l2_bytes > 0 ? p->l2_read_latency
+                                                         : p->gm_read_latency);
       if (via_gm(w, e)) /* family: matmul: C's Fixpipe writes GM */
         n->port_l2 = cycles_of((double)e->bytes / t->l2_rate);
     } else if (cost == ASC_COST_CUBE) { /* family: cube */
-      n->cost = cycles_of(p->vec_issue_cycles) +
+      n->cost = cycles_of(p->cube_mmad_issue_cycles) +
                 cycles_of((double)e->elems / p->cube_fractals_per_cycle);
     } else if (cost == ASC_COST_CUBE_LOAD) {
-      n->cost = cycles_of(p->vec_issue_cycles) +
+      n->cost = cycles_of(p->cube_load_issue_cycles) +
                 cycles_of((double)e->bytes / p->cube_load_bytes_per_cycle);
     } else if (cost == ASC_COST_LOCAL_COPY) {
       n->path = ASC_PATH_UB_UB;

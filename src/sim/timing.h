@@ -61,8 +61,14 @@ typedef struct AscTimingParams {
   double cube_load_bytes_per_cycle; /* LoadData L1 -> L0: bytes a cycle */
   double mix_message_cycles;        /* the cube core's server handling one
                                        MIX Matmul message */
-  double mm_instr_cycles; /* the Matmul implementation's scalar work for
-                             each cube instruction it issues */
+  double mm_instr_cycles;        /* the Matmul implementation's scalar work for
+                                    each cube instruction it issues */
+  double mm_block_cycles;        /* ... and for each base block it computes */
+  double cube_load_issue_cycles; /* fixed cost of a LoadData L1 -> L0 */
+  double cube_mmad_issue_cycles; /* fixed cost of an Mmad */
+  double l2_read_latency;        /* a read the L2 serves whole: from its last
+                                    byte to its data */
+  double dma_burst_min_cycles;   /* a read burst's bytes take at least this */
 } AscTimingParams;
 
 /* Default parameters of a platform; returns 0 if the platform has no row. */

@@ -275,9 +275,12 @@ static int burst(TimingL2 *l2, const AscTimingParams *p, int read, int bypass,
   d->hbm_bytes += hbm + (double)(wb * sector);
   d->l2_bytes += hit;
   d->chan_cycles += p->dma_burst_cycles;
-  if (read)
-    d->chan_cycles += hbm / p->core_gm_bpc + hit / p->core_l2_bpc;
-  else
+  if (read) {
+    /* a short burst from the L2 takes longer than its bytes at the L2's
+     * rate ([MMHP] Cases 0 and 1: rows of 128 bytes) */
+    double t = hbm / p->core_gm_bpc + hit / p->core_l2_bpc;
+    d->chan_cycles += t > p->dma_burst_min_cycles ? t : p->dma_burst_min_cycles;
+  } else
     d->chan_cycles += (hbm + hit) / p->core_gm_bpc;
   return 1;
 }

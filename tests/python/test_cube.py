@@ -6,6 +6,7 @@ and the misuse errors.
 Layouts (src/sim/cube_ops.c): L1 NZ, L0A ZZ, L0B ZN, L0C NZ; a fractal is
 16 rows of 32 bytes (k0 = 16 halves, 32 int8)."""
 
+import math
 from typing import Any
 
 import numpy as np
@@ -501,9 +502,10 @@ def test_sanitizer_is_quiet_on_the_synchronised_kernel() -> None:
 
 @pytest.mark.parametrize("in_t", ["float16", "float32"])
 def test_timing_pipes_and_cube_costs(in_t: str) -> None:
-    """Each op on its pipe (GM -> L1 MTE2, load_data MTE1, mmad M, fixpipe FIX); mmad takes the issue cost
-    plus one cycle per 16 x 16 x k0 fractal product (two for float32: the devkit's cube_k 4 with k0 8),
-    load_data the issue cost plus its bytes at 256 a cycle (src/sim/timing.c)."""
+    """Each op on its pipe (GM -> L1 MTE2, load_data MTE1, mmad M, fixpipe FIX); mmad takes its issue cost
+    (cube_mmad_issue_cycles) plus one cycle per 16 x 16 x k0 fractal product (two for float32: the devkit's cube_k 4
+    with k0 8), load_data its issue cost (cube_load_issue_cycles) plus its bytes at cube_load_bytes_per_cycle, in
+    whole cycles (src/sim/timing.c)."""
     from asc.profiler.data import KINDS, PIPES
     p = {name: value for name, value, _, _ in asc.profiler.timing_params("Ascend910B1")}
     m, n, k = 32, 48, 64
@@ -528,9 +530,12 @@ def test_timing_pipes_and_cube_costs(in_t: str) -> None:
     assert mm[0] == "M" and fx[0] == "FIX"
     k0 = K0[in_t]
     fractals = (m // 16) * (n // 16) * (k // k0) * (2 if in_t == "float32" else 1)
-    assert mm[1] == round(p["vec_issue_cycles"]) + round(fractals / p["cube_fractals_per_cycle"])
+    def whole(c: float) -> int:
+        return math.ceil(c - 1e-9)
+
+    assert mm[1] == whole(p["cube_mmad_issue_cycles"]) + whole(fractals / p["cube_fractals_per_cycle"])
     b_load = [d for d in by_call["asc.load_data"] if d[2] == (n // 16) * (k // k0) * 512][0]
-    assert b_load[1] == round(p["vec_issue_cycles"]) + round(b_load[2] / p["cube_load_bytes_per_cycle"])
+    assert b_load[1] == whole(p["cube_load_issue_cycles"]) + whole(b_load[2] / p["cube_load_bytes_per_cycle"])
 
 
 @asc.jit

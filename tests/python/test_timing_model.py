@@ -243,6 +243,42 @@ def test_small_transfers_cost_more_per_byte() -> None:
     assert bursts > one
 
 
+@asc.jit(sanitize="off")
+def pad_twice(x: asc.GlobalAddress, COUNT: asc.ConstExpr[int], LEN: asc.ConstExpr[int], STRIDE: asc.ConstExpr[int]):
+    """The same DataCopyPad GM -> UB of COUNT bursts of LEN bytes twice: the second read finds them in the L2."""
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 32768)
+    for _i in range(2):
+        asc.data_copy_pad(ub, g, asc.DataCopyParams(COUNT, LEN, STRIDE, 0), asc.DataCopyPadParams(False, 0, 0, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+def mte2_records(lp: LaunchProfile) -> np.ndarray:
+    r = lp.blocks[0].records
+    r = r[(r["pipe"] == PIPES.index("MTE2")) & (r["kind"] == KINDS.index("op"))]
+    return r[np.argsort(r["start"], kind="stable")]
+
+
+def test_short_bursts_and_the_latency_of_l2_hits() -> None:
+    """A read the L2 serves whole returns l2_read_latency after its last byte (HBM: gm_read_latency), and a burst's
+    bytes take at least dma_burst_min_cycles: 128-byte rows from the L2 in 2.255 cycles each, not 128 / 110 (both
+    fitted to matmul_high_performance Cases 0-1's MTE2 time: rows of 128 bytes read from the L2); from HBM a row of
+    128 bytes takes its 4 cycles at 32 bytes a cycle, as before."""
+    x = np.zeros(65536, np.float16)
+    rows = mte2_records(profile(lambda: pad_twice[1](x, 64, 128, 384)))
+    dma, burst = P["dma_issue_cycles"], P["dma_burst_cycles"]
+    miss, hit = rows
+    assert int(miss["end"] - miss["start"]) == int(dma) + math.ceil(64 * (burst + 128 / P["core_gm_bpc"]) - 1e-9)
+    assert int(hit["end"] - hit["start"]) == int(dma) + math.ceil(64 * (burst + P["dma_burst_min_cycles"]) - 1e-9)
+    assert P["dma_burst_min_cycles"] > 128 / P["core_l2_bpc"]
+    assert int(miss["done"] - miss["end"]) == P["gm_read_latency"]
+    assert int(hit["done"] - hit["end"]) == P["l2_read_latency"] < P["gm_read_latency"]
+    # long bursts from the L2 keep their rate: one of 8 KiB
+    big = mte2_records(profile(lambda: pad_twice[1](x, 1, 8192, 0)))
+    assert int(big[1]["end"] - big[1]["start"]) == int(dma) + math.ceil(burst + 8192 / P["core_l2_bpc"] - 1e-9)
+
+
 def test_misaligned_transfers_move_whole_lines() -> None:
     """A burst whose GM address is not 32-byte aligned moves every 512-byte L2 line it touches: 2048 bytes at an
     offset of 2 touch 5 lines (the data_copy README: misaligned rows about 1.25x slower)."""
@@ -515,8 +551,88 @@ def test_mix_get_tensor_c_into_the_ub_goes_through_gm() -> None:
     fix = r[at_get & op & (r["pipe"] == PIPES.index("FIX"))]
     (copy,) = r[at_get & op & (r["pipe"] == PIPES.index("MTE2")) & (r["bytes"] == m * n * 4)]
     assert copy["start"] >= fix["done"].max()
-    assert copy["done"] - copy["end"] == P["gm_read_latency"]
+    assert copy["done"] - copy["end"] == P["l2_read_latency"]  # the bytes the Fixpipe just put in the L2
     (wait,) = r[at_get & (r["kind"] == KINDS.index("wait")) & (r["pipe"] == PIPES.index("V"))]
     assert wait["end"] == copy["done"]
     (adds,) = r[op & (r["pipe"] == PIPES.index("V"))]
     assert adds["start"] >= copy["done"]
+
+
+@asc.jit
+def mm_blocks(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+              workspace: asc.GlobalAddress):
+    a_g = asc.GlobalTensor()
+    a_g.set_global_buffer(a)
+    b_g = asc.GlobalTensor()
+    b_g.set_global_buffer(b)
+    c_g = asc.GlobalTensor()
+    c_g.set_global_buffer(c + asc.get_block_idx() * tiling.m * tiling.n)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_g.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_g.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_g.dtype))
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_tensor_a(a_g)
+    mm.set_tensor_b(b_g)
+    mm.disable_bias()
+    mm.iterate_all(c_g)
+    mm.end()
+
+
+def run_blocks(kt: asc.KernelType, params: Optional[dict] = None) -> LaunchProfile:
+    """C = A B of 64 x 128 x 128 half in two base blocks of 64 x 64 (two K steps each)."""
+    m, n, k = 64, 128, 128
+    rng = np.random.default_rng(4)
+    a = rng.integers(-3, 3, (m, k)).astype(np.float16)
+    b = rng.integers(-3, 3, (k, n)).astype(np.float16)
+    c = np.zeros((2, m, n), np.float32)
+    t = asc.adv.TCubeTiling(used_core_num=1, m=m, n=n, k_a=k, k_b=k, base_m=64, base_n=64, base_k=64,
+                            single_core_m=m, single_core_n=n, single_core_k=k, depth_a1=1, depth_b1=1, step_m=1,
+                            step_n=1, step_k_a=1, step_k_b=1, share_mode=0, is_bias=0)
+    lp = profile(lambda: mm_blocks[1, None](a, b, c, t, np.zeros(1024, np.uint8), kernel_type=kt), params)
+    np.testing.assert_allclose(c[0], a.astype(np.float32) @ b.astype(np.float32))
+    return lp
+
+
+def test_matmul_scalar_work_per_base_block() -> None:
+    """Besides each instruction's, the devkit's Matmul does work once a base block (its M / N loop step, its L0C
+    buffer's queue operations, the Fixpipe's parameters: MoveNext, CubeOutBuffer, CopyCubeOut): mm_block_cycles for
+    each block, before its Fixpipe, shown at the call's line; in MIX the server does it for each client. Fitted
+    (docs/timing.md) to matmul_high_performance Case 0's scalar time a K step with the pure-Cube case's."""
+    blk = P["mm_block_cycles"]
+    assert blk > 0
+    cube = run_blocks(asc.KernelType.AIC_ONLY)
+    idle = run_blocks(asc.KernelType.AIC_ONLY, {"mm_block_cycles": 0.0})
+    assert s_busy(cube, 0) - s_busy(idle, 0) == 2 * blk
+    assert hot_scalar(cube, "iterate_all") - hot_scalar(idle, "iterate_all") == 2 * blk
+    # not before the first copy: Init's and the first instruction's work only
+    assert first_start(cube, "MTE2") == first_start(idle, "MTE2")
+    # the first block's Fixpipe is issued after its work
+    def first_fix_issue(lp: LaunchProfile) -> int:
+        r = lp.blocks[0].records
+        return int(r[(r["pipe"] == PIPES.index("FIX")) & (r["kind"] == KINDS.index("op"))]["issue"].min())
+
+    assert first_fix_issue(cube) - first_fix_issue(idle) == blk
+    for pipe in ("MTE2", "MTE1", "M", "FIX"):
+        assert durations(cube, pipe) == durations(idle, pipe)
+    mix = run_blocks(asc.KernelType.MIX_AIC_1_2)
+    mix_idle = run_blocks(asc.KernelType.MIX_AIC_1_2, {"mm_block_cycles": 0.0})
+    assert s_busy(mix, 1) - s_busy(mix_idle, 1) == 2 * 2 * blk
+
+
+def test_cube_issue_costs_are_their_own() -> None:
+    """An Mmad costs cube_mmad_issue_cycles plus its fractals, a LoadData cube_load_issue_cycles plus its bytes at
+    cube_load_bytes_per_cycle (fitted to matmul_high_performance Cases 0-1's aic_mac_time and aic_mte1_time): the
+    vector unit's issue cost does not enter them."""
+    base = run_blocks(asc.KernelType.AIC_ONLY)
+    vec = run_blocks(asc.KernelType.AIC_ONLY, {"vec_issue_cycles": 1000.0})
+    for pipe in ("M", "MTE1"):
+        assert durations(vec, pipe) == durations(base, pipe)
+    mmad = run_blocks(asc.KernelType.AIC_ONLY, {"cube_mmad_issue_cycles": P["cube_mmad_issue_cycles"] + 50})
+    assert [d - 50 for d in durations(mmad, "M")] == durations(base, "M")
+    load = run_blocks(asc.KernelType.AIC_ONLY, {"cube_load_issue_cycles": P["cube_load_issue_cycles"] + 7})
+    assert [d - 7 for d in durations(load, "MTE1")] == durations(base, "MTE1")
+    # a 64 x 64 half tile (8 KiB) a load: its bytes at the rate, in whole cycles
+    assert durations(base, "MTE1")[0] == math.ceil(P["cube_load_issue_cycles"]) + math.ceil(
+        8192 / P["cube_load_bytes_per_cycle"] - 1e-9)
+    assert durations(base, "M")[0] == math.ceil(P["cube_mmad_issue_cycles"]) + 64
