@@ -104,9 +104,12 @@ AscStatus sim_lt_create(AscExec *x, const AscInstr *in) {
   int64_t size = mem >= 0 ? sim_cube_mem_user(x->b, mem) : x->b->ub_user;
   int64_t end = 0;
   char note[800], why[760];
-  snprintf(note, sizeof note, "the %s the kernel may use: %s", name,
-           mem < 0 ? sim_ub_user_note(x->b, why, sizeof why)
-                   : sim_cube_mem_note(x->b, mem, why, sizeof why));
+  if (mem < 0 || mem == SIM_CMEM_L1) /* the memories with reserved parts */
+    snprintf(note, sizeof note, "the %s the kernel may use: %s", name,
+             mem < 0 ? sim_ub_user_note(x->b, why, sizeof why)
+                     : sim_cube_mem_note(x->b, mem, why, sizeof why));
+  else
+    snprintf(note, sizeof note, "the %lld-byte %s", (long long)size, name);
   if (addr >= 0 && len >= 0 && asc_scaled_add(addr, len, esize(t), &end))
     return sim_fail(x, in,
                     "LocalTensor at %s address %lld with %lld elements of %s "
