@@ -24,8 +24,8 @@ ROWS, COLS = 1024, 4096
 CORES = 8
 TILE_ROWS = 4  # 32 KiB of half a tile
 BUFFERS = 2
-# SoftMax's temporary buffer: what the UB a kernel may use has left after the queues (2 x 2 x 32 KiB) and the
-# sum / max blocks (of the 192 KiB, 256 bytes and 8 KiB are reserved: 183.75 KiB are the kernel's); 3 rows of float
+# SoftMax's temporary buffer: 52 KiB of what the UB has left after the queues (2 x 2 x 32 KiB) and the sum / max
+# blocks (this AIV kernel, using no API that keeps Ascend C's reserved 8 KiB, may use all 192 KiB); 3 rows of float
 # fit, so a tile is done as 3 rows and a tail of 1 (the tiling's range_m, tail_m)
 TMP_BYTES = 52 * 1024
 

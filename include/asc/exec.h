@@ -15,10 +15,11 @@ typedef struct AscPlatform {
   int cube_cores;   /* AIC cores */
   size_t ub_size;   /* Unified Buffer bytes per vector core */
   /* The UB a kernel may place its own buffers and tensors in is ub_size
-   * less ub_asc_reserved (the framework and compiler keep these at its end:
-   * ASC_UB_SIZE) less ub_api_reserved, the bytes Ascend C keeps for the
-   * APIs that use reserved UB (AddDeqRelu, Select, ...) unless the kernel
-   * is compiled with --cce-disable-asc-reserved-ubuf (sim_ub_user). */
+   * less ub_asc_reserved when it is a MIX kernel (the framework and
+   * compiler keep these at its end: ASC_UB_SIZE) less ub_api_reserved when
+   * it uses an API that keeps its temporaries there (AddDeqRelu, Select,
+   * ...; with --cce-disable-asc-reserved-ubuf such a use is a compile
+   * error): asc_reserve_ub_user. */
   size_t ub_asc_reserved;
   size_t ub_api_reserved;
   /* bytes at the UB's very end that hold a Matmul client's message: the
@@ -28,8 +29,8 @@ typedef struct AscPlatform {
   /* L1 bytes at its end that the devkit keeps for the messages of its
    * Matmul client and server (TOTAL_L1_SIZE is l1_size less these) */
   size_t l1_reserved;
-  /* the L1 a kernel may place its own buffers in is l1_size less these
-   * (ASC_L1_SIZE) */
+  /* the L1 a MIX kernel may place its own buffers in is l1_size less
+   * these (ASC_L1_SIZE); another kernel may use all of it */
   size_t l1_asc_reserved;
   size_t l0c_size; /* L0C bytes per cube core */
   int event_ids;   /* event ids per HardEvent */
@@ -41,6 +42,33 @@ typedef struct AscPlatform {
 /* NULL when unknown. */
 const AscPlatform *asc_platform_get(const char *name);
 const AscPlatform *asc_platform_at(int index); /* NULL past the end */
+
+/* The reserved parts of the UB and L1 that apply to one kernel (devkit
+ * 架构规格/NPU架构版本2201.md): the framework's and compiler's 256 bytes of
+ * each in a MIX kernel, Ascend C's 8 KiB of UB in a kernel that uses an
+ * API keeping its temporaries there (静态Tensor编程.md, table 5). */
+typedef struct AscReserve {
+  /* the kernel's asc.KernelType value; -1: not known yet (the
+   * detect-kernel-type pass did not run), counted as MIX */
+  int64_t kernel_type;
+  int mix;         /* both core kinds: ub_asc_reserved, l1_asc_reserved */
+  const char *api; /* the Ascend C API of table 5 the kernel uses first */
+  AscLoc api_loc;  /* where (api NULL: none; ub_api_reserved is free) */
+} AscReserve;
+
+/* Of the kernel function `kernel` of m (NULL: its first kernel function),
+ * its body and the device functions it calls (src/passes/reserved_ubuf.c). */
+AscReserve asc_kernel_reserve(const AscModule *m, const char *kernel);
+/* The UB and L1 bytes such a kernel may use on p, [0, N); and the text
+ * saying so for an error message: N, which reserve applies and why (the
+ * API and its line), the devkit sources and what to do
+ * (src/sim/reserve.c). */
+int64_t asc_reserve_ub_user(const AscReserve *r, const AscPlatform *p);
+int64_t asc_reserve_l1_user(const AscReserve *r, const AscPlatform *p);
+const char *asc_reserve_ub_note(const AscReserve *r, const AscPlatform *p,
+                                char *buf, size_t n);
+const char *asc_reserve_l1_note(const AscReserve *r, const AscPlatform *p,
+                                char *buf, size_t n);
 
 /* ---- kernels --------------------------------------------------------------
  */
@@ -152,6 +180,12 @@ void asc_launch_helpers_shutdown(void);
  * many blocks. */
 int asc_kernel_type(const AscKernel *k);
 int asc_kernel_launch_blocks(const AscKernel *k, int core_num);
+/* An asc.KernelType value's name ("MIX_AIC_1_2"; "?" for none), and
+ * whether it is MIX: compiled for both core kinds (__mix__), which every
+ * type but AIV_ONLY and AIC_ONLY is (the devkit's 核间同步能力概述.md,
+ * table 1: MIX_AIV_1_0 and MIX_AIC_1_0 are Mix算子 too). */
+const char *asc_kernel_type_name(int64_t kernel_type);
+int asc_kernel_type_is_mix(int64_t kernel_type);
 
 /* LocalTensor.to_file writes the host file its IR names (as the devkit's
  * CPU debug build does). A process that runs untrusted IR (the fuzzer)

@@ -16,12 +16,11 @@ AscStatus asc_pass_insert_sync(AscModule *m, const char *opts);
 /* inline.c: every call of a device function replaced by its body */
 AscStatus asc_pass_inline(AscModule *m, const char *opts);
 /* family: ubplan. Places asc.local_tensor_auto in the UB (plan_ub.c);
- * opts "ub=BYTES" (default what a kernel may use of the Ascend910B's
- * 192 KiB: less 256 bytes and Ascend C's 8 KiB, src/sim/platform.c). */
+ * opts "ub=BYTES" (default what the kernel may use of the Ascend910B's
+ * 192 KiB: asc_kernel_reserve, src/sim/reserve.c). */
 AscStatus asc_pass_plan_ub(AscModule *m, const char *opts);
 /* reserved_ubuf.c: opts "disable" (--cce-disable-asc-reserved-ubuf): the
- * APIs that use Ascend C's reserved UB are CompileErrors, and the kernel
- * gets reserved_ubuf = 0 (its 8 KiB are the kernel's own). */
+ * APIs that use Ascend C's reserved UB are CompileErrors. */
 AscStatus asc_pass_reserved_ubuf(AscModule *m, const char *opts);
 
 /* family: cores. Sets the kernel's kernel_type (kernel_type.c); opts

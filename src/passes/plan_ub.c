@@ -30,21 +30,23 @@
  * Tensors whose lifetimes do not overlap may share bytes: first fit, the
  * largest tensors placed first.
  *
- * Options: `ub=N`, the UB bytes the kernel may use (default: the
- * Ascend910B's 192 KiB less the 256 bytes the framework keeps and the
- * 8 KiB Ascend C keeps for its APIs, src/sim/platform.c; the compiler
- * passes the platform's, with the 8 KiB when the kernel is compiled with
- * --cce-disable-asc-reserved-ubuf). Constant-size init_buffer calls of the
- * kernel take their bytes off it. */
+ * Options: `ub=N`, the UB bytes the kernel may use (the compiler passes
+ * what the kernel's reserved parts leave of its platform's UB:
+ * Module.reserve). Default: the same for the Ascend910B, from the kernel
+ * itself (asc_kernel_reserve: 256 bytes less for a MIX kernel, or one whose
+ * kernel type is not set yet; 8 KiB less for one using an API of
+ * 静态Tensor编程.md's table 5; src/sim/reserve.c). Constant-size
+ * init_buffer calls of the kernel take their bytes off it. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "asc/exec.h"
 #include "pass.h"
 
-enum { UB_ALIGN = 32, UB_DEFAULT = 192 * 1024 - 256 - 8 * 1024 };
+enum { UB_ALIGN = 32 };
 
 typedef struct Loop {
   AscOp *op;
@@ -77,6 +79,9 @@ typedef struct Tensor {
 typedef struct Plan {
   AscModule *m;
   AscContext *ctx;
+  /* the reserved parts of the UB that apply to the kernel: why it may use
+   * what it may (asc_kernel_reserve) */
+  AscReserve reserve;
   Tensor *t;
   int n, cap;
   Loop *loops;
@@ -517,34 +522,42 @@ static int64_t user_bytes(const AscBlock *b) {
 
 static AscStatus fail_capacity(Plan *p, int64_t need, int64_t cap, int64_t ub,
                                int64_t taken) {
-  char msg[1536];
-  size_t n = 0;
+  /* why the kernel may use `ub` bytes, when that is what its reserved
+   * parts leave of the Ascend910B's UB (else ub= was given to the pass) */
+  char why[768], tail[1024];
+  const AscPlatform *pf = asc_platform_get("Ascend910B1");
+  if (pf && asc_reserve_ub_user(&p->reserve, pf) == ub)
+    asc_reserve_ub_note(&p->reserve, pf, why, sizeof why);
+  else
+    snprintf(why, sizeof why, "the pass was given ub=%lld", (long long)ub);
+  int k = snprintf(tail, sizeof tail,
+                   "): %lld bytes needed, the kernel has %lld (the %lld bytes "
+                   "of the UB it may use, less %lld taken by its init_buffer "
+                   "calls; %s)",
+                   (long long)need, (long long)cap, (long long)ub,
+                   (long long)taken, why);
+  size_t tail_len = k < 0 ? 0 : strlen(tail);
+  char msg[2000];
+  size_t n = 0, room = sizeof msg - tail_len - 1;
   n += (size_t)snprintf(msg + n, sizeof msg - n,
                         "asc.LocalTensorAuto: the UB cannot hold the "
                         "automatically allocated tensors (");
-  for (int i = 0; i < p->n && n < sizeof msg - 64; i++) {
+  for (int i = 0; i < p->n && n < room - 64; i++) {
     char name[128];
     const Tensor *t = &p->t[i];
     if (t->dynamic)
-      n += (size_t)snprintf(msg + n, sizeof msg - n,
-                            "%s%s at %s:%d: a runtime size", i ? ", " : "",
-                            tensor_name(t, name, sizeof name),
+      n += (size_t)snprintf(msg + n, room - n, "%s%s at %s:%d: a runtime size",
+                            i ? ", " : "", tensor_name(t, name, sizeof name),
                             base_name(t->op->loc.file), t->op->loc.line);
     else
-      n += (size_t)snprintf(
-          msg + n, sizeof msg - n, "%s%s at %s:%d: %lld bytes", i ? ", " : "",
-          tensor_name(t, name, sizeof name), base_name(t->op->loc.file),
-          t->op->loc.line, (long long)align_up(t->bytes));
+      n += (size_t)snprintf(msg + n, room - n, "%s%s at %s:%d: %lld bytes",
+                            i ? ", " : "", tensor_name(t, name, sizeof name),
+                            base_name(t->op->loc.file), t->op->loc.line,
+                            (long long)align_up(t->bytes));
   }
-  if (n >= sizeof msg - 64)
-    n = sizeof msg - 64;
-  snprintf(msg + n, sizeof msg - n,
-           "): %lld bytes needed, the kernel has %lld (the %lld bytes of "
-           "the UB it may use, less %lld taken by its init_buffer calls; the "
-           "UB's last 256 bytes and, unless bisheng_options hold "
-           "--cce-disable-asc-reserved-ubuf, 8 KiB more are reserved: devkit "
-           "架构规格/NPU架构版本2201.md)",
-           (long long)need, (long long)cap, (long long)ub, (long long)taken);
+  if (n >= room)
+    n = room - 1;
+  snprintf(msg + n, sizeof msg - n, "%s", tail);
   return asc_error(p->ctx, ASC_ERR_COMPILE, p->t[0].op->loc, "%s", msg);
 }
 
@@ -953,8 +966,9 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
   return ASC_OK;
 }
 
+/* ub: -1 when not given (each kernel's own then) */
 static int parse_opts(const char *opts, int64_t *ub) {
-  *ub = UB_DEFAULT;
+  *ub = -1;
   if (!opts || !*opts)
     return 0;
   if (strncmp(opts, "ub=", 3) != 0)
@@ -991,7 +1005,10 @@ AscStatus asc_pass_plan_ub(AscModule *m, const char *opts) {
     memset(&p, 0, sizeof p);
     p.m = m;
     p.ctx = m->ctx;
-    s = plan_kernel(&p, f, ub);
+    p.reserve = asc_kernel_reserve(m, asc_op_attr_str(f, "sym_name"));
+    const AscPlatform *pf = asc_platform_get("Ascend910B1");
+    int64_t cap = ub >= 0 ? ub : pf ? asc_reserve_ub_user(&p.reserve, pf) : 0;
+    s = plan_kernel(&p, f, cap);
     asc_block_reset_ids(f->regions[0].block);
     free(p.t);
     free(p.loops);

@@ -1,22 +1,32 @@
-/* reserved-ubuf: the kernel compiled with --cce-disable-asc-reserved-ubuf.
+/* The APIs that keep their temporaries in Ascend C's reserved UB, and the
+ * reserved-ubuf pass.
  *
- * On NPU arch 2201 Ascend C keeps 8 KiB of the Unified Buffer for the
- * temporaries of a few APIs (docs/zh/guide/编程指南/编程模型/AI-Core-SIMD编程/
- * 基于Tensor的CPP编程/静态Tensor编程.md, table 5; their implementations put
- * them at TMP_UB_OFFSET). The compile option gives those bytes to the
- * kernel, and the devkit then marks the APIs unavailable (the
- * __ASC_USE_RESERVED_UBUF__(2201, ...) attribute of include/basic_api/
- * kernel_operator_vec_cmpsel_intf.h, kernel_operator_vec_binary_intf.h and
- * include/adv_api/): a call is a compile error.
+ * On NPU arch 2201 Ascend C keeps 8 KiB of the Unified Buffer, from
+ * TMP_UB_OFFSET = 184 KiB (impl/basic_api/utils/kernel_utils_constants.h),
+ * for the temporaries of a few APIs (docs/zh/guide/编程指南/编程模型/
+ * AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md, table 5). Only a
+ * kernel that uses one of them must leave those bytes free: nothing else
+ * writes there, the TPipe does not cap its buffers below them (outside the
+ * CPU debug build's asserts, impl/basic_api/kernel_tpipe_impl.h), and the
+ * devkit's add_high_performance example places its tensors in the whole
+ * 192 KiB of an AIV kernel and was measured so on an Atlas A2.
+ * asc_kernel_reserve finds that use (and the kernel type, for the 256
+ * bytes a MIX kernel leaves); the simulator and the UB planner size the
+ * kernel's UB from it (src/sim/reserve.c).
  *
- * Option "disable" (the jit's bisheng_options hold the compiler option):
- * every use of such an API in the module is a CompileError naming the
- * option, and each kernel function gets the attribute reserved_ubuf = 0,
- * which the simulator reads to let the kernel use the 8 KiB
- * (AscBlockState.ub_user). Without the option the pass changes nothing. */
+ * The compile option --cce-disable-asc-reserved-ubuf makes those APIs
+ * unavailable (the __ASC_USE_RESERVED_UBUF__(2201, ...) attribute of
+ * include/basic_api/kernel_operator_vec_cmpsel_intf.h,
+ * kernel_operator_vec_binary_intf.h and include/adv_api/): the pass with
+ * option "disable" (the jit's bisheng_options hold the compiler option)
+ * makes every use of one in the module a CompileError naming the option.
+ * Without the option the pass changes nothing. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "asc/exec.h"
 #include "pass.h"
 
 /* The ops of table 5 we have (LayerNorm, DropOut and SelectWithBytesMask
@@ -68,29 +78,6 @@ static AscStatus check_block(AscModule *m, const AscBlock *b) {
   return ASC_OK;
 }
 
-/* Adds (or replaces) the INT attribute reserved_ubuf = 0 of kernel f. */
-static AscStatus mark_kernel(AscModule *m, AscOp *f) {
-  for (int i = 0; i < f->n_attrs; i++)
-    if (strcmp(f->attrs[i].name, "reserved_ubuf") == 0) {
-      f->attrs[i].kind = ASC_ATTR_INT;
-      f->attrs[i].i = 0;
-      return ASC_OK;
-    }
-  AscAttr *a = asc_alloc(m->ctx, sizeof *a * (size_t)(f->n_attrs + 1));
-  const char *name = asc_strdup(m->ctx, "reserved_ubuf");
-  if (!a || !name)
-    return asc_error(m->ctx, ASC_ERR_INTERNAL, f->loc, "out of memory");
-  if (f->n_attrs)
-    memcpy(a, f->attrs, sizeof *a * (size_t)f->n_attrs);
-  memset(&a[f->n_attrs], 0, sizeof *a);
-  a[f->n_attrs].name = name;
-  a[f->n_attrs].kind = ASC_ATTR_INT;
-  a[f->n_attrs].i = 0;
-  f->attrs = a;
-  f->n_attrs++;
-  return ASC_OK;
-}
-
 AscStatus asc_pass_reserved_ubuf(AscModule *m, const char *opts) {
   int disable = 0;
   if (opts && strcmp(opts, "disable") == 0)
@@ -104,10 +91,87 @@ AscStatus asc_pass_reserved_ubuf(AscModule *m, const char *opts) {
     if (f->id != ASC_OP_FUNC)
       continue;
     AscStatus s = check_block(m, f->regions[0].block);
-    if (!s && asc_op_attr_int(f, "kernel", 0))
-      s = mark_kernel(m, f);
     if (s)
       return s;
   }
   return ASC_OK;
+}
+
+/* ---- what a kernel keeps free ------------------------------------------ */
+
+/* The functions find_use has entered, each once (IR from text may recurse). */
+typedef struct Seen {
+  const AscOp **f;
+  size_t n, cap;
+} Seen;
+
+/* 1 if f was not seen before (and is now); 0 if it was, or if the list
+ * cannot grow (its calls are then not followed). */
+static int first_visit(Seen *s, const AscOp *f) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->f[i] == f)
+      return 0;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 8;
+    const AscOp **g = cap < s->cap || cap > SIZE_MAX / sizeof *g
+                          ? NULL
+                          : realloc(s->f, cap * sizeof *g);
+    if (!g)
+      return 0;
+    s->f = g;
+    s->cap = cap;
+  }
+  s->f[s->n++] = f;
+  return 1;
+}
+
+/* The first use of an API of table 5 in block b or a function it calls. */
+static const AscOp *find_use(const AscModule *m, const AscBlock *b,
+                             Seen *seen) {
+  for (const AscOp *op = b ? b->first : NULL; op; op = op->next) {
+    if (reserved_api(op->id))
+      return op;
+    if (op->id == ASC_OP_CALL) {
+      const char *callee = asc_op_attr_str(op, "callee");
+      const AscOp *f = callee ? asc_module_find_function(m, callee) : NULL;
+      const AscOp *use =
+          f && f->id == ASC_OP_FUNC && f->n_regions && first_visit(seen, f)
+              ? find_use(m, f->regions[0].block, seen)
+              : NULL;
+      if (use)
+        return use;
+    }
+    for (int r = 0; r < op->n_regions; r++) {
+      const AscOp *use = find_use(m, op->regions[r].block, seen);
+      if (use)
+        return use;
+    }
+  }
+  return NULL;
+}
+
+AscReserve asc_kernel_reserve(const AscModule *m, const char *kernel) {
+  AscReserve r = {-1, 1, NULL, {0}};
+  const AscOp *f = NULL;
+  if (m && kernel)
+    f = asc_module_find_function(m, kernel);
+  for (const AscOp *g = m && !kernel ? m->body->first : NULL; g && !f;
+       g = g->next)
+    if (g->id == ASC_OP_FUNC && asc_op_attr_int(g, "kernel", 0))
+      f = g;
+  if (!f || f->id != ASC_OP_FUNC || !f->n_regions)
+    return r;
+  if (asc_op_attr(f, "kernel_type")) {
+    r.kernel_type = asc_op_attr_int(f, "kernel_type", -1);
+    r.mix = asc_kernel_type_is_mix(r.kernel_type);
+  }
+  Seen seen = {NULL, 0, 0};
+  const AscOp *use =
+      first_visit(&seen, f) ? find_use(m, f->regions[0].block, &seen) : NULL;
+  free(seen.f);
+  if (use) {
+    r.api = reserved_api(use->id);
+    r.api_loc = use->loc;
+  }
+  return r;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "asc/emit.h"
+#include "asc/exec.h"
 #include "asc/passes.h"
 
 /* ---- Module ------------------------------------------------------------- */
@@ -431,6 +432,56 @@ static PyObject *module_pass_log(ModuleObject *self, PyObject *unused) {
   return PyUnicode_FromString(asc_module_log_text(self->m));
 }
 
+/* Module.reserve(platform, kernel=None) -> dict: the reserved parts of the
+ * UB and L1 that apply to the kernel (asc_kernel_reserve; kernel None: the
+ * module's first kernel function) and what it may use of the platform's:
+ * kernel_type (None: not set yet, counted as MIX), mix, api (the API of
+ * 静态Tensor编程.md's table 5 it uses first, or None) and api_loc
+ * ((file, line) or None), ub_user, l1_user, ub_note (the text of the
+ * simulator's messages). The compiler sizes the UB planner's pool by it. */
+static PyObject *module_reserve(ModuleObject *self, PyObject *args,
+                                PyObject *kw) {
+  const char *platform, *kernel = NULL;
+  static char *kwlist[] = {"platform", "kernel", NULL};
+  if (check_module(self) ||
+      !PyArg_ParseTupleAndKeywords(args, kw, "s|z", kwlist, &platform, &kernel))
+    return NULL;
+  const AscPlatform *p = asc_platform_get(platform);
+  if (!p)
+    return PyErr_Format(PyExc_ValueError, "unknown platform '%s'", platform);
+  if (kernel && !asc_module_find_function(self->m, kernel))
+    return PyErr_Format(PyExc_ValueError, "no function '%s' in the module",
+                        kernel);
+  AscReserve r = asc_kernel_reserve(self->m, kernel);
+  char note[768];
+  PyObject *type, *loc;
+  if (r.kernel_type < 0) {
+    Py_INCREF(Py_None);
+    type = Py_None;
+  } else {
+    type = PyLong_FromLongLong(r.kernel_type);
+  }
+  if (r.api) {
+    loc = Py_BuildValue("(si)", r.api_loc.file ? r.api_loc.file : "",
+                        r.api_loc.line);
+  } else {
+    Py_INCREF(Py_None);
+    loc = Py_None;
+  }
+  PyObject *d =
+      type && loc
+          ? Py_BuildValue("{s:O,s:O,s:z,s:O,s:L,s:L,s:s}", "kernel_type", type,
+                          "mix", r.mix ? Py_True : Py_False, "api", r.api,
+                          "api_loc", loc, "ub_user",
+                          (long long)asc_reserve_ub_user(&r, p), "l1_user",
+                          (long long)asc_reserve_l1_user(&r, p), "ub_note",
+                          asc_reserve_ub_note(&r, p, note, sizeof note))
+          : NULL;
+  Py_XDECREF(type);
+  Py_XDECREF(loc);
+  return d;
+}
+
 /* Module.parse(text, filename="<text>") -> Module: IR text → a module. */
 static PyObject *module_parse(PyObject *cls, PyObject *args, PyObject *kw) {
   const char *text, *filename = "<text>";
@@ -492,6 +543,10 @@ static PyMethodDef module_methods[] = {
      "run_pass(name): canonicalize, dce, ... (name{options} for options)"},
     {"pass_log", (PyCFunction)module_pass_log, METH_NOARGS,
      "pass_log() -> str: what the passes reported (UB plan, inserted syncs)"},
+    {"reserve", (PyCFunction)(void (*)(void))module_reserve,
+     METH_VARARGS | METH_KEYWORDS,
+     "reserve(platform, kernel=None) -> dict: the reserved parts of UB and "
+     "L1 that apply to the kernel, and the bytes of each it may use"},
     {"parse", (PyCFunction)(void (*)(void))module_parse,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      "Module.parse(text, filename='<text>') -> Module"},

@@ -67,6 +67,19 @@ int asc_kernel_type_of(const AscKernel *k) {
 
 int asc_kernel_type(const AscKernel *k) { return asc_kernel_type_of(k); }
 
+const char *asc_kernel_type_name(int64_t kernel_type) {
+  static const char *const names[] = {
+      "AIV_ONLY",    "AIC_ONLY",    "MIX_AIV_HARD_SYNC", "MIX_AIC_HARD_SYNC",
+      "MIX_AIV_1_0", "MIX_AIC_1_0", "MIX_AIC_1_1",       "MIX_AIC_1_2"};
+  return kernel_type >= KT_AIV_ONLY && kernel_type <= KT_MIX_AIC_1_2
+             ? names[kernel_type]
+             : "?";
+}
+
+int asc_kernel_type_is_mix(int64_t kernel_type) {
+  return kernel_type > KT_AIC_ONLY && kernel_type <= KT_MIX_AIC_1_2;
+}
+
 int asc_kernel_launch_blocks(const AscKernel *k, int core_num) {
   int per = asc_cores_per_group(asc_kernel_type_of(k));
   return core_num > 0 && core_num <= (1 << 20) ? core_num * per : 0;

@@ -11,6 +11,7 @@
  * impl/adv_api/detail/matmul/resource/bias_buffer/c2_buffer/c2_buffer.h,
  * and the conv tilings' BT_SIZE), the fixpipe buffer 2 KiB (FB_SIZE of the
  * conv tilings, impl/adv_api/tiling/conv/conv3d_tiling_util.h). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "checked.h"
@@ -79,27 +80,32 @@ int64_t sim_cube_mem_capacity(const AscBlockState *b, int mem) {
 }
 
 int64_t sim_cube_mem_user(const AscBlockState *b, int mem) {
-  int64_t size = sim_cube_mem_size(b, mem);
+  if (mem == SIM_CMEM_L1) /* less ASC_L1_SIZE's 256 bytes in a MIX kernel */
+    return asc_reserve_l1_user(&b->reserve, b->platform);
+  return sim_cube_mem_size(b, mem);
+}
+
+const char *sim_cube_mem_note(const AscBlockState *b, int mem, char *buf,
+                              size_t n) {
   if (mem == SIM_CMEM_L1)
-    size -= (int64_t)b->platform->l1_asc_reserved; /* ASC_L1_SIZE */
-  return size;
+    return asc_reserve_l1_note(&b->reserve, b->platform, buf, n);
+  snprintf(buf, n, "the kernel may use %s bytes [0, %lld); use smaller buffers",
+           sim_cube_mem_name(mem), (long long)sim_cube_mem_size(b, mem));
+  return buf;
 }
 
 AscStatus sim_cube_take(AscExec *x, const AscInstr *in, const char *api,
                         int mem, int64_t bytes, int64_t *base) {
   int64_t start = x->b->pipe.cube_used[mem];
   int64_t cap = sim_cube_mem_user(x->b, mem);
+  char note[768];
   if (bytes < 0 || bytes > cap - start)
-    return sim_fail(
-        x, in,
-        "%s: %s overflow: %lld more bytes requested at offset %lld, but the "
-        "kernel may use %lld bytes of it%s",
-        api, sim_cube_mem_name(mem), (long long)bytes, (long long)start,
-        (long long)cap,
-        mem == SIM_CMEM_L1 ? " (L1 less the 256 bytes the framework and "
-                             "compiler keep: ASC_L1_SIZE, devkit "
-                             "架构规格/NPU架构版本2201.md); use smaller buffers"
-                           : "; use smaller buffers");
+    return sim_fail(x, in,
+                    "%s: %s overflow: %lld more bytes requested at offset "
+                    "%lld; %s",
+                    api, sim_cube_mem_name(mem), (long long)bytes,
+                    (long long)start,
+                    sim_cube_mem_note(x->b, mem, note, sizeof note));
   x->b->pipe.cube_used[mem] = start + bytes;
   *base = start;
   return ASC_OK;

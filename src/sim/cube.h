@@ -25,10 +25,13 @@ const char *sim_cube_mem_name(int mem);
 /* Its size in bytes on the block's platform; the part of it the
  * framework's Matmul may use (L1 less the Matmul messages' reserved end,
  * TOTAL_L1_SIZE); the part a kernel may place its own buffers and tensors
- * in (L1 less the 256 bytes of ASC_L1_SIZE's reserve). */
+ * in (the L1 of a MIX kernel less the 256 bytes of ASC_L1_SIZE's reserve:
+ * AscBlockState.reserve), and the text saying so, for error messages. */
 int64_t sim_cube_mem_size(const AscBlockState *b, int mem);
 int64_t sim_cube_mem_capacity(const AscBlockState *b, int mem);
 int64_t sim_cube_mem_user(const AscBlockState *b, int mem);
+const char *sim_cube_mem_note(const AscBlockState *b, int mem, char *buf,
+                              size_t n);
 /* init_buffer's bump allocation of `bytes` in memory `mem`. */
 AscStatus sim_cube_take(AscExec *x, const AscInstr *in, const char *api,
                         int mem, int64_t bytes, int64_t *base);

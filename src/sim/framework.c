@@ -468,7 +468,7 @@ static AscStatus take_bytes(AscExec *x, const AscInstr *in, const Source *src,
   }
   int64_t start = p->ub_used;
   if (bytes < 0 || bytes > x->b->ub_user - start) {
-    char note[512];
+    char note[768];
     return sim_fail(x, in,
                     "%s: UB overflow: %lld more bytes requested at "
                     "offset %lld; %s",
@@ -529,12 +529,13 @@ static AscStatus init_que(AscExec *x, const AscInstr *in, const Source *src,
     return sim_fail(x, in, "%s: a queue at TPosition.%s in a UB TBufPool",
                     src->api, position_name(q->position));
   int64_t each, total;
+  char note[768];
   if (asc_round_up(len, 32, &each) || asc_mul_i64(num, each, &total))
     return sim_fail(x, in,
                     "%s: UB overflow: %lld buffers of %lld bytes "
-                    "requested, but the kernel may use %lld bytes of the UB",
+                    "requested; %s",
                     src->api, (long long)num, (long long)len,
-                    (long long)x->b->ub_user);
+                    sim_ub_user_note(x->b, note, sizeof note));
   int64_t base = 0;
   AscStatus s = take_bytes(x, in, src, q->position, total, &base);
   if (!s)
@@ -585,11 +586,11 @@ static AscStatus init_buf(AscExec *x, const AscInstr *in, const Source *src,
                     "got %lld",
                     src->api, (long long)len);
   int64_t each;
+  char note[768];
   if (asc_round_up(len, 32, &each))
-    return sim_fail(x, in,
-                    "%s: UB overflow: %lld bytes requested, but the kernel "
-                    "may use %lld bytes of the UB",
-                    src->api, (long long)len, (long long)x->b->ub_user);
+    return sim_fail(x, in, "%s: UB overflow: %lld bytes requested; %s",
+                    src->api, (long long)len,
+                    sim_ub_user_note(x->b, note, sizeof note));
   int64_t base = 0;
   AscStatus s = take_bytes(x, in, src, t->position, each, &base);
   if (!s)

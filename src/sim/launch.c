@@ -49,7 +49,8 @@ typedef struct Launch {
   /* family: cores: the kernel type, the launch's AI Cores (core_num is
    * its blocks, the cores they make up) and the cross-core flags */
   int kernel_type, logical_num;
-  int64_t ub_user; /* AscBlockState.ub_user */
+  AscReserve reserve; /* AscBlockState.reserve */
+  int64_t ub_user;    /* AscBlockState.ub_user */
   AscCoreFlags *core_flags;
   uint8_t *const *core_table;
   struct Worker *workers;
@@ -115,18 +116,14 @@ static AscStatus block_finish(AscBlockState *b) {
   return ASC_OK;
 }
 
-/* The UB a kernel may use for its own buffers and tensors (AscBlockState.
- * ub_user): the platform's UB less what the framework keeps, and less the
- * 8 KiB the APIs that use reserved UB take unless the kernel was compiled
- * with --cce-disable-asc-reserved-ubuf (the reserved-ubuf pass then sets
- * its function attribute reserved_ubuf = 0). */
-static int64_t ub_user_bytes(const AscKernel *k, const AscPlatform *p) {
-  const AscOp *f = k->module && k->n_funcs
-                       ? asc_module_find_function(k->module, k->funcs[0].name)
-                       : NULL;
-  int reserved = f ? asc_op_attr_int(f, "reserved_ubuf", 1) != 0 : 1;
-  size_t keep = p->ub_asc_reserved + (reserved ? p->ub_api_reserved : 0);
-  return p->ub_size > keep ? (int64_t)(p->ub_size - keep) : 0;
+/* The reserved parts of the UB and L1 that apply to the kernel
+ * (AscBlockState.reserve): its kernel type is the one it runs as. */
+static AscReserve kernel_reserve(const AscKernel *k, int kernel_type) {
+  AscReserve r = asc_kernel_reserve(
+      k->module, k->module && k->n_funcs ? k->funcs[0].name : NULL);
+  r.kernel_type = kernel_type;
+  r.mix = asc_kernel_type_is_mix(kernel_type);
+  return r;
 }
 
 /* The next block for w, or -1 when it has none left. */
@@ -156,6 +153,7 @@ static void worker_main(Worker *w) {
   b.block_num = l->core_num;
   b.ub = sc->ub;
   b.ub_size = sc->ub_size;
+  b.reserve = l->reserve;
   b.ub_user = l->ub_user;
   b.ub_dirty = &sc->dirty;
   b.stack = sc->stack;
@@ -410,6 +408,7 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
   }
   AscLaunchControl control;
   asc_control_init(&control, options);
+  AscReserve reserve = kernel_reserve(k, kernel_type);
   int64_t slots = k->frame_slots > 0 ? k->frame_slots : 1;
   Launch l = {
       .kernel = k,
@@ -424,7 +423,8 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
       .precision = options ? options->precision : ASC_PRECISION_EXACT,
       .xsync = xsync,
       .kernel_type = kernel_type, /* family: cores */
-      .ub_user = ub_user_bytes(k, platform),
+      .reserve = reserve,
+      .ub_user = asc_reserve_ub_user(&reserve, platform),
       .logical_num = logical_num,
       .core_flags = core_flags,
       .core_table = core_table,

@@ -54,29 +54,7 @@ void sim_gm_mark_scalar(AscExec *x, int n_before) {
 }
 
 const char *sim_ub_user_note(const AscBlockState *b, char *buf, size_t n) {
-  const AscPlatform *p = b->platform;
-  long long api = (long long)p->ub_api_reserved;
-  if (b->ub_user + (int64_t)p->ub_asc_reserved >= b->ub_size)
-    snprintf(buf, n,
-             "the kernel may use UB bytes [0, %lld): the UB's %lld less the "
-             "%lld the framework and compiler keep (ASC_UB_SIZE; the kernel "
-             "is compiled with --cce-disable-asc-reserved-ubuf, so Ascend "
-             "C's %lld bytes are its own); devkit "
-             "架构规格/NPU架构版本2201.md; use smaller buffers",
-             (long long)b->ub_user, (long long)b->ub_size,
-             (long long)p->ub_asc_reserved, api);
-  else
-    snprintf(buf, n,
-             "the kernel may use UB bytes [0, %lld): the UB's %lld less the "
-             "%lld the framework and compiler keep (ASC_UB_SIZE) and the %lld "
-             "Ascend C keeps for the APIs that use reserved UB (Select, "
-             "AddDeqRelu, ...); devkit 架构规格/NPU架构版本2201.md; use "
-             "smaller buffers, or compile with bisheng_options="
-             "(\"--cce-disable-asc-reserved-ubuf\",) to make the %lld bytes "
-             "usable (those APIs are then unavailable)",
-             (long long)b->ub_user, (long long)b->ub_size,
-             (long long)p->ub_asc_reserved, api, api);
-  return buf;
+  return asc_reserve_ub_note(&b->reserve, b->platform, buf, n);
 }
 
 const AscTensorRef *sim_tensor_arg(AscExec *x, const AscInstr *in, int k,

@@ -216,10 +216,11 @@ typedef struct AscBlockState {
   int block_idx, block_num;
   uint8_t *ub;
   int64_t ub_size;
-  /* the UB the kernel may place its own buffers and tensors in, [0,
-   * ub_user): ub_size less the platform's reserved parts (AscPlatform;
-   * the 8 KiB of ub_api_reserved are the kernel's when it is compiled with
-   * --cce-disable-asc-reserved-ubuf) */
+  /* the reserved parts of UB and L1 that apply to the kernel (its kernel
+   * type, the API of 静态Tensor编程.md's table 5 it uses), and the UB it may
+   * place its own buffers and tensors in, [0, ub_user): ub_size less those
+   * parts (asc_reserve_ub_user) */
+  AscReserve reserve;
   int64_t ub_user;
   int64_t *ub_dirty; /* the scratch's high-water mark of UB accesses */
   int16_t flags[ASC_MAX_EVENTS][ASC_MAX_EVENT_IDS]; /* pending set_flags */
@@ -327,8 +328,9 @@ const AscTensorRef *sim_tensor_arg(AscExec *x, const AscInstr *in, int k,
  * tensor and the UB; returns a pointer to its first byte or NULL after
  * recording an error. `write` says whether the instruction writes them (for
  * the observers); `what` names the operand in messages. */
-/* Says how much of the UB the kernel may use and why (ub_user), with
- * what to do when it needs more: for the messages of UB overflows. */
+/* Says how much of the UB the kernel may use and why (ub_user: which
+ * reserved part applies, and why), with what to do when it needs more: for
+ * the messages of UB overflows (asc_reserve_ub_note). */
 const char *sim_ub_user_note(const AscBlockState *b, char *buf, size_t n);
 uint8_t *sim_local_ptr(AscExec *x, const AscInstr *in, const AscTensorRef *t,
                        int64_t count, int write, const char *what);

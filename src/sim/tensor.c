@@ -103,20 +103,13 @@ AscStatus sim_lt_create(AscExec *x, const AscInstr *in) {
   /* the part of the memory a kernel may use (its reserved end excluded) */
   int64_t size = mem >= 0 ? sim_cube_mem_user(x->b, mem) : x->b->ub_user;
   int64_t end = 0;
-  char note[600];
-  if (mem < 0) {
-    char why[512];
-    snprintf(note, sizeof note, "the UB the kernel may use: %s",
-             sim_ub_user_note(x->b, why, sizeof why));
-  } else if (mem == SIM_CMEM_L1) {
-    snprintf(note, sizeof note,
-             "the L1 the kernel may use: %lld bytes (ASC_L1_SIZE: the "
-             "framework and compiler keep its last 256, devkit "
-             "架构规格/NPU架构版本2201.md); use smaller tensors",
-             (long long)size);
-  } else {
+  char note[800], why[760];
+  if (mem < 0 || mem == SIM_CMEM_L1) /* the memories with reserved parts */
+    snprintf(note, sizeof note, "the %s the kernel may use: %s", name,
+             mem < 0 ? sim_ub_user_note(x->b, why, sizeof why)
+                     : sim_cube_mem_note(x->b, mem, why, sizeof why));
+  else
     snprintf(note, sizeof note, "the %lld-byte %s", (long long)size, name);
-  }
   if (addr >= 0 && len >= 0 && asc_scaled_add(addr, len, esize(t), &end))
     return sim_fail(x, in,
                     "LocalTensor at %s address %lld with %lld elements of %s "

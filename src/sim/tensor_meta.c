@@ -186,7 +186,7 @@ AscStatus sim_lt_set_size(AscExec *x, const AscInstr *in) {
   /* (the devkit's CPU debug build checks this too) */
   if (n < 0 || asc_scaled_add(t->addr, n, esize(t), &end) ||
       end > x->b->ub_user) {
-    char note[512];
+    char note[768];
     return sim_fail(x, in,
                     "LocalTensor.set_size(%lld): %lld elements of %s from UB "
                     "address %lld end past the UB the kernel may use; %s",

@@ -983,12 +983,43 @@ static void test_fault_ub(void) {
   AscLaunchError err;
   AscStatus s;
   CHECK_EQ((int64_t)platform()->ub_size, 192 * 1024);
-  /* the UB a kernel may use: 192 KiB less the 256 bytes the framework
-   * keeps and Ascend C's 8 KiB (AscPlatform; NPU架构版本2201.md) */
-  const int64_t ub =
-      (int64_t)(platform()->ub_size - platform()->ub_asc_reserved -
-                platform()->ub_api_reserved);
-  CHECK_EQ(ub, 192 * 1024 - 256 - 8 * 1024);
+  /* the UB a kernel may use: all 192 KiB for these kernels, AIV_ONLY (no
+   * kernel_type) and using no API of 静态Tensor编程.md's table 5; a MIX
+   * kernel leaves 256 bytes, one using such an API 8 KiB (src/sim/
+   * reserve.c, tests/python/test_hw_rules.py) */
+  const int64_t ub = (int64_t)platform()->ub_size;
+  {
+    AscReserve r = {0, 0, NULL, {0}};
+    CHECK_EQ(asc_reserve_ub_user(&r, platform()), ub);
+    r.mix = 1;
+    CHECK_EQ(asc_reserve_ub_user(&r, platform()), ub - 256);
+    r.api = "Select";
+    CHECK_EQ(asc_reserve_ub_user(&r, platform()), ub - 256 - 8 * 1024);
+    r.mix = 0;
+    CHECK_EQ(asc_reserve_ub_user(&r, platform()), ub - 8 * 1024);
+    CHECK_EQ(asc_reserve_l1_user(&r, platform()), 512 * 1024);
+    r.mix = 1;
+    CHECK_EQ(asc_reserve_l1_user(&r, platform()), 512 * 1024 - 256);
+    /* a note cut short stays a prefix and ends on a whole UTF-8 character
+     * (it goes to Python as a str) */
+    char full[1024], cut[1024];
+    r.api_loc.file = "k.py";
+    r.api_loc.line = 7;
+    asc_reserve_ub_note(&r, platform(), full, sizeof full);
+    CHECK(strstr(full, "Select, which the kernel uses at k.py:7") != NULL);
+    for (size_t n = 1; n <= strlen(full) + 1; n++) {
+      asc_reserve_ub_note(&r, platform(), cut, n);
+      size_t len = strlen(cut), lead = len;
+      CHECK(len < n && strncmp(cut, full, len) == 0);
+      while (lead > 0 && ((unsigned char)cut[lead - 1] & 0xC0) == 0x80)
+        lead--;
+      if (lead > 0 && (unsigned char)cut[lead - 1] >= 0xC0) {
+        unsigned char c = (unsigned char)cut[lead - 1];
+        size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        CHECK_EQ((int64_t)(len - (lead - 1)), (int64_t)need);
+      }
+    }
+  }
 
   /* a LocalTensor past the end of the UB a kernel may use */
   fk_begin(&f);
@@ -1000,7 +1031,7 @@ static void test_fault_ub(void) {
   s = fk_run(&f, &u, 1, 1, &err);
   EXPECT_FAULT(s, &err, 0, 10, "asc.local_tensor",
                "beyond the UB the kernel may use: the kernel may use UB "
-               "bytes [0, 188160)");
+               "bytes [0, 196608), all of the UB: its kernel type AIV_ONLY");
 
   fk_begin(&f);
   {

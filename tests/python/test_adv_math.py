@@ -620,8 +620,9 @@ def test_misuse(case: int, cls: Any, fragments: tuple) -> None:
 
 
 # The stack buffer runs from the TPipe's last buffer to the UB's end less the 128-byte Matmul message
-# (kernel_pop_stack_buffer.h), so it is never smaller than Ascend C's 8 KiB reserve: only a kernel compiled with
-# --cce-disable-asc-reserved-ubuf, whose TPipe may give 196352 bytes (192 KiB less 256), can leave it short.
+# (kernel_pop_stack_buffer.h): a kernel whose TPipe gives nearly all the UB leaves it short. (This AIV kernel, which
+# uses no API of 静态Tensor编程.md's table 5, may use the whole UB with or without the option it keeps from when the
+# option was what gave a kernel the UB's last 8 KiB; test_hw_rules.py.)
 @asc.jit(bisheng_options=("--cce-disable-asc-reserved-ubuf",))
 def full_ub(x: asc.GlobalAddress, z: asc.GlobalAddress, left: int):
     x_gm = asc.GlobalTensor()

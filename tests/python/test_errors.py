@@ -895,7 +895,7 @@ def ub_tensor_kernel(x: asc.GlobalAddress, elements: int):
 
 
 def test_local_tensor_beyond_ub() -> None:
-    ub = 192 * 1024 - 256 - 8 * 1024  # what a kernel may use of the UB (NPU架构版本2201.md)
+    ub = 192 * 1024  # an AIV kernel using no API of table 5 may use all of it (test_hw_rules.py)
     out = np.zeros(8, np.float32)
     ub_tensor_kernel[1](out, ub // 4)  # exactly the usable UB is fine
     with pytest.raises(asc.KernelError) as info:
@@ -912,8 +912,8 @@ def init_buffer_kernel(x: asc.GlobalAddress, size: int):
 
 def test_init_buffer_beyond_ub() -> None:
     out = np.zeros(8, np.float32)
-    half = (192 * 1024 - 256 - 8 * 1024) // 2
-    init_buffer_kernel[1](out, half)  # two buffers: exactly the UB a kernel may use
+    half = 192 * 1024 // 2
+    init_buffer_kernel[1](out, half)  # two buffers: exactly the UB this kernel may use (all of it: test_hw_rules.py)
     with pytest.raises(asc.KernelError) as info:
         init_buffer_kernel[1](out, half + 32)
     check_kernel_error(info.value, init_buffer_kernel, "pipe.init_buffer(", "TPipe.init_buffer", message="UB")

@@ -4,9 +4,9 @@ source and what to write instead:
 
 1. at most 8 queue buffers of one TPosition allocated at once (TQue简介.md "TQue Buffer限制", FAQ
    运行验证时AllocTensor-FreeTensor失败.md): the 9th AllocTensor hangs on an NPU;
-2. the UB's reserved parts (架构规格/NPU架构版本2201.md): a kernel may use 192 KiB less 256 bytes less Ascend C's
-   8 KiB, which --cce-disable-asc-reserved-ubuf (bisheng_options) gives it, making the APIs that use it (静态Tensor编程
-   .md, table 5) CompileErrors; L1: 512 KiB less 256 bytes;
+2. the UB's reserved parts (架构规格/NPU架构版本2201.md): a MIX kernel leaves the UB's and the L1's last 256 bytes,
+   a kernel using an API of 静态Tensor编程.md's table 5 leaves Ascend C's 8 KiB of UB; --cce-disable-asc-reserved-ubuf
+   (bisheng_options) makes those APIs CompileErrors;
 3. static tensors (placed by address) and the TPipe framework do not mix in one kernel (静态Tensor编程.md);
 4. event ids 6 and 7 are the devkit's (SetFlag-WaitFlag(ISASI).md), and an id a TQue holds is the queue's;
 5. pipe_barrier(PIPE_S) is not supported (PipeBarrier(ISASI).md).
@@ -25,10 +25,12 @@ import asc._C as C
 from asc.runtime import compiler
 
 VECIN, VECOUT, VECCALC, GM = asc.TPosition.VECIN, asc.TPosition.VECOUT, asc.TPosition.VECCALC, asc.TPosition.GM
-UB = 192 * 1024
-UB_USABLE = UB - 256 - 8 * 1024  # by default (NPU架构版本2201.md)
-UB_USABLE_NO_RESERVE = UB - 256  # with --cce-disable-asc-reserved-ubuf
-L1_USABLE = 512 * 1024 - 256  # ASC_L1_SIZE
+UB = 192 * 1024  # what an AIV kernel using no API of 静态Tensor编程.md's table 5 may use: all of it
+UB_API = UB - 8 * 1024  # one using such an API: below TMP_UB_OFFSET (kernel_utils_constants.h)
+UB_MIX = UB - 256  # a MIX kernel: ASC_UB_SIZE (NPU架构版本2201.md)
+UB_MIX_API = UB - 256 - 8 * 1024  # a MIX kernel using such an API (the page's 192 KiB - 256 B - 8 KiB)
+L1 = 512 * 1024
+L1_MIX = L1 - 256  # ASC_L1_SIZE: a MIX kernel's
 NO_RESERVE = ("--cce-disable-asc-reserved-ubuf",)
 
 
@@ -250,6 +252,8 @@ def test_double_buffering_halves_the_queues() -> None:
 
 
 # ---- 2. the UB's reserved parts --------------------------------------------------------------------------------
+# 256 bytes of UB and of L1 are kept in MIX kernels only; 8 KiB of UB only in a kernel using an API of table 5. The
+# devkit's add_high_performance example (an AIV kernel without those APIs) places its tensors in all 196608 bytes.
 
 def test_the_platform_table_holds_the_reserved_parts() -> None:
     row = C.platform("Ascend910B1")
@@ -257,8 +261,9 @@ def test_the_platform_table_holds_the_reserved_parts() -> None:
         (UB, 256, 8 * 1024, 128)
     assert (row["l1_size"], row["l1_reserved"], row["l1_asc_reserved"]) == (512 * 1024, 128, 256)
     assert (row["event_ids"], row["user_event_ids"]) == (8, 6)
-    assert compiler.usable_ub("Ascend910B1", {}) == UB_USABLE
-    assert compiler.usable_ub("Ascend910B1", {"bisheng_options": NO_RESERVE}) == UB_USABLE_NO_RESERVE
+    # without the kernel's module: what any kernel may use (both parts kept; the 8 KiB not with the option)
+    assert compiler.usable_ub("Ascend910B1", {}) == UB_MIX_API
+    assert compiler.usable_ub("Ascend910B1", {"bisheng_options": NO_RESERVE}) == UB_MIX
 
 
 def test_the_npu_compile_gets_the_option_too(tmp_path: Any) -> None:
@@ -273,43 +278,133 @@ def test_the_npu_compile_gets_the_option_too(tmp_path: Any) -> None:
     assert build.compiles and all(c[-1] == NO_RESERVE[0] for c in build.compiles)
 
 
-@asc.jit
-def tbuf_of(n: int):
+@asc.jit(sanitize="off")
+def _select_in_a_function(a: asc.LocalTensor, m: asc.LocalTensor):
+    asc.select(a, m, a, a, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 128)  # <- select in a function
+
+
+def ub_kernel(how: str, api: str = "", **options: Any) -> Any:
+    """A kernel taking n bytes of UB (from a TBuf, a static tensor, a LocalTensor.set_size or a TQue) and, with
+    api, using Select in its body or in a device function it calls (after the bytes are taken, on tensors within
+    them: it never needs the reserved UB to run here)."""
+
+    def by_tbuf(n: int):
+        pipe = asc.TPipe()
+        buf = asc.TBuf(VECCALC)
+        pipe.init_buffer(buf, n)  # <- take
+        if api == "body":
+            a = buf.get_with_offset(128, 0, asc.float16)
+            m = buf.get_with_offset(32, 256, asc.uint8)
+            asc.select(a, m, a, a, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 128)  # <- select
+        if api == "call":
+            _select_in_a_function(buf.get_with_offset(128, 0, asc.float16), buf.get_with_offset(32, 256, asc.uint8))
+
+    def by_static(n: int):
+        asc.LocalTensor(asc.uint8, VECCALC, 0, n)  # <- take
+        if api == "body":
+            a = asc.LocalTensor(asc.float16, VECCALC, 0, 128)
+            m = asc.LocalTensor(asc.uint8, VECCALC, 256, 32)
+            asc.select(a, m, a, a, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 128)  # <- select
+        if api == "call":
+            _select_in_a_function(asc.LocalTensor(asc.float16, VECCALC, 0, 128),
+                                  asc.LocalTensor(asc.uint8, VECCALC, 256, 32))
+
+    def by_set_size(n: int):
+        t = asc.LocalTensor(asc.uint8, VECCALC, 0, 32)
+        t.set_size(n)  # <- take
+        if api == "body":
+            a = asc.LocalTensor(asc.float16, VECCALC, 0, 128)
+            m = asc.LocalTensor(asc.uint8, VECCALC, 256, 32)
+            asc.select(a, m, a, a, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 128)  # <- select
+
+    def by_queue(n: int):
+        pipe = asc.TPipe()
+        q = asc.TQue(VECIN, 1)
+        pipe.init_buffer(q, 2, n // 2)  # <- take
+        if api == "body":
+            t = q.alloc_tensor(asc.float16)
+            m = t[128:].reinterpret_cast(asc.uint8)
+            asc.select(t, m, t, t, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 128)  # <- select
+            q.free_tensor(t)
+
+    fn = {"tbuf": by_tbuf, "static": by_static, "set_size": by_set_size, "queue": by_queue}[how]
+    fn.__name__ = f"ub_{how}_{api or 'none'}_{len(options)}"
+    return asc.jit(sanitize="off", **options)(fn)
+
+
+def assert_usable(kernel: Any, usable: int, *fragments: str, step: int = 1) -> str:
+    """kernel[1](usable) runs; kernel[1](usable + step) fails at the line that takes the bytes, saying how much the
+    kernel may use, the devkit page and what to do (and the fragments)."""
+    kernel[1](usable)
+    err = fails_at(kernel, (usable + step,), "# <- take", f"the kernel may use UB bytes [0, {usable})",
+                   "NPU架构版本2201.md", "use smaller buffers", *fragments)
+    return str(err)
+
+
+@pytest.mark.parametrize("how", ["tbuf", "static", "set_size", "queue"])
+def test_an_aiv_kernel_without_the_apis_of_table_5_may_use_the_whole_ub(how: str) -> None:
+    text = assert_usable(ub_kernel(how), UB, "all of the UB", "kernel type AIV_ONLY is not MIX",
+                         "uses no API of 静态Tensor编程.md's table 5", step=64 if how == "queue" else 1)
+    assert "--cce-disable-asc-reserved-ubuf" not in text  # the option would change nothing
+    # the option gives it nothing more either: it has no reserved bytes to give
+    assert_usable(ub_kernel(how, bisheng_options=NO_RESERVE), UB, "all of the UB",
+                  step=64 if how == "queue" else 1)
+
+
+@pytest.mark.parametrize("how,api", [("tbuf", "body"), ("static", "body"), ("set_size", "body"), ("queue", "body"),
+                                     ("tbuf", "call"), ("static", "call")])
+def test_a_kernel_using_an_api_of_table_5_leaves_its_8_kib(how: str, api: str) -> None:
+    kernel = ub_kernel(how, api)
+    marker = "# <- select" if api == "body" else "# <- select in a function"
+    where = f"test_hw_rules.py:{line_of(kernel if api == 'body' else _select_in_a_function, marker)}"
+    text = assert_usable(kernel, UB_API, "the 8192 Ascend C keeps from byte 188416 (TMP_UB_OFFSET) for the "
+                         f"temporaries of Select, which the kernel uses at {where}", "静态Tensor编程.md, table 5",
+                         "kernel type AIV_ONLY is not MIX", "or do without Select",
+                         step=64 if how == "queue" else 1)
+    assert "256 the framework" not in text
+
+
+@asc.jit(kernel_type=asc.KernelType.MIX_AIV_1_0)
+def mix_static(n: int, sel: asc.ConstExpr[bool]):
+    asc.LocalTensor(asc.uint8, VECCALC, 0, n)  # <- take
+    if sel:
+        a = asc.LocalTensor(asc.float16, VECCALC, 0, 128)
+        m = asc.LocalTensor(asc.uint8, VECCALC, 256, 32)
+        asc.select(a, m, a, a, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 128)
+
+
+@asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_2)
+def mix_tbuf(n: int):
     pipe = asc.TPipe()
     buf = asc.TBuf(VECCALC)
-    pipe.init_buffer(buf, n)  # <- init
+    pipe.init_buffer(buf, n)  # <- take
 
 
-@asc.jit(bisheng_options=NO_RESERVE)
-def tbuf_of_no_reserve(n: int):
-    pipe = asc.TPipe()
-    buf = asc.TBuf(VECCALC)
-    pipe.init_buffer(buf, n)  # <- init
+def test_a_mix_kernel_leaves_the_frameworks_256_bytes() -> None:
+    mix_static[1](UB_MIX, False)
+    fails_at(mix_static, (UB_MIX + 1, False), "# <- take", f"the kernel may use UB bytes [0, {UB_MIX}): the UB's "
+             f"{UB} less the 256 the framework and compiler keep in a MIX kernel (kernel type MIX_AIV_1_0; "
+             "ASC_UB_SIZE)", "uses no API of 静态Tensor编程.md's table 5")
+    # MIX and an API of table 5: the page's 192 KiB - 256 B - 8 KiB
+    with_select = asc.jit(kernel_type=asc.KernelType.MIX_AIV_1_0, sanitize="off")(mix_static.fn)  # (reads unset UB)
+    with_select[1](UB_MIX_API, True)
+    fails_at(with_select, (UB_MIX_API + 1, True), "# <- take", f"[0, {UB_MIX_API}): the UB's {UB} less the 256",
+             "and the 8192 Ascend C keeps from byte 188416")
+    # a MIX_AIC_1_2 launch: the vector cores' TPipe
+    mix_tbuf[1](UB_MIX)
+    fails_at(mix_tbuf, (UB_MIX + 1,), "# <- take", f"[0, {UB_MIX})", "kernel type MIX_AIC_1_2")
 
 
-@asc.jit
-def static_of(n: int):
-    asc.LocalTensor(asc.uint8, VECCALC, 0, n)  # <- tensor
-
-
-@asc.jit(bisheng_options=NO_RESERVE)
-def static_of_no_reserve(n: int):
-    asc.LocalTensor(asc.uint8, VECCALC, 0, n)  # <- tensor
-
-
-@pytest.mark.parametrize("kernel,usable,marker", [
-    (tbuf_of, UB_USABLE, "# <- init"), (static_of, UB_USABLE, "# <- tensor"),
-    (tbuf_of_no_reserve, UB_USABLE_NO_RESERVE, "# <- init"),
-    (static_of_no_reserve, UB_USABLE_NO_RESERVE, "# <- tensor"),
-])
-def test_the_ub_a_kernel_may_use_ends_before_the_reserved_parts(kernel: Any, usable: int, marker: str) -> None:
-    kernel[1](usable)  # exactly up to the limit: fine
-    err = fails_at(kernel, (usable + 1,), marker, f"the kernel may use UB bytes [0, {usable})",
-                   "NPU架构版本2201.md", "use smaller buffers")
-    if usable == UB_USABLE:
-        assert "--cce-disable-asc-reserved-ubuf" in str(err) and "8192 Ascend C keeps" in str(err)
-    else:
-        assert "compiled with --cce-disable-asc-reserved-ubuf" in str(err)
+@pytest.mark.parametrize("case,api", [(0, "Select"), (2, "AddDeqRelu"), (3, "Digamma"), (6, "Power")])
+def test_every_api_of_table_5_takes_the_8_kib(case: int, api: str) -> None:
+    compiled = asc.jit(sanitize="off")(reserved_apis.fn)
+    compiled[1](case)
+    info = list(compiled.cache.values())[-1].module.reserve("Ascend910B1")
+    assert (info["api"], info["api_loc"][1]) == (api, line_of(reserved_apis, f"# <- {case}")), info
+    assert (info["ub_user"], info["kernel_type"], info["mix"]) == (UB_API, 0, False), info
+    compiled[1](7)  # Add: no reserve
+    info = list(compiled.cache.values())[-1].module.reserve("Ascend910B1")
+    assert (info["api"], info["api_loc"], info["ub_user"]) == (None, None, UB), info
 
 
 @asc.jit(matmul_cube_only=True)
@@ -325,39 +420,65 @@ def l1_tbuf(n: int):
 
 
 @pytest.mark.parametrize("kernel", [l1_static, l1_tbuf])
-def test_the_l1_a_kernel_may_use_is_asc_l1_size(kernel: Any) -> None:
-    kernel[1](L1_USABLE)
-    fails_at(kernel, (L1_USABLE + 1,), "# <- l1", "524032 bytes", "ASC_L1_SIZE", "NPU架构版本2201.md")
+def test_the_l1_of_a_mix_kernel_is_asc_l1_size_else_all_of_it(kernel: Any) -> None:
+    kernel[1](L1)  # AIC_ONLY: all of the L1
+    fails_at(kernel, (L1 + 1,), "# <- l1", f"the kernel may use L1 bytes [0, {L1}), all of the L1: its kernel type "
+             "AIC_ONLY is not MIX", "NPU架构版本2201.md", "use smaller buffers")
+    mix = asc.jit(kernel.fn)  # detected: a kernel using the cube core is MIX_AIC_1_2
+    mix[1](L1_MIX)
+    fails_at(mix, (L1_MIX + 1,), "# <- l1", f"the kernel may use L1 bytes [0, {L1_MIX}): the L1's {L1} less the 256 "
+             "the framework and compiler keep in a MIX kernel (kernel type MIX_AIC_1_2; ASC_L1_SIZE)",
+             "NPU架构版本2201.md")
 
 
-@asc.jit
-def auto_pool(x: asc.GlobalAddress):
-    xg = asc.GlobalTensor()
-    xg.set_global_buffer(x)
-    t = asc.LocalTensorAuto(asc.float32, 8)
-    asc.duplicate(t, 3.0, 8)
-    asc.data_copy(xg, t, 8)
-
-
-def test_the_ub_planner_and_the_emitted_ascend_c_use_the_usable_ub() -> None:
-    x = np.zeros(8, np.float32)
-    auto_pool[1](x)
-    np.testing.assert_array_equal(x, 3.0)
-    log = list(auto_pool.cache.values())[-1].pass_log
-    assert f"of {UB_USABLE} available (UB {UB_USABLE}, 0 taken" in log, log
-
-    @asc.jit(bisheng_options=NO_RESERVE)
-    def auto_pool_no_reserve(x: asc.GlobalAddress):
+def auto_pool_kernel(sel: bool, **options: Any) -> Any:
+    def auto_pool(x: asc.GlobalAddress):
         xg = asc.GlobalTensor()
         xg.set_global_buffer(x)
         t = asc.LocalTensorAuto(asc.float32, 8)
-        asc.duplicate(t, 4.0, 8)
+        asc.duplicate(t, 3.0, 8)
+        if sel:
+            m = asc.LocalTensorAuto(asc.uint8, 32)
+            asc.duplicate(m.reinterpret_cast(asc.int16), 0, 16)
+            asc.select(t, m, t, 1.0, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 8)
         asc.data_copy(xg, t, 8)
 
-    auto_pool_no_reserve[1](x)
-    np.testing.assert_array_equal(x, 4.0)
-    log = list(auto_pool_no_reserve.cache.values())[-1].pass_log
-    assert f"of {UB_USABLE_NO_RESERVE} available" in log, log
+    auto_pool.__name__ = f"auto_pool_{int(sel)}_{len(options)}"
+    return asc.jit(**options)(auto_pool)
+
+
+@pytest.mark.parametrize("sel,options,usable", [
+    (False, {}, UB), (True, {}, UB_API),
+    (False, {"kernel_type": asc.KernelType.MIX_AIV_1_0}, UB_MIX),
+    (True, {"kernel_type": asc.KernelType.MIX_AIV_1_0}, UB_MIX_API),
+    (False, {"bisheng_options": NO_RESERVE}, UB),
+])
+def test_the_ub_planner_gets_what_the_kernel_may_use(sel: bool, options: Any, usable: int) -> None:
+    kernel = auto_pool_kernel(sel, **options)
+    x = np.zeros(8, np.float32)
+    kernel[1](x)
+    np.testing.assert_array_equal(x, 1.0 if sel else 3.0)  # (a mask of zeros selects the scalar)
+    compiled = list(kernel.cache.values())[-1]
+    assert f"of {usable} available (UB {usable}, 0 taken" in compiled.pass_log, compiled.pass_log
+    assert compiler.usable_ub("Ascend910B1", compiled.options, compiled.module) == usable
+
+
+@asc.jit
+def auto_too_big(x: asc.GlobalAddress):
+    xg = asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    t = asc.LocalTensorAuto(asc.float32, UB // 4 - 8)  # <- big
+    m = asc.LocalTensorAuto(asc.uint8, 32)
+    asc.duplicate(t, 3.0, 8)
+    asc.select(t, m, t, 1.0, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 8)  # <- select
+    asc.data_copy(xg, t, 8)
+
+
+def test_the_planners_error_says_which_reserve_applies() -> None:
+    fails_at(auto_too_big, (np.zeros(8, np.float32),), "# <- big", f"the kernel has {UB_API}",
+             f"the kernel may use UB bytes [0, {UB_API})", "temporaries of Select, which the kernel uses at "
+             f"test_hw_rules.py:{line_of(auto_too_big, '# <- select')}", "or do without Select",
+             cls=asc.CompileError)
 
 
 @asc.jit

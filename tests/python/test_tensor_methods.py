@@ -28,9 +28,8 @@ from kernels_util import ascendc, fails_at
 import asc
 
 VECIN, VECOUT, VECCALC = asc.TPosition.VECIN, asc.TPosition.VECOUT, asc.TPosition.VECCALC
+# the UB; an AIV kernel using no API of 静态Tensor编程.md's table 5 may use all of it (test_hw_rules.py)
 UB_BYTES = 192 * 1024
-# the UB a kernel may use: 192 KiB less the 256 bytes the framework keeps and Ascend C's 8 KiB (NPU架构版本2201.md)
-UB_USABLE = 192 * 1024 - 256 - 8 * 1024
 
 
 def out64(n: int = 32) -> np.ndarray:
@@ -204,11 +203,11 @@ def k_size_limits(out: asc.GlobalAddress, n: int, case: asc.ConstExpr[int]):
 
 
 def test_set_size_is_checked_against_the_ub() -> None:
-    n = (UB_USABLE - 1024) // 4 + 1
+    n = (UB_BYTES - 1024) // 4 + 1
     fails_at(k_size_limits, (np.zeros(64, np.float32), n, 0), "# <- 0",
              f"LocalTensor.set_size({n}): {n} elements of float32 from UB address 1024 end past the UB the kernel "
-             f"may use; the kernel may use UB bytes [0, {UB_USABLE})")
-    k_size_limits[1](np.zeros(64, np.float32), (UB_USABLE - 1024) // 4, 0)  # up to the usable UB's end is fine
+             f"may use; the kernel may use UB bytes [0, {UB_BYTES})")
+    k_size_limits[1](np.zeros(64, np.float32), (UB_BYTES - 1024) // 4, 0)  # up to the usable UB's end is fine
     fails_at(k_size_limits, (np.zeros(64, np.float32), -1, 1), "# <- 1", "set_buffer_len: negative length -1")
     fails_at(k_size_limits, (np.zeros(64, np.float32), 0, 2), "# <- 2", "32 elements requested but the LocalTensor "
              "has only 16")

@@ -91,7 +91,7 @@ def test_loop_tensors_compute_and_double_buffer_when_they_fit(dtype: Any, tile: 
         # 40 KiB tiles: 240 KiB double-buffered; the largest (here: the first) give it up until 160 KiB fit
         assert [slots_of(lines[n]) for n in ("x_local", "y_local", "z_local")] == [1, 1, 2], lines
         assert "double buffering would not fit" in lines["x_local"]
-        assert "pool 163840 bytes of 188160" in compiled(vadd_loop).pass_log
+        assert "pool 163840 bytes of 196608" in compiled(vadd_loop).pass_log
     ir = compiled(vadd_loop).ir_text()
     assert '"asc.local_tensor_auto"' not in ir
     assert '"asc.tpipe.init_buffer_buf"' in ir and ir.count('"asc.tbuf"()') == 1
@@ -270,7 +270,7 @@ def test_the_kernels_tpipe_is_reused_and_its_buffers_counted() -> None:
     ir = compiled(with_pipe).ir_text()
     assert ir.count('"asc.tpipe"()') == 1
     log = compiled(with_pipe).pass_log
-    assert "pool 512 bytes of 187904 available (UB 188160, 256 taken by init_buffer calls)" in log, log
+    assert "pool 512 bytes of 196352 available (UB 196608, 256 taken by init_buffer calls)" in log, log
     # through the calls: copy_in's DataCopy (MTE2) and scale's Muls (V)
     assert "2 slots (double-buffered; pipes V,MTE2)" in plan_lines(with_pipe)["a"]
     cpp = ascendc(with_pipe)
@@ -299,7 +299,8 @@ def too_big_simple(x: asc.GlobalAddress):
 def test_over_capacity_names_every_tensor_and_the_capacity() -> None:
     err = fails_at(too_big_simple, (np.zeros(64, np.float32),), "# <- first", "big0 at test_ub_plan.py:",
                    "big1 at", "big2 at", "65536 bytes", "big3 at", "64 bytes", "196672 bytes needed",
-                   "the kernel has 188160", "8 KiB more are reserved", cls=asc.CompileError)
+                   "the kernel has 196608", "all of the UB: its kernel type AIV_ONLY is not MIX",
+                   cls=asc.CompileError)
     assert "LocalTensorAuto" in str(err)
 
 
@@ -362,11 +363,14 @@ def test_auto_tensors_imply_insert_sync() -> None:
     assert compiled(plain).pass_log == ""
     assert compiler.effective_options({"insert_sync": False}, '"asc.local_tensor_auto"')["insert_sync"] is False
     assert compiler.sync_pipeline({"insert_sync": False}) == []
-    # the UB a kernel may use: 192 KiB less 256 bytes and Ascend C's 8 KiB (NPU架构版本2201.md), or less the 256
-    # bytes only with --cce-disable-asc-reserved-ubuf
+    # without the kernel's module, what any kernel may use: 192 KiB less the 256 bytes of a MIX kernel and the
+    # 8 KiB of one using an API of 静态Tensor编程.md's table 5 (NPU架构版本2201.md), or less the 256 bytes only with
+    # --cce-disable-asc-reserved-ubuf; with it, what this kernel may use (test_hw_rules.py)
     assert compiler.sync_pipeline({"insert_sync": None}, True, "Ascend910B1")[-1] == "plan-ub{ub=188160}"
     assert compiler.sync_pipeline({"insert_sync": None, "bisheng_options": ("--cce-disable-asc-reserved-ubuf",)},
                                   True, "Ascend910B1")[-1] == "plan-ub{ub=196352}"
+    assert compiler.sync_pipeline({"insert_sync": None}, True, "Ascend910B1", compiled(tiny).module)[-1] == \
+        "plan-ub{ub=196608}"
     assert compiler.sync_pipeline({"insert_sync": True}) == ["inline", "insert-sync{auto-sync}"]
     assert compiler.sync_pipeline({"insert_sync": "replace", "auto_sync": False}, True) == \
         ["inline", "plan-ub", "insert-sync{replace}"]
@@ -391,7 +395,7 @@ def test_the_plan_goes_to_the_dump_and_to_auto_sync_log(tmp_path: Any, monkeypat
     assert len(dumped) == 1
     text = dumped[0].read_text()
     assert re.search(r"plan-ub: t \(test_ub_plan.py:\d+\) float32 x 8 = 32 bytes at offset 0, 1 slot", text), text
-    assert "plan-ub: pool 32 bytes of 188160" in text
+    assert "plan-ub: pool 32 bytes of 196608" in text
     assert log_file.read_text() == text
 
 

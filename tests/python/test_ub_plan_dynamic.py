@@ -65,12 +65,12 @@ def test_runtime_shapes_compute_with_one_compilation(dtype: Any) -> None:
     for name in ("a", "b", "c"):
         assert re.search(rf"plan-ub: {name} \(\S+\) float(16|32) x \d+ x 1 runtime dim = a runtime size "
                          r"at a runtime offset from 32", log), log
-    assert "plan-ub: pool 188160 bytes of 188160 available" in log
+    assert "plan-ub: pool 196608 bytes of 196608 available" in log
     assert "plan-ub: 3 runtime-sized tensors above the first 32 bytes" in log
     ir = compiled(dyn_vadd).ir_text()
     assert ir.count('"asc.local_tensor_auto.check"') == 3 and '"asc.local_tensor_auto"' not in ir
     cpp = ascendc(dyn_vadd)
-    assert "pipe.InitBuffer(auto_ub_pool, 188160);" in cpp  # the UB a kernel may use
+    assert "pipe.InitBuffer(auto_ub_pool, 196608);" in cpp  # all of the UB: an AIV kernel without Select & co.
     assert "auto_ub_pool.GetWithOffset<float>(8, 0);" in cpp
     assert cpp.count("AscendC::Trap();") == 3
     # a's offset is the static part's end; its length the shape's product
@@ -144,7 +144,7 @@ def test_reuse_is_what_makes_two_large_tensors_fit() -> None:
     np.testing.assert_array_equal(z, x * 2 + 1)
     fails_at(two_phases, (x, z, n, True), "# b here",
              "asc.LocalTensorAuto b: its runtime shape (25600 elements) of float32 needs 102400 bytes at byte 102400 "
-             "of the auto-tensor pool, which has 188160 bytes")
+             "of the auto-tensor pool, which has 196608 bytes")
     small = np.arange(64, dtype=np.float32)
     zs = np.zeros_like(small)
     two_phases[1](small, zs, 64, True)
@@ -170,10 +170,10 @@ def sized(z: asc.GlobalAddress, rows: int, cols: int, fixed: asc.ConstExpr[int])
     (4, -1, 64, ["(4 x 4 x -1 elements) has a size that is not positive"]),
     (2**31 - 1, 2**31 - 1, 64, ["(4 x 2147483647 x 2147483647 elements) of float16 needs more bytes than an int64 holds"]),
     (1000, 25, 64, ["(4 x 1000 x 25 elements) of float16 needs 200000 bytes at byte 256 of the auto-tensor pool, "
-                    "which has 188160 bytes"]),
-    # the compile-time sized tensors take their bytes first: 188128 of the 188160 a kernel may use, 32 left
-    (2, 3, 47032, ["(4 x 2 x 3 elements) of float16 needs 48 bytes at byte 188128 of the auto-tensor pool, "
-                   "which has 188160 bytes"]),
+                    "which has 196608 bytes"]),
+    # the compile-time sized tensors take their bytes first: 196576 of the 196608 the kernel may use, 32 left
+    (2, 3, 49144, ["(4 x 2 x 3 elements) of float16 needs 48 bytes at byte 196576 of the auto-tensor pool, "
+                   "which has 196608 bytes"]),
 ])
 def test_sizes_that_do_not_fit_are_kernel_errors_at_the_tensors_line(rows: int, cols: int, fixed: int,
                                                                       fragments: List[str]) -> None:
@@ -203,9 +203,9 @@ def test_the_pool_leaves_the_kernels_own_buffers_their_bytes() -> None:
     z = np.zeros(64, np.float32)
     with_que[1](z, 64)
     np.testing.assert_array_equal(z, np.full(64, 6.0, np.float32))
-    assert "plan-ub: pool 122624 bytes of 122624 available (UB 188160, 65536 taken" in compiled(with_que).pass_log
-    fails_at(with_que, (z, 30657), "# t here", "needs 122628 bytes at byte 0",
-             "which has 122624 bytes")
+    assert "plan-ub: pool 131072 bytes of 131072 available (UB 196608, 65536 taken" in compiled(with_que).pass_log
+    fails_at(with_que, (z, 32769), "# t here", "needs 131076 bytes at byte 0",
+             "which has 131072 bytes")
 
 
 # ---- loops and insert_sync ------------------------------------------------------------------------------

@@ -464,7 +464,7 @@ def _bad(x: asc.GlobalAddress, case: asc.ConstExpr[str], v: int):
     elif case == "tensor_extent":
         asc.relu(a, a, 64, v, p)  # 1024 float32 = 16 repeats
     elif case == "ub_extent":
-        far = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 181 * 1024, 512)  # (the UB's usable end: 183.75 KiB)
+        far = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 181 * 1024, 512)  # (2 KiB within the UB)
         asc.duplicate(far, 1.0, 64, v, 1, 8)
     elif case == "misaligned":
         asc.relu(a[v:], a, 64, 1, p)

@@ -29,18 +29,20 @@ PIPELINE = ("canonicalize", "dce")
 AUTO_TENSOR_OP = '"asc.local_tensor_auto"'
 
 
-def sync_pipeline(options: Dict[str, Any], has_auto: bool = False, platform: str = "") -> List[str]:
+def sync_pipeline(options: Dict[str, Any], has_auto: bool = False, platform: str = "",
+                  module: Any = None) -> List[str]:
     """The passes after PIPELINE for kernels with asc.LocalTensorAuto or
     insert_sync: `inline` (the planner and the sync analysis see one kernel
-    body), `plan-ub` with the platform's UB capacity (auto tensors only),
-    then `insert-sync` with its options (auto-sync: the Ascend C compiler's
-    own auto-sync orders the V pipe; replace: the kernel's own syncs go)."""
+    body), `plan-ub` with the UB the kernel may use on the platform
+    (usable_ub; auto tensors only), then `insert-sync` with its options
+    (auto-sync: the Ascend C compiler's own auto-sync orders the V pipe;
+    replace: the kernel's own syncs go)."""
     mode = options.get("insert_sync")
     if not (has_auto or mode):
         return []
     passes = ["inline"]
     if has_auto:
-        ub = usable_ub(platform, options) if platform else 0
+        ub = usable_ub(platform, options, module) if platform else 0
         passes.append(f"plan-ub{{ub={ub}}}" if ub else "plan-ub")
     if mode:
         opts = [o for o, on in (("auto-sync", options.get("auto_sync", True)), ("replace", mode == "replace")) if on]
@@ -58,10 +60,15 @@ def reserved_ubuf_disabled(options: Dict[str, Any]) -> bool:
     return DISABLE_RESERVED_UBUF in (options.get("bisheng_options") or ())
 
 
-def usable_ub(platform: str, options: Dict[str, Any]) -> int:
-    """The UB bytes a kernel compiled with these options may use on the platform (AscPlatform in
-    src/sim/platform.c): its UB less the bytes the framework keeps, and less Ascend C's reserve for its APIs
-    unless the option gives them to the kernel."""
+def usable_ub(platform: str, options: Dict[str, Any], module: Any = None) -> int:
+    """The UB bytes a kernel may use on the platform (架构规格/NPU架构版本2201.md; src/sim/reserve.c): the
+    platform's UB less the 256 bytes the framework and compiler keep when the kernel is MIX, less the 8 KiB
+    Ascend C keeps when it uses an API of 静态Tensor编程.md's table 5 (Select, AddDeqRelu, ...). With the
+    kernel's module (`module`, its kernel type set by detect-kernel-type) that is Module.reserve's figure,
+    exactly what the simulator lets the kernel use. Without it, what any kernel may use: both parts kept, the
+    8 KiB not with --cce-disable-asc-reserved-ubuf (no API may use them then)."""
+    if module is not None:
+        return int(module.reserve(platform)["ub_user"])
     row = _C.platform(platform)
     keep = row["ub_asc_reserved"] + (0 if reserved_ubuf_disabled(options) else row["ub_api_reserved"])
     return int(row["ub_size"] - keep)
@@ -296,15 +303,19 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
     try:
         module.verify()
         passes = list(PIPELINE) if options.get("run_passes", True) else []
-        # (auto tensors are planned even with run_passes=False: nothing runs them unplanned)
-        passes += sync_pipeline(options, has_auto, platform)
         for name in passes:
             module.run_pass(name)
         if reserved_ubuf_disabled(options):
-            # the APIs that use the reserved UB are compile errors; the simulator gives the kernel the 8 KiB
+            # the APIs that use the reserved UB are compile errors (they could not have their 8 KiB)
             module.run_pass("reserved-ubuf{disable}")
-        module.run_pass(kernel_type_pass(options))  # family: cores
-        if len(passes) > len(PIPELINE):
+        # family: cores. Before the UB plan: a MIX kernel leaves the UB's last 256 bytes free (usable_ub). The
+        # passes after it add no op that decides the type (the planner's TPipe and TBuf, insert-sync's flags).
+        module.run_pass(kernel_type_pass(options))
+        # (auto tensors are planned even with run_passes=False: nothing runs them unplanned)
+        synced = sync_pipeline(options, has_auto, platform, module)
+        for name in synced:
+            module.run_pass(name)
+        if synced:
             module.verify()
         kernel = module.compile(jit_fn.name)
     except _C.IRError as e:

@@ -37,7 +37,8 @@ OPTIONS: Dict[str, Any] = {
     # KernelError (a loop that never ends); 0: no limit; None: PYASC_MAX_STEPS (default no limit)
     "max_steps": None,
     # accepted for compatibility with upstream pyasc; recorded, no effect on the simulator (except
-    # bisheng_options holding --cce-disable-asc-reserved-ubuf: the UB a kernel may use, compiler.usable_ub)
+    # bisheng_options holding --cce-disable-asc-reserved-ubuf: the APIs of 静态Tensor编程.md's table 5 are then
+    # CompileErrors, src/passes/reserved_ubuf.c)
     "strip_loc": False,
     "print_ir_before_all": False,
     "run_passes": True,
