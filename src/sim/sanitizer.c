@@ -89,12 +89,12 @@ struct Shadow {
   /* the local accesses of the running instruction, at local addresses */
   AscAccess cur[ASC_EVENT_MAX_ACCESSES];
   int n_cur;
-  uint32_t *mem; /* w[] and r[] below, nblk entries each */
-  uint32_t *w[NP], *r[NP];
-  uint64_t *init;              /* one bit per UB byte: written in this block */
-  int64_t dlo, dhi;            /* blocks touched since the last reset */
-  int off;                     /* checking stopped (seq overflow) */
-  uint32_t maxw[NP], maxr[NP]; /* the largest seq anywhere in w[p] / r[p] */
+  /* per 32-byte block, the seq of each pipe's last write and last read
+   * (sanitizer_map.c: held per range) */
+  SanMap w[NP], r[NP];
+  SanSet init; /* the bytes written in this block */
+  int ready;   /* the maps are made for `size` */
+  int off;     /* checking stopped (seq overflow, out of memory) */
   uint32_t seq;      /* of the latest instruction that touched the UB */
   uint32_t last[NP]; /* seq of the latest such instruction of each pipe */
   VC vc[NP];
@@ -251,8 +251,11 @@ static atomic_uint_fast64_t next_launch_id = 1;
 static void shadow_destroy(Shadow *sh) {
   if (!sh)
     return;
-  free(sh->mem);
-  free(sh->init);
+  for (int p = 0; p < NP; p++) {
+    san_map_free(&sh->w[p]);
+    san_map_free(&sh->r[p]);
+  }
+  san_set_free(&sh->init);
   free(sh->ques);
   free(sh->log);
   san_dc_free(sh->dc);
@@ -274,27 +277,25 @@ static Shadow *shadow_take(const AscBlockState *b) {
   if (!sh && !(sh = calloc(1, sizeof *sh)))
     return NULL;
   sh->next = NULL;
-  if (sh->ub_size != ub_size || sh->size != size || !sh->mem) {
-    free(sh->mem);
-    free(sh->init);
+  if (size > INT32_MAX - 64) { /* units of the maps are int32 */
+    shadow_destroy(sh);
+    return NULL;
+  }
+  if (sh->ub_size != ub_size || sh->size != size || !sh->ready) {
     int64_t nblk = (size + 31) / 32;
-    sh->mem = calloc((size_t)nblk * 2 * NP, sizeof(uint32_t));
-    sh->init = calloc((size_t)(size + 63) / 64 + 1, sizeof(uint64_t));
-    if (!sh->mem || !sh->init) {
-      sh->mem = NULL;
-      shadow_destroy(sh);
-      return NULL;
+    for (int p = 0; p < NP; p++) {
+      san_map_free(&sh->w[p]);
+      san_map_free(&sh->r[p]);
+      san_map_init(&sh->w[p], (int32_t)nblk);
+      san_map_init(&sh->r[p], (int32_t)nblk);
     }
+    san_set_free(&sh->init);
+    san_set_init(&sh->init, (int32_t)size);
     sh->ub_size = ub_size;
     sh->size = size;
     memcpy(sh->base, base, sizeof base);
     sh->nblk = nblk;
-    for (int p = 0; p < NP; p++) {
-      sh->w[p] = sh->mem + (size_t)p * (size_t)nblk;
-      sh->r[p] = sh->mem + (size_t)(NP + p) * (size_t)nblk;
-    }
-    sh->dlo = nblk;
-    sh->dhi = 0;
+    sh->ready = 1;
   }
   return sh;
 }
@@ -308,20 +309,12 @@ static void shadow_give(Shadow *sh) {
 
 /* Back to the state of a block that has done nothing. */
 static void shadow_reset(Shadow *sh) {
-  if (sh->dhi > sh->dlo) {
-    size_t n = (size_t)(sh->dhi - sh->dlo) * sizeof(uint32_t);
-    for (int p = 0; p < NP; p++) {
-      memset(sh->w[p] + sh->dlo, 0, n);
-      memset(sh->r[p] + sh->dlo, 0, n);
-    }
-    int64_t w0 = sh->dlo * 32 / 64, w1 = (sh->dhi * 32 + 63) / 64;
-    memset(sh->init + w0, 0, (size_t)(w1 - w0) * sizeof(uint64_t));
+  for (int p = 0; p < NP; p++) {
+    san_map_reset(&sh->w[p]);
+    san_map_reset(&sh->r[p]);
   }
-  sh->dlo = sh->nblk;
-  sh->dhi = 0;
+  san_set_reset(&sh->init);
   sh->off = 0;
-  memset(sh->maxw, 0, sizeof sh->maxw);
-  memset(sh->maxr, 0, sizeof sh->maxr);
   sh->seq = 0;
   memset(sh->last, 0, sizeof sh->last);
   memset(sh->vc, 0, sizeof sh->vc);
@@ -579,33 +572,9 @@ static const AscSimQueue *que_at(const Shadow *sh, const AscBlockState *b,
 
 /* ---- shadow memory ------------------------------------------------------- */
 
-static uint32_t range_max(const uint32_t *a, int64_t n) {
-  uint32_t m = 0;
-  for (int64_t i = 0; i < n; i++)
-    m = a[i] > m ? a[i] : m;
-  return m;
-}
-
-static void range_fill(uint32_t *a, int64_t n, uint32_t v) {
-  for (int64_t i = 0; i < n; i++)
-    a[i] = v;
-}
-
-/* The first run of blocks in [b0, b1) holding one value above lim. */
-static uint32_t locate(const uint32_t *a, int64_t b0, int64_t b1, uint32_t lim,
-                       int64_t *r0, int64_t *r1) {
-  int64_t i = b0;
-  while (i < b1 && a[i] <= lim)
-    i++;
-  if (i == b1)
-    return 0;
-  uint32_t v = a[i];
-  int64_t j = i;
-  while (j < b1 && a[j] == v)
-    j++;
-  *r0 = i;
-  *r1 = j;
-  return v;
+/* The largest seq of map m in blocks [b0, b1). */
+static uint32_t range_max(const SanMap *m, int64_t b0, int64_t b1) {
+  return san_map_max(m, (int32_t)b0, (int32_t)b1);
 }
 
 typedef struct Conflict {
@@ -621,19 +590,18 @@ typedef struct Conflict {
  * without looking at the range. */
 static int find_conflict(const Shadow *sh, const uint32_t *ord, int64_t b0,
                          int64_t b1, int write, Conflict *c) {
-  int64_t n = b1 - b0;
   uint32_t best = 0;
   for (int p = 0; p < NP; p++) {
     uint32_t lim = ord[p];
     uint32_t m;
-    if (sh->maxw[p] > lim && (m = range_max(sh->w[p] + b0, n)) > lim &&
+    if (sh->w[p].max > lim && (m = range_max(&sh->w[p], b0, b1)) > lim &&
         m > best) {
       best = m;
       c->pipe = p;
       c->write = 1;
     }
-    if (write && sh->maxr[p] > lim && (m = range_max(sh->r[p] + b0, n)) > lim &&
-        m > best) {
+    if (write && sh->r[p].max > lim &&
+        (m = range_max(&sh->r[p], b0, b1)) > lim && m > best) {
       best = m;
       c->pipe = p;
       c->write = 0;
@@ -641,8 +609,12 @@ static int find_conflict(const Shadow *sh, const uint32_t *ord, int64_t b0,
   }
   if (!best)
     return 0;
-  const uint32_t *a = c->write ? sh->w[c->pipe] : sh->r[c->pipe];
-  c->seq = locate(a, b0, b1, ord[c->pipe], &c->b0, &c->b1);
+  const SanMap *a = c->write ? &sh->w[c->pipe] : &sh->r[c->pipe];
+  int32_t r0 = 0, r1 = 0;
+  c->seq = san_map_first_above(a, (int32_t)b0, (int32_t)b1, ord[c->pipe], &r0,
+                               &r1);
+  c->b0 = r0;
+  c->b1 = r1;
   return 1;
 }
 
@@ -668,36 +640,12 @@ static void log_put(Shadow *sh, uint32_t seq, const AscInstr *in) {
 /* Are bytes [lo, hi) all written? Else the first unwritten run. */
 static int all_written(const Shadow *sh, int64_t lo, int64_t hi, int64_t *u0,
                        int64_t *u1) {
-  const uint64_t *m = sh->init;
-  int64_t i = lo;
-  while (i < hi) {
-    if ((i & 63) == 0 && i + 64 <= hi && m[i >> 6] == ~(uint64_t)0) {
-      i += 64;
-      continue;
-    }
-    if (!(m[i >> 6] >> (i & 63) & 1))
-      break;
-    i++;
-  }
-  if (i >= hi)
+  int32_t g0, g1;
+  if (!san_set_first_gap(&sh->init, (int32_t)lo, (int32_t)hi, &g0, &g1))
     return 1;
-  int64_t j = i;
-  while (j < hi && !(m[j >> 6] >> (j & 63) & 1))
-    j++;
-  *u0 = i;
-  *u1 = j;
+  *u0 = g0;
+  *u1 = g1;
   return 0;
-}
-
-static void mark_written(Shadow *sh, int64_t lo, int64_t hi) {
-  uint64_t *m = sh->init;
-  int64_t i = lo;
-  for (; i < hi && (i & 63); i++)
-    m[i >> 6] |= (uint64_t)1 << (i & 63);
-  for (; i + 64 <= hi; i += 64)
-    m[i >> 6] = ~(uint64_t)0;
-  for (; i < hi; i++)
-    m[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
 /* ---- detectors ----------------------------------------------------------- */
@@ -711,9 +659,9 @@ static uint32_t latest_unordered(const Shadow *sh, int p, uint32_t lim) {
     int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
     if (a->lo < 0 || b1 > sh->nblk)
       continue;
-    uint32_t m = range_max(sh->w[p] + b0, b1 - b0);
+    uint32_t m = range_max(&sh->w[p], b0, b1);
     if (a->write) {
-      uint32_t mr = range_max(sh->r[p] + b0, b1 - b0);
+      uint32_t mr = range_max(&sh->r[p], b0, b1);
       m = mr > m ? mr : m;
     }
     if (m > lim && m > best)
@@ -829,8 +777,8 @@ static const Recent *unread_write(const Shadow *sh, int64_t lo, int64_t hi) {
     int64_t b0 = w->lo >> 5, b1 = (w->hi + 31) >> 5;
     uint32_t latest = 0; /* the write is still there, and nothing read it */
     for (int p = 0; p < NP; p++) {
-      uint32_t mr = range_max(sh->r[p] + b0, b1 - b0);
-      uint32_t mw = range_max(sh->w[p] + b0, b1 - b0);
+      uint32_t mr = range_max(&sh->r[p], b0, b1);
+      uint32_t mw = range_max(&sh->w[p], b0, b1);
       latest = mr > latest ? mr : latest;
       latest = mw > latest ? mw : latest;
     }
@@ -876,8 +824,7 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   if (w) {
     int wp = ASC_PIPE_S;
     for (int p = 0; p < NP; p++)
-      if (range_max(sh->w[p] + (w->lo >> 5),
-                    ((w->hi + 31) >> 5) - (w->lo >> 5)) == w->seq)
+      if (range_max(&sh->w[p], w->lo >> 5, (w->hi + 31) >> 5) == w->seq)
         wp = p;
     san_rep_other(r, w->in, wp);
     AscLoc lw = r->r.loc2;
@@ -1011,18 +958,14 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
       int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
       if (a->lo < 0 || b1 > sh->nblk)
         continue;
-      if (b0 < sh->dlo)
-        sh->dlo = b0;
-      if (b1 > sh->dhi)
-        sh->dhi = b1;
       if (!a->write) {
-        range_fill(sh->r[q] + b0, b1 - b0, seq);
-        sh->maxr[q] = seq;
+        if (!san_map_set(&sh->r[q], (int32_t)b0, (int32_t)b1, seq))
+          sh->off = 1; /* out of memory: the block goes unchecked */
         continue;
       }
-      range_fill(sh->w[q] + b0, b1 - b0, seq);
-      sh->maxw[q] = seq;
-      mark_written(sh, a->lo, a->hi);
+      if (!san_map_set(&sh->w[q], (int32_t)b0, (int32_t)b1, seq) ||
+          !san_set_add(&sh->init, (int32_t)a->lo, (int32_t)a->hi))
+        sh->off = 1;
       Recent *rw = &sh->recent[sh->n_recent++ % RECENT];
       rw->seq = seq;
       rw->in = e->in;
