@@ -57,7 +57,12 @@ enum {
   NBUF = ASC_MAX_QUE_BUFS,
   RECENT = 8,        /* recent writes remembered for uninitialised reads */
   MAX_REPORTS = 256, /* per launch; more are counted, not kept */
+  /* sanitizer objects kept for later launches, with their per-block GM
+   * record buffers up to GM_KEEP entries each (sanitizer_gm.c) */
+  SAN_CACHE = 2,
 };
+_Static_assert(ASC_MAX_EVENTS <= 64, "ev_used has a bit per HardEvent");
+_Static_assert(2 * ASC_PIPE_COUNT <= 32, "touched has a bit per map");
 #define LOG_MAX ((uint32_t)1 << 22) /* instructions remembered for reports */
 #define SEQ_MAX ((uint32_t)0xFFFFFFF0u)
 
@@ -92,9 +97,10 @@ struct Shadow {
   /* per 32-byte block, the seq of each pipe's last write and last read
    * (sanitizer_map.c: held per range) */
   SanMap w[NP], r[NP];
-  SanSet init; /* the bytes written in this block */
-  int ready;   /* the maps are made for `size` */
-  int off;     /* checking stopped (seq overflow, out of memory) */
+  SanSet init;       /* the bytes written in this block */
+  uint32_t touched;  /* maps set since the reset: w[p] bit p, r[p] NP + p */
+  int ready;         /* the maps are made for `size` */
+  int off;           /* checking stopped (seq overflow, out of memory) */
   uint32_t seq;      /* of the latest instruction that touched the UB */
   uint32_t last[NP]; /* seq of the latest such instruction of each pipe */
   VC vc[NP];
@@ -105,6 +111,7 @@ struct Shadow {
   const AscInstr *flag_in[NEV][NID];
   int n_pending;
   uint8_t ids_used[NEV];
+  uint64_t ev_used; /* bit ev: pending/held/ids_used[ev] may be nonzero */
   SanQue *ques;
   int n_ques, cap_ques;
   const AscInstr **log; /* log[seq]: the instruction */
@@ -309,31 +316,30 @@ static void shadow_give(Shadow *sh) {
 
 /* Back to the state of a block that has done nothing. */
 static void shadow_reset(Shadow *sh) {
-  for (int p = 0; p < NP; p++) {
-    san_map_reset(&sh->w[p]);
-    san_map_reset(&sh->r[p]);
+  /* only what the block used: a tiny kernel's blocks pay for little */
+  for (uint32_t t = sh->touched; t; t &= t - 1) {
+    int i = __builtin_ctz(t);
+    san_map_reset(i < NP ? &sh->w[i] : &sh->r[i - NP]);
   }
+  sh->touched = 0;
   san_set_reset(&sh->init);
   sh->off = 0;
   sh->seq = 0;
   memset(sh->last, 0, sizeof sh->last);
   memset(sh->vc, 0, sizeof sh->vc);
-  memset(sh->pending, 0, sizeof sh->pending);
-  memset(sh->held, 0, sizeof sh->held);
-  memset(sh->ids_used, 0, sizeof sh->ids_used);
+  for (uint64_t u = sh->ev_used; u; u &= u - 1) {
+    int ev = __builtin_ctzll(u);
+    memset(sh->pending[ev], 0, sizeof sh->pending[ev]);
+    memset(sh->held[ev], 0, sizeof sh->held[ev]);
+    sh->ids_used[ev] = 0;
+  }
+  sh->ev_used = 0;
   sh->n_pending = 0;
   sh->n_ques = 0;
   sh->n_recent = 0;
   if (sh->dc)
     san_dc_reset(sh->dc);
 }
-
-/* The worker's current shadow, set by block_begin. */
-static _Thread_local struct {
-  uint64_t launch;
-  const AscBlockState *b;
-  Shadow *sh;
-} tl;
 
 /* ---- vector clocks ------------------------------------------------------- */
 
@@ -611,8 +617,8 @@ static int find_conflict(const Shadow *sh, const uint32_t *ord, int64_t b0,
     return 0;
   const SanMap *a = c->write ? &sh->w[c->pipe] : &sh->r[c->pipe];
   int32_t r0 = 0, r1 = 0;
-  c->seq = san_map_first_above(a, (int32_t)b0, (int32_t)b1, ord[c->pipe], &r0,
-                               &r1);
+  c->seq =
+      san_map_first_above(a, (int32_t)b0, (int32_t)b1, ord[c->pipe], &r0, &r1);
   c->b0 = r0;
   c->b1 = r1;
   return 1;
@@ -958,6 +964,7 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
       int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
       if (a->lo < 0 || b1 > sh->nblk)
         continue;
+      sh->touched |= (uint32_t)1 << (a->write ? q : NP + q);
       if (!a->write) {
         if (!san_map_set(&sh->r[q], (int32_t)b0, (int32_t)b1, seq))
           sh->off = 1; /* out of memory: the block goes unchecked */
@@ -983,6 +990,7 @@ static AscStatus on_set_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   if (ev < 0 || ev >= NEV || id < 0 || id >= NID)
     return ASC_OK;
   sh->ids_used[ev] |= (uint8_t)(1u << id);
+  sh->ev_used |= (uint64_t)1 << ev;
   VC v = publish(sh, e->src);
   if (sh->held[ev][id]) { /* releases a wait issued before it */
     sh->held[ev][id]--;
@@ -1025,6 +1033,7 @@ static AscStatus on_wait_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   if (ev < 0 || ev >= NEV || id < 0 || id >= NID)
     return ASC_OK;
   sh->ids_used[ev] |= (uint8_t)(1u << id);
+  sh->ev_used |= (uint64_t)1 << ev;
   if (sh->pending[ev][id]) {
     sh->pending[ev][id] = 0;
     sh->n_pending--;
@@ -1097,21 +1106,22 @@ static void on_que(Shadow *sh, const AscEvent *e) {
 
 /* ---- the observer -------------------------------------------------------- */
 
+/* A worker's first block of the launch takes a shadow from the pool (the
+ * block state is the worker's for this launch, zeroed as it starts); each
+ * block resets it. */
 static void on_block_begin(void *self, AscBlockState *b) {
   AscSanitizer *s = self;
-  if (tl.launch != s->id || tl.b != b || !tl.sh) {
-    Shadow *sh = shadow_take(b);
-    tl.launch = s->id;
-    tl.b = b;
-    tl.sh = sh;
-    if (!sh)
+  Shadow *sh = b->san_shadow;
+  if (!sh) {
+    if (!(sh = shadow_take(b)))
       return; /* out of memory: this worker's blocks go unchecked */
     pthread_mutex_lock(&s->lock);
     sh->next = s->in_use;
     s->in_use = sh;
     pthread_mutex_unlock(&s->lock);
+    b->san_shadow = sh;
   }
-  shadow_reset(tl.sh);
+  shadow_reset(sh);
 }
 
 /* A UB access past the end of its LocalTensor, made in warn mode (events.h:
@@ -1144,32 +1154,56 @@ static AscStatus report_local_overrun(AscSanitizer *s, AscBlockState *b,
   return san_emit(s, b, r);
 }
 
+#if defined(__GNUC__)
+#define SAN_NOINLINE __attribute__((noinline))
+#else
+#define SAN_NOINLINE
+#endif
+
+/* An instruction that touched memory or the data cache, or that the
+ * simulator flagged. Not inlined into on_event, which most instructions
+ * leave at once. */
+static SAN_NOINLINE AscStatus on_op(AscSanitizer *s, Shadow *sh,
+                                    AscBlockState *b, const AscEvent *e) {
+  if (e->dropped > 0)
+    report_dropped(s, b, e, e->dropped);
+  if (e->has_ov) {
+    AscStatus st = san_report_overrun(s, b, e);
+    if (st)
+      return st;
+  }
+  if (e->has_lov) {
+    AscStatus st = report_local_overrun(s, b, e);
+    if (st)
+      return st;
+  }
+  if (e->n_acc) {
+    AscStatus st = on_access(s, sh, b, e);
+    if (st)
+      return st;
+  }
+  if (!sh->dc && !e->dc_op) { /* nothing cached: only a scalar load starts */
+    int loads = 0;
+    for (int i = 0; i < e->n_acc; i++)
+      loads |= e->acc[i].space == ASC_SPACE_GM && e->acc[i].scalar;
+    if (!loads)
+      return ASC_OK;
+  }
+  return san_dc_event(s, &sh->dc, b, e, sh->seq + 1);
+}
+
 static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
   AscSanitizer *s = self;
-  Shadow *sh = tl.sh;
-  if (tl.launch != s->id || !sh)
+  Shadow *sh = b->san_shadow;
+  if (!sh)
     return ASC_OK;
   switch (e->kind) {
   case ASC_EV_OP:
-    if (e->dropped > 0)
-      report_dropped(s, b, e, e->dropped);
-    if (e->has_ov) {
-      AscStatus st = san_report_overrun(s, b, e);
-      if (st)
-        return st;
-    }
-    if (e->has_lov) {
-      AscStatus st = report_local_overrun(s, b, e);
-      if (st)
-        return st;
-    }
-    if (e->n_acc) {
-      AscStatus st = on_access(s, sh, b, e);
-      if (st)
-        return st;
-    }
-    return e->n_acc || e->dc_op ? san_dc_event(s, &sh->dc, b, e, sh->seq + 1)
-                                : ASC_OK;
+    /* most instructions of a kernel (scalar arithmetic, tensor handles)
+     * touch no memory: nothing to check */
+    if (!e->n_acc && !e->dc_op && e->dropped <= 0 && !e->has_ov && !e->has_lov)
+      return ASC_OK;
+    return on_op(s, sh, b, e);
   case ASC_EV_SET_FLAG:
     return on_set_flag(s, sh, b, e);
   case ASC_EV_WAIT_FLAG:
@@ -1188,8 +1222,8 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
 /* Flags set and never waited for. */
 static AscStatus on_block_end(void *self, AscBlockState *b) {
   AscSanitizer *s = self;
-  Shadow *sh = tl.sh;
-  if (tl.launch != s->id || !sh)
+  Shadow *sh = b->san_shadow;
+  if (!sh)
     return ASC_OK;
   if (sh->dc)
     san_dc_block_end(s, sh->dc, b);
@@ -1226,26 +1260,47 @@ static AscStatus on_block_end(void *self, AscBlockState *b) {
 
 /* ---- the sanitizer object ------------------------------------------------ */
 
+/* Sanitizer objects of ended launches, kept with their buffers: a launch
+ * of a small kernel then allocates nothing. */
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static AscSanitizer *cache[SAN_CACHE];
+static int n_cache;
+
+static void sanitizer_destroy(AscSanitizer *s) {
+  san_gm_free(s);
+  free(s->reps);
+  pthread_mutex_destroy(&s->lock);
+  free(s);
+}
+
 AscSanitizer *asc_sanitizer_new(AscSanMode mode, int flags, int core_num) {
-  AscSanitizer *s = calloc(1, sizeof *s);
-  if (!s)
-    return NULL;
-  if (pthread_mutex_init(&s->lock, NULL) != 0) {
-    free(s);
-    return NULL;
+  AscSanitizer *s = NULL;
+  pthread_mutex_lock(&cache_lock);
+  if (n_cache)
+    s = cache[--n_cache];
+  pthread_mutex_unlock(&cache_lock);
+  if (!s) {
+    if (!(s = calloc(1, sizeof *s)))
+      return NULL;
+    if (pthread_mutex_init(&s->lock, NULL) != 0) {
+      free(s);
+      return NULL;
+    }
   }
   s->mode = mode;
   s->flags = flags;
   s->core_num = core_num;
   s->id = atomic_fetch_add(&next_launch_id, 1);
+  s->in_use = NULL;
+  s->n_reps = 0;
+  s->dropped = 0;
   s->err_index = -1;
   s->obs.self = s;
   s->obs.block_begin = on_block_begin;
   s->obs.event = on_event;
   s->obs.block_end = on_block_end;
-  if (core_num > 1 && !(s->gm = calloc((size_t)core_num, sizeof *s->gm))) {
-    pthread_mutex_destroy(&s->lock);
-    free(s);
+  if (!san_gm_begin(s)) {
+    sanitizer_destroy(s);
     return NULL;
   }
   return s;
@@ -1269,14 +1324,14 @@ void asc_sanitizer_free(AscSanitizer *s) {
   if (!s)
     return;
   release_shadows(s);
-  if (s->gm)
-    for (int i = 0; i < s->core_num; i++)
-      free(s->gm[i].v), free(s->gm[i].snaps), free(s->gm[i].spans),
-          free(s->gm[i].reads);
-  free(s->gm);
-  free(s->reps);
-  pthread_mutex_destroy(&s->lock);
-  free(s);
+  san_gm_trim(s);
+  pthread_mutex_lock(&cache_lock);
+  int kept = n_cache < SAN_CACHE;
+  if (kept)
+    cache[n_cache++] = s;
+  pthread_mutex_unlock(&cache_lock);
+  if (!kept)
+    sanitizer_destroy(s);
 }
 
 static int cmp_rep(const void *pa, const void *pb) {

@@ -155,7 +155,23 @@ int san_map_set(SanMap *m, int32_t u0, int32_t u1, uint32_t v) {
     return 1;
   }
   SanRun *r = m->run;
-  int k0 = lower(r, m->n, u0), k1 = k0;
+  int n0 = m->n;
+  /* the common cases first: past the last run (a buffer used for the
+   * first time), and exactly one run (a tile buffer rewritten in a loop) */
+  if ((!n0 || u0 >= r[n0 - 1].hi) && n0 < m->cap) {
+    if (n0 && r[n0 - 1].hi == u0 && r[n0 - 1].v == v)
+      r[n0 - 1].hi = u1;
+    else
+      r[m->n++] = (SanRun){u0, u1, v};
+    return 1;
+  }
+  int k0 = lower(r, n0, u0), k1 = k0;
+  if (k0 < n0 && r[k0].lo == u0 && r[k0].hi == u1 &&
+      !(k0 > 0 && r[k0 - 1].hi == u0 && r[k0 - 1].v == v) &&
+      !(k0 + 1 < n0 && r[k0 + 1].lo == u1 && r[k0 + 1].v == v)) {
+    r[k0].v = v;
+    return 1;
+  }
   while (k1 < m->n && r[k1].lo < u1)
     k1++;
   /* runs k0..k1 meet [u0, u1): they become what is left of the first, the
@@ -257,6 +273,12 @@ int san_set_add(SanSet *s, int32_t lo, int32_t hi) {
   SanRun *r = s->run;
   /* the runs that meet or touch [lo, hi) become one */
   int k0 = lower(r, s->n, lo - 1), k1 = k0;
+  if (k0 < s->n && r[k0].lo <= lo && r[k0].hi >= hi)
+    return 1;                        /* written before */
+  if (k0 == s->n && s->n < s->cap) { /* past the last run */
+    r[s->n++] = (SanRun){lo, hi, 1};
+    return 1;
+  }
   while (k1 < s->n && r[k1].lo <= hi)
     k1++;
   SanRun t = {lo, hi, 1};
