@@ -138,8 +138,10 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
                     "internal error: the instruction touched more than %d "
                     "memory ranges (ASC_EVENT_MAX_ACCESSES in events.h)",
                     ASC_EVENT_MAX_ACCESSES);
+  int quiet = e->kind == ASC_EV_OP && !e->n_acc && !e->dc_op &&
+              e->dropped <= 0 && !e->has_ov && !e->has_lov;
   for (int i = 0; i < b->n_observers && !s; i++)
-    if (b->observers[i].event)
+    if (b->observers[i].event && !(quiet && b->observers[i].skip_quiet))
       s = b->observers[i].event(b->observers[i].self, b, e);
   return s;
 }

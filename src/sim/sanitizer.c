@@ -49,6 +49,7 @@
 
 #include "cube.h"
 #include "sanitizer_impl.h"
+#include "sanitizer_map.h"
 
 enum {
   NP = ASC_PIPE_COUNT,
@@ -319,10 +320,16 @@ static void shadow_reset(Shadow *sh) {
   /* only what the block used: a tiny kernel's blocks pay for little */
   for (uint32_t t = sh->touched; t; t &= t - 1) {
     int i = __builtin_ctz(t);
-    san_map_reset(i < NP ? &sh->w[i] : &sh->r[i - NP]);
+    SanMap *m = i < NP ? &sh->w[i] : &sh->r[i - NP];
+    if (m->dense)
+      san_map_reset(m);
+    m->n = 0;
+    m->max = 0;
   }
   sh->touched = 0;
-  san_set_reset(&sh->init);
+  if (sh->init.bits)
+    san_set_reset(&sh->init);
+  sh->init.n = 0;
   sh->off = 0;
   sh->seq = 0;
   memset(sh->last, 0, sizeof sh->last);
@@ -358,17 +365,36 @@ static int aiv_pipe(int p) {
   return p == ASC_PIPE_V || p == ASC_PIPE_MTE2 || p == ASC_PIPE_MTE3;
 }
 
-/* What pipe p has finished, as a flag set on it now tells. */
-static VC publish(const Shadow *sh, int p) {
-  VC v = sh->vc[p];
-  v.c[p] = sh->last[p];
-  return v;
+/* What pipe p has finished, as a flag set on it now tells, written to
+ * *out. (Clocks are written where they are kept: a copy whose one entry
+ * was just stored stalls the load that reads it whole.) */
+static void publish(VC *out, const Shadow *sh, int p) {
+  for (int i = 0; i < NP; i++)
+    out->c[i] = i == p ? sh->last[p] : sh->vc[p].c[i];
 }
 
 static void join(VC *into, const VC *v) {
-  for (int i = 0; i < NP; i++)
-    if (v->c[i] > into->c[i])
-      into->c[i] = v->c[i];
+  for (int i = 0; i < NP; i++) /* (no branch: the compiler's max) */
+    into->c[i] = v->c[i] > into->c[i] ? v->c[i] : into->c[i];
+}
+
+/* join(into, the clock pipe p publishes now) */
+static void join_published(VC *into, const Shadow *sh, int p) {
+  for (int i = 0; i < NP; i++) {
+    uint32_t c = i == p ? sh->last[p] : sh->vc[p].c[i];
+    into->c[i] = c > into->c[i] ? c : into->c[i];
+  }
+}
+
+/* wait_on(sh, p, the clock pipe src publishes now) */
+static void wait_on_published(Shadow *sh, int p, int src) {
+  VC v;
+  publish(&v, sh, src);
+  if (p == ASC_PIPE_S)
+    for (int q = 0; q < NP; q++)
+      join(&sh->vc[q], &v);
+  else
+    join_published(&sh->vc[p], sh, src);
 }
 
 /* A wait on pipe p; the scalar unit blocks every later issue. */
@@ -857,6 +883,16 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   return san_emit(s, b, r);
 }
 
+/* A read of bytes nothing wrote in this block. */
+static AscStatus check_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
+                              const AscEvent *e, const AscAccess *a, int q) {
+  int64_t u0, u1;
+  if (a->write || a->bounding || a->lo < 0 || (a->hi + 31) >> 5 > sh->nblk ||
+      all_written(sh, a->lo, a->hi, &u0, &u1))
+    return ASC_OK;
+  return report_uninit(s, sh, b, e, q, u0, u1);
+}
+
 /* One local-memory access, checked against the shadow. */
 static AscStatus check_local(AscSanitizer *s, Shadow *sh, AscBlockState *b,
                              const AscEvent *e, const AscAccess *a, int q) {
@@ -871,22 +907,17 @@ static AscStatus check_local(AscSanitizer *s, Shadow *sh, AscBlockState *b,
       break;
     if (auto_sync(s) && c.pipe == ASC_PIPE_S && q != ASC_PIPE_S &&
         aiv_pipe(q)) {
-      VC v = publish(sh, ASC_PIPE_S); /* the compiler's S_q flag */
-      join(&sh->vc[q], &v);
+      join_published(&sh->vc[q], sh, ASC_PIPE_S); /* the compiler's S_q flag */
       continue;
     }
     if (auto_sync(s) && q == ASC_PIPE_S && c.pipe != ASC_PIPE_S &&
         aiv_pipe(c.pipe)) {
-      VC v = publish(sh, c.pipe); /* the compiler's c.pipe_S flag */
-      wait_on(sh, ASC_PIPE_S, &v);
+      wait_on_published(sh, ASC_PIPE_S, c.pipe); /* the compiler's c.pipe_S */
       continue;
     }
     return report_race(s, sh, b, e, a, q, &c, ord);
   }
-  int64_t u0, u1;
-  if (!a->write && !a->bounding && !all_written(sh, a->lo, a->hi, &u0, &u1))
-    return report_uninit(s, sh, b, e, q, u0, u1);
-  return ASC_OK;
+  return check_uninit(s, sh, b, e, a, q);
 }
 
 static AscStatus report_dropped(AscSanitizer *s, AscBlockState *b,
@@ -934,8 +965,9 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     if (e->acc[i].space == ASC_SPACE_GM) {
       san_gm_record(s, b, e, &e->acc[i]);
     } else if (local_range(sh, &e->acc[i], &lo, &hi)) {
-      AscAccess *c = &sh->cur[sh->n_cur++];
-      *c = e->acc[i];
+      AscAccess *c = &sh->cur[sh->n_cur++]; /* what the checks read */
+      c->write = e->acc[i].write;
+      c->bounding = e->acc[i].bounding;
       c->space = ASC_SPACE_UB;
       c->lo = lo;
       c->hi = hi;
@@ -948,9 +980,18 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     sh->off = 1;
     return ASC_OK;
   }
-  /* checks first, against the state before this instruction */
+  /* checks first, against the state before this instruction; a pipe
+   * whose every access this pipe's clock covers cannot conflict, and when
+   * that is all of them only uninitialised reads are left to check */
+  int live = 0;
+  for (uint32_t t = sh->touched; t; t &= t - 1) { /* the maps in use */
+    int i = __builtin_ctz(t), p = i < NP ? i : i - NP;
+    uint32_t lim = p == q && self_ordered(s, q) ? sh->last[q] : sh->vc[q].c[p];
+    live |= (i < NP ? sh->w[p].max : sh->r[p].max) > lim;
+  }
   for (int i = 0; i < sh->n_cur && !st; i++)
-    st = check_local(s, sh, b, e, &sh->cur[i], q);
+    st = live ? check_local(s, sh, b, e, &sh->cur[i], q)
+              : check_uninit(s, sh, b, e, &sh->cur[i], q);
   if (st)
     return st;
   uint32_t seq = ++sh->seq;
@@ -991,10 +1032,9 @@ static AscStatus on_set_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     return ASC_OK;
   sh->ids_used[ev] |= (uint8_t)(1u << id);
   sh->ev_used |= (uint64_t)1 << ev;
-  VC v = publish(sh, e->src);
   if (sh->held[ev][id]) { /* releases a wait issued before it */
     sh->held[ev][id]--;
-    wait_on(sh, e->dst, &v);
+    wait_on_published(sh, e->dst, e->src);
     return ASC_OK;
   }
   if (sh->pending[ev][id]) {
@@ -1016,13 +1056,13 @@ static AscStatus on_set_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
         "use another event id for one of them",
         event_name(ev), id, line_ref(la, lb, l1, sizeof l1),
         line_ref(lb, lb, l2, sizeof l2));
-    sh->flag_vc[ev][id] = v;
+    publish(&sh->flag_vc[ev][id], sh, e->src);
     sh->flag_in[ev][id] = e->in;
     return san_emit(s, b, r);
   }
   sh->pending[ev][id] = 1;
   sh->n_pending++;
-  sh->flag_vc[ev][id] = v;
+  publish(&sh->flag_vc[ev][id], sh, e->src);
   sh->flag_in[ev][id] = e->in;
   return ASC_OK;
 }
@@ -1083,7 +1123,7 @@ static void on_que(Shadow *sh, const AscEvent *e) {
   uint64_t bit = (uint64_t)1 << i;
   switch (e->que_op) {
   case ASC_QUE_ENQUE:
-    q->enq[i] = publish(sh, e->producer);
+    publish(&q->enq[i], sh, e->producer);
     q->enq_valid |= bit;
     break;
   case ASC_QUE_DEQUE:
@@ -1092,7 +1132,7 @@ static void on_que(Shadow *sh, const AscEvent *e) {
     q->enq_valid &= ~bit;
     break;
   case ASC_QUE_FREE:
-    q->freed[i] = publish(sh, e->consumer);
+    publish(&q->freed[i], sh, e->consumer);
     q->free_valid |= bit;
     break;
   case ASC_QUE_ALLOC:
@@ -1298,6 +1338,7 @@ AscSanitizer *asc_sanitizer_new(AscSanMode mode, int flags, int core_num) {
   s->obs.self = s;
   s->obs.block_begin = on_block_begin;
   s->obs.event = on_event;
+  s->obs.skip_quiet = 1; /* on_event returns at once for those */
   s->obs.block_end = on_block_end;
   if (!san_gm_begin(s)) {
     sanitizer_destroy(s);

@@ -108,59 +108,6 @@ struct AscSanitizer {
 #define ASC_SAN_FMT(a, b)
 #endif
 
-/* ---- sanitizer_map.c: the shadow's maps ---------------------------------- */
-
-/* Units [lo, hi) holding value v. */
-typedef struct SanRun {
-  int32_t lo, hi;
-  uint32_t v;
-} SanRun;
-
-/* A value (a seq number, 0: none) per unit of local memory: its runs, or
- * one entry per unit (dense) once the runs are too many. */
-typedef struct SanMap {
-  SanRun *run; /* sorted, disjoint, values > 0, equal neighbours merged */
-  int n, cap;
-  uint32_t *dense;     /* dense form: dense_buf; NULL: runs */
-  uint32_t *dense_buf; /* kept across resets, 0 where not in use */
-  int32_t units;
-  int32_t dlo, dhi; /* dense: the entries set since the reset */
-  uint32_t max;     /* the largest value anywhere */
-} SanMap;
-
-/* A set of units (bytes): its runs, or one bit per unit once too many. */
-typedef struct SanSet {
-  SanRun *run; /* sorted, disjoint, not touching */
-  int n, cap;
-  uint64_t *bits, *bits_buf; /* as SanMap's dense, dense_buf */
-  int32_t units;
-  int32_t dlo, dhi; /* dense: the words set since the reset */
-} SanSet;
-
-void san_map_init(SanMap *m, int32_t units);
-void san_map_free(SanMap *m);
-/* Every unit back to 0. */
-void san_map_reset(SanMap *m);
-/* The largest value in [u0, u1). */
-uint32_t san_map_max(const SanMap *m, int32_t u0, int32_t u1);
-/* The first maximal run of one value above lim in [u0, u1), clipped to
- * it: its value, or 0 when there is none. */
-uint32_t san_map_first_above(const SanMap *m, int32_t u0, int32_t u1,
-                             uint32_t lim, int32_t *r0, int32_t *r1);
-/* Units [u0, u1) to v > 0; 0 out of memory (the map is then unusable until
- * its reset). */
-int san_map_set(SanMap *m, int32_t u0, int32_t u1, uint32_t v);
-
-void san_set_init(SanSet *s, int32_t units);
-void san_set_free(SanSet *s);
-void san_set_reset(SanSet *s);
-/* Adds [lo, hi); 0 out of memory (as san_map_set). */
-int san_set_add(SanSet *s, int32_t lo, int32_t hi);
-/* The first run of units of [lo, hi) not in the set, as [*g0, *g1); 0 when
- * all of them are. */
-int san_set_first_gap(const SanSet *s, int32_t lo, int32_t hi, int32_t *g0,
-                      int32_t *g1);
-
 /* ---- sanitizer.c: reports and names -------------------------------------- */
 
 /* Starts report r of kind at instruction in on pipe (b NULL: no block). */

@@ -16,11 +16,43 @@
  *
  * Both forms hold the same function from units to values, so every query
  * answers exactly as the other form would: merged runs are the maximal
- * runs of equal values of the dense array. */
+ * runs of equal values of the dense array.
+ *
+ * A header of static functions, included by sanitizer.c alone: the
+ * compiler inlines the fast paths into the checks that run per access. */
+#ifndef ASC_SIM_SANITIZER_MAP_H
+#define ASC_SIM_SANITIZER_MAP_H
+
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sanitizer_impl.h"
+/* Units [lo, hi) holding value v. */
+typedef struct SanRun {
+  int32_t lo, hi;
+  uint32_t v;
+} SanRun;
+
+/* A value (a seq number, 0: none) per unit of local memory: its runs, or
+ * one entry per unit (dense) once the runs are too many. */
+typedef struct SanMap {
+  SanRun *run; /* sorted, disjoint, values > 0, equal neighbours merged */
+  int n, cap;
+  uint32_t *dense;     /* dense form: dense_buf; NULL: runs */
+  uint32_t *dense_buf; /* kept across resets, 0 where not in use */
+  int32_t units;
+  int32_t dlo, dhi; /* dense: the entries set since the reset */
+  uint32_t max;     /* the largest value anywhere */
+} SanMap;
+
+/* A set of units (bytes): its runs, or one bit per unit once too many. */
+typedef struct SanSet {
+  SanRun *run; /* sorted, disjoint, not touching */
+  int n, cap;
+  uint64_t *bits, *bits_buf; /* as SanMap's dense, dense_buf */
+  int32_t units;
+  int32_t dlo, dhi; /* dense: the words set since the reset */
+} SanSet;
 
 enum {
   /* runs a map holds before it turns dense: a binary search of 7 steps,
@@ -29,7 +61,7 @@ enum {
 };
 
 /* The first run whose end is past u (n when none). */
-static int lower(const SanRun *r, int n, int32_t u) {
+static inline int lower(const SanRun *r, int n, int32_t u) {
   int lo = 0, hi = n;
   while (lo < hi) {
     int mid = (lo + hi) / 2;
@@ -42,7 +74,7 @@ static int lower(const SanRun *r, int n, int32_t u) {
 }
 
 /* Room for n runs; 0 when there is none. */
-static int reserve(SanRun **run, int *cap, int n) {
+static inline int reserve(SanRun **run, int *cap, int n) {
   if (n <= *cap)
     return 1;
   int c = *cap ? *cap * 2 : 16;
@@ -60,19 +92,20 @@ static int reserve(SanRun **run, int *cap, int n) {
  * In dense form every unit has its entry; entries outside [dlo, dhi) are
  * 0, and dense_buf stays all 0 while the map is in runs. */
 
-void san_map_init(SanMap *m, int32_t units) {
+static inline void san_map_init(SanMap *m, int32_t units) {
   memset(m, 0, sizeof *m);
   m->units = units;
   m->dlo = units;
 }
 
-void san_map_free(SanMap *m) {
+static inline void san_map_free(SanMap *m) {
   free(m->run);
   free(m->dense_buf);
   memset(m, 0, sizeof *m);
 }
 
-void san_map_reset(SanMap *m) {
+/* Every unit back to 0. */
+static inline void san_map_reset(SanMap *m) {
   if (m->dense && m->dhi > m->dlo)
     memset(m->dense + m->dlo, 0, sizeof *m->dense * (size_t)(m->dhi - m->dlo));
   m->dense = NULL;
@@ -82,7 +115,7 @@ void san_map_reset(SanMap *m) {
   m->max = 0;
 }
 
-static void dense_fill(SanMap *m, int32_t u0, int32_t u1, uint32_t v) {
+static inline void dense_fill(SanMap *m, int32_t u0, int32_t u1, uint32_t v) {
   uint32_t *a = m->dense;
   for (int32_t i = u0; i < u1; i++)
     a[i] = v;
@@ -93,7 +126,7 @@ static void dense_fill(SanMap *m, int32_t u0, int32_t u1, uint32_t v) {
 }
 
 /* Runs to dense form; 0 out of memory. */
-static int map_to_dense(SanMap *m) {
+static inline int map_to_dense(SanMap *m) {
   if (!m->dense_buf &&
       !(m->dense_buf = calloc((size_t)m->units, sizeof *m->dense_buf)))
     return 0;
@@ -106,7 +139,8 @@ static int map_to_dense(SanMap *m) {
   return 1;
 }
 
-uint32_t san_map_max(const SanMap *m, int32_t u0, int32_t u1) {
+/* The largest value in [u0, u1). */
+static inline uint32_t san_map_max(const SanMap *m, int32_t u0, int32_t u1) {
   uint32_t best = 0;
   if (m->dense) {
     const uint32_t *a = m->dense;
@@ -119,8 +153,11 @@ uint32_t san_map_max(const SanMap *m, int32_t u0, int32_t u1) {
   return best;
 }
 
-uint32_t san_map_first_above(const SanMap *m, int32_t u0, int32_t u1,
-                             uint32_t lim, int32_t *r0, int32_t *r1) {
+/* The first maximal run of one value above lim in [u0, u1), clipped to
+ * it: its value, or 0 when there is none. */
+static inline uint32_t san_map_first_above(const SanMap *m, int32_t u0,
+                                           int32_t u1, uint32_t lim,
+                                           int32_t *r0, int32_t *r1) {
   if (m->dense) {
     const uint32_t *a = m->dense;
     int32_t i = u0;
@@ -145,7 +182,9 @@ uint32_t san_map_first_above(const SanMap *m, int32_t u0, int32_t u1,
   return 0;
 }
 
-int san_map_set(SanMap *m, int32_t u0, int32_t u1, uint32_t v) {
+/* Units [u0, u1) to v > 0; 0 out of memory (the map is then unusable until
+ * its reset). */
+static inline int san_map_set(SanMap *m, int32_t u0, int32_t u1, uint32_t v) {
   if (u0 < 0 || u1 > m->units || u0 >= u1 || !v)
     return 1;
   if (v > m->max)
@@ -214,19 +253,19 @@ int san_map_set(SanMap *m, int32_t u0, int32_t u1, uint32_t v) {
  * Runs without values, merged when they touch; dense form one bit per
  * unit, 0 outside words [dlo, dhi). */
 
-void san_set_init(SanSet *s, int32_t units) {
+static inline void san_set_init(SanSet *s, int32_t units) {
   memset(s, 0, sizeof *s);
   s->units = units;
   s->dlo = units;
 }
 
-void san_set_free(SanSet *s) {
+static inline void san_set_free(SanSet *s) {
   free(s->run);
   free(s->bits_buf);
   memset(s, 0, sizeof *s);
 }
 
-void san_set_reset(SanSet *s) {
+static inline void san_set_reset(SanSet *s) {
   if (s->bits && s->dhi > s->dlo)
     memset(s->bits + s->dlo, 0, sizeof *s->bits * (size_t)(s->dhi - s->dlo));
   s->bits = NULL;
@@ -235,7 +274,7 @@ void san_set_reset(SanSet *s) {
   s->n = 0;
 }
 
-static void bits_add(SanSet *s, int32_t lo, int32_t hi) {
+static inline void bits_add(SanSet *s, int32_t lo, int32_t hi) {
   uint64_t *m = s->bits;
   int32_t i = lo;
   for (; i < hi && (i & 63); i++)
@@ -250,7 +289,7 @@ static void bits_add(SanSet *s, int32_t lo, int32_t hi) {
     s->dhi = (hi + 63) >> 6;
 }
 
-static int set_to_dense(SanSet *s) {
+static inline int set_to_dense(SanSet *s) {
   if (!s->bits_buf &&
       !(s->bits_buf = calloc((size_t)s->units / 64 + 1, sizeof *s->bits_buf)))
     return 0;
@@ -263,7 +302,8 @@ static int set_to_dense(SanSet *s) {
   return 1;
 }
 
-int san_set_add(SanSet *s, int32_t lo, int32_t hi) {
+/* Adds [lo, hi); 0 out of memory (as san_map_set). */
+static inline int san_set_add(SanSet *s, int32_t lo, int32_t hi) {
   if (lo < 0 || hi > s->units || lo >= hi)
     return 1;
   if (s->bits) {
@@ -301,8 +341,10 @@ int san_set_add(SanSet *s, int32_t lo, int32_t hi) {
   return 1;
 }
 
-int san_set_first_gap(const SanSet *s, int32_t lo, int32_t hi, int32_t *g0,
-                      int32_t *g1) {
+/* The first run of units of [lo, hi) not in the set, as [*g0, *g1); 0 when
+ * all of them are. */
+static inline int san_set_first_gap(const SanSet *s, int32_t lo, int32_t hi,
+                                    int32_t *g0, int32_t *g1) {
   if (lo >= hi)
     return 0;
   if (s->bits) {
@@ -337,3 +379,5 @@ int san_set_first_gap(const SanSet *s, int32_t lo, int32_t hi, int32_t *g0,
   *g1 = k < s->n && r[k].lo < hi ? r[k].lo : hi;
   return 1;
 }
+
+#endif
