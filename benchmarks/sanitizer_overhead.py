@@ -2,10 +2,10 @@
 
 Prints the median time of examples/02_add_framework (add) and examples/relu (relu) on 2^22 elements
 (8 blocks, 32 KiB queue buffers), float32 and float16, with the sanitizer on (`sanitize="error"`, the
-default) and off, and their ratio. The launches of the four kernels of one workload (on and off) are
-interleaved round by round, so that a change in the host's load hits both; each round gives a ratio,
-and the spread of those ratios says how noisy the run was. Goal: at most 1.3 for add and relu in
-float32.
+default) and off, and the ratio of those medians. The launches of one workload on and off are
+interleaved round by round, so that a change in the host's load hits both; each round also gives a
+ratio of its own, and the quartiles of those say how noisy the run was. Goal: at most 1.3 for add
+and relu in float32.
 
     python benchmarks/sanitizer_overhead.py [--rounds N] [--inner N] [--log2 N]
 """
@@ -48,17 +48,16 @@ def time_once(fn: Callable[[], object], inner: int) -> float:
 
 
 def measure(on: Callable[[], object], off: Callable[[], object], rounds: int,
-            inner: int) -> Tuple[float, float, float, float, float]:
-    """Medians of on and off, the median of the per-round ratios and their spread (min, max)."""
+            inner: int) -> Tuple[float, float, float, float]:
+    """Medians of on and off, and the quartiles of the per-round ratios."""
     t_on: List[float] = []
     t_off: List[float] = []
     for r in range(rounds):  # alternate which goes first
         pair = ((on, t_on), (off, t_off)) if r % 2 == 0 else ((off, t_off), (on, t_on))
         for fn, out in pair:
             out.append(time_once(fn, inner))
-    ratios = [a / b for a, b in zip(t_on, t_off)]
-    return (statistics.median(t_on), statistics.median(t_off), statistics.median(ratios), min(ratios),
-            max(ratios))
+    q1, _, q3 = statistics.quantiles([a / b for a, b in zip(t_on, t_off)], n=4)
+    return statistics.median(t_on), statistics.median(t_off), q1, q3
 
 
 def workloads(log2: int) -> Dict[str, Tuple[Callable[[], object], Callable[[], object]]]:
@@ -95,18 +94,18 @@ def workloads(log2: int) -> Dict[str, Tuple[Callable[[], object], Callable[[], o
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=21, help="interleaved rounds per workload")
-    parser.add_argument("--inner", type=int, default=3, help="launches per round and kernel")
+    parser.add_argument("--rounds", type=int, default=31, help="interleaved rounds per workload")
+    parser.add_argument("--inner", type=int, default=4, help="launches per round and kernel")
     parser.add_argument("--log2", type=int, default=22, help="log2 of the element count")
     args = parser.parse_args()
     load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"2^{args.log2} elements, {CORES} blocks, 32 KiB queue buffers; host: {os.cpu_count()} cores, "
           f"load average {load_avg:.1f}; medians of {args.rounds} interleaved rounds")
     for name, (on, off) in workloads(args.log2).items():
-        a, b, ratio, lo, hi = measure(on, off, args.rounds, args.inner)
+        a, b, q1, q3 = measure(on, off, args.rounds, args.inner)
         goal = "   (goal <= 1.3)" if "float32" in name else ""
-        print(f"  {name}: sanitizer on {a * 1e3:7.2f} ms, off {b * 1e3:7.2f} ms, ratio {ratio:5.2f} "
-              f"(rounds {lo:4.2f}..{hi:4.2f}){goal}")
+        print(f"  {name}: sanitizer on {a * 1e3:7.2f} ms, off {b * 1e3:7.2f} ms, ratio {a / b:5.2f} "
+              f"(per round: quartiles {q1:4.2f}..{q3:4.2f}){goal}")
 
 
 if __name__ == "__main__":

@@ -51,6 +51,13 @@
 #include "sanitizer_impl.h"
 #include "sanitizer_map.h"
 
+/* Cold paths (reports) and the rarer events stay out of the hot ones. */
+#if defined(__GNUC__)
+#define SAN_NOINLINE __attribute__((noinline))
+#else
+#define SAN_NOINLINE
+#endif
+
 enum {
   NP = ASC_PIPE_COUNT,
   NEV = ASC_MAX_EVENTS,
@@ -702,9 +709,11 @@ static uint32_t latest_unordered(const Shadow *sh, int p, uint32_t lim) {
   return best;
 }
 
-static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
-                             const AscEvent *e, const AscAccess *a, int q,
-                             const Conflict *c, const uint32_t *ord) {
+static SAN_NOINLINE AscStatus report_race(AscSanitizer *s, Shadow *sh,
+                                          AscBlockState *b, const AscEvent *e,
+                                          const AscAccess *a, int q,
+                                          const Conflict *c,
+                                          const uint32_t *ord) {
   Rep rep;
   Rep *r = san_rep_new(&rep, ASC_SAN_RACE, b, e->in, q);
   const AscInstr *other = logged(sh, c->seq);
@@ -820,9 +829,9 @@ static const Recent *unread_write(const Shadow *sh, int64_t lo, int64_t hi) {
   return NULL;
 }
 
-static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
-                               const AscEvent *e, int q, int64_t u0,
-                               int64_t u1) {
+static SAN_NOINLINE AscStatus report_uninit(AscSanitizer *s, Shadow *sh,
+                                            AscBlockState *b, const AscEvent *e,
+                                            int q, int64_t u0, int64_t u1) {
   Rep rep;
   Rep *r = san_rep_new(&rep, ASC_SAN_UNINIT, b, e->in, q);
   r->seq = sh->seq + 1;
@@ -997,31 +1006,29 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   uint32_t seq = ++sh->seq;
   sh->last[q] = seq;
   log_put(sh, seq, e->in);
-  for (int pass = 0; pass < 2; pass++) /* reads, then writes */
-    for (int i = 0; i < sh->n_cur; i++) {
-      const AscAccess *a = &sh->cur[i];
-      if (a->write != pass)
-        continue;
-      int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
-      if (a->lo < 0 || b1 > sh->nblk)
-        continue;
-      sh->touched |= (uint32_t)1 << (a->write ? q : NP + q);
-      if (!a->write) {
-        if (!san_map_set(&sh->r[q], (int32_t)b0, (int32_t)b1, seq))
-          sh->off = 1; /* out of memory: the block goes unchecked */
-        continue;
-      }
-      if (!san_map_set(&sh->w[q], (int32_t)b0, (int32_t)b1, seq) ||
-          !san_set_add(&sh->init, (int32_t)a->lo, (int32_t)a->hi))
-        sh->off = 1;
-      Recent *rw = &sh->recent[sh->n_recent++ % RECENT];
-      rw->seq = seq;
-      rw->in = e->in;
-      rw->lo = a->lo;
-      rw->hi = a->hi;
-      if (sh->n_recent >= 2 * RECENT)
-        sh->n_recent -= RECENT;
+  /* (reads and writes go to maps of their own: one pass, in any order) */
+  for (int i = 0; i < sh->n_cur; i++) {
+    const AscAccess *a = &sh->cur[i];
+    int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
+    if (a->lo < 0 || b1 > sh->nblk)
+      continue;
+    sh->touched |= (uint32_t)1 << (a->write ? q : NP + q);
+    if (!a->write) {
+      if (!san_map_set(&sh->r[q], (int32_t)b0, (int32_t)b1, seq))
+        sh->off = 1; /* out of memory: the block goes unchecked */
+      continue;
     }
+    if (!san_map_set(&sh->w[q], (int32_t)b0, (int32_t)b1, seq) ||
+        !san_set_add(&sh->init, (int32_t)a->lo, (int32_t)a->hi))
+      sh->off = 1;
+    Recent *rw = &sh->recent[sh->n_recent++ % RECENT];
+    rw->seq = seq;
+    rw->in = e->in;
+    rw->lo = a->lo;
+    rw->hi = a->hi;
+    if (sh->n_recent >= 2 * RECENT)
+      sh->n_recent -= RECENT;
+  }
   return ASC_OK;
 }
 
@@ -1193,12 +1200,6 @@ static AscStatus report_local_overrun(AscSanitizer *s, AscBlockState *b,
              "and repeat_times that stay inside it");
   return san_emit(s, b, r);
 }
-
-#if defined(__GNUC__)
-#define SAN_NOINLINE __attribute__((noinline))
-#else
-#define SAN_NOINLINE
-#endif
 
 /* An instruction that touched memory or the data cache, or that the
  * simulator flagged. Not inlined into on_event, which most instructions

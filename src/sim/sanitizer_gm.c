@@ -24,8 +24,11 @@
 
 enum {
   GM_LOOKBACK = 8, /* GM records a new access may extend */
-  /* buffers a kept sanitizer keeps per block (entries), and blocks */
-  GM_KEEP = 64,
+  /* what a kept sanitizer keeps: per block up to GM_KEEP records, dirty
+   * spans and reads and GM_KEEP_SNAPS snapshots, for up to GM_KEEP_BLOCKS
+   * blocks (with SAN_CACHE of them, about 1 MiB at most in all) */
+  GM_KEEP = 32,
+  GM_KEEP_SNAPS = 8,
   GM_KEEP_BLOCKS = 64,
   REPS_KEEP = 8,
 };
@@ -82,7 +85,7 @@ void san_gm_trim(AscSanitizer *s) {
   } else {
     for (int i = 0; i < s->gm_cap; i++) {
       GmList *l = &s->gm_buf[i];
-      if (l->cap > GM_KEEP || l->cap_snaps > GM_KEEP ||
+      if (l->cap > GM_KEEP || l->cap_snaps > GM_KEEP_SNAPS ||
           l->cap_spans > GM_KEEP || l->cap_reads > GM_KEEP)
         list_free(l);
     }
