@@ -261,6 +261,28 @@ static const char *line_ref(AscLoc l, AscLoc ref, char *buf, size_t n) {
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static Shadow *pool;
+
+/* Sanitizer objects of ended launches, kept with their buffers: a launch
+ * of a small kernel then allocates nothing. */
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static AscSanitizer *cache[SAN_CACHE];
+static int n_cache;
+
+/* fork: a launch on another thread may hold either lock at that moment;
+ * held across the fork, both are free in the child, whose pool and cache
+ * stay valid (what they hold is plain memory no thread uses). */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void fork_prepare(void) {
+  pthread_mutex_lock(&pool_lock);
+  pthread_mutex_lock(&cache_lock);
+}
+static void fork_done(void) {
+  pthread_mutex_unlock(&cache_lock);
+  pthread_mutex_unlock(&pool_lock);
+}
+static void register_fork(void) {
+  pthread_atfork(fork_prepare, fork_done, fork_done);
+}
 static atomic_uint_fast64_t next_launch_id = 1;
 
 static void shadow_destroy(Shadow *sh) {
@@ -284,6 +306,7 @@ static Shadow *shadow_take(const AscBlockState *b) {
     base[1 + m] = size;
     size += sim_cube_mem_size(b, m);
   }
+  pthread_once(&fork_once, register_fork);
   pthread_mutex_lock(&pool_lock);
   Shadow *sh = pool;
   if (sh)
@@ -1301,12 +1324,6 @@ static AscStatus on_block_end(void *self, AscBlockState *b) {
 
 /* ---- the sanitizer object ------------------------------------------------ */
 
-/* Sanitizer objects of ended launches, kept with their buffers: a launch
- * of a small kernel then allocates nothing. */
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static AscSanitizer *cache[SAN_CACHE];
-static int n_cache;
-
 static void sanitizer_destroy(AscSanitizer *s) {
   san_gm_free(s);
   free(s->reps);
@@ -1316,6 +1333,7 @@ static void sanitizer_destroy(AscSanitizer *s) {
 
 AscSanitizer *asc_sanitizer_new(AscSanMode mode, int flags, int core_num) {
   AscSanitizer *s = NULL;
+  pthread_once(&fork_once, register_fork);
   pthread_mutex_lock(&cache_lock);
   if (n_cache)
     s = cache[--n_cache];
