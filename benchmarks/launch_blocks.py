@@ -8,6 +8,11 @@ src/sim/pool.c) and, for reference, for one worker (every block on the launching
 8-block launch at most 2x the 1-block one. The ratio depends on the host's free cores: a helper that
 cannot get a core takes no blocks, and the 8 blocks then run one after another.
 
+It also prints what a block costs, (8 blocks - 1 block) / 7, with the sanitizer on and off, and the
+sanitizer's share of it: with every block on one thread, the ratio is at most 2 exactly when a block
+costs at most a sixth of the rest of a 1-block launch (the launch's fixed cost), so the line says how
+far each side is from that bound.
+
     python benchmarks/launch_blocks.py [--rounds 300]
 """
 
@@ -108,10 +113,17 @@ def main() -> None:
         finally:
             config.set_workers(0)
         print(f"{label}: helper threads alive {_C.helper_threads()}")
+        per_block = {}
         for san in ("on", "off"):
             t1, t8 = t[san + "1"], t[san + "8"]
+            per_block[san] = (t8 - t1) / 7
             print(f"  sanitizer {san:3}: 1 block {t1 / 1000:7.2f} us, 8 blocks {t8 / 1000:7.2f} us, "
                   f"ratio {t8 / t1:5.2f}   (goal <= 2)")
+        for san in ("on", "off"):
+            fixed = t[san + "1"] - per_block[san]
+            print(f"  a block with the sanitizer {san:3}: {per_block[san] / 1000:5.2f} us; the bound for "
+                  f"ratio 2, a sixth of the launch's fixed {fixed / 1000:5.2f} us: {fixed / 6000:5.2f} us")
+        print(f"  the sanitizer's share of a block: {(per_block['on'] - per_block['off']) / 1000:5.2f} us")
 
 
 if __name__ == "__main__":

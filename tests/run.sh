@@ -61,7 +61,7 @@ if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not 
     tests/python/test_adv_sort.py tests/python/test_ub_plan_dynamic.py tests/python/test_matmul_static_tiling.py \
     tests/python/test_npu_compile.py tests/python/test_dcache.py \
     tests/python/test_cast_level0.py tests/python/test_precision.py \
-    tests/python/test_hw_rules.py
+    tests/python/test_hw_rules.py tests/python/test_sanitizer_shadow.py
   # the front-end fuzzer's CI slice (a fixed seed and count) against the same build: a crash, a
   # sanitizer report or an exception other than asc's fails it (tests/fuzz/README.md)
   LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \

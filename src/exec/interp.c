@@ -18,6 +18,16 @@ static const AscExecFn exec_fns[ASC_OP_COUNT] = {
 #undef ASC_OP
 };
 
+/* The pipe each op-table row issues to (its event's pipe), read from the
+ * table once here rather than through asc_op_info per instruction. */
+static const uint8_t op_pipes[ASC_OP_COUNT] = {
+#define ASC_OP(ID, name, cpp, pipe, emit, exec, sub, operands, results, attrs, \
+               cost)                                                           \
+  [ASC_OP_##ID] = ASC_PIPE_##pipe,
+#include "../ir/ops.def"
+#undef ASC_OP
+};
+
 /* ---- stopping ------------------------------------------------------------ */
 
 enum {
@@ -114,7 +124,7 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
   AscEvent *e = &b->ev;
   e->in = in;
   e->kind = ASC_EV_OP;
-  AscPipe p = asc_op_info((AscOpId)in->op)->pipe;
+  AscPipe p = (AscPipe)op_pipes[in->op];
   e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
   e->n_acc = e->acc_overflow = 0;
   e->has_ov = e->has_lov = 0;
@@ -131,8 +141,10 @@ static AscStatus run_observed(AscBlockState *b, AscExec *x,
                     "internal error: the instruction touched more than %d "
                     "memory ranges (ASC_EVENT_MAX_ACCESSES in events.h)",
                     ASC_EVENT_MAX_ACCESSES);
+  int quiet = e->kind == ASC_EV_OP && !e->n_acc && !e->dc_op &&
+              e->dropped <= 0 && !e->has_ov && !e->has_lov;
   for (int i = 0; i < b->n_observers && !s; i++)
-    if (b->observers[i].event)
+    if (b->observers[i].event && !(quiet && b->observers[i].skip_quiet))
       s = b->observers[i].event(b->observers[i].self, b, e);
   return s;
 }

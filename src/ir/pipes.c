@@ -1,6 +1,7 @@
 /* The hardware pipes as the enums name them: a HardEvent is SRC_DST after
  * its two pipes (MTE2_V), a PipeID names one pipe or PIPE_ALL. The
  * simulator's sync model and the sync-insertion pass both read these. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,7 +37,7 @@ static AscPipe pipe_named(const char *s, size_t n) {
   return ASC_PIPE_S;
 }
 
-void asc_event_pipes(int64_t hard_event, AscPipe *src, AscPipe *dst) {
+static void event_pipes_named(int64_t hard_event, AscPipe *src, AscPipe *dst) {
   const char *name = asc_enum_value_name(ASC_ENUM_HARDEVENT, hard_event);
   const char *us = name ? strchr(name, '_') : NULL;
   if (!us) {
@@ -45,6 +46,32 @@ void asc_event_pipes(int64_t hard_event, AscPipe *src, AscPipe *dst) {
   }
   *src = pipe_named(name, (size_t)(us - name));
   *dst = pipe_named(us + 1, strlen(us + 1));
+}
+
+/* The pipes of the HardEvent values below EVENT_TABLE, derived from their
+ * names once: every set_flag / wait_flag of a sanitized or timed launch
+ * asks. */
+enum { EVENT_TABLE = 64 };
+static uint8_t event_src[EVENT_TABLE], event_dst[EVENT_TABLE];
+static pthread_once_t event_once = PTHREAD_ONCE_INIT;
+
+static void event_table_init(void) {
+  for (int e = 0; e < EVENT_TABLE; e++) {
+    AscPipe s, d;
+    event_pipes_named(e, &s, &d);
+    event_src[e] = (uint8_t)s;
+    event_dst[e] = (uint8_t)d;
+  }
+}
+
+void asc_event_pipes(int64_t hard_event, AscPipe *src, AscPipe *dst) {
+  if (hard_event < 0 || hard_event >= EVENT_TABLE) {
+    event_pipes_named(hard_event, src, dst);
+    return;
+  }
+  pthread_once(&event_once, event_table_init);
+  *src = (AscPipe)event_src[hard_event];
+  *dst = (AscPipe)event_dst[hard_event];
 }
 
 int64_t asc_event_of_pipes(AscPipe src, AscPipe dst) {

@@ -202,6 +202,11 @@ typedef struct AscObserver {
   void (*block_begin)(void *self, struct AscBlockState *b);
   /* Returns non-OK to fail the block (the sanitizer's reports). */
   AscStatus (*event)(void *self, struct AscBlockState *b, const AscEvent *e);
+  /* 1: OP events that are quiet (no memory access, no data-cache
+   * operation, no dropped bytes, no overrun) are not shown to `event`:
+   * the sanitizer's, which has nothing to do for them and would pay a
+   * call per scalar instruction */
+  int skip_quiet;
   AscStatus (*block_end)(void *self, struct AscBlockState *b);
   /* system family: the block's current cycle in the timing model: its
    * scalar unit's (GetSystemCycle), or with all_pipes when every pipe is

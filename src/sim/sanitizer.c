@@ -49,6 +49,14 @@
 
 #include "cube.h"
 #include "sanitizer_impl.h"
+#include "sanitizer_map.h"
+
+/* Cold paths (reports) and the rarer events stay out of the hot ones. */
+#if defined(__GNUC__)
+#define SAN_NOINLINE __attribute__((noinline))
+#else
+#define SAN_NOINLINE
+#endif
 
 enum {
   NP = ASC_PIPE_COUNT,
@@ -57,7 +65,12 @@ enum {
   NBUF = ASC_MAX_QUE_BUFS,
   RECENT = 8,        /* recent writes remembered for uninitialised reads */
   MAX_REPORTS = 256, /* per launch; more are counted, not kept */
+  /* sanitizer objects kept for later launches, with their per-block GM
+   * record buffers up to GM_KEEP entries each (sanitizer_gm.c) */
+  SAN_CACHE = 2,
 };
+_Static_assert(ASC_MAX_EVENTS <= 64, "ev_used has a bit per HardEvent");
+_Static_assert(2 * ASC_PIPE_COUNT <= 32, "touched has a bit per map");
 #define LOG_MAX ((uint32_t)1 << 22) /* instructions remembered for reports */
 #define SEQ_MAX ((uint32_t)0xFFFFFFF0u)
 
@@ -89,12 +102,13 @@ struct Shadow {
   /* the local accesses of the running instruction, at local addresses */
   AscAccess cur[ASC_EVENT_MAX_ACCESSES];
   int n_cur;
-  uint32_t *mem; /* w[] and r[] below, nblk entries each */
-  uint32_t *w[NP], *r[NP];
-  uint64_t *init;              /* one bit per UB byte: written in this block */
-  int64_t dlo, dhi;            /* blocks touched since the last reset */
-  int off;                     /* checking stopped (seq overflow) */
-  uint32_t maxw[NP], maxr[NP]; /* the largest seq anywhere in w[p] / r[p] */
+  /* per 32-byte block, the seq of each pipe's last write and last read
+   * (sanitizer_map.c: held per range) */
+  SanMap w[NP], r[NP];
+  SanSet init;       /* the bytes written in this block */
+  uint32_t touched;  /* maps set since the reset: w[p] bit p, r[p] NP + p */
+  int ready;         /* the maps are made for `size` */
+  int off;           /* checking stopped (seq overflow, out of memory) */
   uint32_t seq;      /* of the latest instruction that touched the UB */
   uint32_t last[NP]; /* seq of the latest such instruction of each pipe */
   VC vc[NP];
@@ -105,6 +119,7 @@ struct Shadow {
   const AscInstr *flag_in[NEV][NID];
   int n_pending;
   uint8_t ids_used[NEV];
+  uint64_t ev_used; /* bit ev: pending/held/ids_used[ev] may be nonzero */
   SanQue *ques;
   int n_ques, cap_ques;
   const AscInstr **log; /* log[seq]: the instruction */
@@ -246,13 +261,38 @@ static const char *line_ref(AscLoc l, AscLoc ref, char *buf, size_t n) {
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static Shadow *pool;
+
+/* Sanitizer objects of ended launches, kept with their buffers: a launch
+ * of a small kernel then allocates nothing. */
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static AscSanitizer *cache[SAN_CACHE];
+static int n_cache;
+
+/* fork: a launch on another thread may hold either lock at that moment;
+ * held across the fork, both are free in the child, whose pool and cache
+ * stay valid (what they hold is plain memory no thread uses). */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void fork_prepare(void) {
+  pthread_mutex_lock(&pool_lock);
+  pthread_mutex_lock(&cache_lock);
+}
+static void fork_done(void) {
+  pthread_mutex_unlock(&cache_lock);
+  pthread_mutex_unlock(&pool_lock);
+}
+static void register_fork(void) {
+  pthread_atfork(fork_prepare, fork_done, fork_done);
+}
 static atomic_uint_fast64_t next_launch_id = 1;
 
 static void shadow_destroy(Shadow *sh) {
   if (!sh)
     return;
-  free(sh->mem);
-  free(sh->init);
+  for (int p = 0; p < NP; p++) {
+    san_map_free(&sh->w[p]);
+    san_map_free(&sh->r[p]);
+  }
+  san_set_free(&sh->init);
   free(sh->ques);
   free(sh->log);
   san_dc_free(sh->dc);
@@ -266,6 +306,7 @@ static Shadow *shadow_take(const AscBlockState *b) {
     base[1 + m] = size;
     size += sim_cube_mem_size(b, m);
   }
+  pthread_once(&fork_once, register_fork);
   pthread_mutex_lock(&pool_lock);
   Shadow *sh = pool;
   if (sh)
@@ -274,27 +315,25 @@ static Shadow *shadow_take(const AscBlockState *b) {
   if (!sh && !(sh = calloc(1, sizeof *sh)))
     return NULL;
   sh->next = NULL;
-  if (sh->ub_size != ub_size || sh->size != size || !sh->mem) {
-    free(sh->mem);
-    free(sh->init);
+  if (size > INT32_MAX - 64) { /* units of the maps are int32 */
+    shadow_destroy(sh);
+    return NULL;
+  }
+  if (sh->ub_size != ub_size || sh->size != size || !sh->ready) {
     int64_t nblk = (size + 31) / 32;
-    sh->mem = calloc((size_t)nblk * 2 * NP, sizeof(uint32_t));
-    sh->init = calloc((size_t)(size + 63) / 64 + 1, sizeof(uint64_t));
-    if (!sh->mem || !sh->init) {
-      sh->mem = NULL;
-      shadow_destroy(sh);
-      return NULL;
+    for (int p = 0; p < NP; p++) {
+      san_map_free(&sh->w[p]);
+      san_map_free(&sh->r[p]);
+      san_map_init(&sh->w[p], (int32_t)nblk);
+      san_map_init(&sh->r[p], (int32_t)nblk);
     }
+    san_set_free(&sh->init);
+    san_set_init(&sh->init, (int32_t)size);
     sh->ub_size = ub_size;
     sh->size = size;
     memcpy(sh->base, base, sizeof base);
     sh->nblk = nblk;
-    for (int p = 0; p < NP; p++) {
-      sh->w[p] = sh->mem + (size_t)p * (size_t)nblk;
-      sh->r[p] = sh->mem + (size_t)(NP + p) * (size_t)nblk;
-    }
-    sh->dlo = nblk;
-    sh->dhi = 0;
+    sh->ready = 1;
   }
   return sh;
 }
@@ -308,39 +347,36 @@ static void shadow_give(Shadow *sh) {
 
 /* Back to the state of a block that has done nothing. */
 static void shadow_reset(Shadow *sh) {
-  if (sh->dhi > sh->dlo) {
-    size_t n = (size_t)(sh->dhi - sh->dlo) * sizeof(uint32_t);
-    for (int p = 0; p < NP; p++) {
-      memset(sh->w[p] + sh->dlo, 0, n);
-      memset(sh->r[p] + sh->dlo, 0, n);
-    }
-    int64_t w0 = sh->dlo * 32 / 64, w1 = (sh->dhi * 32 + 63) / 64;
-    memset(sh->init + w0, 0, (size_t)(w1 - w0) * sizeof(uint64_t));
+  /* only what the block used: a tiny kernel's blocks pay for little */
+  for (uint32_t t = sh->touched; t; t &= t - 1) {
+    int i = __builtin_ctz(t);
+    SanMap *m = i < NP ? &sh->w[i] : &sh->r[i - NP];
+    if (m->dense)
+      san_map_reset(m);
+    m->n = 0;
+    m->max = 0;
   }
-  sh->dlo = sh->nblk;
-  sh->dhi = 0;
+  sh->touched = 0;
+  if (sh->init.bits)
+    san_set_reset(&sh->init);
+  sh->init.n = 0;
   sh->off = 0;
-  memset(sh->maxw, 0, sizeof sh->maxw);
-  memset(sh->maxr, 0, sizeof sh->maxr);
   sh->seq = 0;
   memset(sh->last, 0, sizeof sh->last);
   memset(sh->vc, 0, sizeof sh->vc);
-  memset(sh->pending, 0, sizeof sh->pending);
-  memset(sh->held, 0, sizeof sh->held);
-  memset(sh->ids_used, 0, sizeof sh->ids_used);
+  for (uint64_t u = sh->ev_used; u; u &= u - 1) {
+    int ev = __builtin_ctzll(u);
+    memset(sh->pending[ev], 0, sizeof sh->pending[ev]);
+    memset(sh->held[ev], 0, sizeof sh->held[ev]);
+    sh->ids_used[ev] = 0;
+  }
+  sh->ev_used = 0;
   sh->n_pending = 0;
   sh->n_ques = 0;
   sh->n_recent = 0;
   if (sh->dc)
     san_dc_reset(sh->dc);
 }
-
-/* The worker's current shadow, set by block_begin. */
-static _Thread_local struct {
-  uint64_t launch;
-  const AscBlockState *b;
-  Shadow *sh;
-} tl;
 
 /* ---- vector clocks ------------------------------------------------------- */
 
@@ -359,17 +395,36 @@ static int aiv_pipe(int p) {
   return p == ASC_PIPE_V || p == ASC_PIPE_MTE2 || p == ASC_PIPE_MTE3;
 }
 
-/* What pipe p has finished, as a flag set on it now tells. */
-static VC publish(const Shadow *sh, int p) {
-  VC v = sh->vc[p];
-  v.c[p] = sh->last[p];
-  return v;
+/* What pipe p has finished, as a flag set on it now tells, written to
+ * *out. (Clocks are written where they are kept: a copy whose one entry
+ * was just stored stalls the load that reads it whole.) */
+static void publish(VC *out, const Shadow *sh, int p) {
+  for (int i = 0; i < NP; i++)
+    out->c[i] = i == p ? sh->last[p] : sh->vc[p].c[i];
 }
 
 static void join(VC *into, const VC *v) {
-  for (int i = 0; i < NP; i++)
-    if (v->c[i] > into->c[i])
-      into->c[i] = v->c[i];
+  for (int i = 0; i < NP; i++) /* (no branch: the compiler's max) */
+    into->c[i] = v->c[i] > into->c[i] ? v->c[i] : into->c[i];
+}
+
+/* join(into, the clock pipe p publishes now) */
+static void join_published(VC *into, const Shadow *sh, int p) {
+  for (int i = 0; i < NP; i++) {
+    uint32_t c = i == p ? sh->last[p] : sh->vc[p].c[i];
+    into->c[i] = c > into->c[i] ? c : into->c[i];
+  }
+}
+
+/* wait_on(sh, p, the clock pipe src publishes now) */
+static void wait_on_published(Shadow *sh, int p, int src) {
+  VC v;
+  publish(&v, sh, src);
+  if (p == ASC_PIPE_S)
+    for (int q = 0; q < NP; q++)
+      join(&sh->vc[q], &v);
+  else
+    join_published(&sh->vc[p], sh, src);
 }
 
 /* A wait on pipe p; the scalar unit blocks every later issue. */
@@ -580,33 +635,9 @@ static const AscSimQueue *que_at(const Shadow *sh, const AscBlockState *b,
 
 /* ---- shadow memory ------------------------------------------------------- */
 
-static uint32_t range_max(const uint32_t *a, int64_t n) {
-  uint32_t m = 0;
-  for (int64_t i = 0; i < n; i++)
-    m = a[i] > m ? a[i] : m;
-  return m;
-}
-
-static void range_fill(uint32_t *a, int64_t n, uint32_t v) {
-  for (int64_t i = 0; i < n; i++)
-    a[i] = v;
-}
-
-/* The first run of blocks in [b0, b1) holding one value above lim. */
-static uint32_t locate(const uint32_t *a, int64_t b0, int64_t b1, uint32_t lim,
-                       int64_t *r0, int64_t *r1) {
-  int64_t i = b0;
-  while (i < b1 && a[i] <= lim)
-    i++;
-  if (i == b1)
-    return 0;
-  uint32_t v = a[i];
-  int64_t j = i;
-  while (j < b1 && a[j] == v)
-    j++;
-  *r0 = i;
-  *r1 = j;
-  return v;
+/* The largest seq of map m in blocks [b0, b1). */
+static uint32_t range_max(const SanMap *m, int64_t b0, int64_t b1) {
+  return san_map_max(m, (int32_t)b0, (int32_t)b1);
 }
 
 typedef struct Conflict {
@@ -622,19 +653,18 @@ typedef struct Conflict {
  * without looking at the range. */
 static int find_conflict(const Shadow *sh, const uint32_t *ord, int64_t b0,
                          int64_t b1, int write, Conflict *c) {
-  int64_t n = b1 - b0;
   uint32_t best = 0;
   for (int p = 0; p < NP; p++) {
     uint32_t lim = ord[p];
     uint32_t m;
-    if (sh->maxw[p] > lim && (m = range_max(sh->w[p] + b0, n)) > lim &&
+    if (sh->w[p].max > lim && (m = range_max(&sh->w[p], b0, b1)) > lim &&
         m > best) {
       best = m;
       c->pipe = p;
       c->write = 1;
     }
-    if (write && sh->maxr[p] > lim && (m = range_max(sh->r[p] + b0, n)) > lim &&
-        m > best) {
+    if (write && sh->r[p].max > lim &&
+        (m = range_max(&sh->r[p], b0, b1)) > lim && m > best) {
       best = m;
       c->pipe = p;
       c->write = 0;
@@ -642,8 +672,12 @@ static int find_conflict(const Shadow *sh, const uint32_t *ord, int64_t b0,
   }
   if (!best)
     return 0;
-  const uint32_t *a = c->write ? sh->w[c->pipe] : sh->r[c->pipe];
-  c->seq = locate(a, b0, b1, ord[c->pipe], &c->b0, &c->b1);
+  const SanMap *a = c->write ? &sh->w[c->pipe] : &sh->r[c->pipe];
+  int32_t r0 = 0, r1 = 0;
+  c->seq =
+      san_map_first_above(a, (int32_t)b0, (int32_t)b1, ord[c->pipe], &r0, &r1);
+  c->b0 = r0;
+  c->b1 = r1;
   return 1;
 }
 
@@ -669,36 +703,12 @@ static void log_put(Shadow *sh, uint32_t seq, const AscInstr *in) {
 /* Are bytes [lo, hi) all written? Else the first unwritten run. */
 static int all_written(const Shadow *sh, int64_t lo, int64_t hi, int64_t *u0,
                        int64_t *u1) {
-  const uint64_t *m = sh->init;
-  int64_t i = lo;
-  while (i < hi) {
-    if ((i & 63) == 0 && i + 64 <= hi && m[i >> 6] == ~(uint64_t)0) {
-      i += 64;
-      continue;
-    }
-    if (!(m[i >> 6] >> (i & 63) & 1))
-      break;
-    i++;
-  }
-  if (i >= hi)
+  int32_t g0, g1;
+  if (!san_set_first_gap(&sh->init, (int32_t)lo, (int32_t)hi, &g0, &g1))
     return 1;
-  int64_t j = i;
-  while (j < hi && !(m[j >> 6] >> (j & 63) & 1))
-    j++;
-  *u0 = i;
-  *u1 = j;
+  *u0 = g0;
+  *u1 = g1;
   return 0;
-}
-
-static void mark_written(Shadow *sh, int64_t lo, int64_t hi) {
-  uint64_t *m = sh->init;
-  int64_t i = lo;
-  for (; i < hi && (i & 63); i++)
-    m[i >> 6] |= (uint64_t)1 << (i & 63);
-  for (; i + 64 <= hi; i += 64)
-    m[i >> 6] = ~(uint64_t)0;
-  for (; i < hi; i++)
-    m[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
 /* ---- detectors ----------------------------------------------------------- */
@@ -712,9 +722,9 @@ static uint32_t latest_unordered(const Shadow *sh, int p, uint32_t lim) {
     int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
     if (a->lo < 0 || b1 > sh->nblk)
       continue;
-    uint32_t m = range_max(sh->w[p] + b0, b1 - b0);
+    uint32_t m = range_max(&sh->w[p], b0, b1);
     if (a->write) {
-      uint32_t mr = range_max(sh->r[p] + b0, b1 - b0);
+      uint32_t mr = range_max(&sh->r[p], b0, b1);
       m = mr > m ? mr : m;
     }
     if (m > lim && m > best)
@@ -723,9 +733,11 @@ static uint32_t latest_unordered(const Shadow *sh, int p, uint32_t lim) {
   return best;
 }
 
-static AscStatus report_race(AscSanitizer *s, Shadow *sh, AscBlockState *b,
-                             const AscEvent *e, const AscAccess *a, int q,
-                             const Conflict *c, const uint32_t *ord) {
+static SAN_NOINLINE AscStatus report_race(AscSanitizer *s, Shadow *sh,
+                                          AscBlockState *b, const AscEvent *e,
+                                          const AscAccess *a, int q,
+                                          const Conflict *c,
+                                          const uint32_t *ord) {
   Rep rep;
   Rep *r = san_rep_new(&rep, ASC_SAN_RACE, b, e->in, q);
   const AscInstr *other = logged(sh, c->seq);
@@ -830,8 +842,8 @@ static const Recent *unread_write(const Shadow *sh, int64_t lo, int64_t hi) {
     int64_t b0 = w->lo >> 5, b1 = (w->hi + 31) >> 5;
     uint32_t latest = 0; /* the write is still there, and nothing read it */
     for (int p = 0; p < NP; p++) {
-      uint32_t mr = range_max(sh->r[p] + b0, b1 - b0);
-      uint32_t mw = range_max(sh->w[p] + b0, b1 - b0);
+      uint32_t mr = range_max(&sh->r[p], b0, b1);
+      uint32_t mw = range_max(&sh->w[p], b0, b1);
       latest = mr > latest ? mr : latest;
       latest = mw > latest ? mw : latest;
     }
@@ -841,9 +853,9 @@ static const Recent *unread_write(const Shadow *sh, int64_t lo, int64_t hi) {
   return NULL;
 }
 
-static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
-                               const AscEvent *e, int q, int64_t u0,
-                               int64_t u1) {
+static SAN_NOINLINE AscStatus report_uninit(AscSanitizer *s, Shadow *sh,
+                                            AscBlockState *b, const AscEvent *e,
+                                            int q, int64_t u0, int64_t u1) {
   Rep rep;
   Rep *r = san_rep_new(&rep, ASC_SAN_UNINIT, b, e->in, q);
   r->seq = sh->seq + 1;
@@ -877,8 +889,7 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   if (w) {
     int wp = ASC_PIPE_S;
     for (int p = 0; p < NP; p++)
-      if (range_max(sh->w[p] + (w->lo >> 5),
-                    ((w->hi + 31) >> 5) - (w->lo >> 5)) == w->seq)
+      if (range_max(&sh->w[p], w->lo >> 5, (w->hi + 31) >> 5) == w->seq)
         wp = p;
     san_rep_other(r, w->in, wp);
     AscLoc lw = r->r.loc2;
@@ -905,6 +916,16 @@ static AscStatus report_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   return san_emit(s, b, r);
 }
 
+/* A read of bytes nothing wrote in this block. */
+static AscStatus check_uninit(AscSanitizer *s, Shadow *sh, AscBlockState *b,
+                              const AscEvent *e, const AscAccess *a, int q) {
+  int64_t u0, u1;
+  if (a->write || a->bounding || a->lo < 0 || (a->hi + 31) >> 5 > sh->nblk ||
+      all_written(sh, a->lo, a->hi, &u0, &u1))
+    return ASC_OK;
+  return report_uninit(s, sh, b, e, q, u0, u1);
+}
+
 /* One local-memory access, checked against the shadow. */
 static AscStatus check_local(AscSanitizer *s, Shadow *sh, AscBlockState *b,
                              const AscEvent *e, const AscAccess *a, int q) {
@@ -919,22 +940,17 @@ static AscStatus check_local(AscSanitizer *s, Shadow *sh, AscBlockState *b,
       break;
     if (auto_sync(s) && c.pipe == ASC_PIPE_S && q != ASC_PIPE_S &&
         aiv_pipe(q)) {
-      VC v = publish(sh, ASC_PIPE_S); /* the compiler's S_q flag */
-      join(&sh->vc[q], &v);
+      join_published(&sh->vc[q], sh, ASC_PIPE_S); /* the compiler's S_q flag */
       continue;
     }
     if (auto_sync(s) && q == ASC_PIPE_S && c.pipe != ASC_PIPE_S &&
         aiv_pipe(c.pipe)) {
-      VC v = publish(sh, c.pipe); /* the compiler's c.pipe_S flag */
-      wait_on(sh, ASC_PIPE_S, &v);
+      wait_on_published(sh, ASC_PIPE_S, c.pipe); /* the compiler's c.pipe_S */
       continue;
     }
     return report_race(s, sh, b, e, a, q, &c, ord);
   }
-  int64_t u0, u1;
-  if (!a->write && !a->bounding && !all_written(sh, a->lo, a->hi, &u0, &u1))
-    return report_uninit(s, sh, b, e, q, u0, u1);
-  return ASC_OK;
+  return check_uninit(s, sh, b, e, a, q);
 }
 
 static AscStatus report_dropped(AscSanitizer *s, AscBlockState *b,
@@ -982,8 +998,9 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     if (e->acc[i].space == ASC_SPACE_GM) {
       san_gm_record(s, b, e, &e->acc[i]);
     } else if (local_range(sh, &e->acc[i], &lo, &hi)) {
-      AscAccess *c = &sh->cur[sh->n_cur++];
-      *c = e->acc[i];
+      AscAccess *c = &sh->cur[sh->n_cur++]; /* what the checks read */
+      c->write = e->acc[i].write;
+      c->bounding = e->acc[i].bounding;
       c->space = ASC_SPACE_UB;
       c->lo = lo;
       c->hi = hi;
@@ -996,42 +1013,46 @@ static AscStatus on_access(AscSanitizer *s, Shadow *sh, AscBlockState *b,
     sh->off = 1;
     return ASC_OK;
   }
-  /* checks first, against the state before this instruction */
+  /* checks first, against the state before this instruction; a pipe
+   * whose every access this pipe's clock covers cannot conflict, and when
+   * that is all of them only uninitialised reads are left to check */
+  int live = 0;
+  for (uint32_t t = sh->touched; t; t &= t - 1) { /* the maps in use */
+    int i = __builtin_ctz(t), p = i < NP ? i : i - NP;
+    uint32_t lim = p == q && self_ordered(s, q) ? sh->last[q] : sh->vc[q].c[p];
+    live |= (i < NP ? sh->w[p].max : sh->r[p].max) > lim;
+  }
   for (int i = 0; i < sh->n_cur && !st; i++)
-    st = check_local(s, sh, b, e, &sh->cur[i], q);
+    st = live ? check_local(s, sh, b, e, &sh->cur[i], q)
+              : check_uninit(s, sh, b, e, &sh->cur[i], q);
   if (st)
     return st;
   uint32_t seq = ++sh->seq;
   sh->last[q] = seq;
   log_put(sh, seq, e->in);
-  for (int pass = 0; pass < 2; pass++) /* reads, then writes */
-    for (int i = 0; i < sh->n_cur; i++) {
-      const AscAccess *a = &sh->cur[i];
-      if (a->write != pass)
-        continue;
-      int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
-      if (a->lo < 0 || b1 > sh->nblk)
-        continue;
-      if (b0 < sh->dlo)
-        sh->dlo = b0;
-      if (b1 > sh->dhi)
-        sh->dhi = b1;
-      if (!a->write) {
-        range_fill(sh->r[q] + b0, b1 - b0, seq);
-        sh->maxr[q] = seq;
-        continue;
-      }
-      range_fill(sh->w[q] + b0, b1 - b0, seq);
-      sh->maxw[q] = seq;
-      mark_written(sh, a->lo, a->hi);
-      Recent *rw = &sh->recent[sh->n_recent++ % RECENT];
-      rw->seq = seq;
-      rw->in = e->in;
-      rw->lo = a->lo;
-      rw->hi = a->hi;
-      if (sh->n_recent >= 2 * RECENT)
-        sh->n_recent -= RECENT;
+  /* (reads and writes go to maps of their own: one pass, in any order) */
+  for (int i = 0; i < sh->n_cur; i++) {
+    const AscAccess *a = &sh->cur[i];
+    int64_t b0 = a->lo >> 5, b1 = (a->hi + 31) >> 5;
+    if (a->lo < 0 || b1 > sh->nblk)
+      continue;
+    sh->touched |= (uint32_t)1 << (a->write ? q : NP + q);
+    if (!a->write) {
+      if (!san_map_set(&sh->r[q], (int32_t)b0, (int32_t)b1, seq))
+        sh->off = 1; /* out of memory: the block goes unchecked */
+      continue;
     }
+    if (!san_map_set(&sh->w[q], (int32_t)b0, (int32_t)b1, seq) ||
+        !san_set_add(&sh->init, (int32_t)a->lo, (int32_t)a->hi))
+      sh->off = 1;
+    Recent *rw = &sh->recent[sh->n_recent++ % RECENT];
+    rw->seq = seq;
+    rw->in = e->in;
+    rw->lo = a->lo;
+    rw->hi = a->hi;
+    if (sh->n_recent >= 2 * RECENT)
+      sh->n_recent -= RECENT;
+  }
   return ASC_OK;
 }
 
@@ -1109,10 +1130,10 @@ static AscStatus on_set_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   if (st)
     return st;
   sh->ids_used[ev] |= (uint8_t)(1u << id);
-  VC v = publish(sh, e->src);
+  sh->ev_used |= (uint64_t)1 << ev;
   if (sh->held[ev][id]) { /* releases a wait issued before it */
     sh->held[ev][id]--;
-    wait_on(sh, e->dst, &v);
+    wait_on_published(sh, e->dst, e->src);
     return ASC_OK;
   }
   if (sh->pending[ev][id]) {
@@ -1134,13 +1155,13 @@ static AscStatus on_set_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
         "use another event id for one of them",
         event_name(ev), id, line_ref(la, lb, l1, sizeof l1),
         line_ref(lb, lb, l2, sizeof l2));
-    sh->flag_vc[ev][id] = v;
+    publish(&sh->flag_vc[ev][id], sh, e->src);
     sh->flag_in[ev][id] = e->in;
     return san_emit(s, b, r);
   }
   sh->pending[ev][id] = 1;
   sh->n_pending++;
-  sh->flag_vc[ev][id] = v;
+  publish(&sh->flag_vc[ev][id], sh, e->src);
   sh->flag_in[ev][id] = e->in;
   return ASC_OK;
 }
@@ -1154,6 +1175,7 @@ static AscStatus on_wait_flag(AscSanitizer *s, Shadow *sh, AscBlockState *b,
   if (st)
     return st;
   sh->ids_used[ev] |= (uint8_t)(1u << id);
+  sh->ev_used |= (uint64_t)1 << ev;
   if (sh->pending[ev][id]) {
     sh->pending[ev][id] = 0;
     sh->n_pending--;
@@ -1203,7 +1225,7 @@ static void on_que(Shadow *sh, const AscEvent *e) {
   uint64_t bit = (uint64_t)1 << i;
   switch (e->que_op) {
   case ASC_QUE_ENQUE:
-    q->enq[i] = publish(sh, e->producer);
+    publish(&q->enq[i], sh, e->producer);
     q->enq_valid |= bit;
     break;
   case ASC_QUE_DEQUE:
@@ -1212,7 +1234,7 @@ static void on_que(Shadow *sh, const AscEvent *e) {
     q->enq_valid &= ~bit;
     break;
   case ASC_QUE_FREE:
-    q->freed[i] = publish(sh, e->consumer);
+    publish(&q->freed[i], sh, e->consumer);
     q->free_valid |= bit;
     break;
   case ASC_QUE_ALLOC:
@@ -1226,21 +1248,22 @@ static void on_que(Shadow *sh, const AscEvent *e) {
 
 /* ---- the observer -------------------------------------------------------- */
 
+/* A worker's first block of the launch takes a shadow from the pool (the
+ * block state is the worker's for this launch, zeroed as it starts); each
+ * block resets it. */
 static void on_block_begin(void *self, AscBlockState *b) {
   AscSanitizer *s = self;
-  if (tl.launch != s->id || tl.b != b || !tl.sh) {
-    Shadow *sh = shadow_take(b);
-    tl.launch = s->id;
-    tl.b = b;
-    tl.sh = sh;
-    if (!sh)
+  Shadow *sh = b->san_shadow;
+  if (!sh) {
+    if (!(sh = shadow_take(b)))
       return; /* out of memory: this worker's blocks go unchecked */
     pthread_mutex_lock(&s->lock);
     sh->next = s->in_use;
     s->in_use = sh;
     pthread_mutex_unlock(&s->lock);
+    b->san_shadow = sh;
   }
-  shadow_reset(tl.sh);
+  shadow_reset(sh);
 }
 
 /* A UB access past the end of its LocalTensor, made in warn mode (events.h:
@@ -1273,32 +1296,50 @@ static AscStatus report_local_overrun(AscSanitizer *s, AscBlockState *b,
   return san_emit(s, b, r);
 }
 
+/* An instruction that touched memory or the data cache, or that the
+ * simulator flagged. Not inlined into on_event, which most instructions
+ * leave at once. */
+static SAN_NOINLINE AscStatus on_op(AscSanitizer *s, Shadow *sh,
+                                    AscBlockState *b, const AscEvent *e) {
+  if (e->dropped > 0)
+    report_dropped(s, b, e, e->dropped);
+  if (e->has_ov) {
+    AscStatus st = san_report_overrun(s, b, e);
+    if (st)
+      return st;
+  }
+  if (e->has_lov) {
+    AscStatus st = report_local_overrun(s, b, e);
+    if (st)
+      return st;
+  }
+  if (e->n_acc) {
+    AscStatus st = on_access(s, sh, b, e);
+    if (st)
+      return st;
+  }
+  if (!sh->dc && !e->dc_op) { /* nothing cached: only a scalar load starts */
+    int loads = 0;
+    for (int i = 0; i < e->n_acc; i++)
+      loads |= e->acc[i].space == ASC_SPACE_GM && e->acc[i].scalar;
+    if (!loads)
+      return ASC_OK;
+  }
+  return san_dc_event(s, &sh->dc, b, e, sh->seq + 1);
+}
+
 static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
   AscSanitizer *s = self;
-  Shadow *sh = tl.sh;
-  if (tl.launch != s->id || !sh)
+  Shadow *sh = b->san_shadow;
+  if (!sh)
     return ASC_OK;
   switch (e->kind) {
   case ASC_EV_OP:
-    if (e->dropped > 0)
-      report_dropped(s, b, e, e->dropped);
-    if (e->has_ov) {
-      AscStatus st = san_report_overrun(s, b, e);
-      if (st)
-        return st;
-    }
-    if (e->has_lov) {
-      AscStatus st = report_local_overrun(s, b, e);
-      if (st)
-        return st;
-    }
-    if (e->n_acc) {
-      AscStatus st = on_access(s, sh, b, e);
-      if (st)
-        return st;
-    }
-    return e->n_acc || e->dc_op ? san_dc_event(s, &sh->dc, b, e, sh->seq + 1)
-                                : ASC_OK;
+    /* most instructions of a kernel (scalar arithmetic, tensor handles)
+     * touch no memory: nothing to check */
+    if (!e->n_acc && !e->dc_op && e->dropped <= 0 && !e->has_ov && !e->has_lov)
+      return ASC_OK;
+    return on_op(s, sh, b, e);
   case ASC_EV_SET_FLAG:
     return on_set_flag(s, sh, b, e);
   case ASC_EV_WAIT_FLAG:
@@ -1317,8 +1358,8 @@ static AscStatus on_event(void *self, AscBlockState *b, const AscEvent *e) {
 /* Flags set and never waited for. */
 static AscStatus on_block_end(void *self, AscBlockState *b) {
   AscSanitizer *s = self;
-  Shadow *sh = tl.sh;
-  if (tl.launch != s->id || !sh)
+  Shadow *sh = b->san_shadow;
+  if (!sh)
     return ASC_OK;
   if (sh->dc)
     san_dc_block_end(s, sh->dc, b);
@@ -1355,26 +1396,43 @@ static AscStatus on_block_end(void *self, AscBlockState *b) {
 
 /* ---- the sanitizer object ------------------------------------------------ */
 
+static void sanitizer_destroy(AscSanitizer *s) {
+  san_gm_free(s);
+  free(s->reps);
+  pthread_mutex_destroy(&s->lock);
+  free(s);
+}
+
 AscSanitizer *asc_sanitizer_new(AscSanMode mode, int flags, int core_num) {
-  AscSanitizer *s = calloc(1, sizeof *s);
-  if (!s)
-    return NULL;
-  if (pthread_mutex_init(&s->lock, NULL) != 0) {
-    free(s);
-    return NULL;
+  AscSanitizer *s = NULL;
+  pthread_once(&fork_once, register_fork);
+  pthread_mutex_lock(&cache_lock);
+  if (n_cache)
+    s = cache[--n_cache];
+  pthread_mutex_unlock(&cache_lock);
+  if (!s) {
+    if (!(s = calloc(1, sizeof *s)))
+      return NULL;
+    if (pthread_mutex_init(&s->lock, NULL) != 0) {
+      free(s);
+      return NULL;
+    }
   }
   s->mode = mode;
   s->flags = flags;
   s->core_num = core_num;
   s->id = atomic_fetch_add(&next_launch_id, 1);
+  s->in_use = NULL;
+  s->n_reps = 0;
+  s->dropped = 0;
   s->err_index = -1;
   s->obs.self = s;
   s->obs.block_begin = on_block_begin;
   s->obs.event = on_event;
+  s->obs.skip_quiet = 1; /* on_event returns at once for those */
   s->obs.block_end = on_block_end;
-  if (core_num > 1 && !(s->gm = calloc((size_t)core_num, sizeof *s->gm))) {
-    pthread_mutex_destroy(&s->lock);
-    free(s);
+  if (!san_gm_begin(s)) {
+    sanitizer_destroy(s);
     return NULL;
   }
   return s;
@@ -1398,14 +1456,14 @@ void asc_sanitizer_free(AscSanitizer *s) {
   if (!s)
     return;
   release_shadows(s);
-  if (s->gm)
-    for (int i = 0; i < s->core_num; i++)
-      free(s->gm[i].v), free(s->gm[i].snaps), free(s->gm[i].spans),
-          free(s->gm[i].reads);
-  free(s->gm);
-  free(s->reps);
-  pthread_mutex_destroy(&s->lock);
-  free(s);
+  san_gm_trim(s);
+  pthread_mutex_lock(&cache_lock);
+  int kept = n_cache < SAN_CACHE;
+  if (kept)
+    cache[n_cache++] = s;
+  pthread_mutex_unlock(&cache_lock);
+  if (!kept)
+    sanitizer_destroy(s);
 }
 
 static int cmp_rep(const void *pa, const void *pb) {

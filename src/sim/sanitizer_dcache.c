@@ -985,11 +985,12 @@ void san_dc_races(AscSanitizer *s) {
       return; /* the ordering is incomplete: no reports */
     c.ns += s->gm[i].n_spans;
     c.nr += s->gm[i].n_reads;
+  }
+  if (!c.ns && !c.nr) /* no block used its data cache */
+    return;
+  for (int i = 0; i < s->core_num; i++)
     for (int k = 0; k < s->gm[i].n; k++)
       np += !s->gm[i].v[k].scalar && !s->gm[i].v[k].bounding;
-  }
-  if (!c.ns && !c.nr)
-    return;
   c.p = malloc(sizeof *c.p * (size_t)(np ? np : 1));
   c.reach = malloc(sizeof *c.reach * (size_t)(np ? np : 1));
   c.spans = malloc(sizeof *c.spans * (size_t)(c.ns ? c.ns : 1));

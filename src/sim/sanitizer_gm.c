@@ -24,7 +24,78 @@
 
 enum {
   GM_LOOKBACK = 8, /* GM records a new access may extend */
+  /* what a kept sanitizer keeps: per block up to GM_KEEP records, dirty
+   * spans and reads and GM_KEEP_SNAPS snapshots, for up to GM_KEEP_BLOCKS
+   * blocks (with SAN_CACHE of them, about 1 MiB at most in all) */
+  GM_KEEP = 32,
+  GM_KEEP_SNAPS = 8,
+  GM_KEEP_BLOCKS = 64,
+  REPS_KEEP = 8,
 };
+
+int san_gm_begin(AscSanitizer *s) {
+  s->gm = NULL;
+  if (s->core_num <= 1)
+    return 1;
+  if (s->gm_cap < s->core_num) {
+    GmList *v = realloc(s->gm_buf, sizeof *v * (size_t)s->core_num);
+    if (!v)
+      return 0;
+    memset(v + s->gm_cap, 0, sizeof *v * (size_t)(s->core_num - s->gm_cap));
+    s->gm_buf = v;
+    s->gm_cap = s->core_num;
+  }
+  for (int i = 0; i < s->core_num; i++) {
+    GmList *l = &s->gm_buf[i];
+    if (s->gm_cores != s->core_num) { /* a snapshot is core_num entries */
+      free(l->snaps);
+      l->snaps = NULL;
+      l->cap_snaps = 0;
+    }
+    l->n = l->oom = 0;
+    l->n_spans = l->n_reads = l->dc_oom = 0;
+    l->n_snaps = 0;
+    l->last_epoch = 0;
+  }
+  s->gm_cores = s->core_num;
+  s->gm = s->gm_buf;
+  return 1;
+}
+
+static void list_free(GmList *l) {
+  free(l->v);
+  free(l->snaps);
+  free(l->spans);
+  free(l->reads);
+  memset(l, 0, sizeof *l);
+}
+
+void san_gm_free(AscSanitizer *s) {
+  for (int i = 0; i < s->gm_cap; i++)
+    list_free(&s->gm_buf[i]);
+  free(s->gm_buf);
+  s->gm_buf = s->gm = NULL;
+  s->gm_cap = 0;
+}
+
+void san_gm_trim(AscSanitizer *s) {
+  s->gm = NULL;
+  if (s->gm_cap > GM_KEEP_BLOCKS) {
+    san_gm_free(s);
+  } else {
+    for (int i = 0; i < s->gm_cap; i++) {
+      GmList *l = &s->gm_buf[i];
+      if (l->cap > GM_KEEP || l->cap_snaps > GM_KEEP_SNAPS ||
+          l->cap_spans > GM_KEEP || l->cap_reads > GM_KEEP)
+        list_free(l);
+    }
+  }
+  if (s->cap_reps > REPS_KEEP) {
+    free(s->reps);
+    s->reps = NULL;
+    s->cap_reps = 0;
+  }
+}
 
 /* A GM access (partly) outside its kernel argument, which the simulator
  * clamped (events.h: has_ov): an error in error mode; in warn mode a
@@ -260,6 +331,66 @@ static int gm_meet(const GmRec *x, const GmRec *y) {
   return 0;
 }
 
+/* No two blocks' records meet with one of them writing: the common case
+ * (each block its own part of every argument it writes), proven from the
+ * range each block touches in each argument, without sorting the records
+ * or allocating; 0 when unproven (the full check decides). Conservative:
+ * the ranges of an argument some block writes must not meet at all. */
+static int no_race_quick(const AscSanitizer *s) {
+  enum { QB = 8, QCORES = 64 };
+  if (s->core_num > QCORES)
+    return 0;
+  int32_t bufs[QB];
+  int nb = 0, wrote[QB] = {0};
+  struct {
+    int64_t lo, hi;
+  } box[QCORES][QB];
+  for (int i = 0; i < s->core_num; i++)
+    for (int k = 0; k < s->gm[i].n; k++) {
+      const GmRec *x = &s->gm[i].v[k];
+      int slot = 0;
+      while (slot < nb && bufs[slot] != x->buf)
+        slot++;
+      if (slot == nb) {
+        if (nb == QB)
+          return 0;
+        bufs[nb++] = x->buf;
+        for (int j = 0; j < s->core_num; j++) {
+          box[j][slot].lo = INT64_MAX;
+          box[j][slot].hi = INT64_MIN;
+        }
+      }
+      if (x->lo < box[i][slot].lo)
+        box[i][slot].lo = x->lo;
+      if (x->hi > box[i][slot].hi)
+        box[i][slot].hi = x->hi;
+      wrote[slot] |= x->write;
+    }
+  for (int slot = 0; slot < nb; slot++) {
+    if (!wrote[slot])
+      continue;
+    int order[QCORES], n = 0;
+    for (int i = 0; i < s->core_num; i++) { /* by start, insertion */
+      if (box[i][slot].lo >= box[i][slot].hi)
+        continue;
+      int j = n++;
+      while (j > 0 && box[order[j - 1]][slot].lo > box[i][slot].lo) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = i;
+    }
+    int64_t reach = INT64_MIN; /* the furthest end of the ranges before */
+    for (int j = 0; j < n; j++) {
+      if (box[order[j]][slot].lo < reach)
+        return 0;
+      if (box[order[j]][slot].hi > reach)
+        reach = box[order[j]][slot].hi;
+    }
+  }
+  return 1;
+}
+
 /* Every pair of blocks that touch one GM byte, at least one writing. */
 void san_core_races(AscSanitizer *s) {
   int n = 0, nw = 0;
@@ -271,7 +402,7 @@ void san_core_races(AscSanitizer *s) {
     for (int k = 0; k < s->gm[i].n; k++)
       nw += s->gm[i].v[k].write;
   }
-  if (!nw)
+  if (!nw || no_race_quick(s))
     return;
   GmRec *all = malloc(sizeof *all * (size_t)n);
   GmRec *w = malloc(sizeof *w * (size_t)nw);

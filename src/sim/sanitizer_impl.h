@@ -91,6 +91,11 @@ struct AscSanitizer {
   pthread_mutex_t lock;
   Shadow *in_use;
   GmList *gm; /* per block; NULL for one block */
+  /* the lists gm points into, kept with their buffers for the next launch
+   * of a cached sanitizer (sanitizer.c) */
+  GmList *gm_buf;
+  int gm_cap;
+  int gm_cores; /* the core_num their snapshots are sized for */
   Rep *reps;
   int n_reps, cap_reps;
   int dropped;
@@ -125,6 +130,14 @@ const char *san_where(AscLoc l, char *buf, size_t n);
 
 /* ---- sanitizer_gm.c: global memory --------------------------------------- */
 
+/* A launch starts: s->gm for s->core_num blocks, empty (the buffers of an
+ * earlier launch kept); 0 out of memory. */
+int san_gm_begin(AscSanitizer *s);
+/* The launch ended: buffers beyond what a small launch needs are freed,
+ * so that a kept sanitizer holds little memory. */
+void san_gm_trim(AscSanitizer *s);
+/* Frees every GM list. */
+void san_gm_free(AscSanitizer *s);
 /* Records block b's GM access a (of event e) for the races between blocks. */
 void san_gm_record(AscSanitizer *s, const AscBlockState *b, const AscEvent *e,
                    const AscAccess *a);

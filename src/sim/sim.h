@@ -248,6 +248,10 @@ typedef struct AscBlockState {
   /* observers (timing model, sanitizer); none: no events are made */
   const AscObserver *observers;
   int n_observers;
+  /* the sanitizer's state for the blocks this worker runs in this launch
+   * (sanitizer.c: set by its block_begin; NULL as the launch starts, the
+   * block state being zeroed then) */
+  void *san_shadow;
   AscEvent ev; /* the event of the running instruction */
   /* first error */
   AscLaunchError *err;

@@ -1523,6 +1523,7 @@ AscObserver asc_timing_observer(AscTiming *t) {
   o.self = t;
   o.block_begin = on_block_begin;
   o.event = on_event;
+  o.skip_quiet = 0; /* every instruction takes time */
   o.block_end = on_block_end;
   o.now = timing_now;
   return o;

@@ -12,6 +12,7 @@
 #include "asc/ir.h"
 #include "asc/passes.h"
 #include "sim/sanitizer.h"
+#include "sim/sanitizer_map.h"
 
 #include "check.h"
 
@@ -381,6 +382,113 @@ static void test_many_launches(void) {
   }
 }
 
+/* ---- the shadow's maps (sanitizer_map.h) -----------------------------------
+ * Random operations on a map and a set, in run form and past the runs'
+ * limit in dense form, against plain arrays: every answer must match. */
+
+static uint32_t rnd_state = 12345;
+static uint32_t rnd(uint32_t n) {
+  rnd_state = rnd_state * 1103515245u + 12345u;
+  return (rnd_state >> 8) % n;
+}
+
+static int runs_ok(const SanRun *r, int n) {
+  for (int k = 0; k < n; k++) {
+    if (r[k].lo >= r[k].hi || !r[k].v)
+      return 0;
+    if (k && (r[k - 1].hi > r[k].lo ||
+              (r[k - 1].hi == r[k].lo && r[k - 1].v == r[k].v)))
+      return 0; /* sorted, disjoint, equal neighbours merged */
+  }
+  return 1;
+}
+
+static void test_shadow_maps(void) {
+  enum { U = 300 };
+  static uint32_t ref[U];
+  static uint8_t bits[8 * U];
+  SanMap m;
+  SanSet st;
+  san_map_init(&m, U);
+  san_set_init(&st, 8 * U);
+  int went_dense = 0, set_dense = 0, bad = 0;
+  for (int round = 0; round < 6; round++) {
+    memset(ref, 0, sizeof ref);
+    memset(bits, 0, sizeof bits);
+    san_map_reset(&m);
+    san_set_reset(&st);
+    uint32_t v = 0;
+    /* even rounds: few wide ranges (runs); odd: many small ones (dense) */
+    int small = round % 2, ops = small ? 600 : 200;
+    for (int op = 0; op < ops; op++) {
+      int32_t u0 = (int32_t)rnd(U),
+              len = (int32_t)(small ? 1 + rnd(3) : 1 + rnd(80));
+      int32_t u1 = u0 + len > U ? U : u0 + len;
+      if (rnd(4))
+        v++; /* else the same instruction again */
+      if (!v)
+        v = 1;
+      if (!san_map_set(&m, u0, u1, v))
+        bad++;
+      for (int32_t i = u0; i < u1; i++)
+        ref[i] = v;
+      int32_t b0 = (int32_t)rnd(8 * U),
+              bl = (int32_t)(small ? 1 + rnd(5) : 1 + rnd(300));
+      int32_t b1 = b0 + bl > 8 * U ? 8 * U : b0 + bl;
+      if (!san_set_add(&st, b0, b1))
+        bad++;
+      memset(bits + b0, 1, (size_t)(b1 - b0));
+      went_dense |= m.dense != NULL;
+      set_dense |= st.bits != NULL;
+      if (!m.dense && !runs_ok(m.run, m.n))
+        bad++;
+      /* queries */
+      int32_t q0 = (int32_t)rnd(U), q1 = q0 + 1 + (int32_t)rnd(U - q0);
+      uint32_t want = 0;
+      for (int32_t i = q0; i < q1; i++)
+        want = ref[i] > want ? ref[i] : want;
+      if (san_map_max(&m, q0, q1) != want)
+        bad++;
+      uint32_t lim = v > 3 ? v - 1 - rnd(v / 2 + 1) : 0;
+      int32_t i = q0, r0 = -1, r1 = -1;
+      while (i < q1 && ref[i] <= lim)
+        i++;
+      uint32_t got = san_map_first_above(&m, q0, q1, lim, &r0, &r1);
+      if (i == q1) {
+        if (got)
+          bad++;
+      } else {
+        int32_t j = i;
+        while (j < q1 && ref[j] == ref[i])
+          j++;
+        if (got != ref[i] || r0 != i || r1 != j)
+          bad++;
+      }
+      int32_t g0 = (int32_t)rnd(8 * U), g1 = g0 + 1 + (int32_t)rnd(8 * U - g0);
+      int32_t x0 = g0, x1, y0 = -1, y1 = -1;
+      while (x0 < g1 && bits[x0])
+        x0++;
+      x1 = x0;
+      while (x1 < g1 && !bits[x1])
+        x1++;
+      int gap = san_set_first_gap(&st, g0, g1, &y0, &y1);
+      if (gap != (x0 < g1) || (gap && (y0 != x0 || y1 != x1)))
+        bad++;
+    }
+  }
+  CHECK_EQ(bad, 0);
+  CHECK(went_dense); /* both forms were exercised */
+  CHECK(set_dense);
+  /* a reset after the dense form leaves nothing behind */
+  san_map_reset(&m);
+  san_set_reset(&st);
+  int32_t g0 = -1, g1 = -1;
+  CHECK_EQ(san_map_max(&m, 0, U), 0);
+  CHECK(san_set_first_gap(&st, 0, 8 * U, &g0, &g1) && g0 == 0 && g1 == 8 * U);
+  san_map_free(&m);
+  san_set_free(&st);
+}
+
 int main(void) {
   test_clean_pipeline();
   test_race_between_pipes();
@@ -391,6 +499,7 @@ int main(void) {
   test_misaligned_copy_is_a_warning();
   test_race_between_cores();
   test_many_launches();
+  test_shadow_maps();
   printf("sanitizer: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
