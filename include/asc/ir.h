@@ -225,6 +225,21 @@ int asc_type_is_tensor(const AscType *t);
 
 /* ---- attributes --------------------------------------------------------- */
 
+/* A kernel function's kernel_type attribute: the values of asc.KernelType
+ * (upstream pyasc's config.py), set by the detect-kernel-type pass or the
+ * jit option; read by the emitter, the launch and the cores family. */
+typedef enum AscKernelType {
+  KT_AIV_ONLY = 0,
+  KT_AIC_ONLY = 1,
+  KT_MIX_AIV_HARD_SYNC = 2,
+  KT_MIX_AIC_HARD_SYNC = 3,
+  KT_MIX_AIV_1_0 = 4,
+  KT_MIX_AIC_1_0 = 5,
+  KT_MIX_AIC_1_1 = 6,
+  KT_MIX_AIC_1_2 = 7,
+  KT_MAX = KT_MIX_AIC_1_2
+} AscKernelType;
+
 typedef enum AscAttrKind {
   ASC_ATTR_INT,
   ASC_ATTR_FLOAT,

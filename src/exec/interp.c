@@ -122,19 +122,7 @@ static AscStatus run(AscBlockState *b, const AscFunc *fn, AscSlot *regs);
 static AscStatus run_observed(AscBlockState *b, AscExec *x,
                               const AscInstr *in) {
   AscEvent *e = &b->ev;
-  e->in = in;
-  e->kind = ASC_EV_OP;
-  AscPipe p = (AscPipe)op_pipes[in->op];
-  e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
-  e->n_acc = e->acc_overflow = 0;
-  e->has_ov = e->has_lov = 0;
-  e->elems = e->bytes = e->dropped = 0;
-  e->bursts = e->vrepeats = 0;
-  e->n_vops = 0;
-  e->dc_op = ASC_DC_NONE;
-  e->mm_ub = ASC_MM_UB_NONE;
-  e->mm_work = 0;
-  e->mm_block = 0;
+  asc_event_start(e, in, (AscPipe)op_pipes[in->op]);
   AscStatus s = exec_fns[in->op](x, in);
   if (!s && e->acc_overflow) /* a bug of the semantic function's records */
     return sim_fail(x, in,

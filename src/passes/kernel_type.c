@@ -22,15 +22,6 @@
 #include "asc/ops.h"
 #include "pass.h"
 
-/* asc.KernelType values (upstream's config.py) */
-enum {
-  KT_AIV_ONLY = 0,
-  KT_AIC_ONLY = 1,
-  KT_MIX_AIV_1_0 = 4,
-  KT_MIX_AIC_1_2 = 7,
-  KT_MAX = 7
-};
-
 typedef struct Uses {
   int cube;  /* the cube core */
   int pairs; /* cross-core flags of modes 1, 2 */

@@ -32,18 +32,6 @@
 
 #include "sim.h"
 
-/* asc.KernelType values (python/asc/runtime/config.py) */
-enum {
-  KT_AIV_ONLY = 0,
-  KT_AIC_ONLY = 1,
-  KT_MIX_AIV_HARD_SYNC = 2,
-  KT_MIX_AIC_HARD_SYNC = 3,
-  KT_MIX_AIV_1_0 = 4,
-  KT_MIX_AIC_1_0 = 5,
-  KT_MIX_AIC_1_1 = 6,
-  KT_MIX_AIC_1_2 = 7
-};
-
 enum { N_FLAGS = 16, MAX_COUNT = 15, N_MODES = 3, FLAG_KEY_BUF = -2 };
 
 struct AscCoreFlags {

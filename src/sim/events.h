@@ -197,6 +197,26 @@ typedef enum AscMmUb {
   ASC_MM_UB_COPY, /* C written into the UB tensor */
 } AscMmUb;
 
+/* Starts e as instruction in's OP event on pipe p (the scalar unit for an
+ * op-table pipe outside the core's pipes), with no accesses and no
+ * per-family details: how the interpreter starts each event, and how
+ * vec_seq's sub-events start the next one. */
+static inline void asc_event_start(AscEvent *e, const struct AscInstr *in,
+                                   AscPipe p) {
+  e->in = in;
+  e->kind = ASC_EV_OP;
+  e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
+  e->n_acc = e->acc_overflow = 0;
+  e->has_ov = e->has_lov = 0;
+  e->elems = e->bytes = e->dropped = 0;
+  e->bursts = e->vrepeats = 0;
+  e->n_vops = 0;
+  e->dc_op = ASC_DC_NONE;
+  e->mm_ub = ASC_MM_UB_NONE;
+  e->mm_work = 0;
+  e->mm_block = 0;
+}
+
 typedef struct AscObserver {
   void *self;
   void (*block_begin)(void *self, struct AscBlockState *b);

@@ -157,18 +157,6 @@ AscStatus sim_emit_event(AscExec *x, const AscInstr *in) {
       s = b->observers[i].event(b->observers[i].self, b, e);
   /* the next sub-event starts empty, as run_observed starts each event: an
    * OP on the pipe of the instruction's own op-table row */
-  e->in = shown;
-  e->kind = ASC_EV_OP;
-  AscPipe p = asc_op_info((AscOpId)shown->op)->pipe;
-  e->pipe = p < ASC_PIPE_COUNT ? p : ASC_PIPE_S;
-  e->n_acc = e->acc_overflow = 0;
-  e->has_ov = e->has_lov = 0;
-  e->elems = e->bytes = e->dropped = 0;
-  e->bursts = e->vrepeats = 0;
-  e->n_vops = 0;
-  e->dc_op = ASC_DC_NONE;
-  e->mm_ub = ASC_MM_UB_NONE;
-  e->mm_work = 0;
-  e->mm_block = 0;
+  asc_event_start(e, shown, asc_op_info((AscOpId)shown->op)->pipe);
   return s;
 }

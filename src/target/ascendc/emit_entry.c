@@ -40,16 +40,6 @@
 
 #include "emitter.h"
 
-/* asc.KernelType values (python/asc/runtime/config.py) */
-enum {
-  KT_AIC_ONLY = 1,
-  KT_MIX_AIC_HARD_SYNC = 3,
-  KT_MIX_AIV_1_0 = 4,
-  KT_MIX_AIC_1_0 = 5,
-  KT_MIX_AIC_1_1 = 6,
-  KT_MIX_AIC_1_2 = 7
-};
-
 /* The ops that decide a kernel's entry and exit, and what they mean. */
 enum { USES_STATIC_TENSOR = 1 };
 static const struct {
