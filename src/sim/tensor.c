@@ -103,25 +103,29 @@ AscStatus sim_lt_create(AscExec *x, const AscInstr *in) {
   /* the part of the memory a kernel may use (its reserved end excluded) */
   int64_t size = mem >= 0 ? sim_cube_mem_user(x->b, mem) : x->b->ub_user;
   int64_t end = 0;
-  char note[800], why[760];
-  if (mem < 0 || mem == SIM_CMEM_L1) /* the memories with reserved parts */
-    snprintf(note, sizeof note, "the %s the kernel may use: %s", name,
-             mem < 0 ? sim_ub_user_note(x->b, why, sizeof why)
-                     : sim_cube_mem_note(x->b, mem, why, sizeof why));
-  else
-    snprintf(note, sizeof note, "the %lld-byte %s", (long long)size, name);
-  if (addr >= 0 && len >= 0 && asc_scaled_add(addr, len, esize(t), &end))
-    return sim_fail(x, in,
-                    "LocalTensor at %s address %lld with %lld elements of %s "
-                    "ends past any address, beyond %s",
-                    name, (long long)addr, (long long)len,
-                    asc_dtype_name((AscDType)t->dtype), note);
-  if (addr < 0 || len < 0 || end > size)
+  int wraps =
+      addr >= 0 && len >= 0 && asc_scaled_add(addr, len, esize(t), &end);
+  if (wraps || addr < 0 || len < 0 || end > size) {
+    /* the note is written only here: a launch creates tensors per block */
+    char note[800], why[760];
+    if (mem < 0 || mem == SIM_CMEM_L1) /* the memories with reserved parts */
+      snprintf(note, sizeof note, "the %s the kernel may use: %s", name,
+               mem < 0 ? sim_ub_user_note(x->b, why, sizeof why)
+                       : sim_cube_mem_note(x->b, mem, why, sizeof why));
+    else
+      snprintf(note, sizeof note, "the %lld-byte %s", (long long)size, name);
+    if (wraps)
+      return sim_fail(x, in,
+                      "LocalTensor at %s address %lld with %lld elements of "
+                      "%s ends past any address, beyond %s",
+                      name, (long long)addr, (long long)len,
+                      asc_dtype_name((AscDType)t->dtype), note);
     return sim_fail(x, in,
                     "LocalTensor at %s address %lld with %lld elements of %s "
                     "ends at byte %lld, beyond %s",
                     name, (long long)addr, (long long)len,
                     asc_dtype_name((AscDType)t->dtype), (long long)end, note);
+  }
   if (addr % 32)
     return sim_fail(x, in, "LocalTensor %s address %lld is not 32-byte aligned",
                     name, (long long)addr);
