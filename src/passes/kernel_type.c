@@ -10,6 +10,9 @@
  *     1 and 2) is MIX_AIC_1_2, one with only mode-0 flags MIX_AIV_1_0 (the
  *     devkit's kernel type for all-core flags of vector cores: AIV_ONLY
  *     starts no scheduler, its flags would never be delivered);
+ *   - a hard SyncAll (asc.sync_all, not the GM-workspace form) counts as a
+ *     mode-0 flag: SyncAll.md asks for __mix__(0, 1), not __vector__, in a
+ *     kernel of vector cores (it is built on CrossCoreSetFlag);
  *   - else AIV_ONLY.
  * "Uses the cube core": an op on the M, MTE1 or FIX pipe (from the op
  * table), a value (operand or result) that is a tensor, queue or buffer at
@@ -86,6 +89,8 @@ static void scan(const AscBlock *b, Uses *u) {
       if (callee)
         scan_function(asc_module_find_function(u->m, callee), u);
     }
+    if (op->id == ASC_OP_SYNC_ALL)
+      u->all = 1;
     if (op->id == ASC_OP_CROSS_CORE_SET_FLAG ||
         op->id == ASC_OP_CROSS_CORE_WAIT_FLAG) {
       if (asc_op_attr_int(op, "mode_id", 0) == 0)

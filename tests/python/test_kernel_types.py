@@ -129,6 +129,44 @@ def test_all_core_flags_of_vector_cores_make_mix_aiv_1_0(cores: int) -> None:
     assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);" in ascendc(all_aiv_flag_kernel)
 
 
+@asc.jit
+def sync_all_kernel(z: asc.GlobalAddress, hard: asc.ConstExpr[bool]):
+    """Core i writes its slot, meets the others, then reads core i + 1's slot: a hard SyncAll (built on
+    CrossCoreSetFlag, mode 0) or the GM-workspace one (plain GM accesses)."""
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    i = asc.get_block_idx()
+    n = asc.get_block_num()
+    z_gm.set_value(i * S, 10 * (i + 1))
+    asc.data_cache_clean_and_invalid(DCCI, z_gm[i * S])
+    if hard:
+        asc.sync_all()
+    else:
+        pipe = asc.TPipe()
+        buf = asc.TBuf(asc.TPosition.VECCALC)
+        pipe.init_buffer(buf, 8 * 32)
+        ub = buf.get(asc.int32)
+        w_gm = asc.GlobalTensor()
+        w_gm.set_global_buffer(z + 2 * n * S)
+        asc.sync_all(w_gm, ub)
+    z_gm.set_value((n + i) * S, z_gm.get_value(((i + 1) % n) * S))
+
+
+@pytest.mark.parametrize("hard,kt", [(True, KernelType.MIX_AIV_1_0), (False, KernelType.AIV_ONLY)])
+def test_a_hard_sync_all_makes_mix_aiv_1_0(hard: bool, kt: KernelType) -> None:
+    """SyncAll.md: a vector kernel with the hard SyncAll is declared __mix__(0, 1), not __vector__; the
+    GM-workspace SyncAll needs nothing of the kind."""
+    cores = 3
+    z = np.zeros(2 * cores * S + 8 * 8 * cores, np.int32)
+    sync_all_kernel[cores](z, hard)
+    assert compiled(sync_all_kernel, kt).kernel_type == kt
+    first = [10 * (i + 1) for i in range(cores)]
+    assert z[: cores * S : S].tolist() == first
+    assert z[cores * S : 2 * cores * S : S].tolist() == first[1:] + first[:1]
+    has_decl = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);" in compiled(sync_all_kernel, kt).ascendc()
+    assert has_decl == hard
+
+
 # ---- the cores of a launch and what each sees ----------------------------------------------------------------
 
 @asc.jit
