@@ -103,10 +103,11 @@ class Tiling(Struct):
 
 
 @asc.jit
-def npu_packed(x: asc.GlobalAddress, n: int, scale: float, flag: bool, y: asc.GlobalAddress, t: Tiling):
+def npu_packed(x: asc.GlobalAddress, n: int, scale: float, flag: bool, c: asc.ConstExpr[int],
+               y: asc.GlobalAddress, t: Tiling):
     g = asc.GlobalTensor()
     g.set_global_buffer(x)
-    g.set_value(0, n)
+    g.set_value(0, n + c)
 
 
 @asc.jit
@@ -175,7 +176,11 @@ def test_argument_packing(npu: Npu) -> None:
     x = np.zeros(8, np.int32)
     y = np.arange(6, dtype=np.int16)
     t = Tiling(total=96, scale=0.25, offset=-5)
-    npu_packed[2](x, -7, 1.5, True, y, t)
+    npu_packed[2](x, -7, 1.5, True, 3, y, t)
+    # the kernel signature the block must match (the ConstExpr is compiled in: no parameter)
+    source = Path(npu.tk.calls()[0][5]).read_text()
+    assert 'extern "C" __global__ __aicore__ void npu_packed(GM_ADDR x, int32_t n, float scale, bool flag, ' \
+        'GM_ADDR y, GM_ADDR t_gm)' in source
     (launch,) = npu.calls("rtKernelLaunch")
     mallocs = npu.calls("rtMalloc")
     assert [m["size"] for m in mallocs] == [32, 32, 32]  # whole 32-byte blocks: 32, 12 -> 32, 16 -> 32
