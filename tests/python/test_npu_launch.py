@@ -245,6 +245,11 @@ def test_launch_on_a_stream_the_user_made(npu: Npu) -> None:
     assert npu.calls("rtStreamSynchronize")[0]["stream"] == s.handle
     rt.destroy_stream(s)
     assert npu.calls("rtStreamDestroy")[-1]["stream"] == s.handle
+    # the Model's Stream(0) (made before Backend.NPU was chosen) means the device's current stream
+    npu_double[1, rt.Stream(0)](x, 8)
+    assert npu.calls("rtKernelLaunch")[-1]["stream"] == rt.current_stream().handle
+    with pytest.raises(TypeError, match="the stream must be an asc.lib.runtime.Stream, got str"):
+        npu_double[1, "s"](x, 8)
 
 
 def test_torch_tensors_cpu_copied_npu_by_device_address(npu: Npu) -> None:

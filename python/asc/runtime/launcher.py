@@ -485,14 +485,13 @@ def _run_on_npu(compiled: Any, platform: str, options: Dict[str, Any], core_num:
         assert build.binary is not None
         binary = compiled.npu_binary = build.binary.read_bytes()
     args, keep = npu_args(compiled, arguments, specs)
-    if stream is None:
+    if not isinstance(stream, (rt.Stream, type(None))):
+        raise TypeError(f"{compiled.name}: the stream must be an asc.lib.runtime.Stream, got {type(stream).__name__}")
+    if stream is None or not stream.handle:  # none given, or the Model's Stream(0): the device's current stream
         stream = rt.current_stream()
     else:
         rt.current_device()
-    handle = stream.handle if isinstance(stream, rt.Stream) else stream
-    if not isinstance(handle, int):
-        raise TypeError(f"{compiled.name}: the stream must be an asc.lib.runtime.Stream, got {type(stream).__name__}")
-    rt._runtime()
+    handle = stream.handle
     try:
         _C.npu_run(binary, binary_magic(kernel_type), compiled.name, int(core_num), handle, args)
     except _C.NpuError as e:
