@@ -63,6 +63,7 @@ class Npu:
 
 def _reset_runtime_state() -> None:
     state.device_id = None
+    rt._npu_device = None
     rt._streams.clear()
 
 
@@ -400,6 +401,16 @@ def test_device_memory_round_trip(npu: Npu) -> None:
     with pytest.raises(rt.NpuRuntimeError, match="rtFree failed with error code 107000"):
         rt.free(dev)  # freed already: the stand-in refuses, as the runtime would
     assert npu.live_blocks() == 0
+
+
+def test_device_chosen_on_the_model_is_set_on_the_npu(npu: Npu) -> None:
+    config.set_platform(config.Backend.Model)
+    rt.set_device(1)
+    assert npu.names() == [] and rt.current_device() == 1
+    config.set_platform(config.Backend.NPU, config.Platform.Ascend910B3)
+    npu_double[1](np.ones(8, np.float32), 8)
+    assert [(c["call"], c["device"]) for c in npu.calls("rtSetDevice", "rtDeviceReset")] == [("rtSetDevice", 1)]
+    assert rt.current_device() == 1 and npu.names().count("rtSetDevice") == 1
 
 
 def test_runtime_functions_on_the_model() -> None:

@@ -70,6 +70,7 @@ class Stream:
 
 _default_stream = Stream(0)
 _streams: Dict[int, Stream] = {}  # Backend.NPU: the current stream of each device
+_npu_device: Optional[int] = None  # the device rtSetDevice selected (state.device_id may be set on the Model)
 _exit_registered = False
 
 
@@ -108,8 +109,8 @@ def _release() -> None:
             pass
     _streams.clear()
     try:
-        if state.device_id is not None:
-            c.npu_reset_device(state.device_id)
+        if _npu_device is not None:
+            c.npu_reset_device(_npu_device)
         c.npu_finalize()
     except c.NpuError:
         pass
@@ -124,27 +125,31 @@ def _check_device(device_id: Any) -> int:
 def set_device(device_id: int) -> None:
     """Selects the device launches run on (rtSetDevice); the previous device is reset first, its
     stream destroyed."""
+    global _npu_device
     _check_device(device_id)
     if _npu():
         c = _runtime()
-        if state.device_id is not None and state.device_id != device_id:
-            reset_device(state.device_id)
+        if _npu_device is not None and _npu_device != device_id:
+            reset_device(_npu_device)
         c.npu_set_device(device_id)
+        _npu_device = device_id
     state.device_id = device_id
 
 
 def current_device() -> int:
-    """The current device (device 0 when none was set: with Backend.NPU it is set now)."""
-    if state.device_id is None:
-        if not _npu():
-            return 0
-        set_device(0)
+    """The current device (device 0 when none was set). With Backend.NPU it is selected on the runtime now if
+    it was not yet (also one chosen while Backend.Model was active)."""
+    if not _npu():
+        return 0 if state.device_id is None else state.device_id
+    if state.device_id is None or _npu_device != state.device_id:
+        set_device(0 if state.device_id is None else state.device_id)
     assert state.device_id is not None
     return state.device_id
 
 
 def reset_device(device_id: Optional[int] = None) -> None:
     """Destroys the device's stream and resets it (rtDeviceReset)."""
+    global _npu_device
     device_id = state.device_id if device_id is None else _check_device(device_id)
     if device_id is None:
         return
@@ -154,6 +159,8 @@ def reset_device(device_id: Optional[int] = None) -> None:
         if stream is not None:
             c.npu_stream_destroy(stream.handle)
         c.npu_reset_device(device_id)
+        if device_id == _npu_device:
+            _npu_device = None
     if device_id == state.device_id:
         state.device_id = None
 
