@@ -69,7 +69,9 @@ typedef enum AscNpuArgKind {
                          address passed (8 bytes), copied back if asked */
   ASC_NPU_ARG_DEVICE, /* a device address passed as it is (8 bytes) */
   ASC_NPU_ARG_SCALAR, /* size bytes, aligned to max(4, align) */
-  ASC_NPU_ARG_FFTS    /* a device uint64 holding rtGetC2cCtrlAddr's address */
+  ASC_NPU_ARG_FFTS,   /* a device uint64 holding rtGetC2cCtrlAddr's address */
+  ASC_NPU_ARG_ALIAS   /* the device address of the earlier HOST argument
+                         `alias` (the same host buffer passed twice) */
 } AscNpuArgKind;
 
 typedef struct AscNpuArg {
@@ -80,6 +82,7 @@ typedef struct AscNpuArg {
   uint64_t device;      /* DEVICE */
   uint8_t value[8];     /* SCALAR, host byte order */
   uint32_t size, align; /* SCALAR: 1, 2, 4 or 8 */
+  int alias;            /* ALIAS: the index of a HOST argument before it */
 } AscNpuArg;
 
 typedef struct AscNpuLaunch {

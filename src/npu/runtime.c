@@ -468,6 +468,15 @@ int asc_npu_run(const AscNpuLaunch *l, AscNpuStatus *st) {
     void *mem = NULL;
     if (a->kind == ASC_NPU_ARG_DEVICE) {
       device[i] = a->device;
+    } else if (a->kind == ASC_NPU_ARG_ALIAS) {
+      if (a->alias < 0 || a->alias >= i ||
+          l->args[a->alias].kind != ASC_NPU_ARG_HOST) {
+        fail(st, ASC_NPU_BAD_ARG, "rtKernelLaunch",
+             "argument %d: an alias of %d, which is not an earlier buffer", i,
+             a->alias);
+        goto out;
+      }
+      device[i] = device[a->alias];
     } else if (a->kind == ASC_NPU_ARG_HOST) {
       if (run_alloc(&r, a->bytes, &mem, st))
         goto out;

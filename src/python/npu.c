@@ -168,7 +168,8 @@ PyObject *py_npu_finalize(PyObject *self, PyObject *noargs) {
 }
 
 /* One argument of npu_run: ("host", buffer or address, nbytes, copy_back),
- * ("device", address), ("scalar", bytes of 1..8, align) or ("ffts",). */
+ * ("device", address), ("scalar", bytes of 1..8, align), ("alias", index of
+ * an earlier "host" argument) or ("ffts",). */
 static int convert_arg(PyObject *t, AscNpuArg *a, Py_buffer *view, int *held,
                        Py_ssize_t i) {
   const char *kind;
@@ -227,6 +228,21 @@ static int convert_arg(PyObject *t, AscNpuArg *a, Py_buffer *view, int *held,
     memcpy(a->value, bytes, (size_t)len);
     a->size = (uint32_t)len;
     a->align = (uint32_t)align;
+    return 1;
+  }
+  if (!strcmp(kind, "alias") && n == 2) {
+    long j = PyLong_AsLong(PyTuple_GET_ITEM(t, 1));
+    if (j == -1 && PyErr_Occurred())
+      return 0;
+    if (j < 0 || j >= i) {
+      PyErr_Format(PyExc_ValueError,
+                   "npu_run: argument %zd: an alias of %ld, which is not "
+                   "an earlier argument",
+                   i, j);
+      return 0;
+    }
+    a->kind = ASC_NPU_ARG_ALIAS;
+    a->alias = (int)j;
     return 1;
   }
   if (!strcmp(kind, "ffts") && n == 1) {

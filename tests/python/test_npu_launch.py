@@ -227,6 +227,29 @@ def test_magic_per_kernel_type_and_the_ffts_address(npu: Npu, kernel_type: Any, 
     assert npu.live_blocks() == 0
 
 
+def test_an_array_passed_twice_shares_its_device_copy(npu: Npu) -> None:
+    x = np.arange(8, dtype=np.float32)
+    npu_mix[1](x, x)
+    (m,) = npu.calls("rtMalloc")
+    (launch,) = npu.calls("rtKernelLaunch")
+    assert bytes.fromhex(launch["args"]) == struct.pack("<QQ", m["ptr"], m["ptr"])
+    assert [c["kind"] for c in npu.calls("rtMemcpy")] == [H2D, D2H]
+    # a read-only view first, then the writable array: copied back once, as written
+    ro = x.view()
+    ro.flags.writeable = False
+    npu.lib.stub_reset()
+    npu_mix[1](ro, x)
+    assert [c["kind"] for c in npu.calls("rtMemcpy")] == [H2D, D2H]
+    # overlapping but not the same: each would get its own copy, so a write through one could not reach the
+    # other
+    with pytest.raises(ValueError, match="arguments `x` and `y` overlap in memory"):
+        npu_mix[1](x[:6], x[2:])
+    a = x.copy()
+    a.flags.writeable = False
+    npu_mix[1](a[:6], a[2:])  # both read-only: nothing is written back, nothing to meet
+    assert npu.live_blocks() == 0
+
+
 def test_read_only_array_is_not_copied_back(npu: Npu) -> None:
     x = np.arange(8, dtype=np.float32)
     x.flags.writeable = False

@@ -421,11 +421,30 @@ def npu_args(compiled: Any, arguments: Dict[str, Any],
     """family npu: the kernel's arguments in its signature's order for asc._C.npu_run (src/python/npu.c), and
     the objects that must stay alive while it runs. GM arrays go by their buffers (copied back unless
     read-only), torch CPU tensors by their data pointers (copied back), torch_npu tensors by their device
-    address (no copy); a struct by its bytes (the kernel takes a GM pointer to them and copies them in,
-    src/target/ascendc/emit.c); int / float / bool scalars as int32_t / float / bool; a MIX kernel's FFTS
-    address last (family entry)."""
+    address (no copy); the same buffer passed twice shares one device copy (buffers that overlap otherwise, one
+    of them written, are a ValueError); a struct by its bytes (the kernel takes a GM pointer to them and copies
+    them in, src/target/ascendc/emit.c); int / float / bool scalars as int32_t / float / bool; a MIX kernel's
+    FFTS address last (family entry)."""
     out: List[Tuple[Any, ...]] = []
     keep: List[Any] = []
+    # the host buffers so far: (start, end, index in out, name); one passed twice shares its device copy
+    buffers: List[Tuple[int, int, int, str]] = []
+
+    def host(name: str, obj: Any, start: int, nbytes: int, copy_back: bool) -> Tuple[Any, ...]:
+        end = start + nbytes
+        for s, e, j, other in buffers:
+            if (s, e) == (start, end):
+                if copy_back and not out[j][3]:  # written through this one: copied back through it
+                    out[j] = ("host", obj, nbytes, True)
+                return ("alias", j)
+            if start < e and s < end and (copy_back or out[j][3]):
+                raise ValueError(f"{compiled.name}: arguments `{other}` and `{name}` overlap in memory: Backend.NPU "
+                                 "copies each argument to device memory of its own, so their writes could not "
+                                 "meet; pass one array, or arrays that do not overlap")
+        if nbytes:
+            buffers.append((start, end, len(out), name))
+        return ("host", obj, nbytes, copy_back)
+
     for name in compiled.runtime_params:
         value = arguments[name]
         kind = specs[name][0]
@@ -434,12 +453,13 @@ def npu_args(compiled: Any, arguments: Dict[str, Any],
             keep.append(data)
             out.append(("host", data, len(data), False))
         elif kind == "gm" and isinstance(value, np.ndarray):
-            out.append(("host", value, value.nbytes, bool(value.flags.writeable)))
+            out.append(host(name, value, value.ctypes.data, value.nbytes, bool(value.flags.writeable)))
         elif kind == "gm" and _is_torch_tensor(value):
             if value.device.type == "npu":
                 out.append(("device", int(value.data_ptr())))
             else:
-                out.append(("host", int(value.data_ptr()), value.numel() * value.element_size(), True))
+                ptr = int(value.data_ptr())
+                out.append(host(name, ptr, ptr, value.numel() * value.element_size(), True))
             keep.append(value)
         elif kind == "bool":
             out.append(("scalar", struct.pack("=?", bool(value)), 1))
