@@ -380,7 +380,18 @@ def test_core_num_and_printf_checked(npu: Npu) -> None:
 
     with pytest.raises(NotImplementedError, match="asc.printf on Backend.NPU is not implemented"):
         npu_prints[1](np.ones(8, np.float32))
-    assert "rtKernelLaunch" not in npu.names()
+
+    @asc.jit
+    def npu_dumps(x: asc.GlobalAddress):
+        g = asc.GlobalTensor()
+        g.set_global_buffer(x)
+        asc.dump_tensor(g, 1, 8)
+
+    with pytest.raises(NotImplementedError, match="asc.dump_tensor on Backend.NPU is not implemented"):
+        npu_dumps[1](np.ones(8, np.float32))
+    with pytest.raises(NotImplementedError, match="asc.TensorList arguments on Backend.NPU are not implemented"):
+        npu_plain[1](asc.TensorList([np.ones(8, np.int32)]))
+    assert "rtKernelLaunch" not in npu.names() and npu.tk.calls() == []  # refused before compiling
 
 
 # ---- asc.lib.runtime -----------------------------------------------------------------------------------
