@@ -61,6 +61,30 @@ static PyMethodDef functions[] = {
     {"host_ascend_quant_max_min_tmp_size",
      py_host_ascend_quant_max_min_tmp_size, METH_VARARGS,
      "host_ascend_quant_max_min_tmp_size(elements) -> (max, min)"},
+    /* Backend.NPU (npu.c): the CANN runtime, loaded at the first call */
+    {"npu_load", py_npu_load, METH_NOARGS,
+     "npu_load() -> the runtime library's path (loads it once)"},
+    {"npu_loaded", py_npu_loaded, METH_NOARGS, "npu_loaded() -> bool"},
+    {"npu_set_device", py_npu_set_device, METH_VARARGS, "rtSetDevice"},
+    {"npu_reset_device", py_npu_reset_device, METH_VARARGS, "rtDeviceReset"},
+    {"npu_device_count", py_npu_device_count, METH_NOARGS, "rtGetDeviceCount"},
+    {"npu_soc_version", py_npu_soc_version, METH_NOARGS, "rtGetSocVersion"},
+    {"npu_stream_create", py_npu_stream_create, METH_VARARGS,
+     "rtStreamCreate(priority=0) -> stream address"},
+    {"npu_stream_destroy", py_npu_stream_destroy, METH_O, "rtStreamDestroy"},
+    {"npu_stream_synchronize", py_npu_stream_synchronize, METH_O,
+     "rtStreamSynchronize"},
+    {"npu_device_synchronize", py_npu_device_synchronize, METH_NOARGS,
+     "rtDeviceSynchronize"},
+    {"npu_malloc", py_npu_malloc, METH_VARARGS, "rtMalloc(size) -> address"},
+    {"npu_free", py_npu_free, METH_O, "rtFree"},
+    {"npu_memcpy", py_npu_memcpy, METH_VARARGS,
+     "rtMemcpy(dst, dst_max, src, count, kind)"},
+    {"npu_c2c_ctrl_addr", py_npu_c2c_ctrl_addr, METH_NOARGS,
+     "rtGetC2cCtrlAddr -> the FFTS address"},
+    {"npu_finalize", py_npu_finalize, METH_NOARGS, "aclFinalize"},
+    {"npu_run", py_npu_run, METH_VARARGS,
+     "npu_run(binary, magic, name, blocks, stream, args): one launch"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT,
@@ -85,12 +109,15 @@ PyMODINIT_FUNC PyInit__C(void) {
     return NULL;
   IRError = PyErr_NewException("asc._C.IRError", NULL, NULL);
   LaunchError = PyErr_NewException("asc._C.LaunchError", NULL, NULL);
-  if (!IRError || !LaunchError ||
+  NpuError = PyErr_NewException("asc._C.NpuError", PyExc_RuntimeError, NULL);
+  if (!IRError || !LaunchError || !NpuError ||
       PyModule_AddObject(m, "IRError", IRError) < 0 ||
-      PyModule_AddObject(m, "LaunchError", LaunchError) < 0)
+      PyModule_AddObject(m, "LaunchError", LaunchError) < 0 ||
+      PyModule_AddObject(m, "NpuError", NpuError) < 0)
     return NULL;
   Py_INCREF(IRError);
   Py_INCREF(LaunchError);
+  Py_INCREF(NpuError);
   const char *names[] = {"Module", "Type", "Value", "Op", "Block", "Kernel"};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
     Py_INCREF(types[i]);

@@ -58,6 +58,7 @@ extern PyTypeObject KernelType;                             /* kernel.c */
  *     sanitizer's reports when the launch was sanitized. */
 extern PyObject *IRError;
 extern PyObject *LaunchError;
+extern PyObject *NpuError; /* (message, call, code): npu.c */
 
 /* ---- shared helpers (ir_objects.c) -------------------------------------- */
 
@@ -128,5 +129,24 @@ PyObject *py_host_softmax_tmp_size(PyObject *mod, PyObject *args);
 PyObject *py_host_rmsnorm_max_min_tmp_size(PyObject *mod, PyObject *args);
 PyObject *py_host_rmsnorm_tiling_info(PyObject *mod, PyObject *args);
 PyObject *py_host_ascend_quant_max_min_tmp_size(PyObject *mod, PyObject *args);
+
+/* ---- Backend.NPU (npu.c) ------------------------------------------------ */
+
+PyObject *py_npu_load(PyObject *self, PyObject *noargs);
+PyObject *py_npu_loaded(PyObject *self, PyObject *noargs);
+PyObject *py_npu_set_device(PyObject *self, PyObject *args);
+PyObject *py_npu_reset_device(PyObject *self, PyObject *args);
+PyObject *py_npu_device_count(PyObject *self, PyObject *noargs);
+PyObject *py_npu_soc_version(PyObject *self, PyObject *noargs);
+PyObject *py_npu_stream_create(PyObject *self, PyObject *args);
+PyObject *py_npu_stream_destroy(PyObject *self, PyObject *arg);
+PyObject *py_npu_stream_synchronize(PyObject *self, PyObject *arg);
+PyObject *py_npu_device_synchronize(PyObject *self, PyObject *noargs);
+PyObject *py_npu_malloc(PyObject *self, PyObject *args);
+PyObject *py_npu_free(PyObject *self, PyObject *arg);
+PyObject *py_npu_memcpy(PyObject *self, PyObject *args);
+PyObject *py_npu_c2c_ctrl_addr(PyObject *self, PyObject *noargs);
+PyObject *py_npu_finalize(PyObject *self, PyObject *noargs);
+PyObject *py_npu_run(PyObject *self, PyObject *args);
 
 #endif

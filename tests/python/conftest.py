@@ -75,3 +75,20 @@ def ascendc_of_every_kernel() -> Iterator[None]:
         report += "\n\nall failing kernels: " + ", ".join(name for name, _ in failures)
         pytest.fail(f"{len(failures)} of {len(items)} generated Ascend C sources do not compile against "
                     f"tests/ascendc/kernel_operator.h:\n{report}")
+
+
+STUB_SOURCE = Path(__file__).resolve().parent / "npu_stub" / "stub_runtime.c"
+
+
+@pytest.fixture(scope="session")
+def npu_stub_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Backend.NPU's stand-in for the CANN runtime (npu_stub/stub_runtime.c), compiled once per session
+    (the runtime is loaded once per process, so every test that launches on "the NPU" shares it)."""
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler (cc or gcc) to build the stand-in CANN runtime")
+    out = tmp_path_factory.mktemp("npu-stub") / "libstub_runtime.so"
+    result = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(out), str(STUB_SOURCE)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return out

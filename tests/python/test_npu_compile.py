@@ -100,9 +100,13 @@ class Toolkit:
 
 
 @pytest.fixture
-def toolkit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Toolkit]:
+def toolkit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, npu_stub_library: Path) -> Iterator[Toolkit]:
     """A fake toolkit in the current CANN layout: asc/include + asc/impl, the highlevel_api directory of
-    lib/matmul_intf.h, the devkit's version header."""
+    lib/matmul_intf.h, the devkit's version header; the launch goes to the stand-in runtime
+    (test_npu_launch.py tests it)."""
+    monkeypatch.setenv("PYASC_NPU_RUNTIME", str(npu_stub_library))
+    monkeypatch.setenv("STUB_LOG", str(tmp_path / "runtime.jsonl"))
+    monkeypatch.delenv("STUB_FAIL", raising=False)
     tk = Toolkit(tmp_path)
     tk.make_dirs(*ASC_DIRS, "include/ascendc/highlevel_api", "include/version")
     (tk.home / "include/version/asc_devkit_version.h").write_text("#define ASC_DEVKIT_VERSION 1\n")
@@ -140,12 +144,14 @@ def npu_static_kernel(x: asc.GlobalAddress):
 
 
 def launch(tk: Toolkit, kernel: Any = npu_kernel, platform: Any = config.Platform.Ascend910B3,
-           **options: Any) -> str:
-    """Launches kernel on Backend.NPU with the fake toolkit; returns the NotImplementedError's message."""
+           **options: Any) -> Dict[str, Any]:
+    """Launches kernel on Backend.NPU with the fake toolkit and the stand-in runtime; returns the binary's
+    registration (rtDevBinaryRegister's arguments as the stand-in recorded them)."""
     config.set_platform(config.Backend.NPU, platform)
-    with pytest.raises(NotImplementedError) as info:
-        kernel[1](np.zeros(8, np.int32), always_compile=True, **options)
-    return str(info.value)
+    kernel[1](np.zeros(8, np.int32), always_compile=True, **options)
+    log = tk.root / "runtime.jsonl"
+    (reg,) = [c for c in map(json.loads, log.read_text().splitlines()) if c["call"] == "rtDevBinaryRegister"]
+    return reg
 
 
 def compile_argv(tk: Toolkit, source: str, arch: str, obj: str, opt: str = "-O3", layout: Any = None,
@@ -160,7 +166,7 @@ def compile_argv(tk: Toolkit, source: str, arch: str, obj: str, opt: str = "-O3"
 
 
 def test_vector_kernel_one_compile_then_the_link(toolkit: Toolkit) -> None:
-    message = launch(toolkit)
+    reg = launch(toolkit)
     compile_, link = toolkit.calls()
     source = Path(compile_[5])
     out = source.parent
@@ -170,10 +176,8 @@ def test_vector_kernel_one_compile_then_the_link(toolkit: Toolkit) -> None:
     assert link == ["ld.lld", "-m", "aicorelinux", "-Ttext=0", str(out / "npu_kernel.aiv.o"), "-static", "-o",
                     str(out / "npu_kernel.o")]
     assert (out / "npu_kernel.o").read_bytes() == b"object --cce-aicore-arch=dav-c220-vec"
-    # the launch itself is not implemented: the message names the binary, the platform and the kernel type
-    assert f"kernel npu_kernel was compiled and linked for Ascend910B3 (AIV_ONLY) into {out / 'npu_kernel.o'}" \
-        in message
-    assert "launching a kernel on an NPU is not implemented" in message and "Backend.Model" in message
+    # the linked binary is what the launch registers, as a vector-core binary
+    assert reg["length"] == len(b"object --cce-aicore-arch=dav-c220-vec") and reg["magic"] == 0x41415246
 
 
 @pytest.mark.parametrize("kernel_type", [KT.AIC_ONLY, KT.MIX_AIC_1_0, KT.MIX_AIC_HARD_SYNC])
@@ -199,7 +203,7 @@ def test_vector_core_kernel_types_compile_for_the_vector_core(toolkit: Toolkit, 
 @pytest.mark.parametrize("kernel_type, ration", [(KT.MIX_AIC_1_2, []), (KT.MIX_AIC_1_1, ["-D__MIX_CORE_AIC_RATION__=1"])])
 def test_mix_kernel_compiles_cube_then_vector_and_links_both(toolkit: Toolkit, kernel_type: Any,
                                                              ration: List[str]) -> None:
-    message = launch(toolkit, kernel_type=kernel_type)
+    reg = launch(toolkit, kernel_type=kernel_type)
     cube, vec, link = toolkit.calls()
     src = cube[5]
     out = Path(src).parent
@@ -211,7 +215,7 @@ def test_mix_kernel_compiles_cube_then_vector_and_links_both(toolkit: Toolkit, k
     text = Path(src).read_text()
     assert "void npu_kernel(GM_ADDR x, GM_ADDR ffts_addr)" in text
     assert f"KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_{kernel_type.name});\n    set_ffts_base_addr(" in text
-    assert f"({kernel_type.name})" in message
+    assert reg["magic"] == 0x43554245  # a MIX binary (cube and vector cores)
 
 
 def test_detected_kernel_type_decides_the_build(toolkit: Toolkit) -> None:
@@ -224,10 +228,10 @@ def test_detected_kernel_type_decides_the_build(toolkit: Toolkit) -> None:
         t = q.alloc_tensor(asc.float16)
         q.free_tensor(t)
 
-    message = launch(toolkit, cube_kernel)
+    reg = launch(toolkit, cube_kernel)
     archs = [a for c in toolkit.calls() for a in c if a.startswith("--cce-aicore-arch=")]
     assert archs == ["--cce-aicore-arch=dav-c220-cube", "--cce-aicore-arch=dav-c220-vec"]
-    assert "(MIX_AIC_1_2)" in message
+    assert reg["magic"] == 0x43554245
 
 
 def test_static_tensor_kernel_source_has_its_entry_and_exit(toolkit: Toolkit) -> None:
@@ -262,7 +266,10 @@ def test_auto_sync_off(toolkit: Toolkit) -> None:
 # ---- the devkit under ASCEND_HOME_PATH ------------------------------------------------------------------
 
 
-def test_older_tikcpp_layout_and_cann_version_header(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_older_tikcpp_layout_and_cann_version_header(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    npu_stub_library: Path) -> None:
+    monkeypatch.setenv("PYASC_NPU_RUNTIME", str(npu_stub_library))
+    monkeypatch.setenv("STUB_LOG", str(tmp_path / "runtime.jsonl"))
     tk = Toolkit(tmp_path)
     tk.make_dirs("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface", "include/version")
     (tk.home / "include/version/cann_version.h").write_text("")

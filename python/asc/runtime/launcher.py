@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import struct
 import sys
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
@@ -51,7 +52,10 @@ def _gm_arg(name: str, x: Any) -> Tuple[str, Tuple[Any, ...]]:
         if dtype is None:
             raise TypeError(f"argument `{name}`: torch dtype {x.dtype} is not supported by asc")
         if x.device.type != "cpu":
-            raise ValueError(f"argument `{name}` is on {x.device}; Backend.Model runs on CPU tensors")
+            if x.device.type == "npu" and state.backend == "NPU":  # torch_npu: passed by its device address
+                return dtype.name, ("npu", x)
+            raise ValueError(f"argument `{name}` is on {x.device}; Backend.{state.backend} runs on CPU tensors"
+                             + (" (and torch_npu tensors)" if state.backend == "NPU" else ""))
         if x.layout != sys.modules["torch"].strided:
             raise ValueError(f"argument `{name}` has layout {x.layout}; pass a dense tensor ({name}.to_dense())")
         if not x.is_contiguous():
@@ -269,7 +273,11 @@ class Launcher:
                 except TypeError:
                     pass
         if state.backend == "NPU":
-            _run_on_npu(compiled, platform, options)
+            if tensor_lists:
+                raise NotImplementedError(f"{fn.name}: asc.TensorList arguments on Backend.NPU are not implemented "
+                                          "(they run on Backend.Model)")
+            _run_on_npu(compiled, platform, options, self.core_num, self.stream, bound.arguments, specs)
+            return
         profiled = _profiling.enabled
         timing = _profiling.launch_spec() if profiled else _stamp_timing(compiled)
         try:
@@ -389,22 +397,127 @@ def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: A
     return compiled
 
 
-def _run_on_npu(compiled: Any, platform: str, options: Dict[str, Any]) -> None:
-    """Backend.NPU: compile and link the Ascend C with the CANN toolkit (runtime/npu.py). Running the binary
-    needs the ACL runtime of the NPU driver, which pyasc does not drive yet."""
+# family npu: the kernel types by the cores they run on (upstream pyasc's CoreType: AiCore for the MIX kernels
+# with cube and vector cores, VectorCore, CubeCore), as rtDevBinary_t's magic
+_MAGIC_AICORE, _MAGIC_AIVEC, _MAGIC_AICUBE = 0x43554245, 0x41415246, 0x41494343
+# the IR ops that print from the device (they need the dump buffer argument on an NPU)
+_DEVICE_PRINT_OPS = {'"asc.printf"': "asc.printf", '"asc.dump_tensor.': "asc.dump_tensor",
+                     '"asc.dump_acc_chk_point.': "asc.dump_acc_chk_point",
+                     '"asc.print_time_stamp"': "asc.print_time_stamp"}
+
+
+def binary_magic(kernel_type: Any) -> int:
+    """family npu: rtDevBinaryRegister's magic for a kernel type."""
+    name = kernel_type.name
+    if name in ("MIX_AIC_1_1", "MIX_AIC_1_2"):
+        return _MAGIC_AICORE
+    if name in ("AIV_ONLY", "MIX_AIV_1_0", "MIX_AIV_HARD_SYNC"):
+        return _MAGIC_AIVEC
+    return _MAGIC_AICUBE
+
+
+def npu_args(compiled: Any, arguments: Dict[str, Any],
+             specs: Dict[str, Tuple[Any, ...]]) -> Tuple[List[Tuple[Any, ...]], List[Any]]:
+    """family npu: the kernel's arguments in its signature's order for asc._C.npu_run (src/python/npu.c), and
+    the objects that must stay alive while it runs. GM arrays go by their buffers (copied back unless
+    read-only), torch CPU tensors by their data pointers (copied back), torch_npu tensors by their device
+    address (no copy); the same buffer passed twice shares one device copy (buffers that overlap otherwise, one
+    of them written, are a ValueError); a struct by its bytes (the kernel takes a GM pointer to them and copies
+    them in, src/target/ascendc/emit.c); int / float / bool scalars as int32_t / float / bool; a MIX kernel's
+    FFTS address last (family entry)."""
+    out: List[Tuple[Any, ...]] = []
+    keep: List[Any] = []
+    # the host buffers so far: (start, end, index in out, name); one passed twice shares its device copy
+    buffers: List[Tuple[int, int, int, str]] = []
+
+    def host(name: str, obj: Any, start: int, nbytes: int, copy_back: bool) -> Tuple[Any, ...]:
+        end = start + nbytes
+        for s, e, j, other in buffers:
+            if (s, e) == (start, end):
+                if copy_back and not out[j][3]:  # written through this one: copied back through it
+                    out[j] = ("host", obj, nbytes, True)
+                return ("alias", j)
+            if start < e and s < end and (copy_back or out[j][3]):
+                raise ValueError(f"{compiled.name}: arguments `{other}` and `{name}` overlap in memory: Backend.NPU "
+                                 "copies each argument to device memory of its own, so their writes could not "
+                                 "meet; pass one array, or arrays that do not overlap")
+        if nbytes:
+            buffers.append((start, end, len(out), name))
+        return ("host", obj, nbytes, copy_back)
+
+    for name in compiled.runtime_params:
+        value = arguments[name]
+        kind = specs[name][0]
+        if kind == "struct":
+            data = value.pack()
+            keep.append(data)
+            out.append(("host", data, len(data), False))
+        elif kind == "gm" and isinstance(value, np.ndarray):
+            out.append(host(name, value, value.ctypes.data, value.nbytes, bool(value.flags.writeable)))
+        elif kind == "gm" and _is_torch_tensor(value):
+            if value.device.type == "npu":
+                out.append(("device", int(value.data_ptr())))
+            else:
+                ptr = int(value.data_ptr())
+                out.append(host(name, ptr, ptr, value.numel() * value.element_size(), True))
+            keep.append(value)
+        elif kind == "bool":
+            out.append(("scalar", struct.pack("=?", bool(value)), 1))
+        elif kind == "int":
+            out.append(("scalar", struct.pack("=i", int(value)), 4))
+        elif kind == "float":
+            out.append(("scalar", struct.pack("=f", float(value)), 4))
+        else:
+            raise TypeError(f"{compiled.name}: argument `{name}` of type {type(value).__name__} cannot be passed "
+                            "to an NPU kernel")
+    if compiled.kernel_type.name in ("MIX_AIV_1_0", "MIX_AIC_1_0", "MIX_AIC_1_1", "MIX_AIC_1_2"):
+        out.append(("ffts",))
+    return out, keep
+
+
+def _run_on_npu(compiled: Any, platform: str, options: Dict[str, Any], core_num: Any, stream: Any,
+                arguments: Dict[str, Any], specs: Dict[str, Tuple[Any, ...]]) -> None:
+    """Backend.NPU: compile and link the Ascend C with the CANN toolkit (runtime/npu.py), then launch the binary
+    through the CANN runtime (src/npu/runtime.c): register it and the kernel, copy the arguments in, launch on
+    core_num blocks, wait for the stream, copy the results back, free."""
+    import shutil
     import tempfile
+    import weakref
     from pathlib import Path
 
+    from .. import _C
+    from ..lib import runtime as rt
     from .npu import compile_for_npu
 
-    out = Path(tempfile.mkdtemp(prefix=f"pyasc-{compiled.name}-"))
+    ir = compiled.ir_text()
+    for marker, api in _DEVICE_PRINT_OPS.items():
+        if marker in ir:
+            raise NotImplementedError(
+                f"{compiled.name}: {api} on Backend.NPU is not implemented (the device's dump buffer is not "
+                f"passed and decoded yet); remove it for the NPU run, or run on Backend.Model, which prints it")
     kernel_type = compiled.kernel_type
-    build = compile_for_npu(compiled.ascendc(), compiled.name, out, platform, kernel_type, options, compiled.key)
-    raise NotImplementedError(
-        f"Backend.NPU: kernel {compiled.name} was compiled and linked for {platform} ({kernel_type.name}) into "
-        f"{build.binary}, but launching a kernel on an NPU is not implemented in pyasc yet (it needs the ACL "
-        "runtime to load that binary and pass the kernel's arguments); use Backend.Model to run it on the "
-        "simulator")
+    binary = getattr(compiled, "npu_binary", None)
+    if binary is None:  # built once per compiled kernel; its directory lives as long as it does
+        out = Path(tempfile.mkdtemp(prefix=f"pyasc-{compiled.name}-"))
+        weakref.finalize(compiled, shutil.rmtree, str(out), True)
+        build = compile_for_npu(compiled.ascendc(), compiled.name, out, platform, kernel_type, options,
+                                compiled.key)
+        assert build.binary is not None
+        binary = compiled.npu_binary = build.binary.read_bytes()
+    args, keep = npu_args(compiled, arguments, specs)
+    if not isinstance(stream, (rt.Stream, type(None))):
+        raise TypeError(f"{compiled.name}: the stream must be an asc.lib.runtime.Stream, got {type(stream).__name__}")
+    if stream is None or not stream.handle:  # none given, or the Model's Stream(0): the device's current stream
+        stream = rt.current_stream()
+    else:
+        rt.current_device()
+    handle = stream.handle
+    try:
+        _C.npu_run(binary, binary_magic(kernel_type), compiled.name, int(core_num), handle, args)
+    except _C.NpuError as e:
+        message, call, code = e.args
+        raise _C.NpuError(f"Backend.NPU: kernel {compiled.name}: {message}", call, code) from None
+    del keep
 
 
 def _freeze(spec: Tuple[Any, ...]) -> Any:

@@ -249,8 +249,8 @@ def compile_command(toolchain: Toolchain, arch: str, source: Path, obj: Path, ke
     for d in toolchain.includes:
         cmd += ["-I", str(d)]
     cmd += COMMON_OPTIONS
-    # the kernel's printf / DumpTensor need the dump buffer argument the launcher passes (InitDump), which
-    # pyasc does not emit yet: compiled out, as upstream does for a kernel without them
+    # no device printing: upstream's -DASCENDC_DUMP=0 for a kernel without printf / DumpTensor (a kernel with
+    # them stops before the compile on Backend.NPU: launcher._run_on_npu)
     cmd += ["-DASCENDC_DUMP=0"]
     if options.get("debug"):
         cmd += ["-g", "-mllvm", "--cce-aicore-jump-expand=true"]
