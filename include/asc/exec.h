@@ -37,11 +37,21 @@ typedef struct AscPlatform {
   /* ids 0 .. user_event_ids - 1 are the kernel's own; the others the
    * system and the TPipe's automatic sync keep */
   int user_event_ids;
+  /* the devkit's __NPU_ARCH__ of the part: 2201 (C220: Ascend910B,
+   * Ascend910_93) or 3510 (C310: Ascend950, Ascend910_95). The simulator
+   * models arch 2201 only: asc_kernel_launch refuses any other (the row
+   * holds the part's documented capacities for the host-side queries). */
+  int npu_arch;
 } AscPlatform;
 
 /* NULL when unknown. */
 const AscPlatform *asc_platform_get(const char *name);
 const AscPlatform *asc_platform_at(int index); /* NULL past the end */
+/* The NPU arch the simulator models (2201). */
+#define ASC_SIM_NPU_ARCH 2201
+/* Whether kernels of platform p can run on the simulator (its npu_arch is
+ * ASC_SIM_NPU_ARCH); 0 for NULL. */
+int asc_platform_simulated(const AscPlatform *p);
 
 /* The reserved parts of the UB and L1 that apply to one kernel (devkit
  * 架构规格/NPU架构版本2201.md): the framework's and compiler's 256 bytes of

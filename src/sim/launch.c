@@ -314,6 +314,21 @@ AscStatus asc_kernel_launch(const AscKernel *k, const AscPlatform *platform,
                             AscLaunchError *err) {
   memset(err, 0, sizeof *err);
   err->block = -1;
+  if (!asc_platform_simulated(platform)) {
+    err->status = ASC_ERR_KERNEL;
+    if (platform)
+      snprintf(err->message, sizeof err->message,
+               "platform %s is NPU arch %d%s: the simulator models NPU arch "
+               "%d (C220) only; arch %d's register-based vector unit, SIMT, "
+               "its UB<->L1 and L0C->UB paths and its cube memories are not "
+               "modelled",
+               platform->name, platform->npu_arch,
+               platform->npu_arch == 3510 ? " (C310)" : "", ASC_SIM_NPU_ARCH,
+               platform->npu_arch);
+    else
+      snprintf(err->message, sizeof err->message, "no platform");
+    return err->status;
+  }
   if (core_num < 1) {
     err->status = ASC_ERR_KERNEL;
     snprintf(err->message, sizeof err->message,

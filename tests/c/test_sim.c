@@ -402,6 +402,27 @@ static void test_vector_add(void) {
   CHECK_EQ(s, ASC_ERR_KERNEL);
   CHECK_HAS(err.message, "core_num");
 
+  /* a platform of NPU arch 3510 (C310) is in the table with its capacities,
+   * but the simulator models arch 2201 only: its launch refuses, z1 as it
+   * was */
+  const AscPlatform *c310 = asc_platform_get("Ascend950PR_9599");
+  CHECK(c310 != NULL);
+  if (c310) {
+    CHECK_EQ(c310->npu_arch, 3510);
+    CHECK_EQ(c310->ub_size, 256 * 1024);
+    CHECK_EQ(c310->l0c_size, 256 * 1024);
+    CHECK(!asc_platform_simulated(c310));
+    CHECK(asc_platform_simulated(platform()));
+    AscLaunchOptions o;
+    memset(&o, 0, sizeof o);
+    memset(z1, 0x7f, sizeof(float) * N);
+    s = asc_kernel_launch(k, c310, BLOCKS, args, 3, &o, &err);
+    CHECK_EQ(s, ASC_ERR_KERNEL);
+    CHECK_HAS(err.message, "Ascend950PR_9599 is NPU arch 3510 (C310)");
+    CHECK(all_bytes(z1, sizeof(float) * N, 0x7f));
+  }
+  CHECK(!asc_platform_simulated(NULL));
+
   /* a kernel can be launched from several threads at once; here simply
    * again, after a failed launch, with the same result */
   memset(z1, 0, sizeof(float) * N);

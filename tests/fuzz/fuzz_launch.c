@@ -137,10 +137,12 @@ static void setup_args(const AscKernel *k, Rng *r, LaunchSetup *s) {
   if (!s->args || !s->bufs)
     die_oom();
   s->core_num = 1 + (int)below(r, 3);
-  int n_platforms = 0;
-  while (asc_platform_at(n_platforms))
-    n_platforms++;
-  s->platform = asc_platform_at((int)below(r, (size_t)n_platforms));
+  /* the platforms the simulator runs (the others' launches refuse) */
+  int sim[64], n_platforms = 0;
+  for (int i = 0; asc_platform_at(i) && n_platforms < 64; i++)
+    if (asc_platform_simulated(asc_platform_at(i)))
+      sim[n_platforms++] = i;
+  s->platform = asc_platform_at(sim[below(r, (size_t)n_platforms)]);
   s->workers = 1 + (int)below(r, 2);
   int fill = (int)below(r, 3);
   for (int i = 0; i < s->n; i++) {

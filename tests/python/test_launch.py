@@ -415,7 +415,11 @@ def restore_platform() -> Any:
     config.set_platform(backend, platform)
 
 
-@pytest.mark.parametrize("platform", list(config.Platform), ids=[p.name for p in config.Platform])
+C220 = [p for p in config.Platform if config.platform_to_arch(p) == config.CompilationArch.C220]
+C310 = [p for p in config.Platform if config.platform_to_arch(p) == config.CompilationArch.C310]
+
+
+@pytest.mark.parametrize("platform", C220, ids=[p.name for p in C220])
 def test_set_platform_model(platform: Any, restore_platform: Any) -> None:
     config.set_platform(config.Backend.Model, platform)
     assert config.current_backend() == config.Backend.Model
@@ -423,6 +427,75 @@ def test_set_platform_model(platform: Any, restore_platform: Any) -> None:
     out = np.zeros(8, np.int32)
     write3_kernel[1](out, 1, 2, 3)
     assert out[:3].tolist() == [1, 2, 3]
+
+
+# ---- PyAsc2's additions: the Ascend950 (C310) platforms, CompilationArch, platform_to_arch ----
+
+PYASC2_C310 = ["Ascend910_9579", "Ascend910_9589", "Ascend910_9599", "Ascend950PR_950z", "Ascend950PR_9579",
+               "Ascend950PR_957b", "Ascend950PR_957c", "Ascend950PR_957d", "Ascend950PR_9589", "Ascend950PR_958b",
+               "Ascend950PR_9599"]
+
+
+def test_platform_members_and_arch() -> None:
+    # every member PyAsc2 spells, value == name, and the old ones unchanged
+    for name in PYASC2_C310:
+        assert config.Platform[name].value == name
+    assert config.Platform.Ascend910B4_1.value == "Ascend910B4-1"
+    assert [p.value for p in C310] == PYASC2_C310
+    assert len(C220) == 12 and len(C220) + len(C310) == len(config.Platform)
+    assert [a.name for a in config.CompilationArch] == ["C220", "C310"]
+    assert config.CompilationArch("c310") is config.CompilationArch.C310
+    assert str(config.CompilationArch.C220) == "c220" and f"{config.CompilationArch.C310}" == "c310"
+    # the mapping: by member, by value, 910B and 910_93 C220, 910_95 and 950PR C310
+    assert config.platform_to_arch(config.Platform.Ascend950PR_9599) is config.CompilationArch.C310
+    assert config.platform_to_arch("Ascend910_9589") is config.CompilationArch.C310
+    assert config.platform_to_arch("Ascend910B4-1") is config.CompilationArch.C220
+    assert config.platform_to_arch(config.Platform.Ascend910_9392) is config.CompilationArch.C220
+    with pytest.raises(ValueError):
+        config.platform_to_arch("Ascend310P")
+
+
+def test_c310_platform_table_rows() -> None:
+    # the capacities of NPU arch 3510 (the devkit's 架构规格/NPU架构版本3510.md), next to 2201's
+    for name in PYASC2_C310:
+        row = asc._C.platform(name)
+        assert (row["ub_size"], row["l1_size"], row["l0c_size"]) == (256 * 1024, 512 * 1024, 256 * 1024)
+        assert row["ub_size"] - row["ub_asc_reserved"] - row["ub_api_reserved"] == 248 * 1024  # ASC_UB_SIZE
+        assert (row["l1_reserved"], row["l1_asc_reserved"]) == (0, 0)  # ASC_L1_SIZE = 512 KiB
+        assert (row["vector_cores"], row["cube_cores"]) == (48, 24)
+    b1 = asc._C.platform("Ascend910B1")
+    assert (b1["ub_size"], b1["l0c_size"]) == (192 * 1024, 128 * 1024)
+
+
+@pytest.mark.parametrize("platform", C310, ids=[p.name for p in C310])
+def test_set_platform_model_refuses_c310(platform: Any, restore_platform: Any) -> None:
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B3)
+    with pytest.raises(NotImplementedError, match=rf"set_platform: platform {platform.value} \(compilation arch "
+                       r"C310, NPU arch 3510\).*models NPU arch 2201 \(C220\) only"):
+        config.set_platform(config.Backend.Model, platform, check=False)
+    with pytest.raises(NotImplementedError, match="Ascend910B1"):  # says what to use instead
+        config.set_platform("Model", platform.value)
+    assert config.current_platform() == config.Platform.Ascend910B3  # unchanged by the refusal
+    assert config.current_backend() == config.Backend.Model
+
+
+def test_c310_launch_and_host_tiling_refuse(restore_platform: Any) -> None:
+    # a C310 platform forced past set_platform: the launch itself refuses, the output untouched
+    out = np.full(8, 7, np.int32)
+    write3_kernel[1](out, 1, 2, 3)  # compiled and run on the current (C220) platform
+    rt.set_soc_version(config.Platform.Ascend950PR_9599)
+    try:
+        out[:] = 7
+        with pytest.raises(asc.KernelError, match=r"Ascend950PR_9599 is NPU arch 3510 \(C310\).*2201"):
+            write3_kernel[1](out, 4, 5, 6)
+        assert out.tolist() == [7] * 8
+    finally:
+        rt.set_soc_version(config.Platform.Ascend910B1)
+    from asc.lib.host import PlatformAscendC
+
+    with pytest.raises(NotImplementedError, match=r"PlatformAscendC: platform Ascend950PR_958b \(compilation arch C310"):
+        PlatformAscendC("Ascend950PR_958b")
+    assert PlatformAscendC("Ascend910B2").get_core_num() == 48
 
 
 def test_set_platform_default_and_strings(restore_platform: Any) -> None:
@@ -461,7 +534,7 @@ def test_enums() -> None:
     assert config.Platform.Ascend910B1.value == "Ascend910B1"
     assert config.Platform.Ascend910B4_1.value == "Ascend910B4-1"
     assert config.Platform("Ascend910_9392") is config.Platform.Ascend910_9392
-    assert len(config.Platform) == 12
+    assert len(config.Platform) == 23  # 12 C220, 11 C310 (PyAsc2)
     assert [(k.name, k.value) for k in config.KernelType] == [
         ("AIV_ONLY", 0), ("AIC_ONLY", 1), ("MIX_AIV_HARD_SYNC", 2), ("MIX_AIC_HARD_SYNC", 3), ("MIX_AIV_1_0", 4),
         ("MIX_AIC_1_0", 5), ("MIX_AIC_1_1", 6), ("MIX_AIC_1_2", 7)]

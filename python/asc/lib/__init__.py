@@ -1,5 +1,5 @@
 """Host-side libraries."""
 
-from . import host, runtime  # (host: family host)
+from . import host, profiling, runtime  # (host: family host)
 
-__all__ = ["host", "runtime"]
+__all__ = ["host", "profiling", "runtime"]

@@ -26,6 +26,31 @@ class Platform(Enum):
     Ascend910_9382 = "Ascend910_9382"
     Ascend910_9391 = "Ascend910_9391"
     Ascend910_9392 = "Ascend910_9392"
+    # NPU arch 3510 (C310), as PyAsc2 spells them: in the platform table with
+    # their capacities, but Backend.Model does not run them (set_platform).
+    Ascend910_9579 = "Ascend910_9579"
+    Ascend910_9589 = "Ascend910_9589"
+    Ascend910_9599 = "Ascend910_9599"
+    Ascend950PR_950z = "Ascend950PR_950z"
+    Ascend950PR_9579 = "Ascend950PR_9579"
+    Ascend950PR_957b = "Ascend950PR_957b"
+    Ascend950PR_957c = "Ascend950PR_957c"
+    Ascend950PR_957d = "Ascend950PR_957d"
+    Ascend950PR_9589 = "Ascend950PR_9589"
+    Ascend950PR_958b = "Ascend950PR_958b"
+    Ascend950PR_9599 = "Ascend950PR_9599"
+
+
+class CompilationArch(Enum):
+    """The Ascend C compilation arch of a platform (PyAsc2): C220 is NPU arch
+    2201 (Ascend910B, Ascend910_93), C310 NPU arch 3510 (Ascend950,
+    Ascend910_95). str() gives the value ("c220")."""
+
+    C220 = "c220"
+    C310 = "c310"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 class KernelType(Enum):
@@ -51,11 +76,16 @@ def set_platform(backend: Union[Backend, str], soc_version: Optional[Union[Platf
     Ascend910B (a deterministic model: docs/semantics.md). It is part of the
     platform: a later set_platform without it goes back to the default,
     PYASC_PRECISION when set, else "exact". Backend.NPU computes as the
-    hardware does whatever it says."""
+    hardware does whatever it says.
+
+    Backend.Model runs the C220 platforms only: selecting a C310 one
+    (Ascend950PR_*, Ascend910_95*; platform_to_arch) raises
+    NotImplementedError, the selection left as it was."""
     backend = Backend(backend)
     platform = Platform(soc_version) if soc_version is not None else Platform.Ascend910B1
     prec = rt.state.precision_from_env() if precision is None else rt.state.check_precision(precision)
     if backend == Backend.Model:
+        check_simulated(platform)
         rt.use_model()
     else:
         rt.use_npu()  # raises with what is missing
@@ -91,3 +121,36 @@ def set_workers(n: int = 0) -> None:
 
 def get_workers() -> int:
     return rt.state.workers
+
+
+# NPU arch of each compilation arch (the devkit's __NPU_ARCH__)
+_NPU_ARCH = {"c220": 2201, "c310": 3510}
+
+
+def platform_to_arch(platform: Union[Platform, str]) -> CompilationArch:
+    """The compilation arch of a platform (a Platform or its value): C220 for
+    Ascend910B* and Ascend910_93*, C310 for Ascend910_95* and Ascend950PR_95*
+    (PyAsc2's rule). ValueError for a name that is not a Platform."""
+    name = Platform(platform).value
+    if name.startswith(("Ascend910B", "Ascend910_93")):
+        return CompilationArch.C220
+    if name.startswith(("Ascend910_95", "Ascend950PR_95")):
+        return CompilationArch.C310
+    raise ValueError(f"no compilation arch is known for platform {name!r}")
+
+
+def check_simulated(platform: Union[Platform, str], api: str = "asc.runtime.config.set_platform") -> None:
+    """Raises NotImplementedError, naming `api`, the platform and its arch,
+    unless the simulator models `platform` (a C220 one: it models NPU arch
+    2201 only; a C310 platform is in its table with its capacities, but
+    Backend.Model does not run it and the host tiling does not serve it)."""
+    arch = platform_to_arch(platform)
+    if arch is CompilationArch.C220:
+        return
+    name = Platform(platform).value
+    npu = _NPU_ARCH[arch.value]
+    raise NotImplementedError(
+        f"{api}: platform {name} (compilation arch {arch.name}, NPU arch {npu}) is not supported on "
+        f"Backend.Model: the simulator models NPU arch 2201 (C220) only; arch {npu}'s register-based vector "
+        f"unit (RegTensor, MaskReg), SIMT, its UB<->L1 and L0C->UB paths and its cube memories are not "
+        f"modelled. Use a C220 platform such as Ascend910B1 (pytest --platform Ascend910B1 for PyAsc2's tests)")

@@ -83,6 +83,9 @@ class PlatformAscendC:
             self._info = _C.platform(soc_version)
         except ValueError:
             raise ValueError(f"PlatformAscendC: unknown SoC version {soc_version!r}") from None
+        from ...runtime.config import check_simulated
+
+        check_simulated(soc_version, "asc.lib.host.PlatformAscendC")  # the tiling models arch 2201 (C220)
         self.soc_version: str = soc_version
 
     @property
