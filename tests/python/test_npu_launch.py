@@ -68,14 +68,16 @@ def _reset_runtime_state() -> None:
 
 
 @pytest.fixture
-def npu(npu_stub_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Npu]:
+def npu(npu_stub_library: Path, npu_stub_dump_library: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> Iterator[Npu]:
     tk = Toolkit(tmp_path)
     tk.make_dirs(*ASC_DIRS)
     monkeypatch.setenv("PYASC_COMPILER", str(tk.bisheng))
     monkeypatch.setenv("ASCEND_HOME_PATH", str(tk.home))
-    for name in ("PYASC_LINKER", "PYASC_DUMP_PATH", "FAKE_FAIL", "STUB_FAIL"):
+    for name in ("PYASC_LINKER", "PYASC_DUMP_PATH", "FAKE_FAIL", "STUB_FAIL", "ASCENDC_DUMP"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PYASC_NPU_RUNTIME", str(npu_stub_library))
+    monkeypatch.setenv("PYASC_NPU_DUMP_LIB", str(npu_stub_dump_library))
     log = tmp_path / "runtime.jsonl"
     monkeypatch.setenv("STUB_LOG", str(log))
     lib = ctypes.CDLL(str(npu_stub_library))  # the same library the runtime loader opens
@@ -370,25 +372,9 @@ def test_set_device_error(npu: Npu, monkeypatch: pytest.MonkeyPatch) -> None:
     assert state.device_id is None
 
 
-def test_core_num_and_printf_checked(npu: Npu) -> None:
+def test_core_num_and_tensor_list_checked(npu: Npu) -> None:
     with pytest.raises(ValueError, match="core_num must be a positive integer"):
         npu_double[0](np.ones(8, np.float32), 8)
-
-    @asc.jit
-    def npu_prints(x: asc.GlobalAddress):
-        asc.printf("hello %d\n", 1)
-
-    with pytest.raises(NotImplementedError, match="asc.printf on Backend.NPU is not implemented"):
-        npu_prints[1](np.ones(8, np.float32))
-
-    @asc.jit
-    def npu_dumps(x: asc.GlobalAddress):
-        g = asc.GlobalTensor()
-        g.set_global_buffer(x)
-        asc.dump_tensor(g, 1, 8)
-
-    with pytest.raises(NotImplementedError, match="asc.dump_tensor on Backend.NPU is not implemented"):
-        npu_dumps[1](np.ones(8, np.float32))
     with pytest.raises(NotImplementedError, match="asc.TensorList arguments on Backend.NPU are not implemented"):
         npu_plain[1](asc.TensorList([np.ones(8, np.int32)]))
     assert "rtKernelLaunch" not in npu.names() and npu.tk.calls() == []  # refused before compiling
