@@ -38,8 +38,9 @@ def syntax_check(text: str, workdir: Path, index: int) -> Tuple[bool, str]:
     """Compiles one translation unit against our declaration header."""
     path = workdir / f"kernel_{index}.cpp"
     path.write_text(text)
+    # ASCENDC_DUMP as Backend.NPU compiles a printing kernel: its InitDump line is checked too
     cmd = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-variable",
-           "-Wno-unused-but-set-variable", "-I", str(HEADER_DIR), str(path)]
+           "-Wno-unused-but-set-variable", "-DASCENDC_DUMP=1", "-I", str(HEADER_DIR), str(path)]
     out = subprocess.run(cmd, capture_output=True, text=True)
     return out.returncode == 0, out.stderr
 

@@ -106,7 +106,11 @@ void stub_reset(void) {
   if (log_f)
     fclose(log_f);
   const char *path = getenv("STUB_LOG");
-  log_f = path ? fopen(path, "w") : NULL; /* a new, empty log */
+  /* a new, empty log, then appended to (O_APPEND: the stand-in dump
+   * library appends its own lines to the same file) */
+  log_f = path ? fopen(path, "w") : NULL;
+  if (log_f)
+    log_f = freopen(path, "a", log_f);
   snprintf(log_path, sizeof log_path, "%s", path ? path : "");
   memset(counts, 0, sizeof counts);
   memset(names, 0, sizeof names);
