@@ -15,10 +15,10 @@
 #include <string.h>
 
 void _ZN3Adx19AdumpPrintWorkSpaceEPKvmPvPKc(const void *addr, size_t size,
-                                             void *stream, const char *name);
+                                            void *stream, const char *name);
 
 void _ZN3Adx19AdumpPrintWorkSpaceEPKvmPvPKc(const void *addr, size_t size,
-                                             void *stream, const char *name) {
+                                            void *stream, const char *name) {
   const char *path = getenv("STUB_LOG");
   FILE *f = path ? fopen(path, "a") : NULL;
   if (f) {
