@@ -18,7 +18,8 @@ typedef struct AscEmitOptions {
 char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options);
 
 /* Whether a kernel of m, or a function it calls, prints from the device
- * (asc.printf, DumpTensor, DumpAccChkPoint, PrintTimeStamp): unless
+ * (asc.printf, DumpTensor, DumpAccChkPoint, PrintTimeStamp, LocalTensor.print,
+ * a DumpTensor on the NPU): unless
  * no_dump, its Ascend C then takes the dump buffer as its last parameter
  * (`GM_ADDR dump_addr`, after a MIX kernel's FFTS address) and hands it to
  * AscendC::InitDump at entry, as upstream pyasc's generated code does; the

@@ -410,6 +410,12 @@ def npu_print_stamp(x: asc.GlobalAddress):
 
 
 @asc.jit
+def npu_print_local(x: asc.GlobalAddress):
+    ub = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 8)
+    ub.print(8)  # DumpTensor on the NPU
+
+
+@asc.jit
 def npu_say(n: int):
     asc.printf("n=%d\n", n)
 
@@ -421,7 +427,8 @@ def npu_print_callee(x: asc.GlobalAddress, n: int):
 
 @pytest.mark.parametrize("kernel, kernel_type", [
     (npu_print_f, KT.AIV_ONLY), (npu_print_tensor, KT.AIV_ONLY), (npu_print_chk, KT.AIV_ONLY),
-    (npu_print_stamp, KT.AIV_ONLY), (npu_print_f, KT.MIX_AIC_1_2), (npu_print_tensor, KT.MIX_AIV_1_0)])
+    (npu_print_stamp, KT.AIV_ONLY), (npu_print_local, KT.AIV_ONLY), (npu_print_f, KT.MIX_AIC_1_2),
+    (npu_print_tensor, KT.MIX_AIV_1_0)])
 def test_device_printing_goes_through_the_dump_buffer(npu: Npu, capfd: pytest.CaptureFixture, kernel: Any,
                                                       kernel_type: Any) -> None:
     x = np.arange(8, dtype=np.int32)

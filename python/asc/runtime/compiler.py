@@ -172,7 +172,8 @@ class CompiledKernel:
 
     def prints_on_device(self) -> bool:
         """family npu: the kernel (or a function it calls) uses asc.printf, asc.dump_tensor,
-        asc.dump_acc_chk_point or asc.print_time_stamp: on an NPU it prints through the dump buffer."""
+        asc.dump_acc_chk_point, asc.print_time_stamp or LocalTensor.print (a DumpTensor there): on an NPU it
+        prints through the dump buffer."""
         return bool(self.module.kernel_dumps())
 
     def ir_text(self) -> str:

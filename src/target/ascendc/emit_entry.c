@@ -26,7 +26,8 @@
  *    pyasc (its legalize-kernel-args pass), the argument comes last and
  *    points at a uint64 that holds the address.
  *  - A kernel that prints from the device (asc.printf, DumpTensor,
- *    DumpAccChkPoint, PrintTimeStamp, also in a device function it calls)
+ *    DumpAccChkPoint, PrintTimeStamp, LocalTensor.print, which is a
+ *    DumpTensor there; also in a device function it calls)
  *    takes the dump buffer as its last parameter, after the FFTS address
  *    (upstream pyasc's order: explicit arguments, ffts_addr, dump_addr),
  *    and first hands it to AscendC::InitDump with 1 MiB per core, mix =
@@ -60,7 +61,9 @@ static const struct {
              {ASC_OP_DUMP_TENSOR_GLOBAL, USES_DUMP},
              {ASC_OP_DUMP_ACC_CHK_POINT_LOCAL, USES_DUMP},
              {ASC_OP_DUMP_ACC_CHK_POINT_GLOBAL, USES_DUMP},
-             {ASC_OP_PRINT_TIME_STAMP, USES_DUMP}};
+             {ASC_OP_PRINT_TIME_STAMP, USES_DUMP},
+             /* DumpTensor on the NPU (emit_framework.c) */
+             {ASC_OP_LT_PRINT, USES_DUMP}};
 
 typedef struct Scan {
   const AscModule *m;
