@@ -1,6 +1,7 @@
 /* asc-translate: turns ASC-IR text into Ascend C.
  *
  *   asc-translate FILE.ascir --to-ascendc [-o OUT] [--no-line-comments]
+ *                 [--no-dump]
  *
  * FILE may be `-` (stdin; also the default). The module is parsed and
  * verified first; errors are printed as `file:line:col: error: message`.
@@ -16,22 +17,25 @@
 static const char *const TOOL = "asc-translate";
 
 static void usage(FILE *f) {
-  fprintf(f,
-          "usage: asc-translate [FILE.ascir | -] --to-ascendc [-o OUT] "
-          "[--no-line-comments]\n"
-          "\n"
-          "Parses and verifies ASC-IR text and translates it.\n"
-          "\n"
-          "  FILE | -             input file; `-` or nothing reads stdin\n"
-          "  --to-ascendc         emit an Ascend C translation unit\n"
-          "  -o OUT               write the output to OUT instead of stdout\n"
-          "  --no-line-comments   leave out the `// file.py:LINE` comments\n"
-          "  -h, --help           print this help and exit\n");
+  fprintf(
+      f, "usage: asc-translate [FILE.ascir | -] --to-ascendc [-o OUT] "
+         "[--no-line-comments] [--no-dump]\n"
+         "\n"
+         "Parses and verifies ASC-IR text and translates it.\n"
+         "\n"
+         "  FILE | -             input file; `-` or nothing reads stdin\n"
+         "  --to-ascendc         emit an Ascend C translation unit\n"
+         "  -o OUT               write the output to OUT instead of stdout\n"
+         "  --no-line-comments   leave out the `// file.py:LINE` comments\n"
+         "  --no-dump            a kernel that prints from the device gets no\n"
+         "                       dump buffer parameter nor InitDump (the\n"
+         "                       ASCENDC_DUMP=false build)\n"
+         "  -h, --help           print this help and exit\n");
 }
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  int to_ascendc = 0, line_comments = 1;
+  int to_ascendc = 0, line_comments = 1, no_dump = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -42,6 +46,8 @@ int main(int argc, char **argv) {
       to_ascendc = 1;
     } else if (strcmp(a, "--no-line-comments") == 0) {
       line_comments = 0;
+    } else if (strcmp(a, "--no-dump") == 0) {
+      no_dump = 1;
     } else if (strcmp(a, "-o") == 0) {
       if (i + 1 >= argc)
         return tool_usage_error(TOOL, "%s needs a file name", a);
@@ -78,6 +84,7 @@ int main(int argc, char **argv) {
   AscEmitOptions options;
   memset(&options, 0, sizeof options);
   options.line_comments = line_comments;
+  options.no_dump = no_dump;
   char *out = asc_emit_ascendc(m, &options);
   if (!out) {
     tool_report(TOOL, ctx, display, NULL);

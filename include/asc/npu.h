@@ -9,6 +9,11 @@
  * the same library when it has them (a stand-in does), else from
  * $PYASC_NPU_ACL, else libascendcl.so in the same places.
  *
+ * A kernel that prints from the device (printf, DumpTensor, ...) also needs
+ * CANN's dump library: $PYASC_NPU_DUMP_LIB when set, else libascend_dump.so
+ * in the same places; its Adx::AdumpPrintWorkSpace prints what the kernel
+ * wrote to the dump buffer (as upstream pyasc's print_utils.cpp calls it).
+ *
  * Every function returns 0, or nonzero with st filled: the runtime call that
  * failed, its error code and a message naming both. */
 #ifndef ASC_NPU_H
@@ -48,6 +53,11 @@ enum {
 int asc_npu_load(const char **path, AscNpuStatus *st);
 int asc_npu_loaded(void);
 
+/* Loads the dump library and finds Adx::AdumpPrintWorkSpace in it (again
+ * when $PYASC_NPU_DUMP_LIB names another library than the loaded one). On
+ * success *path (may be NULL) is its path. */
+int asc_npu_load_dump(const char **path, AscNpuStatus *st);
+
 int asc_npu_set_device(int32_t device, AscNpuStatus *st);
 int asc_npu_reset_device(int32_t device, AscNpuStatus *st);
 int asc_npu_device_count(int32_t *count, AscNpuStatus *st);
@@ -70,14 +80,18 @@ typedef enum AscNpuArgKind {
   ASC_NPU_ARG_DEVICE, /* a device address passed as it is (8 bytes) */
   ASC_NPU_ARG_SCALAR, /* size bytes, aligned to max(4, align) */
   ASC_NPU_ARG_FFTS,   /* a device uint64 holding rtGetC2cCtrlAddr's address */
-  ASC_NPU_ARG_ALIAS   /* the device address of the earlier HOST argument
+  ASC_NPU_ARG_ALIAS,  /* the device address of the earlier HOST argument
                          `alias` (the same host buffer passed twice) */
+  ASC_NPU_ARG_DUMP    /* the dump buffer of a kernel that prints: `bytes`
+                         of device memory, zeroed before the launch; after
+                         it AdumpPrintWorkSpace prints what the kernel wrote
+                         there (at most one per launch) */
 } AscNpuArgKind;
 
 typedef struct AscNpuArg {
   AscNpuArgKind kind;
   void *host;           /* HOST */
-  uint64_t bytes;       /* HOST: how many */
+  uint64_t bytes;       /* HOST, DUMP: how many */
   int copy_back;        /* HOST: copied back after the launch */
   uint64_t device;      /* DEVICE */
   uint8_t value[8];     /* SCALAR, host byte order */
@@ -106,7 +120,9 @@ int asc_npu_pack_args(const AscNpuArg *args, int n, const uint64_t *device,
 
 /* Registers the binary and the kernel, allocates and fills the device
  * memory, launches on l->blocks blocks, waits for the stream, copies the
- * results back and frees everything (also when a step fails). */
+ * results back, prints the dump buffer and frees everything (also when a
+ * step fails). With a DUMP argument the dump library is loaded first:
+ * when it is missing nothing is launched. */
 int asc_npu_run(const AscNpuLaunch *l, AscNpuStatus *st);
 
 #ifdef __cplusplus

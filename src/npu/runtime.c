@@ -251,6 +251,87 @@ int asc_npu_loaded(void) {
   return s;
 }
 
+/* ---- the dump library -------------------------------------------------- */
+
+/* Adx::AdumpPrintWorkSpace(const void *workSpaceAddr, size_t size,
+ * void *stream, const char *opType) of libascend_dump.so, a C++ function:
+ * found by its Itanium-mangled name (size_t is unsigned long, `m`, on both
+ * Linux hosts CANN supports). */
+#define ADUMP_PRINT_SYMBOL "_ZN3Adx19AdumpPrintWorkSpaceEPKvmPvPKc"
+typedef void (*AdumpPrint)(const void *, size_t, void *, const char *);
+
+static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
+static AdumpPrint adump_print;
+static char dump_path[4096];
+static char dump_request[4096]; /* $PYASC_NPU_DUMP_LIB when it was loaded */
+
+int asc_npu_load_dump(const char **path, AscNpuStatus *st) {
+  const char *env = getenv("PYASC_NPU_DUMP_LIB");
+  const char *request = env && *env ? env : "";
+  int rc = 0;
+  pthread_mutex_lock(&dump_lock);
+  if (!adump_print || strcmp(request, dump_request)) {
+    /* a library loaded before stays loaded (its code may still be in use
+     * by another thread); only the entry point changes */
+    char found[4096], tried[3072];
+    void *h;
+    if (*request) {
+      snprintf(found, sizeof found, "%s", request);
+      h = dlopen(request, RTLD_NOW | RTLD_LOCAL);
+    } else {
+      h = open_cann("libascend_dump.so", found, sizeof found, tried,
+                    sizeof tried);
+    }
+    if (!h) {
+      const char *why = dlerror();
+      const char *home = getenv("ASCEND_HOME_PATH");
+      if (*request)
+        rc = fail(st, ASC_NPU_MISSING, "dlopen",
+                  "Backend.NPU cannot load CANN's dump library "
+                  "PYASC_NPU_DUMP_LIB=%s, which prints what a kernel's "
+                  "printf / DumpTensor wrote: %s. Point PYASC_NPU_DUMP_LIB at "
+                  "libascend_dump.so (lib64 of the CANN toolkit), unset it to "
+                  "look under ASCEND_HOME_PATH, or set ASCENDC_DUMP=false to "
+                  "compile the kernel's printing out",
+                  request, why ? why : "(no reason given)");
+      else
+        rc = fail(st, ASC_NPU_MISSING, "dlopen",
+                  "Backend.NPU needs CANN's dump library libascend_dump.so to "
+                  "print what a kernel's printf / DumpTensor wrote; it was not "
+                  "found (tried %s)%s. Source CANN's set_env.sh (which sets "
+                  "ASCEND_HOME_PATH and LD_LIBRARY_PATH), set "
+                  "PYASC_NPU_DUMP_LIB to the library's path, or set "
+                  "ASCENDC_DUMP=false to compile the kernel's printing out",
+                  tried, home && *home ? "" : "; ASCEND_HOME_PATH is not set");
+    } else {
+      void *p = sym(h, ADUMP_PRINT_SYMBOL);
+      if (!p) {
+        dlclose(h);
+        rc = fail(st, ASC_NPU_MISSING, "dlsym",
+                  "CANN's dump library %s has no entry point "
+                  "Adx::AdumpPrintWorkSpace (" ADUMP_PRINT_SYMBOL
+                  "); is it libascend_dump.so of CANN?",
+                  found);
+      } else {
+        memcpy(&adump_print, &p, sizeof p);
+        snprintf(dump_path, sizeof dump_path, "%s", found);
+        snprintf(dump_request, sizeof dump_request, "%s", request);
+      }
+    }
+  }
+  if (!rc && path)
+    *path = dump_path;
+  pthread_mutex_unlock(&dump_lock);
+  return rc;
+}
+
+static AdumpPrint dump_entry(void) {
+  pthread_mutex_lock(&dump_lock);
+  AdumpPrint f = adump_print;
+  pthread_mutex_unlock(&dump_lock);
+  return f;
+}
+
 /* A runtime call's result: 0, or the status naming the call and its code. */
 static int check(rt_err rc, const char *call, AscNpuStatus *st) {
   if (rc == 0)
@@ -442,6 +523,20 @@ int asc_npu_run(const AscNpuLaunch *l, AscNpuStatus *st) {
     return fail(st, ASC_NPU_BAD_ARG, "rtKernelLaunch", "bad launch: %s",
                 !l->blocks ? "core_num must be at least 1"
                            : "no binary, name or arguments");
+  int dump = -1; /* the DUMP argument */
+  for (int i = 0; i < l->n_args; i++)
+    if (l->args[i].kind == ASC_NPU_ARG_DUMP) {
+      if (dump >= 0 || !l->args[i].bytes)
+        return fail(st, ASC_NPU_BAD_ARG, "rtKernelLaunch", "bad launch: %s",
+                    dump >= 0 ? "more than one dump buffer"
+                              : "an empty dump buffer");
+      dump = i;
+    }
+  /* before anything reaches the device: without the dump library the
+   * launch would print nothing */
+  if (dump >= 0 && asc_npu_load_dump(NULL, st))
+    return 1;
+  AdumpPrint print = dump >= 0 ? dump_entry() : NULL;
   Run r = {NULL, 0, NULL, NULL};
   int n = l->n_args;
   uint64_t *device = calloc((size_t)n + 1, sizeof *device);
@@ -484,6 +579,25 @@ int asc_npu_run(const AscNpuLaunch *l, AscNpuStatus *st) {
       if (a->bytes && asc_npu_memcpy(mem, a->bytes, a->host, a->bytes,
                                      ASC_NPU_HOST_TO_DEVICE, st))
         goto out;
+    } else if (a->kind == ASC_NPU_ARG_DUMP) {
+      /* zeroed from zeroed host memory, as upstream pyasc copies a zeroed
+       * array in (calloc's pages are shared until written) */
+      void *zeros = calloc(1, a->bytes);
+      if (!zeros) {
+        fail(st, ASC_NPU_BAD_ARG, "malloc",
+             "out of host memory for the %llu-byte dump buffer",
+             (unsigned long long)a->bytes);
+        goto out;
+      }
+      int bad = run_alloc(&r, a->bytes, &mem, st);
+      if (!bad) {
+        device[i] = (uint64_t)(uintptr_t)mem;
+        bad = asc_npu_memcpy(mem, a->bytes, zeros, a->bytes,
+                             ASC_NPU_HOST_TO_DEVICE, st);
+      }
+      free(zeros);
+      if (bad)
+        goto out;
     } else if (a->kind == ASC_NPU_ARG_FFTS) {
       uint64_t addr;
       if (asc_npu_c2c_ctrl_addr(&addr, st) || run_alloc(&r, 8, &mem, st))
@@ -513,6 +627,14 @@ int asc_npu_run(const AscNpuLaunch *l, AscNpuStatus *st) {
                            ASC_NPU_DEVICE_TO_HOST),
               "rtMemcpy", st))
       goto out;
+  }
+  if (print) {
+    /* what the kernel printed, between what the process printed before
+     * (the caller flushed Python's stdout) and after */
+    fflush(stdout);
+    print((const void *)(uintptr_t)device[dump], (size_t)l->args[dump].bytes,
+          l->stream, l->name);
+    fflush(stdout);
   }
   rc = 0;
 out:

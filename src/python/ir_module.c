@@ -402,18 +402,27 @@ static PyObject *module_print(ModuleObject *self, PyObject *unused) {
 
 static PyObject *module_emit_ascendc(ModuleObject *self, PyObject *args,
                                      PyObject *kw) {
-  int line_comments = 1;
-  static char *kwlist[] = {"line_comments", NULL};
-  if (check_module(self) ||
-      !PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &line_comments))
+  int line_comments = 1, dump = 1;
+  static char *kwlist[] = {"line_comments", "dump", NULL};
+  if (check_module(self) || !PyArg_ParseTupleAndKeywords(
+                                args, kw, "|pp", kwlist, &line_comments, &dump))
     return NULL;
-  AscEmitOptions opt = {line_comments};
+  AscEmitOptions opt = {line_comments, !dump};
   char *s = asc_emit_ascendc(self->m, &opt);
   if (!s)
     return raise_ir_error(self->ctx);
   PyObject *r = PyUnicode_FromString(s);
   free(s);
   return r;
+}
+
+static PyObject *module_kernel_dumps(ModuleObject *self, PyObject *noargs) {
+  if (check_module(self))
+    return NULL;
+  int r = asc_emit_kernel_dumps(self->m);
+  if (r < 0)
+    return PyErr_NoMemory();
+  return PyBool_FromLong(r);
 }
 
 static PyObject *module_run_pass(ModuleObject *self, PyObject *args) {
@@ -538,7 +547,11 @@ static PyMethodDef module_methods[] = {
     {"print", (PyCFunction)module_print, METH_NOARGS, "IR text"},
     {"emit_ascendc", (PyCFunction)(void (*)(void))module_emit_ascendc,
      METH_VARARGS | METH_KEYWORDS,
-     "emit_ascendc(line_comments=True) -> Ascend C source"},
+     "emit_ascendc(line_comments=True, dump=True) -> Ascend C source "
+     "(dump=False: a printing kernel without its dump buffer parameter)"},
+    {"kernel_dumps", (PyCFunction)module_kernel_dumps, METH_NOARGS,
+     "kernel_dumps() -> bool: the kernel prints from the device (printf, "
+     "DumpTensor, ...), so its Ascend C takes the dump buffer"},
     {"run_pass", (PyCFunction)module_run_pass, METH_VARARGS,
      "run_pass(name): canonicalize, dce, ... (name{options} for options)"},
     {"pass_log", (PyCFunction)module_pass_log, METH_NOARGS,

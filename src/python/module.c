@@ -65,6 +65,9 @@ static PyMethodDef functions[] = {
     {"npu_load", py_npu_load, METH_NOARGS,
      "npu_load() -> the runtime library's path (loads it once)"},
     {"npu_loaded", py_npu_loaded, METH_NOARGS, "npu_loaded() -> bool"},
+    {"npu_load_dump", py_npu_load_dump, METH_NOARGS,
+     "npu_load_dump() -> the dump library's path (libascend_dump.so, for a "
+     "kernel that prints)"},
     {"npu_set_device", py_npu_set_device, METH_VARARGS, "rtSetDevice"},
     {"npu_reset_device", py_npu_reset_device, METH_VARARGS, "rtDeviceReset"},
     {"npu_device_count", py_npu_device_count, METH_NOARGS, "rtGetDeviceCount"},
@@ -84,7 +87,8 @@ static PyMethodDef functions[] = {
      "rtGetC2cCtrlAddr -> the FFTS address"},
     {"npu_finalize", py_npu_finalize, METH_NOARGS, "aclFinalize"},
     {"npu_run", py_npu_run, METH_VARARGS,
-     "npu_run(binary, magic, name, blocks, stream, args): one launch"},
+     "npu_run(binary, magic, name, blocks, stream, args): one launch (and "
+     "what it printed)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT,

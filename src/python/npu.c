@@ -47,6 +47,14 @@ PyObject *py_npu_loaded(PyObject *self, PyObject *noargs) {
   return PyBool_FromLong(asc_npu_loaded());
 }
 
+PyObject *py_npu_load_dump(PyObject *self, PyObject *noargs) {
+  const char *path = NULL;
+  AscNpuStatus st;
+  if (asc_npu_load_dump(&path, &st))
+    return raise_status(&st);
+  return PyUnicode_DecodeFSDefault(path);
+}
+
 PyObject *py_npu_set_device(PyObject *self, PyObject *args) {
   int device;
   AscNpuStatus st;
@@ -169,7 +177,7 @@ PyObject *py_npu_finalize(PyObject *self, PyObject *noargs) {
 
 /* One argument of npu_run: ("host", buffer or address, nbytes, copy_back),
  * ("device", address), ("scalar", bytes of 1..8, align), ("alias", index of
- * an earlier "host" argument) or ("ffts",). */
+ * an earlier "host" argument), ("ffts",) or ("dump", nbytes). */
 static int convert_arg(PyObject *t, AscNpuArg *a, Py_buffer *view, int *held,
                        Py_ssize_t i) {
   const char *kind;
@@ -243,6 +251,20 @@ static int convert_arg(PyObject *t, AscNpuArg *a, Py_buffer *view, int *held,
     }
     a->kind = ASC_NPU_ARG_ALIAS;
     a->alias = (int)j;
+    return 1;
+  }
+  if (!strcmp(kind, "dump") && n == 2) {
+    unsigned long long bytes =
+        PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(t, 1));
+    if (PyErr_Occurred())
+      return 0;
+    if (!bytes) {
+      PyErr_Format(PyExc_ValueError,
+                   "npu_run: argument %zd: an empty dump buffer", i);
+      return 0;
+    }
+    a->kind = ASC_NPU_ARG_DUMP;
+    a->bytes = bytes;
     return 1;
   }
   if (!strcmp(kind, "ffts") && n == 1) {

@@ -134,6 +134,7 @@ PyObject *py_host_ascend_quant_max_min_tmp_size(PyObject *mod, PyObject *args);
 
 PyObject *py_npu_load(PyObject *self, PyObject *noargs);
 PyObject *py_npu_loaded(PyObject *self, PyObject *noargs);
+PyObject *py_npu_load_dump(PyObject *self, PyObject *noargs);
 PyObject *py_npu_set_device(PyObject *self, PyObject *args);
 PyObject *py_npu_reset_device(PyObject *self, PyObject *args);
 PyObject *py_npu_device_count(PyObject *self, PyObject *noargs);

@@ -1662,6 +1662,8 @@ __aicore__ void DumpAccChkPoint(const LocalTensor<T> &tensor, uint32_t index, ui
 template <typename T>
 __aicore__ void DumpAccChkPoint(const GlobalTensor<T> &tensor, uint32_t index, uint32_t countOff, uint32_t dumpSize);
 __aicore__ void PrintTimeStamp(uint32_t descId);
+// the dump buffer a printing kernel hands over at entry (family entry, under ASCENDC_DUMP)
+__aicore__ void InitDump(bool mixFlag, GM_ADDR dumpStartAddr, uint32_t gmLen);
 __aicore__ void MetricsProfStart();
 __aicore__ void MetricsProfStop();
 template <typename T, typename U>

@@ -1,8 +1,9 @@
 /* Unit test of Backend.NPU's argument block (src/npu/runtime.c,
  * asc_npu_pack_args): addresses 8 bytes at 8-byte offsets, scalars at
  * offsets aligned to max(4, their alignment), the whole a multiple of 8,
- * bad scalars and a block past its room refused; and the loader's message
- * when the runtime library is not there (no CANN in the test environment).
+ * bad scalars and a block past its room refused, the dump buffer's address
+ * last; and the loaders' messages when the runtime or dump library is not
+ * there (no CANN in the test environment).
  *
  * Every failure prints file:line; the last line is the summary. */
 #include <stdint.h>
@@ -70,6 +71,18 @@ int main(void) {
   memcpy(&p, out + 40, 8);
   CHECK_EQ(p, 0x3333);
 
+  /* the dump buffer: an address after the FFTS address, last */
+  AscNpuArg with_dump[] = {scalar(&i, 4, 4), address(ASC_NPU_ARG_FFTS),
+                           address(ASC_NPU_ARG_DUMP)};
+  uint64_t dump_dev[] = {0, 0x3333, 0x4444};
+  CHECK_EQ(asc_npu_pack_args(with_dump, 3, dump_dev, out, sizeof out, &size),
+           0);
+  CHECK_EQ(size, 24);
+  memcpy(&p, out + 8, 8);
+  CHECK_EQ(p, 0x3333);
+  memcpy(&p, out + 16, 8);
+  CHECK_EQ(p, 0x4444);
+
   /* the end padded to 8 */
   AscNpuArg one[] = {scalar(&i, 4, 4)};
   CHECK_EQ(asc_npu_pack_args(one, 1, dev, out, sizeof out, &size), 0);
@@ -101,6 +114,20 @@ int main(void) {
   CHECK_EQ(asc_npu_device_count(&count, &st), 1);
   CHECK_STREQ(st.call, "dlopen");
   CHECK_EQ(asc_npu_finalize(&st), 0); /* nothing loaded: nothing to do */
+
+  /* no dump library: named, with how to point at it or to do without */
+  setenv("PYASC_NPU_DUMP_LIB", "/nonexistent/libascend_dump.so", 1);
+  CHECK_EQ(asc_npu_load_dump(&path, &st), 1);
+  CHECK_EQ(st.code, ASC_NPU_MISSING);
+  CHECK_STREQ(st.call, "dlopen");
+  CHECK(strstr(st.msg, "PYASC_NPU_DUMP_LIB=/nonexistent/libascend_dump.so") !=
+        NULL);
+  CHECK(strstr(st.msg, "ASCENDC_DUMP=false") != NULL);
+  /* a library without Adx::AdumpPrintWorkSpace (the C library) */
+  setenv("PYASC_NPU_DUMP_LIB", "libc.so.6", 1);
+  CHECK_EQ(asc_npu_load_dump(&path, &st), 1);
+  CHECK_STREQ(st.call, "dlsym");
+  CHECK(strstr(st.msg, "_ZN3Adx19AdumpPrintWorkSpaceEPKvmPvPKc") != NULL);
 
   printf("test_npu: %d passed, %d failed\n", passed, failed);
   return failed != 0;

@@ -38,8 +38,9 @@ def syntax_check(text: str, workdir: Path, index: int) -> Tuple[bool, str]:
     """Compiles one translation unit against our declaration header."""
     path = workdir / f"kernel_{index}.cpp"
     path.write_text(text)
+    # ASCENDC_DUMP as Backend.NPU compiles a printing kernel: its InitDump line is checked too
     cmd = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-variable",
-           "-Wno-unused-but-set-variable", "-I", str(HEADER_DIR), str(path)]
+           "-Wno-unused-but-set-variable", "-DASCENDC_DUMP=1", "-I", str(HEADER_DIR), str(path)]
     out = subprocess.run(cmd, capture_output=True, text=True)
     return out.returncode == 0, out.stderr
 
@@ -77,18 +78,29 @@ def ascendc_of_every_kernel() -> Iterator[None]:
                     f"tests/ascendc/kernel_operator.h:\n{report}")
 
 
-STUB_SOURCE = Path(__file__).resolve().parent / "npu_stub" / "stub_runtime.c"
+STUB_DIR = Path(__file__).resolve().parent / "npu_stub"
+
+
+def _build_stub(tmp_path_factory: pytest.TempPathFactory, source: str, lib: str) -> Path:
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler (cc or gcc) to build the stand-in CANN libraries")
+    out = tmp_path_factory.mktemp("npu-stub") / lib
+    result = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(out), str(STUB_DIR / source)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return out
 
 
 @pytest.fixture(scope="session")
 def npu_stub_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Backend.NPU's stand-in for the CANN runtime (npu_stub/stub_runtime.c), compiled once per session
     (the runtime is loaded once per process, so every test that launches on "the NPU" shares it)."""
-    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler (cc or gcc) to build the stand-in CANN runtime")
-    out = tmp_path_factory.mktemp("npu-stub") / "libstub_runtime.so"
-    result = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(out), str(STUB_SOURCE)],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return out
+    return _build_stub(tmp_path_factory, "stub_runtime.c", "libstub_runtime.so")
+
+
+@pytest.fixture(scope="session")
+def npu_stub_dump_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The stand-in for CANN's libascend_dump.so (npu_stub/stub_dump.c): Adx::AdumpPrintWorkSpace, which
+    records its call and prints the text a stand-in kernel wrote to the dump buffer."""
+    return _build_stub(tmp_path_factory, "stub_dump.c", "libascend_dump.so")

@@ -100,11 +100,14 @@ class Toolkit:
 
 
 @pytest.fixture
-def toolkit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, npu_stub_library: Path) -> Iterator[Toolkit]:
+def toolkit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, npu_stub_library: Path,
+            npu_stub_dump_library: Path) -> Iterator[Toolkit]:
     """A fake toolkit in the current CANN layout: asc/include + asc/impl, the highlevel_api directory of
-    lib/matmul_intf.h, the devkit's version header; the launch goes to the stand-in runtime
-    (test_npu_launch.py tests it)."""
+    lib/matmul_intf.h, the devkit's version header; the launch goes to the stand-in runtime and dump
+    library (test_npu_launch.py tests them)."""
     monkeypatch.setenv("PYASC_NPU_RUNTIME", str(npu_stub_library))
+    monkeypatch.setenv("PYASC_NPU_DUMP_LIB", str(npu_stub_dump_library))
+    monkeypatch.delenv("ASCENDC_DUMP", raising=False)
     monkeypatch.setenv("STUB_LOG", str(tmp_path / "runtime.jsonl"))
     monkeypatch.delenv("STUB_FAIL", raising=False)
     tk = Toolkit(tmp_path)
@@ -155,10 +158,10 @@ def launch(tk: Toolkit, kernel: Any = npu_kernel, platform: Any = config.Platfor
 
 
 def compile_argv(tk: Toolkit, source: str, arch: str, obj: str, opt: str = "-O3", layout: Any = None,
-                 extra: Any = None, auto_sync: bool = True) -> List[str]:
+                 extra: Any = None, auto_sync: bool = True, dump: int = 0) -> List[str]:
     argv = ["bisheng", "-c", "-x", "cce", opt, source, f"--cce-aicore-arch={arch}", "--cce-aicore-only", "-o", obj]
     argv += current_layout(tk) if layout is None else layout
-    argv += COMMON + ["-DASCENDC_DUMP=0"] + (AUTO_SYNC if auto_sync else []) + list(extra or []) + TILING
+    argv += COMMON + [f"-DASCENDC_DUMP={dump}"] + (AUTO_SYNC if auto_sync else []) + list(extra or []) + TILING
     return argv
 
 
@@ -254,6 +257,29 @@ def test_debug_opt_level_auto_sync_and_bisheng_options(toolkit: Toolkit, tmp_pat
         ["-DASCENDC_DUMP=0", "-g", "-mllvm", "--cce-aicore-jump-expand=true"] + AUTO_SYNC + \
         [f"-cce-auto-sync-log={log}"] + TILING + ["-DFOO=1", "-Wno-unused"]
     assert compile_ == expected
+
+
+@asc.jit
+def npu_print_kernel(x: asc.GlobalAddress):
+    asc.printf("x\n")
+
+
+@pytest.mark.parametrize("env, dump", [(None, 1), ("true", 1), ("TRUE", 1), ("false", 0), ("0", 0)])
+def test_device_printing_switch(toolkit: Toolkit, monkeypatch: pytest.MonkeyPatch, env: Any, dump: int) -> None:
+    """A kernel that prints is compiled with upstream's -DASCENDC_DUMP=1 and takes the dump buffer; with
+    ASCENDC_DUMP set to anything but "true" (upstream's test) it is compiled with -DASCENDC_DUMP=0 and
+    without the buffer. A kernel that does not print always gets -DASCENDC_DUMP=0 (the tests above)."""
+    if env is not None:
+        monkeypatch.setenv("ASCENDC_DUMP", env)
+    launch(toolkit, npu_print_kernel)
+    (compile_, _) = toolkit.calls()
+    out = Path(compile_[5]).parent
+    assert compile_ == compile_argv(toolkit, compile_[5], "dav-c220-vec", str(out / "npu_print_kernel.aiv.o"),
+                                    dump=dump)
+    text = Path(compile_[5]).read_text()
+    assert ("void npu_print_kernel(GM_ADDR x, GM_ADDR dump_addr)" in text) == bool(dump)
+    assert ("AscendC::InitDump(false, dump_addr, 1048576);" in text) == bool(dump)
+    assert "void npu_print_kernel(GM_ADDR x)" in text or dump
 
 
 def test_auto_sync_off(toolkit: Toolkit) -> None:

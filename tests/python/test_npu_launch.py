@@ -68,14 +68,16 @@ def _reset_runtime_state() -> None:
 
 
 @pytest.fixture
-def npu(npu_stub_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Npu]:
+def npu(npu_stub_library: Path, npu_stub_dump_library: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> Iterator[Npu]:
     tk = Toolkit(tmp_path)
     tk.make_dirs(*ASC_DIRS)
     monkeypatch.setenv("PYASC_COMPILER", str(tk.bisheng))
     monkeypatch.setenv("ASCEND_HOME_PATH", str(tk.home))
-    for name in ("PYASC_LINKER", "PYASC_DUMP_PATH", "FAKE_FAIL", "STUB_FAIL"):
+    for name in ("PYASC_LINKER", "PYASC_DUMP_PATH", "FAKE_FAIL", "STUB_FAIL", "ASCENDC_DUMP"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PYASC_NPU_RUNTIME", str(npu_stub_library))
+    monkeypatch.setenv("PYASC_NPU_DUMP_LIB", str(npu_stub_dump_library))
     log = tmp_path / "runtime.jsonl"
     monkeypatch.setenv("STUB_LOG", str(log))
     lib = ctypes.CDLL(str(npu_stub_library))  # the same library the runtime loader opens
@@ -370,28 +372,202 @@ def test_set_device_error(npu: Npu, monkeypatch: pytest.MonkeyPatch) -> None:
     assert state.device_id is None
 
 
-def test_core_num_and_printf_checked(npu: Npu) -> None:
+def test_core_num_and_tensor_list_checked(npu: Npu) -> None:
     with pytest.raises(ValueError, match="core_num must be a positive integer"):
         npu_double[0](np.ones(8, np.float32), 8)
-
-    @asc.jit
-    def npu_prints(x: asc.GlobalAddress):
-        asc.printf("hello %d\n", 1)
-
-    with pytest.raises(NotImplementedError, match="asc.printf on Backend.NPU is not implemented"):
-        npu_prints[1](np.ones(8, np.float32))
-
-    @asc.jit
-    def npu_dumps(x: asc.GlobalAddress):
-        g = asc.GlobalTensor()
-        g.set_global_buffer(x)
-        asc.dump_tensor(g, 1, 8)
-
-    with pytest.raises(NotImplementedError, match="asc.dump_tensor on Backend.NPU is not implemented"):
-        npu_dumps[1](np.ones(8, np.float32))
     with pytest.raises(NotImplementedError, match="asc.TensorList arguments on Backend.NPU are not implemented"):
         npu_plain[1](asc.TensorList([np.ones(8, np.int32)]))
     assert "rtKernelLaunch" not in npu.names() and npu.tk.calls() == []  # refused before compiling
+
+
+# ---- printing from the device ----------------------------------------------------------------------------
+
+TOTAL_DUMP = 75 * 1048576  # upstream pyasc's TOTAL_DUMP_SIZE: 1 MiB for each of 75 cores
+
+
+@asc.jit
+def npu_print_f(x: asc.GlobalAddress):
+    asc.printf("hello %d\n", 1)
+
+
+@asc.jit
+def npu_print_tensor(x: asc.GlobalAddress):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    asc.dump_tensor(g, 1, 8)
+
+
+@asc.jit
+def npu_print_chk(x: asc.GlobalAddress):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    asc.dump_acc_chk_point(g, 1, 0, 8)
+
+
+@asc.jit
+def npu_print_stamp(x: asc.GlobalAddress):
+    asc.print_time_stamp(65577)
+
+
+@asc.jit
+def npu_print_local(x: asc.GlobalAddress):
+    ub = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 8)
+    ub.print(8)  # DumpTensor on the NPU
+
+
+@asc.jit
+def npu_say(n: int):
+    asc.printf("n=%d\n", n)
+
+
+@asc.jit
+def npu_print_callee(x: asc.GlobalAddress, n: int):
+    npu_say(n)
+
+
+@pytest.mark.parametrize("kernel, kernel_type", [
+    (npu_print_f, KT.AIV_ONLY), (npu_print_tensor, KT.AIV_ONLY), (npu_print_chk, KT.AIV_ONLY),
+    (npu_print_stamp, KT.AIV_ONLY), (npu_print_local, KT.AIV_ONLY), (npu_print_f, KT.MIX_AIC_1_2),
+    (npu_print_tensor, KT.MIX_AIV_1_0)])
+def test_device_printing_goes_through_the_dump_buffer(npu: Npu, capfd: pytest.CaptureFixture, kernel: Any,
+                                                      kernel_type: Any) -> None:
+    x = np.arange(8, dtype=np.int32)
+    print("before the launch")
+    kernel[2](x, kernel_type=kernel_type, always_compile=True)
+    print("after the launch")
+    name = kernel.name
+    # what the stand-in kernel wrote at the buffer's start, printed by the stand-in libascend_dump, in order
+    assert capfd.readouterr().out == f"before the launch\ndevice: {name} ran on 2 blocks\nafter the launch\n"
+    # the kernel takes the buffer last (after the FFTS address of a MIX kernel), built with ASCENDC_DUMP on
+    source = Path(npu.tk.calls()[0][5]).read_text()
+    mix = kernel_type != KT.AIV_ONLY
+    params = "GM_ADDR x, GM_ADDR ffts_addr, GM_ADDR dump_addr" if mix else "GM_ADDR x, GM_ADDR dump_addr"
+    assert f"void {name}({params})" in source
+    assert f"#if defined ASCENDC_DUMP\n    AscendC::InitDump({'true' if mix else 'false'}, dump_addr, 1048576);\n" \
+        "#endif\n" in source
+    assert all("-DASCENDC_DUMP=1" in c for c in npu.tk.calls() if c[0] == "bisheng")
+    names = npu.names()
+    (launch,) = npu.calls("rtKernelLaunch")
+    mallocs = npu.calls("rtMalloc")
+    px, pd = mallocs[0]["ptr"], mallocs[-1]["ptr"]
+    # 8 bytes per address; the dump buffer's address last
+    assert bytes.fromhex(launch["args"])[-8:] == struct.pack("<Q", pd)
+    assert launch["size"] == 8 * (3 if mix else 2) and _ptr(launch["args"], 0) == px
+    # huge pages (above 2 KiB, as every allocation: upstream's policy), zeroed from host zeros before the launch
+    assert (mallocs[-1]["size"], mallocs[-1]["type"]) == (TOTAL_DUMP, 2 | 0x800)
+    (zero,) = [c for c in npu.calls("rtMemcpy") if c["dst"] == pd]
+    assert (zero["kind"], zero["count"], zero["dst_max"], zero["data"]) == (H2D, TOTAL_DUMP, TOTAL_DUMP, "00" * 64)
+    assert (launch["dump_device"], launch["dump_zeroed"]) == (1, 1)  # stand-in rtMalloc fills with 0xAB
+    # after the stream is done and the results are back: printed (address, size, stream, kernel name), freed
+    (printed,) = npu.calls("AdumpPrintWorkSpace")
+    assert (printed["addr"], printed["size"], printed["stream"], printed["name"]) == \
+        (pd, TOTAL_DUMP, launch["stream"], name)
+    last_copy_back = max(i for i, c in enumerate(npu.calls()) if c["call"] == "rtMemcpy" and c["kind"] == D2H)
+    at = [c["call"] for c in npu.calls()].index("AdumpPrintWorkSpace")
+    assert names.index("rtStreamSynchronize") < names.index("AdumpPrintWorkSpace") and last_copy_back < at
+    frees = [i for i, c in enumerate(npu.calls()) if c["call"] == "rtFree" and c["ptr"] == pd]
+    assert len(frees) == 1 and frees[0] > at
+    assert npu.live_blocks() == 0
+
+
+def test_device_printing_in_a_device_function(npu: Npu, capfd: pytest.CaptureFixture) -> None:
+    npu_print_callee[1](np.zeros(8, np.float32), 5)
+    assert capfd.readouterr().out == "device: npu_print_callee ran on 1 blocks\n"
+    (launch,) = npu.calls("rtKernelLaunch")
+    # x, n (an int32 in its 4-byte slot, padded to 8), the dump buffer
+    assert launch["size"] == 24 and struct.unpack_from("<i", bytes.fromhex(launch["args"]), 8)[0] == 5
+    assert npu.calls("AdumpPrintWorkSpace")[0]["addr"] == _ptr(launch["args"], 16)
+
+
+def test_ascendc_dump_false_builds_and_launches_without_the_buffer(npu: Npu, monkeypatch: pytest.MonkeyPatch,
+                                                                   capfd: pytest.CaptureFixture) -> None:
+    @asc.jit
+    def npu_print_off(x: asc.GlobalAddress):  # its own kernel: the same compiled kernel launched both ways
+        asc.printf("off\n")
+
+    x = np.arange(8, dtype=np.int32)
+    monkeypatch.setenv("ASCENDC_DUMP", "false")
+    npu_print_off[1](x)
+    (launch,) = npu.calls("rtKernelLaunch")
+    assert bytes.fromhex(launch["args"]) == struct.pack("<Q", npu.calls("rtMalloc")[0]["ptr"])
+    assert len(npu.calls("rtMalloc")) == 1 and launch["dump_device"] == 0
+    assert "AdumpPrintWorkSpace" not in npu.names() and capfd.readouterr().out == ""
+    (compile_, _) = npu.tk.calls()
+    assert "-DASCENDC_DUMP=0" in compile_ and "-DASCENDC_DUMP=1" not in compile_
+    text = Path(compile_[5]).read_text()
+    assert "void npu_print_off(GM_ADDR x)" in text and "InitDump" not in text
+    np.testing.assert_array_equal(x, np.arange(8))
+    # back on: the compiled kernel gets a binary of its own with the buffer (built once more, then reused)
+    monkeypatch.delenv("ASCENDC_DUMP")
+    npu.lib.stub_reset()
+    npu_print_off[1](x)
+    npu_print_off[1](x)
+    assert capfd.readouterr().out == "device: npu_print_off ran on 1 blocks\n" * 2
+    assert [c[0] for c in npu.tk.calls()] == ["bisheng", "ld.lld"] * 2
+    assert "-DASCENDC_DUMP=1" in npu.tk.calls()[2]
+    assert len(npu.calls("AdumpPrintWorkSpace")) == 2 and npu.live_blocks() == 0
+
+
+def test_missing_dump_library(npu: Npu, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                              npu_stub_dump_library: Path, capfd: pytest.CaptureFixture) -> None:
+    x = np.zeros(8, np.int32)
+    monkeypatch.setenv("PYASC_NPU_DUMP_LIB", str(tmp_path / "nope.so"))
+    with pytest.raises(ToolkitMissing) as info:
+        npu_print_f[1](x, always_compile=True)
+    message = str(info.value)
+    assert message.startswith("Backend.NPU: kernel npu_print_f: Backend.NPU cannot load CANN's dump library "
+                              f"PYASC_NPU_DUMP_LIB={tmp_path}/nope.so"), message
+    assert "libascend_dump.so" in message and "ASCENDC_DUMP=false" in message
+    # found missing before anything was compiled or reached the runtime
+    assert npu.tk.calls() == [] and npu.names() == []
+
+    # a library without the entry point (the stand-in runtime)
+    monkeypatch.setenv("PYASC_NPU_DUMP_LIB", os.environ["PYASC_NPU_RUNTIME"])
+    with pytest.raises(ToolkitMissing, match=r"has no entry point Adx::AdumpPrintWorkSpace "
+                                             r"\(_ZN3Adx19AdumpPrintWorkSpaceEPKvmPvPKc\)"):
+        npu_print_f[1](x, always_compile=True)
+
+    # without the variable: libascend_dump.so in the CANN library directories under ASCEND_HOME_PATH
+    monkeypatch.delenv("PYASC_NPU_DUMP_LIB")
+    if ctypes.util.find_library("ascend_dump") is None:  # (a machine with CANN on its library path finds it)
+        with pytest.raises(ToolkitMissing) as info:
+            npu_print_f[1](x, always_compile=True)
+        message = str(info.value)
+        assert "needs CANN's dump library libascend_dump.so" in message
+        assert f"{npu.tk.home}/lib64/libascend_dump.so" in message and "PYASC_NPU_DUMP_LIB" in message
+        assert "set_env.sh" in message and npu.tk.calls() == []
+    lib64 = npu.tk.home / "lib64"
+    lib64.mkdir()
+    (lib64 / "libascend_dump.so").write_bytes(npu_stub_dump_library.read_bytes())
+    npu_print_f[1](x, always_compile=True)
+    assert capfd.readouterr().out.endswith("device: npu_print_f ran on 1 blocks\n")
+    assert _C.npu_load_dump() == str(lib64 / "libascend_dump.so")
+
+
+@pytest.mark.parametrize("fail", ["rtMalloc:207001:2", "rtMemcpy:107000:2", "rtKernelLaunch:507015",
+                                  "rtStreamSynchronize:507011", "rtMemcpy:107001:3"])
+def test_dump_buffer_errors_free_everything_and_print_nothing(npu: Npu, monkeypatch: pytest.MonkeyPatch,
+                                                              capfd: pytest.CaptureFixture, fail: str) -> None:
+    call, code = fail.split(":")[:2]
+    monkeypatch.setenv("STUB_FAIL", fail)
+    with pytest.raises(rt.NpuRuntimeError) as info:
+        npu_print_f[1](np.zeros(8, np.int32), always_compile=True)
+    assert info.value.args == (f"Backend.NPU: kernel npu_print_f: {call} failed with error code {code}", call,
+                               int(code))
+    # the 2nd rtMalloc / rtMemcpy is the dump buffer's (the 3rd copy: the result coming back)
+    assert "AdumpPrintWorkSpace" not in npu.names() and capfd.readouterr().out == ""
+    assert {f["ptr"] for f in npu.calls("rtFree")} == {m["ptr"] for m in npu.done("rtMalloc")}
+    assert npu.live_blocks() == 0
+    assert ("rtKernelLaunch" in npu.names()) == (call not in ("rtMalloc", "rtMemcpy") or code == "107001")
+
+
+def test_dump_argument_checked(npu: Npu) -> None:
+    stream = rt.current_stream().handle
+    with pytest.raises(ValueError, match="argument 0: an empty dump buffer"):
+        _C.npu_run(b"bin", MAGIC_AIVEC, "k", 1, stream, [("dump", 0)])
+    with pytest.raises(rt.NpuRuntimeError, match="bad launch: more than one dump buffer"):
+        _C.npu_run(b"bin", MAGIC_AIVEC, "k", 1, stream, [("dump", 64), ("dump", 64)])
+    assert "rtDevBinaryRegister" not in npu.names()
 
 
 # ---- asc.lib.runtime -----------------------------------------------------------------------------------

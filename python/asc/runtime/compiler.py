@@ -170,14 +170,21 @@ class CompiledKernel:
 
         return KernelType(self.kernel.kernel_type())
 
+    def prints_on_device(self) -> bool:
+        """family npu: the kernel (or a function it calls) uses asc.printf, asc.dump_tensor,
+        asc.dump_acc_chk_point, asc.print_time_stamp or LocalTensor.print (a DumpTensor there): on an NPU it
+        prints through the dump buffer."""
+        return bool(self.module.kernel_dumps())
+
     def ir_text(self) -> str:
         """The IR after the passes, as the simulator runs it."""
         return self.module.print()
 
-    def ascendc(self, line_comments: bool = True) -> str:
-        """The Ascend C translation unit of this kernel."""
+    def ascendc(self, line_comments: bool = True, dump: bool = True) -> str:
+        """The Ascend C translation unit of this kernel. A kernel that prints from the device (prints_on_device)
+        takes the dump buffer as its last parameter unless dump=False (Backend.NPU with ASCENDC_DUMP=false)."""
         try:
-            return self.module.emit_ascendc(line_comments=line_comments)
+            return self.module.emit_ascendc(line_comments=line_comments, dump=dump)
         except _C.IRError as e:
             msg, file, line, col = e.args
             raise CompileError(msg, file, line, col) from None

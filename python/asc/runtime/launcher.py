@@ -400,10 +400,6 @@ def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: A
 # family npu: the kernel types by the cores they run on (upstream pyasc's CoreType: AiCore for the MIX kernels
 # with cube and vector cores, VectorCore, CubeCore), as rtDevBinary_t's magic
 _MAGIC_AICORE, _MAGIC_AIVEC, _MAGIC_AICUBE = 0x43554245, 0x41415246, 0x41494343
-# the IR ops that print from the device (they need the dump buffer argument on an NPU)
-_DEVICE_PRINT_OPS = {'"asc.printf"': "asc.printf", '"asc.dump_tensor.': "asc.dump_tensor",
-                     '"asc.dump_acc_chk_point.': "asc.dump_acc_chk_point",
-                     '"asc.print_time_stamp"': "asc.print_time_stamp"}
 
 
 def binary_magic(kernel_type: Any) -> int:
@@ -416,15 +412,16 @@ def binary_magic(kernel_type: Any) -> int:
     return _MAGIC_AICUBE
 
 
-def npu_args(compiled: Any, arguments: Dict[str, Any],
-             specs: Dict[str, Tuple[Any, ...]]) -> Tuple[List[Tuple[Any, ...]], List[Any]]:
+def npu_args(compiled: Any, arguments: Dict[str, Any], specs: Dict[str, Tuple[Any, ...]],
+             dump: bool = False) -> Tuple[List[Tuple[Any, ...]], List[Any]]:
     """family npu: the kernel's arguments in its signature's order for asc._C.npu_run (src/python/npu.c), and
     the objects that must stay alive while it runs. GM arrays go by their buffers (copied back unless
     read-only), torch CPU tensors by their data pointers (copied back), torch_npu tensors by their device
     address (no copy); the same buffer passed twice shares one device copy (buffers that overlap otherwise, one
     of them written, are a ValueError); a struct by its bytes (the kernel takes a GM pointer to them and copies
-    them in, src/target/ascendc/emit.c); int / float / bool scalars as int32_t / float / bool; a MIX kernel's
-    FFTS address last (family entry)."""
+    them in, src/target/ascendc/emit.c); int / float / bool scalars as int32_t / float / bool; then a MIX
+    kernel's FFTS address and, with dump, the dump buffer of a kernel that prints (family entry: upstream pyasc's
+    order, explicit arguments, ffts_addr, dump_addr)."""
     out: List[Tuple[Any, ...]] = []
     keep: List[Any] = []
     # the host buffers so far: (start, end, index in out, name); one passed twice shares its device copy
@@ -472,6 +469,10 @@ def npu_args(compiled: Any, arguments: Dict[str, Any],
                             "to an NPU kernel")
     if compiled.kernel_type.name in ("MIX_AIV_1_0", "MIX_AIC_1_0", "MIX_AIC_1_1", "MIX_AIC_1_2"):
         out.append(("ffts",))
+    if dump:
+        from .npu import TOTAL_DUMP_SIZE
+
+        out.append(("dump", TOTAL_DUMP_SIZE))
     return out, keep
 
 
@@ -479,7 +480,11 @@ def _run_on_npu(compiled: Any, platform: str, options: Dict[str, Any], core_num:
                 arguments: Dict[str, Any], specs: Dict[str, Tuple[Any, ...]]) -> None:
     """Backend.NPU: compile and link the Ascend C with the CANN toolkit (runtime/npu.py), then launch the binary
     through the CANN runtime (src/npu/runtime.c): register it and the kernel, copy the arguments in, launch on
-    core_num blocks, wait for the stream, copy the results back, free."""
+    core_num blocks, wait for the stream, copy the results back, print what the kernel printed, free.
+
+    A kernel that prints from the device (asc.printf, asc.dump_tensor, ...) takes the dump buffer as its last
+    argument and is compiled with -DASCENDC_DUMP=1; after the launch CANN's libascend_dump prints the buffer
+    (Adx::AdumpPrintWorkSpace), as upstream pyasc does. With ASCENDC_DUMP=false it is built without both."""
     import shutil
     import tempfile
     import weakref
@@ -487,24 +492,32 @@ def _run_on_npu(compiled: Any, platform: str, options: Dict[str, Any], core_num:
 
     from .. import _C
     from ..lib import runtime as rt
-    from .npu import compile_for_npu
+    from .npu import ToolkitMissing, compile_for_npu, device_dump_enabled
 
-    ir = compiled.ir_text()
-    for marker, api in _DEVICE_PRINT_OPS.items():
-        if marker in ir:
-            raise NotImplementedError(
-                f"{compiled.name}: {api} on Backend.NPU is not implemented (the device's dump buffer is not "
-                f"passed and decoded yet); remove it for the NPU run, or run on Backend.Model, which prints it")
+    def failed(e: Any) -> Exception:
+        message, call, code = e.args
+        if code == -1:  # a CANN library or an entry point of it is missing
+            return ToolkitMissing(f"Backend.NPU: kernel {compiled.name}: {message}")
+        return _C.NpuError(f"Backend.NPU: kernel {compiled.name}: {message}", call, code)
+
+    dump = compiled.prints_on_device() and device_dump_enabled()
+    if dump:  # before anything is built or launched: without the library nothing would be printed
+        try:
+            _C.npu_load_dump()
+        except _C.NpuError as e:
+            raise failed(e) from None
     kernel_type = compiled.kernel_type
-    binary = getattr(compiled, "npu_binary", None)
-    if binary is None:  # built once per compiled kernel; its directory lives as long as it does
+    # built once per compiled kernel and dump setting; the directory lives as long as the compiled kernel does
+    binaries = compiled.__dict__.setdefault("npu_binaries", {})
+    binary = binaries.get(dump)
+    if binary is None:
         out = Path(tempfile.mkdtemp(prefix=f"pyasc-{compiled.name}-"))
         weakref.finalize(compiled, shutil.rmtree, str(out), True)
-        build = compile_for_npu(compiled.ascendc(), compiled.name, out, platform, kernel_type, options,
-                                compiled.key)
+        build = compile_for_npu(compiled.ascendc(dump=dump), compiled.name, out, platform, kernel_type, options,
+                                compiled.key, dump=dump)
         assert build.binary is not None
-        binary = compiled.npu_binary = build.binary.read_bytes()
-    args, keep = npu_args(compiled, arguments, specs)
+        binary = binaries[dump] = build.binary.read_bytes()
+    args, keep = npu_args(compiled, arguments, specs, dump)
     if not isinstance(stream, (rt.Stream, type(None))):
         raise TypeError(f"{compiled.name}: the stream must be an asc.lib.runtime.Stream, got {type(stream).__name__}")
     if stream is None or not stream.handle:  # none given, or the Model's Stream(0): the device's current stream
@@ -512,11 +525,12 @@ def _run_on_npu(compiled: Any, platform: str, options: Dict[str, Any], core_num:
     else:
         rt.current_device()
     handle = stream.handle
+    if dump:  # what Python printed before comes before what the kernel prints (the C library's stdout)
+        sys.stdout.flush()
     try:
         _C.npu_run(binary, binary_magic(kernel_type), compiled.name, int(core_num), handle, args)
     except _C.NpuError as e:
-        message, call, code = e.args
-        raise _C.NpuError(f"Backend.NPU: kernel {compiled.name}: {message}", call, code) from None
+        raise failed(e) from None
     del keep
 
 

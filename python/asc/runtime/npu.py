@@ -36,6 +36,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 ENV_COMPILER = "PYASC_COMPILER"
 ENV_LINKER = "PYASC_LINKER"
 ENV_HOME = "ASCEND_HOME_PATH"
+ENV_DUMP = "ASCENDC_DUMP"
+
+# The dump buffer of a kernel that prints from the device (upstream pyasc's runtime/utils.py): 1 MiB for each
+# core, room for 75 cores; InitDump in the emitted kernel gets the per-core size (src/target/ascendc/emit_entry.c)
+ONE_CORE_DUMP_SIZE = 1048576
+TOTAL_DUMP_SIZE = ONE_CORE_DUMP_SIZE * 75
 
 # Ascend910B parts (and the 910_93 series) share the dav-c220 architecture.
 _ARCH = {name: "c220" for name in (
@@ -197,6 +203,13 @@ def find_toolchain() -> Toolchain:
     return Toolchain(compiler, linker, tuple(includes), version)
 
 
+def device_dump_enabled() -> bool:
+    """Whether a kernel that prints from the device is built and launched with its dump buffer: as upstream
+    pyasc, unless ASCENDC_DUMP is set to something other than "true" (any case), e.g. ASCENDC_DUMP=false;
+    then the printing is compiled out (-DASCENDC_DUMP=0) and nothing is printed."""
+    return os.environ.get(ENV_DUMP, "true").lower() == "true"
+
+
 def _type_name(kernel_type: Any) -> str:
     return getattr(kernel_type, "name", None) or (str(kernel_type) if kernel_type else "AIV_ONLY")
 
@@ -238,9 +251,10 @@ class NpuBuild:
 
 
 def compile_command(toolchain: Toolchain, arch: str, source: Path, obj: Path, kernel_type: Any,
-                    options: Dict[str, Any]) -> List[str]:
+                    options: Dict[str, Any], dump: bool = False) -> List[str]:
     """One device compile (upstream's argument order: the compiler's own options, the source, the
-    target, the output; then the headers, the common options, the option-dependent ones, the defines)."""
+    target, the output; then the headers, the common options, the option-dependent ones, the defines).
+    dump: the kernel prints from the device through its dump buffer (-DASCENDC_DUMP=1)."""
     name = _type_name(kernel_type)
     cmd = [toolchain.compiler, "-c", "-x", "cce", f"-O{options.get('opt_level', 3)}", str(source),
            f"--cce-aicore-arch={arch}", "--cce-aicore-only", "-o", str(obj)]
@@ -249,9 +263,9 @@ def compile_command(toolchain: Toolchain, arch: str, source: Path, obj: Path, ke
     for d in toolchain.includes:
         cmd += ["-I", str(d)]
     cmd += COMMON_OPTIONS
-    # no device printing: upstream's -DASCENDC_DUMP=0 for a kernel without printf / DumpTensor (a kernel with
-    # them stops before the compile on Backend.NPU: launcher._run_on_npu)
-    cmd += ["-DASCENDC_DUMP=0"]
+    # upstream's device printing switch: on for a kernel that prints (printf, DumpTensor, ...) and takes the dump
+    # buffer, off for the others and with ASCENDC_DUMP=false
+    cmd += [f"-DASCENDC_DUMP={1 if dump else 0}"]
     if options.get("debug"):
         cmd += ["-g", "-mllvm", "--cce-aicore-jump-expand=true"]
     if options.get("auto_sync", True):
@@ -268,14 +282,14 @@ def compile_command(toolchain: Toolchain, arch: str, source: Path, obj: Path, ke
 
 
 def build_commands(source: Path, out_dir: Path, platform: str, kernel_type: Any, options: Dict[str, Any],
-                   toolchain: Optional[Toolchain] = None) -> NpuBuild:
+                   toolchain: Optional[Toolchain] = None, dump: bool = False) -> NpuBuild:
     """The device compiles and the link of one Ascend C source: objects `STEM.aic.o` / `STEM.aiv.o`,
     the linked binary `STEM.o`."""
     toolchain = toolchain or find_toolchain()
     build = NpuBuild()
     for arch in core_archs(platform, kernel_type):
         obj = out_dir / f"{source.stem}.{'aiv' if arch.endswith('-vec') else 'aic'}.o"
-        build.compiles.append(compile_command(toolchain, arch, source, obj, kernel_type, options))
+        build.compiles.append(compile_command(toolchain, arch, source, obj, kernel_type, options, dump))
         build.objects.append(obj)
     build.binary = out_dir / f"{source.stem}.o"
     build.link = [toolchain.linker, "-m", "aicorelinux", "-Ttext=0", *map(str, build.objects), "-static", "-o",
@@ -294,15 +308,16 @@ def _run(kernel: str, step: str, cmd: List[str]) -> None:
 
 
 def compile_for_npu(source_text: str, name: str, out_dir: Path, platform: str, kernel_type: Any,
-                    options: Dict[str, Any], key: str = "") -> NpuBuild:
+                    options: Dict[str, Any], key: str = "", dump: bool = False) -> NpuBuild:
     """Writes the source, compiles it for each core kind and links the objects; returns the build (its
-    binary). With PYASC_DUMP_PATH set, the commands go to NAME-KEY.npu.sh first."""
+    binary). dump: the source's kernel takes the dump buffer (-DASCENDC_DUMP=1). With PYASC_DUMP_PATH set,
+    the commands go to NAME-KEY.npu.sh first."""
     from .dump import write_dumps
 
     out_dir.mkdir(parents=True, exist_ok=True)
     source = out_dir / f"{name}.cpp"
     source.write_text(source_text)
-    build = build_commands(source, out_dir, platform, kernel_type, options)
+    build = build_commands(source, out_dir, platform, kernel_type, options, dump=dump)
     write_dumps(name, key or "npu", {"npu": build.script()})
     for cmd, obj in zip(build.compiles, build.objects):
         _run(name, f"compile of {obj.name}", cmd)

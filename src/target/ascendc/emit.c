@@ -1568,8 +1568,10 @@ static void emit_function(Emitter *e, AscOp *f) {
       em_set_expr(e, a, em_fmt_str("%s", pn));
     }
   }
-  /* family: entry: the FFTS address of a MIX kernel */
-  const char *ffts = is_kernel ? em_entry_params(e, f, body->n_args) : NULL;
+  /* family: entry: the FFTS address of a MIX kernel, the dump buffer */
+  EmEntryParams entry = {NULL, NULL};
+  if (is_kernel)
+    em_entry_params(e, f, body->n_args, &entry);
   em_buf_printf(&e->out, ")\n{\n");
   for (int i = 0; i < body->n_args && !e->failed; i++) {
     if (!struct_params[i])
@@ -1593,7 +1595,7 @@ static void emit_function(Emitter *e, AscOp *f) {
   e->depth = 1;
   if (is_kernel) { /* family: cores: the kernel type, as the devkit sets it */
     em_kernel_type(e, f);
-    em_entry_prologue(e, f, ffts); /* family: entry */
+    em_entry_prologue(e, f, &entry); /* family: entry */
   }
   emit_block(e, body);
   if (is_kernel && !e->failed)
@@ -1641,7 +1643,7 @@ static int order_calls(const Emitter *e, const AscBlock *b, AscOp **order,
 }
 
 char *asc_emit_ascendc(AscModule *m, const AscEmitOptions *options) {
-  AscEmitOptions dflt = {1};
+  AscEmitOptions dflt = {1, 0};
   Emitter e;
   memset(&e, 0, sizeof e);
   e.m = m;

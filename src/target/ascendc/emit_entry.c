@@ -25,6 +25,16 @@
  *    add_ffts_addr_func_param_by_mode, _generate_ffts_source). As upstream
  *    pyasc (its legalize-kernel-args pass), the argument comes last and
  *    points at a uint64 that holds the address.
+ *  - A kernel that prints from the device (asc.printf, DumpTensor,
+ *    DumpAccChkPoint, PrintTimeStamp, LocalTensor.print, which is a
+ *    DumpTensor there; also in a device function it calls)
+ *    takes the dump buffer as its last parameter, after the FFTS address
+ *    (upstream pyasc's order: explicit arguments, ffts_addr, dump_addr),
+ *    and first hands it to AscendC::InitDump with 1 MiB per core, mix =
+ *    true for the MIX kernel types, under `#if defined ASCENDC_DUMP` (upstream
+ *    pyasc's _gen_init_dump_code, without its CANN version printf). With
+ *    no_dump (ASCENDC_DUMP=false) neither is emitted: the devkit then
+ *    compiles the printing out (-DASCENDC_DUMP=0).
  *  - A kernel type without vector cores (AIC_ONLY, MIX_AIC_HARD_SYNC,
  *    MIX_AIC_1_0) that makes a Matmul defines ASCENDC_CUBE_ONLY before the
  *    matmul header: else REGIST_MATMUL_OBJ starts the cube side's message
@@ -41,11 +51,19 @@
 #include "emitter.h"
 
 /* The ops that decide a kernel's entry and exit, and what they mean. */
-enum { USES_STATIC_TENSOR = 1 };
+enum { USES_STATIC_TENSOR = 1, USES_DUMP = 2 };
 static const struct {
   AscOpId id;
   unsigned uses;
-} marks[] = {{ASC_OP_LT_CREATE, USES_STATIC_TENSOR}};
+} marks[] = {{ASC_OP_LT_CREATE, USES_STATIC_TENSOR},
+             {ASC_OP_PRINTF, USES_DUMP},
+             {ASC_OP_DUMP_TENSOR_LOCAL, USES_DUMP},
+             {ASC_OP_DUMP_TENSOR_GLOBAL, USES_DUMP},
+             {ASC_OP_DUMP_ACC_CHK_POINT_LOCAL, USES_DUMP},
+             {ASC_OP_DUMP_ACC_CHK_POINT_GLOBAL, USES_DUMP},
+             {ASC_OP_PRINT_TIME_STAMP, USES_DUMP},
+             /* DumpTensor on the NPU (emit_framework.c) */
+             {ASC_OP_LT_PRINT, USES_DUMP}};
 
 typedef struct Scan {
   const AscModule *m;
@@ -92,17 +110,23 @@ static void scan_block(const AscBlock *b, Scan *s) {
   }
 }
 
-/* What kernel f (with the functions it calls) uses; -1 out of memory. */
-static int kernel_uses(Emitter *e, const AscOp *f) {
-  Scan s = {e->m, NULL, 0, 0, 0, 0};
+/* What function f (with the functions it calls) uses; -1 out of memory. */
+static int scan_uses(const AscModule *m, const AscOp *f) {
+  Scan s = {m, NULL, 0, 0, 0, 0};
   scan_function(f, &s);
   free(s.seen);
-  if (s.oom) {
+  return s.oom ? -1 : (int)s.uses;
+}
+
+/* What kernel f uses; -1 out of memory (reported). */
+static int kernel_uses(Emitter *e, const AscOp *f) {
+  int uses = scan_uses(e->m, f);
+  if (uses < 0) {
     asc_error(e->ctx, ASC_ERR_INTERNAL, f->loc, "out of memory");
     e->failed = 1;
     return -1;
   }
-  return (int)s.uses;
+  return uses;
 }
 
 static int64_t kernel_type(const AscOp *f) {
@@ -141,13 +165,34 @@ void em_entry_defines(Emitter *e) {
     }
 }
 
-const char *em_entry_params(Emitter *e, const AscOp *f, int n_params) {
-  if (!em_kernel_type_is_mix(kernel_type(f)))
-    return NULL;
-  char *name = em_fresh_name(e, "ffts_addr");
-  if (name)
-    em_buf_printf(&e->out, "%sGM_ADDR %s", n_params ? ", " : "", name);
-  return name;
+int asc_emit_kernel_dumps(const AscModule *m) {
+  int dumps = 0;
+  for (const AscOp *f = m->body->first; f && !dumps; f = f->next)
+    if (is_kernel(f)) {
+      int uses = scan_uses(m, f);
+      if (uses < 0)
+        return -1;
+      dumps = (uses & USES_DUMP) != 0;
+    }
+  return dumps;
+}
+
+void em_entry_params(Emitter *e, const AscOp *f, int n_params,
+                     EmEntryParams *out) {
+  out->ffts = out->dump = NULL;
+  if (em_kernel_type_is_mix(kernel_type(f))) {
+    out->ffts = em_fresh_name(e, "ffts_addr");
+    if (!out->ffts)
+      return;
+    em_buf_printf(&e->out, "%sGM_ADDR %s", n_params ? ", " : "", out->ffts);
+    n_params++;
+  }
+  int uses = e->opt->no_dump ? 0 : kernel_uses(e, f);
+  if (uses > 0 && (uses & USES_DUMP)) {
+    out->dump = em_fresh_name(e, "dump_addr");
+    if (out->dump)
+      em_buf_printf(&e->out, "%sGM_ADDR %s", n_params ? ", " : "", out->dump);
+  }
 }
 
 /* The first op of the kernel's body that is not a constant (constants are
@@ -172,7 +217,22 @@ static int is_barrier_all(const AscOp *op) {
          asc_op_attr_int(op, "pipe", -1) == ASC_PIPEID_PIPE_ALL;
 }
 
-void em_entry_prologue(Emitter *e, const AscOp *f, const char *ffts) {
+void em_entry_prologue(Emitter *e, const AscOp *f, const EmEntryParams *p) {
+  if (p->dump) {
+    int mix = em_kernel_type_is_mix(kernel_type(f));
+    em_buf_printf(&e->out, "#if defined ASCENDC_DUMP\n");
+    char *s =
+        em_fmt_str("AscendC::InitDump(%s, %s, %d)", mix ? "true" : "false",
+                   p->dump, (int)ASC_EMIT_ONE_CORE_DUMP_SIZE);
+    if (!s) {
+      e->failed = 1;
+      return;
+    }
+    em_statement(e, NULL, s);
+    free(s);
+    em_buf_printf(&e->out, "#endif\n");
+  }
+  const char *ffts = p->ffts;
   if (ffts) {
     char *s = em_fmt_str(
         "set_ffts_base_addr(*reinterpret_cast<__gm__ uint64_t *>(%s))", ffts);

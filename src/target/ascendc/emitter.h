@@ -179,12 +179,18 @@ EmSystemRule em_adv_math_rule(AscOpId id);
 /* family: entry (emit_entry.c): what a kernel does first and last for its
  * programming style and kernel type. em_entry_defines: the module's
  * #defines before the matmul header; em_entry_params: a kernel's extra
- * parameters after its own n_params (the FFTS address of a MIX kernel),
- * the name of that parameter (owned by the emitter) or NULL; em_entry_prologue
+ * parameters after its own n_params (the FFTS address of a MIX kernel, the
+ * dump buffer of a kernel that prints), their names (owned by the emitter)
+ * or NULL; em_entry_prologue
  * after the kernel type line, em_entry_epilogue after the body. */
 void em_entry_defines(Emitter *e);
-const char *em_entry_params(Emitter *e, const AscOp *f, int n_params);
-void em_entry_prologue(Emitter *e, const AscOp *f, const char *ffts);
+typedef struct EmEntryParams {
+  const char *ffts; /* a MIX kernel's FFTS address parameter, or NULL */
+  const char *dump; /* the dump buffer parameter of a printing kernel */
+} EmEntryParams;
+void em_entry_params(Emitter *e, const AscOp *f, int n_params,
+                     EmEntryParams *out);
+void em_entry_prologue(Emitter *e, const AscOp *f, const EmEntryParams *p);
 void em_entry_epilogue(Emitter *e, const AscOp *f);
 int em_kernel_type_is_mix(int64_t kernel_type);
 /* whether a kernel of the module runs a cube core with vector cores

@@ -9,7 +9,12 @@
  * rtKernelLaunch records the argument block in hex; for the function
  * registered as "npu_double" it also runs a kernel: its first argument is a
  * float buffer, its second an int32 count, and it doubles that many floats,
- * so results flow back to the caller.
+ * so results flow back to the caller. For a function whose name starts with
+ * "npu_print" the last argument is the dump buffer (as the emitted kernel
+ * takes it) when it is device memory of at least 1 MiB (the tests' arrays
+ * are small): the record says whether it was there and all zero, and the
+ * "kernel" writes a line of text at its start, which the stand-in dump
+ * library (stub_dump.c) prints.
  *
  * $STUB_FAIL=NAME:CODE[:NTH] makes call NAME return CODE (on its NTH call,
  * default the first). */
@@ -101,7 +106,11 @@ void stub_reset(void) {
   if (log_f)
     fclose(log_f);
   const char *path = getenv("STUB_LOG");
-  log_f = path ? fopen(path, "w") : NULL; /* a new, empty log */
+  /* a new, empty log, then appended to (O_APPEND: the stand-in dump
+   * library appends its own lines to the same file) */
+  log_f = path ? fopen(path, "w") : NULL;
+  if (log_f)
+    log_f = freopen(path, "a", log_f);
   snprintf(log_path, sizeof log_path, "%s", path ? path : "");
   memset(counts, 0, sizeof counts);
   memset(names, 0, sizeof names);
@@ -284,13 +293,33 @@ int32_t rtKernelLaunch(const void *stub, uint32_t blocks_n, void *args,
   for (uint32_t i = 0; i < size && i < 1024; i++)
     snprintf(hex + 2 * i, 3, "%02x", ((const uint8_t *)args)[i]);
   int known = stub == registered_stub && binary_live;
+  /* a printing kernel's dump buffer: its last argument */
+  uint8_t *dump = NULL;
+  Block *dump_block = NULL;
+  int dump_zeroed = 0;
+  if (known && !strncmp(registered_name, "npu_print", 9) && size >= 8) {
+    memcpy(&dump, (const uint8_t *)args + size - 8, 8);
+    dump_block = find(dump, 1);
+    if (dump_block && dump_block->size < (1u << 20))
+      dump_block = NULL;
+    if (dump_block) {
+      uint64_t left = dump_block->size - (uint64_t)(dump - dump_block->p);
+      dump_zeroed = 1;
+      for (uint64_t i = 0; i < left && dump_zeroed; i++)
+        dump_zeroed = dump[i] == 0;
+    }
+  }
   LOG("{\"call\": \"rtKernelLaunch\", \"name\": \"%s\", \"blocks\": %u, "
-      "\"size\": %u, \"args\": \"%s\", \"sm_null\": %d, \"stream\": %llu}",
+      "\"size\": %u, \"args\": \"%s\", \"sm_null\": %d, \"stream\": %llu, "
+      "\"dump_device\": %d, \"dump_zeroed\": %d}",
       known ? registered_name : "?", blocks_n, size, hex, sm == NULL,
-      (unsigned long long)(uintptr_t)stream);
+      (unsigned long long)(uintptr_t)stream, dump_block != NULL, dump_zeroed);
   FAIL_IF_INJECTED("rtKernelLaunch");
   if (!known)
     return 507000;
+  if (dump_block)
+    snprintf((char *)dump, 128, "device: %s ran on %u blocks\n",
+             registered_name, blocks_n);
   if (!strcmp(registered_name, "npu_double") && size >= 12) {
     float *x;
     int32_t n;
