@@ -123,6 +123,21 @@ static void *open_cann(const char *lib, char *path, size_t path_len,
   return h;
 }
 
+/* Opens lib from the path in the environment variable `env` when it is
+ * set (*override then points at it), else from its usual places
+ * (open_cann). *path is the path tried last, *tried lists them. */
+static void *open_lib(const char *env, const char *lib, const char **override,
+                      char *path, size_t path_len, char *tried,
+                      size_t tried_len) {
+  const char *v = getenv(env);
+  *override = v && *v ? v : NULL;
+  if (!*override)
+    return open_cann(lib, path, path_len, tried, tried_len);
+  snprintf(path, path_len, "%s", v);
+  snprintf(tried, tried_len, "%s=%s", env, v);
+  return dlopen(v, RTLD_NOW | RTLD_LOCAL);
+}
+
 static void *sym(void *h, const char *name) {
   dlerror();
   return dlsym(h, name);
@@ -140,33 +155,27 @@ static void *rt_handle, *acl_handle;
 
 static int do_load(AscNpuStatus *st) {
   char tried[3072];
-  void *rt = NULL;
-  const char *env = getenv("PYASC_NPU_RUNTIME");
-  if (env && *env) {
-    snprintf(runtime_path, sizeof runtime_path, "%s", env);
-    rt = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-    if (!rt) {
-      const char *why = dlerror();
-      return fail(st, ASC_NPU_MISSING, "dlopen",
-                  "Backend.NPU cannot load the CANN runtime library "
-                  "PYASC_NPU_RUNTIME=%s: %s. Point PYASC_NPU_RUNTIME at "
-                  "libruntime.so (lib64 of the CANN toolkit), or unset it to "
-                  "look under ASCEND_HOME_PATH",
-                  env, why ? why : "(no reason given)");
-    }
-  } else {
-    rt = open_cann("libruntime.so", runtime_path, sizeof runtime_path, tried,
-                   sizeof tried);
-    if (!rt) {
-      const char *home = getenv("ASCEND_HOME_PATH");
-      return fail(st, ASC_NPU_MISSING, "dlopen",
-                  "Backend.NPU needs the CANN runtime library libruntime.so "
-                  "to launch a kernel; it was not found (tried %s)%s. Install "
-                  "CANN and source its set_env.sh (which sets "
-                  "ASCEND_HOME_PATH and LD_LIBRARY_PATH), or set "
-                  "PYASC_NPU_RUNTIME to the library's path",
-                  tried, home && *home ? "" : "; ASCEND_HOME_PATH is not set");
-    }
+  const char *env;
+  void *rt = open_lib("PYASC_NPU_RUNTIME", "libruntime.so", &env, runtime_path,
+                      sizeof runtime_path, tried, sizeof tried);
+  if (!rt && env) {
+    const char *why = dlerror();
+    return fail(st, ASC_NPU_MISSING, "dlopen",
+                "Backend.NPU cannot load the CANN runtime library "
+                "PYASC_NPU_RUNTIME=%s: %s. Point PYASC_NPU_RUNTIME at "
+                "libruntime.so (lib64 of the CANN toolkit), or unset it to "
+                "look under ASCEND_HOME_PATH",
+                env, why ? why : "(no reason given)");
+  }
+  if (!rt) {
+    const char *home = getenv("ASCEND_HOME_PATH");
+    return fail(st, ASC_NPU_MISSING, "dlopen",
+                "Backend.NPU needs the CANN runtime library libruntime.so "
+                "to launch a kernel; it was not found (tried %s)%s. Install "
+                "CANN and source its set_env.sh (which sets "
+                "ASCEND_HOME_PATH and LD_LIBRARY_PATH), or set "
+                "PYASC_NPU_RUNTIME to the library's path",
+                tried, home && *home ? "" : "; ASCEND_HOME_PATH is not set");
   }
   rt_handle = rt;
 #define X(name)                                                                \
@@ -182,16 +191,9 @@ static int do_load(AscNpuStatus *st) {
   BIND(rt, aclFinalize, "aclFinalize");
   if (!api.aclInit || !api.aclFinalize) {
     char acl_path[4096];
-    void *acl = NULL;
-    const char *acl_env = getenv("PYASC_NPU_ACL");
-    if (acl_env && *acl_env) {
-      snprintf(acl_path, sizeof acl_path, "%s", acl_env);
-      acl = dlopen(acl_env, RTLD_NOW | RTLD_LOCAL);
-      snprintf(tried, sizeof tried, "PYASC_NPU_ACL=%s", acl_env);
-    } else {
-      acl = open_cann("libascendcl.so", acl_path, sizeof acl_path, tried,
-                      sizeof tried);
-    }
+    const char *acl_env;
+    void *acl = open_lib("PYASC_NPU_ACL", "libascendcl.so", &acl_env, acl_path,
+                         sizeof acl_path, tried, sizeof tried);
     if (!acl)
       return fail(st, ASC_NPU_MISSING, "dlopen",
                   "Backend.NPU needs the CANN library libascendcl.so (for "
@@ -274,14 +276,9 @@ int asc_npu_load_dump(const char **path, AscNpuStatus *st) {
     /* a library loaded before stays loaded (its code may still be in use
      * by another thread); only the entry point changes */
     char found[4096], tried[3072];
-    void *h;
-    if (*request) {
-      snprintf(found, sizeof found, "%s", request);
-      h = dlopen(request, RTLD_NOW | RTLD_LOCAL);
-    } else {
-      h = open_cann("libascend_dump.so", found, sizeof found, tried,
-                    sizeof tried);
-    }
+    const char *ignored;
+    void *h = open_lib("PYASC_NPU_DUMP_LIB", "libascend_dump.so", &ignored,
+                       found, sizeof found, tried, sizeof tried);
     if (!h) {
       const char *why = dlerror();
       const char *home = getenv("ASCEND_HOME_PATH");
