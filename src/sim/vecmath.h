@@ -140,4 +140,12 @@ double asc_load_f(AscDType dt, const void *base, int64_t idx);
 int64_t asc_load_i(AscDType dt, const void *base, int64_t idx);
 void asc_store_scalar(AscDType dt, void *base, int64_t idx, AscScalar v);
 
+/* The SIMD kernels (vecmath_simd.c: exp, ln and the half <-> float
+ * conversions with AVX2, FMA and F16C) are used when the host has them;
+ * their results equal the portable loops' bit for bit.  on = 0 makes every
+ * call use the portable loops (for tests comparing the two), 1 restores
+ * the default; returns the previous setting.  Not for use while a launch
+ * runs. */
+int asc_vecmath_set_simd(int on);
+
 #endif
