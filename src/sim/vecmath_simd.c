@@ -39,25 +39,37 @@ typedef unsigned char uchar;
 #define ASC_SIMD_X86 1
 #include <immintrin.h>
 #define ASC_SIMD __attribute__((target("avx2,fma,f16c")))
+#define ASC_SIMD512 __attribute__((target("avx512f,avx2,fma,f16c")))
 #else
 #define ASC_SIMD_X86 0
 #endif
 
-static atomic_int simd_enabled = 1;
+/* The most the kernels may use: 0 none, 1 AVX2 + FMA + F16C, 2 also
+ * AVX-512 (asc_vecmath_set_simd). */
+static atomic_int simd_level = 2;
 
-int asc_vecmath_set_simd(int on) {
-  return atomic_exchange_explicit(&simd_enabled, on != 0, memory_order_relaxed);
+int asc_vecmath_set_simd(int level) {
+  level = level < 0 ? 0 : level > 2 ? 2 : level;
+  return atomic_exchange_explicit(&simd_level, level, memory_order_relaxed);
 }
 
 int asc_simd_on(void) {
 #if ASC_SIMD_X86
-  return atomic_load_explicit(&simd_enabled, memory_order_relaxed) &&
+  return atomic_load_explicit(&simd_level, memory_order_relaxed) >= 1 &&
          __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
          __builtin_cpu_supports("f16c");
 #else
   return 0;
 #endif
 }
+
+#if ASC_SIMD_X86
+/* asc_simd_on() and AVX-512 F allowed and present. */
+static int simd_512(void) {
+  return atomic_load_explicit(&simd_level, memory_order_relaxed) >= 2 &&
+         __builtin_cpu_supports("avx512f");
+}
+#endif
 
 static inline uint16_t ld16(const uchar *p, int64_t i) {
   uint16_t v;
@@ -141,49 +153,58 @@ ASC_SIMD static inline int mask8(__m256i lo, __m256i hi) {
          (_mm256_movemask_pd(_mm256_castsi256_pd(hi)) << 4);
 }
 
-/* 2^k for integral k in [-1022, 1023], held as double. */
-ASC_SIMD static inline __m256d pow2_pd(__m256d k) {
-  __m256i ki = _mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(k));
-  ki = _mm256_add_epi64(ki, _mm256_set1_epi64x(1023));
-  return _mm256_castsi256_pd(_mm256_slli_epi64(ki, 52));
-}
-
 /* ---- exp ----------------------------------------------------------------
  *
  * For x with -87 < x < 88.5 (exp(x) a normal float, far from overflow):
- * k = rint(x / ln2), r = x - k ln2 with |r| <= 0.3466 + 2^-40, exp(x) =
- * 2^k exp(r).  ln2 = LN2_HI + LN2_LO with LN2_HI of 32 significant bits:
- * k LN2_HI and x - k LN2_HI are exact (|k| <= 128), so r carries one
- * rounding (2^-54 absolute) and the constant's error (below 2^-80).
- * exp(r) is its Taylor polynomial of degree 11, whose remainder is below
- * 0.3467^12 / 12! < 2^-47 relative; Horner's 11 fused steps add a few
- * units of 2^-53.  Total below 2^-46 relative, far inside the 2^-41 of the
- * boundary test; 2^k is exact. */
-static const double LN2_HI = 0x1.62e42feep-1, LN2_LO = 0x1.a39ef35793c76p-33;
-static const double INV_LN2 = 0x1.71547652b82fep+0;
+ * k = rint(32 x / ln2) = 32 m + j (0 <= j < 32), r = x - k ln2/32 with
+ * |r| <= ln2/64 + 2^-40 < 0.01084, exp(x) = 2^m 2^(j/32) exp(r).
+ * ln2/32 = L32_HI + L32_LO with L32_HI of 32 significant bits: x - k L32_HI
+ * is exact (|k| <= 4096 and the difference is below 2^-6 with its last bit
+ * at least 2^-37), so r carries one rounding (2^-59 absolute) and the
+ * constant's error (below 2^-80).  exp(r) is its Taylor polynomial of
+ * degree 5, whose remainder is below 0.01084^6 / 6! < 2^-48 relative; the
+ * table's entries are 2^(j/32) rounded to double (2^-53 relative), and
+ * the polynomial's and the product's roundings add a few units of 2^-53.
+ * Total below 2^-47 relative, far inside the 2^-41 of the boundary test;
+ * 2^m is exact. */
+static const double L32_HI = 0x1.62e42feep-6, L32_LO = 0x1.a39ef35793c76p-38;
+static const double INV_L32 = 0x1.71547652b82fep+5;
+static const double EXP2_J32[32] = {
+    0x1.0000000000000p+0, 0x1.059b0d3158574p+0, 0x1.0b5586cf9890fp+0,
+    0x1.11301d0125b51p+0, 0x1.172b83c7d517bp+0, 0x1.1d4873168b9aap+0,
+    0x1.2387a6e756238p+0, 0x1.29e9df51fdee1p+0, 0x1.306fe0a31b715p+0,
+    0x1.371a7373aa9cbp+0, 0x1.3dea64c123422p+0, 0x1.44e086061892dp+0,
+    0x1.4bfdad5362a27p+0, 0x1.5342b569d4f82p+0, 0x1.5ab07dd485429p+0,
+    0x1.6247eb03a5585p+0, 0x1.6a09e667f3bcdp+0, 0x1.71f75e8ec5f74p+0,
+    0x1.7a11473eb0187p+0, 0x1.82589994cce13p+0, 0x1.8ace5422aa0dbp+0,
+    0x1.93737b0cdc5e5p+0, 0x1.9c49182a3f090p+0, 0x1.a5503b23e255dp+0,
+    0x1.ae89f995ad3adp+0, 0x1.b7f76f2fb5e47p+0, 0x1.c199bdd85529cp+0,
+    0x1.cb720dcef9069p+0, 0x1.d5818dcfba487p+0, 0x1.dfc97337b9b5fp+0,
+    0x1.ea4afa2a490dap+0, 0x1.f50765b6e4540p+0};
 
 ASC_SIMD static inline __m256d exp_pd(__m256d x) {
-  __m256d k = _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(INV_LN2)),
+  __m256d k = _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(INV_L32)),
                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256d r = _mm256_fnmadd_pd(k, _mm256_set1_pd(LN2_HI), x);
-  r = _mm256_fnmadd_pd(k, _mm256_set1_pd(LN2_LO), r);
-  /* 1/j! for j = 11 .. 0 */
-  __m256d p = _mm256_set1_pd(1.0 / 39916800.0);
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 3628800.0));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 362880.0));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 40320.0));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 5040.0));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 720.0));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 120.0));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 24.0));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0 / 6.0));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(0.5));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0));
-  p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(1.0));
-  return _mm256_mul_pd(p, pow2_pd(k));
+  __m256d r = _mm256_fnmadd_pd(k, _mm256_set1_pd(L32_HI), x);
+  r = _mm256_fnmadd_pd(k, _mm256_set1_pd(L32_LO), r);
+  __m128i ki = _mm256_cvtpd_epi32(k);
+  __m256d t =
+      _mm256_i32gather_pd(EXP2_J32, _mm_and_si128(ki, _mm_set1_epi32(31)), 8);
+  __m256i m = _mm256_cvtepi32_epi64(_mm_srai_epi32(ki, 5));
+  __m256d scale = _mm256_castsi256_pd(
+      _mm256_slli_epi64(_mm256_add_epi64(m, _mm256_set1_epi64x(1023)), 52));
+  /* 1 + r + r^2 (1/2 + r/6) + r^4 (1/24 + r/120) */
+  __m256d r2 = _mm256_mul_pd(r, r);
+  __m256d p23 =
+      _mm256_fmadd_pd(r, _mm256_set1_pd(1.0 / 6.0), _mm256_set1_pd(0.5));
+  __m256d p45 = _mm256_fmadd_pd(r, _mm256_set1_pd(1.0 / 120.0),
+                                _mm256_set1_pd(1.0 / 24.0));
+  __m256d q = _mm256_fmadd_pd(r2, p45, p23);
+  __m256d p = _mm256_fmadd_pd(r2, q, _mm256_add_pd(r, _mm256_set1_pd(1.0)));
+  return _mm256_mul_pd(_mm256_mul_pd(p, t), scale);
 }
 
-ASC_SIMD void asc_simd_exp(void *dst, const void *src, int64_t n) {
+ASC_SIMD static void exp_avx2(void *dst, const void *src, int64_t n) {
   uchar *d = dst;
   const uchar *s = src;
   const __m256 lo = _mm256_set1_ps(-87.0f), hi = _mm256_set1_ps(88.5f);
@@ -198,15 +219,103 @@ ASC_SIMD void asc_simd_exp(void *dst, const void *src, int64_t n) {
     int redo = mask8(near_midpoint(y0), near_midpoint(y1)) |
                (~_mm256_movemask_ps(in) & 0xFF);
     __m256 y = _mm256_set_m128(_mm256_cvtpd_ps(y1), _mm256_cvtpd_ps(y0));
-    float xs[8];
-    _mm256_storeu_ps(xs, x); /* dst may be src */
     _mm256_storeu_ps((float *)(void *)(d + 4 * i), y);
-    for (int k = 0; redo; k++, redo >>= 1)
-      if (redo & 1)
-        stf(d, i + k, exp_to_f(xs[k]));
+    if (redo) {
+      float xs[8];
+      _mm256_storeu_ps(xs, x); /* dst may be src */
+      for (int k = 0; redo; k++, redo >>= 1)
+        if (redo & 1)
+          stf(d, i + k, exp_to_f(xs[k]));
+    }
   }
   for (; i < n; i++)
     stf(d, i, exp_to_f(ldf(s, i)));
+}
+
+/* The same with AVX-512 on 16 floats at a time: 16 table entries (one
+ * two-register permute), so |r| <= ln2/32 + 2^-40 < 0.02167 and the
+ * Taylor polynomial has degree 6 (remainder below 0.02167^7 / 7! < 2^-50
+ * relative); 2^m applied by VSCALEFPD.  Total below 2^-48 relative. */
+static const double EXP2_J16[16] = {
+    0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0,
+    0x1.2387a6e756238p+0, 0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0,
+    0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0, 0x1.6a09e667f3bcdp+0,
+    0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+    0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0,
+    0x1.ea4afa2a490dap+0};
+static const double L16_HI = 0x1.62e42feep-5, L16_LO = 0x1.a39ef35793c76p-37;
+static const double INV_L16 = 0x1.71547652b82fep+4;
+
+ASC_SIMD512 static inline __m512d exp_pd512(__m512d x, __m512d t_lo,
+                                            __m512d t_hi) {
+  __m512d k =
+      _mm512_roundscale_pd(_mm512_mul_pd(x, _mm512_set1_pd(INV_L16)),
+                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(L16_HI), x);
+  r = _mm512_fnmadd_pd(k, _mm512_set1_pd(L16_LO), r);
+  __m256i ki = _mm512_cvtpd_epi32(k);
+  __m512d t = _mm512_permutex2var_pd(t_lo, _mm512_cvtepi32_epi64(ki), t_hi);
+  __m512d m = _mm512_cvtepi32_pd(_mm256_srai_epi32(ki, 4));
+  /* 1 + r + r^2 (1/2 + r/6 + r^2 (1/24 + r/120 + r^2/720)) */
+  __m512d r2 = _mm512_mul_pd(r, r);
+  __m512d q1 =
+      _mm512_fmadd_pd(r, _mm512_set1_pd(1.0 / 6.0), _mm512_set1_pd(0.5));
+  __m512d q2 = _mm512_fmadd_pd(r, _mm512_set1_pd(1.0 / 120.0),
+                               _mm512_set1_pd(1.0 / 24.0));
+  q2 = _mm512_fmadd_pd(r2, _mm512_set1_pd(1.0 / 720.0), q2);
+  __m512d q = _mm512_fmadd_pd(r2, q2, q1);
+  __m512d p = _mm512_fmadd_pd(r2, q, _mm512_add_pd(r, _mm512_set1_pd(1.0)));
+  return _mm512_scalef_pd(_mm512_mul_pd(p, t), m);
+}
+
+/* Bit i set where lane i of y (8 doubles) is near a float midpoint. */
+ASC_SIMD512 static inline __mmask8 near_midpoint512(__m512d y) {
+  __m512i l = _mm512_and_epi64(_mm512_castpd_si512(y),
+                               _mm512_set1_epi64((1LL << 29) - 1));
+  __m512i t =
+      _mm512_sub_epi64(l, _mm512_set1_epi64((1LL << 28) - NEAR_ULPS + 1));
+  return _mm512_cmplt_epu64_mask(t, _mm512_set1_epi64(2 * NEAR_ULPS - 1));
+}
+
+ASC_SIMD512 static void exp_avx512(void *dst, const void *src, int64_t n) {
+  uchar *d = dst;
+  const uchar *s = src;
+  const __m512 lo = _mm512_set1_ps(-87.0f), hi = _mm512_set1_ps(88.5f);
+  const __m512d t_lo = _mm512_loadu_pd(EXP2_J16),
+                t_hi = _mm512_loadu_pd(EXP2_J16 + 8);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512 x = _mm512_loadu_ps(s + 4 * i);
+    __mmask16 in = _mm512_cmp_ps_mask(x, lo, _CMP_GT_OQ) &
+                   _mm512_cmp_ps_mask(x, hi, _CMP_LT_OQ);
+    __m256 x0 = _mm512_castps512_ps256(x);
+    __m256 x1 =
+        _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1));
+    __m512d y0 = exp_pd512(_mm512_cvtps_pd(x0), t_lo, t_hi);
+    __m512d y1 = exp_pd512(_mm512_cvtps_pd(x1), t_lo, t_hi);
+    unsigned redo = ((unsigned)near_midpoint512(y0) |
+                     (unsigned)near_midpoint512(y1) << 8 | ~(unsigned)in) &
+                    0xFFFFu;
+    __m512d y = _mm512_insertf64x4(
+        _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_cvtpd_ps(y0))),
+        _mm256_castps_pd(_mm512_cvtpd_ps(y1)), 1);
+    _mm512_storeu_pd(d + 4 * i, y);
+    if (redo) {
+      float xs[16];
+      _mm512_storeu_ps(xs, x); /* dst may be src */
+      for (int k = 0; redo; k++, redo >>= 1)
+        if (redo & 1)
+          stf(d, i + k, exp_to_f(xs[k]));
+    }
+  }
+  exp_avx2(d + 4 * i, s + 4 * i, n - i);
+}
+
+void asc_simd_exp(void *dst, const void *src, int64_t n) {
+  if (simd_512())
+    exp_avx512(dst, src, n);
+  else
+    exp_avx2(dst, src, n);
 }
 
 /* ---- ln -----------------------------------------------------------------
@@ -220,6 +329,8 @@ ASC_SIMD void asc_simd_exp(void *dst, const void *src, int64_t n) {
  * 2 s P): e LN2_HI is exact; for e = 0 the result is 2 s P itself (a few
  * units of 2^-53 relative), otherwise |result| >= ln2 - 0.347 > 0.34 and
  * the two additions add an ulp each.  Total below 2^-48 relative. */
+static const double LN2_HI = 0x1.62e42feep-1, LN2_LO = 0x1.a39ef35793c76p-33;
+
 ASC_SIMD static inline __m256d ln_pd(__m256d m, __m256d e) {
   __m256d f = _mm256_sub_pd(m, _mm256_set1_pd(1.0));
   __m256d s = _mm256_div_pd(f, _mm256_add_pd(f, _mm256_set1_pd(2.0)));
@@ -262,12 +373,14 @@ ASC_SIMD void asc_simd_ln(void *dst, const void *src, int64_t n) {
     int redo = mask8(near_midpoint(y0), near_midpoint(y1)) |
                (~_mm256_movemask_ps(_mm256_castsi256_ps(in)) & 0xFF);
     __m256 y = _mm256_set_m128(_mm256_cvtpd_ps(y1), _mm256_cvtpd_ps(y0));
-    float xs[8];
-    _mm256_storeu_si256((__m256i *)(void *)xs, u); /* dst may be src */
     _mm256_storeu_ps((float *)(void *)(d + 4 * i), y);
-    for (int k = 0; redo; k++, redo >>= 1)
-      if (redo & 1)
-        stf(d, i + k, ln_to_f(xs[k]));
+    if (redo) {
+      float xs[8];
+      _mm256_storeu_si256((__m256i *)(void *)xs, u); /* dst may be src */
+      for (int k = 0; redo; k++, redo >>= 1)
+        if (redo & 1)
+          stf(d, i + k, ln_to_f(xs[k]));
+    }
   }
   for (; i < n; i++)
     stf(d, i, ln_to_f(ldf(s, i)));
