@@ -1,7 +1,8 @@
 """Transcendental, division and fp16 vector instructions against NumPy / PyTorch, measured in one run.
 
 Prints, for each case, the median simulator time, the median time of the
-reference on the same arrays, their ratio and the goal (issue 18, "simulator
+reference on the same arrays (sampled alternately with the simulator's, so
+that both see the same load on a shared machine), their ratio and the goal (issue 18, "simulator
 speed II"):
 
 - exp(x * a) + b on 2^22 float32 (muls, exp, adds over a UB tile loop, 8 blocks)
@@ -23,7 +24,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -42,14 +43,18 @@ OP_ADD, OP_DIV = 0, 1
 A_SCALE, B_SHIFT = 0.75, 0.5
 
 
-def median_s(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # warm up (and compile)
-    samples: List[float] = []
+def paired(sim: Callable[[], object], ref: Callable[[], object], repeat: int) -> Tuple[float, float]:
+    """Median times of sim and ref, sampled alternately (the machine may be shared: both see the same load)."""
+    sim()  # warm up (and compile)
+    ref()
+    t_sim: List[float] = []
+    t_ref: List[float] = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
+        for fn, samples in ((sim, t_sim), (ref, t_ref)):
+            t0 = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - t0)
+    return statistics.median(t_sim), statistics.median(t_ref)
 
 
 @asc.jit(sanitize="off")
@@ -170,8 +175,7 @@ def main() -> None:
     # NumPy's exp is its own (SIMD, float) and may differ from our exactly
     # rounded exp by an ulp or two: compare closely, not bit for bit.
     np.testing.assert_allclose(z, zr, rtol=5e-7, atol=0)
-    t_sim = median_s(lambda: unary_kernel[CORES](x, z, block, tile_f, OP_EXP_CHAIN), repeat)
-    t_ref = median_s(np_exp_chain, repeat)
+    t_sim, t_ref = paired(lambda: unary_kernel[CORES](x, z, block, tile_f, OP_EXP_CHAIN), np_exp_chain, repeat)
     report(f"exp(x*a)+b 2^{log_n} f32, 8 blocks", t_sim, "numpy 3 passes", t_ref, 1.2)
 
     # fp16 add against torch.add (or NumPy's fp16 add).
@@ -181,16 +185,18 @@ def main() -> None:
     expect = xh + yh
     binary_kernel[CORES](xh, yh, zh, block, tile_h, OP_ADD)
     np.testing.assert_array_equal(zh, expect)
-    t_sim = median_s(lambda: binary_kernel[CORES](xh, yh, zh, block, tile_h, OP_ADD), repeat)
+    def sim_hadd() -> None:
+        binary_kernel[CORES](xh, yh, zh, block, tile_h, OP_ADD)
+
     if torch is not None:
         tx, ty, tz = torch.from_numpy(xh), torch.from_numpy(yh), torch.empty(n, dtype=torch.float16)
         torch.add(tx, ty, out=tz)
         np.testing.assert_array_equal(tz.numpy(), expect)
-        t_ref = median_s(lambda: torch.add(tx, ty, out=tz), repeat)
+        t_sim, t_ref = paired(sim_hadd, lambda: torch.add(tx, ty, out=tz), repeat)
         ref_name = f"torch.add ({torch.get_num_threads()}t)"
     else:
         print("torch is not installed: the fp16 reference is NumPy's fp16 add")
-        t_ref = median_s(lambda: np.add(xh, yh, out=zh), repeat)
+        t_sim, t_ref = paired(sim_hadd, lambda: np.add(xh, yh, out=zh), repeat)
         ref_name = "numpy fp16 add"
     report(f"fp16 add 2^{log_n}, 8 blocks", t_sim, ref_name, t_ref, 1.5)
 
@@ -205,32 +211,34 @@ def main() -> None:
         unary_kernel[CORES](xp, z, block, tile_f, op)
         ref()
         np.testing.assert_allclose(z, zr, rtol=5e-7, atol=0)
-        t_sim = median_s(lambda op=op: unary_kernel[CORES](xp, z, block, tile_f, op), repeat)
-        report(f"{name} 2^{log_n} f32, 8 blocks", t_sim, "numpy", median_s(ref, repeat), None)
+        t_sim, t_ref = paired(lambda op=op: unary_kernel[CORES](xp, z, block, tile_f, op), ref, repeat)
+        report(f"{name} 2^{log_n} f32, 8 blocks", t_sim, "numpy", t_ref, None)
 
     binary_kernel[CORES](xp, yp, z, block, tile_f, OP_DIV)
     np.testing.assert_array_equal(z, xp / yp)
-    t_sim = median_s(lambda: binary_kernel[CORES](xp, yp, z, block, tile_f, OP_DIV), repeat)
-    report(f"div 2^{log_n} f32, 8 blocks", t_sim, "numpy", median_s(lambda: np.divide(xp, yp, out=zr), repeat),
-           None)
+    t_sim, t_ref = paired(lambda: binary_kernel[CORES](xp, yp, z, block, tile_f, OP_DIV),
+                          lambda: np.divide(xp, yp, out=zr), repeat)
+    report(f"div 2^{log_n} f32, 8 blocks", t_sim, "numpy", t_ref, None)
 
     xs = (x / np.float32(4)).astype(np.float16)
     unary_kernel[CORES](xs, zh, block, tile_h, OP_EXP)
     zr_h = np.exp(xs.astype(np.float64)).astype(np.float32).astype(np.float16)
     np.testing.assert_array_equal(zh, zr_h)
-    t_sim = median_s(lambda: unary_kernel[CORES](xs, zh, block, tile_h, OP_EXP), repeat)
-    report(f"exp 2^{log_n} f16, 8 blocks", t_sim, "numpy", median_s(lambda: np.exp(xs, out=zh), repeat), None)
+    zn = np.empty_like(zh)
+    t_sim, t_ref = paired(lambda: unary_kernel[CORES](xs, zh, block, tile_h, OP_EXP), lambda: np.exp(xs, out=zn),
+                          repeat)
+    report(f"exp 2^{log_n} f16, 8 blocks", t_sim, "numpy", t_ref, None)
 
     unary_kernel[CORES](xh, z, block, tile_f, OP_CAST_UP)
     np.testing.assert_array_equal(z, xh.astype(np.float32))
-    t_sim = median_s(lambda: unary_kernel[CORES](xh, z, block, tile_f, OP_CAST_UP), repeat)
-    t_ref = median_s(lambda: np.copyto(z, xh, casting="unsafe"), repeat)
+    t_sim, t_ref = paired(lambda: unary_kernel[CORES](xh, z, block, tile_f, OP_CAST_UP),
+                          lambda: np.copyto(zr, xh, casting="unsafe"), repeat)
     report(f"cast f16->f32 2^{log_n}, 8 blocks", t_sim, "numpy", t_ref, None)
 
     unary_kernel[CORES](x, zh, block, tile_f, OP_CAST_DOWN)
     np.testing.assert_array_equal(zh, x.astype(np.float16))
-    t_sim = median_s(lambda: unary_kernel[CORES](x, zh, block, tile_f, OP_CAST_DOWN), repeat)
-    t_ref = median_s(lambda: np.copyto(zh, x, casting="unsafe"), repeat)
+    t_sim, t_ref = paired(lambda: unary_kernel[CORES](x, zh, block, tile_f, OP_CAST_DOWN),
+                          lambda: np.copyto(zn, x, casting="unsafe"), repeat)
     report(f"cast f32->f16 2^{log_n}, 8 blocks", t_sim, "numpy", t_ref, None)
 
 

@@ -1117,7 +1117,23 @@ static int simd_binary(AscVecBinOp op, int f, uchar *d, const uchar *x,
       !asc_simd_on() || !same_or_apart(d, x, 2 * n) ||
       !same_or_apart(d, y, 2 * n))
     return 0;
-  half_binary(bin_tab[op][FAM_F], d, x, y, n);
+  switch (op) {
+  case ASC_VBIN_ADD:
+    asc_simd_h_binary(ASC_SIMD_ADD, d, x, y, n);
+    break;
+  case ASC_VBIN_SUB:
+    asc_simd_h_binary(ASC_SIMD_SUB, d, x, y, n);
+    break;
+  case ASC_VBIN_MUL:
+    asc_simd_h_binary(ASC_SIMD_MUL, d, x, y, n);
+    break;
+  case ASC_VBIN_DIV:
+    asc_simd_h_binary(ASC_SIMD_DIV, d, x, y, n);
+    break;
+  default: /* max, min, the relu forms: in chunks, through the float loop */
+    half_binary(bin_tab[op][FAM_F], d, x, y, n);
+    break;
+  }
   return 1;
 }
 

@@ -128,6 +128,50 @@ ASC_SIMD void asc_simd_f2h(void *dst, const float *src, int64_t n) {
     st16(d, i, f2h(src[i]));
 }
 
+/* Half add/sub/mul/div in one pass: 8 halves of each source to float
+ * (exact), the float operation (the portable loop's, on the same values),
+ * the result to half.  A NaN result (which every NaN operand gives) takes
+ * the reference for its group of 8, so NaN payloads come out as there. */
+#define H_BIN_LOOP(OPV, OPS)                                                   \
+  for (; i + 8 <= n; i += 8) {                                                 \
+    __m128i hx = _mm_loadu_si128((const __m128i *)(const void *)(x + 2 * i));  \
+    __m128i hy = _mm_loadu_si128((const __m128i *)(const void *)(y + 2 * i));  \
+    __m256 r = OPV(_mm256_cvtph_ps(hx), _mm256_cvtph_ps(hy));                  \
+    if (!_mm256_movemask_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q))) {              \
+      _mm_storeu_si128((__m128i *)(void *)(d + 2 * i),                         \
+                       _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT));         \
+    } else {                                                                   \
+      uint16_t a[8], b[8];                                                     \
+      _mm_storeu_si128((__m128i *)(void *)a, hx); /* d may be x or y */        \
+      _mm_storeu_si128((__m128i *)(void *)b, hy);                              \
+      for (int k = 0; k < 8; k++)                                              \
+        st16(d, i + k, f2h(h2f(a[k]) OPS h2f(b[k])));                          \
+    }                                                                          \
+  }                                                                            \
+  for (; i < n; i++)                                                           \
+    st16(d, i, f2h(h2f(ld16(x, i)) OPS h2f(ld16(y, i))));
+
+ASC_SIMD void asc_simd_h_binary(int op, void *dst, const void *src0,
+                                const void *src1, int64_t n) {
+  uchar *d = dst;
+  const uchar *x = src0, *y = src1;
+  int64_t i = 0;
+  switch (op) {
+  case ASC_SIMD_ADD:
+    H_BIN_LOOP(_mm256_add_ps, +)
+    break;
+  case ASC_SIMD_SUB:
+    H_BIN_LOOP(_mm256_sub_ps, -)
+    break;
+  case ASC_SIMD_MUL:
+    H_BIN_LOOP(_mm256_mul_ps, *)
+    break;
+  default:
+    H_BIN_LOOP(_mm256_div_ps, /)
+    break;
+  }
+}
+
 /* ---- the rounding-boundary test ---------------------------------------
  *
  * A double y (normal, result a normal float) rounds to float at bit 29 of
@@ -396,6 +440,17 @@ void asc_simd_h2f(float *dst, const void *src, int64_t n) {
 void asc_simd_f2h(void *dst, const float *src, int64_t n) {
   for (int64_t i = 0; i < n; i++)
     st16(dst, i, f2h(src[i]));
+}
+void asc_simd_h_binary(int op, void *dst, const void *src0, const void *src1,
+                       int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    float a = h2f(ld16(src0, i)), b = h2f(ld16(src1, i));
+    float r = op == ASC_SIMD_ADD   ? a + b
+              : op == ASC_SIMD_SUB ? a - b
+              : op == ASC_SIMD_MUL ? a * b
+                                   : a / b;
+    st16(dst, i, f2h(r));
+  }
 }
 void asc_simd_exp(void *dst, const void *src, int64_t n) {
   for (int64_t i = 0; i < n; i++)

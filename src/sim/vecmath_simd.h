@@ -24,6 +24,10 @@ int asc_simd_on(void);
  * nearest even. */
 void asc_simd_h2f(float *dst, const void *src, int64_t n);
 void asc_simd_f2h(void *dst, const float *src, int64_t n);
+/* Half dst = f2h(h2f(src0) op h2f(src1)), op one of: */
+enum { ASC_SIMD_ADD, ASC_SIMD_SUB, ASC_SIMD_MUL, ASC_SIMD_DIV };
+void asc_simd_h_binary(int op, void *dst, const void *src0, const void *src1,
+                       int64_t n);
 /* dst[i] = exp_to_f(src[i]) resp. ln_to_f(src[i]) on floats. */
 void asc_simd_exp(void *dst, const void *src, int64_t n);
 void asc_simd_ln(void *dst, const void *src, int64_t n);
