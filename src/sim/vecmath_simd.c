@@ -279,7 +279,9 @@ ASC_SIMD static void exp_avx2(void *dst, const void *src, int64_t n) {
 /* The same with AVX-512 on 16 floats at a time: 16 table entries (one
  * two-register permute), so |r| <= ln2/32 + 2^-40 < 0.02167 and the
  * Taylor polynomial has degree 6 (remainder below 0.02167^7 / 7! < 2^-50
- * relative); 2^m applied by VSCALEFPD.  Total below 2^-48 relative. */
+ * relative); t exp(r) is t + t (exp(r) - 1) with one rounding, and
+ * 2^floor(k/16) is applied exactly by VSCALEFPD.  Total below 2^-48
+ * relative. */
 static const double EXP2_J16[16] = {
     0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0,
     0x1.2387a6e756238p+0, 0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0,
@@ -292,15 +294,15 @@ static const double INV_L16 = 0x1.71547652b82fep+4;
 
 ASC_SIMD512 static inline __m512d exp_pd512(__m512d x, __m512d t_lo,
                                             __m512d t_hi) {
-  __m512d k =
-      _mm512_roundscale_pd(_mm512_mul_pd(x, _mm512_set1_pd(INV_L16)),
-                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  /* kd's low bits hold k = rint(16 x / ln2) (adding 1.5 * 2^52 rounds to
+   * an integer); the table index is k mod 16, its last 4 bits */
+  const __m512d shifter = _mm512_set1_pd(0x1.8p52);
+  __m512d kd = _mm512_fmadd_pd(x, _mm512_set1_pd(INV_L16), shifter);
+  __m512d k = _mm512_sub_pd(kd, shifter);
   __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(L16_HI), x);
   r = _mm512_fnmadd_pd(k, _mm512_set1_pd(L16_LO), r);
-  __m256i ki = _mm512_cvtpd_epi32(k);
-  __m512d t = _mm512_permutex2var_pd(t_lo, _mm512_cvtepi32_epi64(ki), t_hi);
-  __m512d m = _mm512_cvtepi32_pd(_mm256_srai_epi32(ki, 4));
-  /* 1 + r + r^2 (1/2 + r/6 + r^2 (1/24 + r/120 + r^2/720)) */
+  __m512d t = _mm512_permutex2var_pd(t_lo, _mm512_castpd_si512(kd), t_hi);
+  /* exp(r) - 1 = r + r^2 (1/2 + r/6 + r^2 (1/24 + r/120 + r^2/720)) */
   __m512d r2 = _mm512_mul_pd(r, r);
   __m512d q1 =
       _mm512_fmadd_pd(r, _mm512_set1_pd(1.0 / 6.0), _mm512_set1_pd(0.5));
@@ -308,8 +310,10 @@ ASC_SIMD512 static inline __m512d exp_pd512(__m512d x, __m512d t_lo,
                                _mm512_set1_pd(1.0 / 24.0));
   q2 = _mm512_fmadd_pd(r2, _mm512_set1_pd(1.0 / 720.0), q2);
   __m512d q = _mm512_fmadd_pd(r2, q2, q1);
-  __m512d p = _mm512_fmadd_pd(r2, q, _mm512_add_pd(r, _mm512_set1_pd(1.0)));
-  return _mm512_scalef_pd(_mm512_mul_pd(p, t), m);
+  __m512d pm1 = _mm512_fmadd_pd(r2, q, r);
+  /* t exp(r) = t + t (exp(r) - 1), times 2^floor(k / 16) */
+  return _mm512_scalef_pd(_mm512_fmadd_pd(t, pm1, t),
+                          _mm512_mul_pd(k, _mm512_set1_pd(1.0 / 16.0)));
 }
 
 /* Bit i set where lane i of y (8 doubles) is near a float midpoint. */
