@@ -1028,6 +1028,9 @@ static void un_generic(AscVecUnOp op, AscDType dt, uchar *d, const uchar *x,
  * is a source or apart from it; a partial overlap takes the portable,
  * element by element, loops. */
 enum { SIMD_CHUNK = 512 };
+/* Below this many elements the portable loops run (the adv math library
+ * calls with one element at a time; the results are the same either way). */
+enum { SIMD_MIN = 8 };
 
 /* dst and src (n bytes each) are the same bytes or share none. */
 static int same_or_apart(const void *dst, const void *src, int64_t n) {
@@ -1071,15 +1074,23 @@ ASC_HOT_LOOP static void f2b_run(uchar *d, const float *s, int64_t n) {
     st_b(d, i, s[i]);
 }
 
-static void half_binary(BinFn ffn, uchar *d, const uchar *x, const uchar *y,
-                        int64_t n) {
+/* A chunk whose float results hold a NaN (which a NaN operand gives) is
+ * computed by the half loop `port` itself (see asc_simd_h_binary). */
+static void half_binary(BinFn ffn, BinFn port, uchar *d, const uchar *x,
+                        const uchar *y, int64_t n) {
   float a[SIMD_CHUNK], b[SIMD_CHUNK];
   for (int64_t i = 0; i < n; i += SIMD_CHUNK) {
     int64_t m = n - i < SIMD_CHUNK ? n - i : SIMD_CHUNK;
+    int nan = 0;
     asc_simd_h2f(a, x + 2 * i, m);
     asc_simd_h2f(b, y + 2 * i, m);
     ffn((uchar *)a, (const uchar *)a, (const uchar *)b, m);
-    asc_simd_f2h(d + 2 * i, a, m);
+    for (int64_t k = 0; k < m; k++)
+      nan |= a[k] != a[k];
+    if (nan)
+      port(d + 2 * i, x + 2 * i, y + 2 * i, m);
+    else
+      asc_simd_f2h(d + 2 * i, a, m);
   }
 }
 
@@ -1113,25 +1124,25 @@ static void half_unary(UnFn ffn, int bf16, uchar *d, const uchar *x,
 
 static int simd_binary(AscVecBinOp op, int f, uchar *d, const uchar *x,
                        const uchar *y, int64_t n) {
-  if (f != FAM_H || !bin_tab[op][FAM_H] || !bin_tab[op][FAM_F] ||
-      !asc_simd_on() || !same_or_apart(d, x, 2 * n) ||
+  if (n < SIMD_MIN || f != FAM_H || !bin_tab[op][FAM_H] ||
+      !bin_tab[op][FAM_F] || !asc_simd_on() || !same_or_apart(d, x, 2 * n) ||
       !same_or_apart(d, y, 2 * n))
     return 0;
   switch (op) {
   case ASC_VBIN_ADD:
-    asc_simd_h_binary(ASC_SIMD_ADD, d, x, y, n);
+    asc_simd_h_binary(ASC_SIMD_ADD, bin_tab[op][FAM_H], d, x, y, n);
     break;
   case ASC_VBIN_SUB:
-    asc_simd_h_binary(ASC_SIMD_SUB, d, x, y, n);
+    asc_simd_h_binary(ASC_SIMD_SUB, bin_tab[op][FAM_H], d, x, y, n);
     break;
   case ASC_VBIN_MUL:
-    asc_simd_h_binary(ASC_SIMD_MUL, d, x, y, n);
+    asc_simd_h_binary(ASC_SIMD_MUL, bin_tab[op][FAM_H], d, x, y, n);
     break;
   case ASC_VBIN_DIV:
-    asc_simd_h_binary(ASC_SIMD_DIV, d, x, y, n);
+    asc_simd_h_binary(ASC_SIMD_DIV, bin_tab[op][FAM_H], d, x, y, n);
     break;
   default: /* max, min, the relu forms: in chunks, through the float loop */
-    half_binary(bin_tab[op][FAM_F], d, x, y, n);
+    half_binary(bin_tab[op][FAM_F], bin_tab[op][FAM_H], d, x, y, n);
     break;
   }
   return 1;
@@ -1140,8 +1151,8 @@ static int simd_binary(AscVecBinOp op, int f, uchar *d, const uchar *x,
 static int simd_scalar(AscVecScalarOp op, int f, uchar *d, const uchar *x,
                        AscScalar sc, int64_t n) {
   float b;
-  if (f != FAM_H || !sca_tab[op][FAM_H] || !sca_tab[op][FAM_F] ||
-      !asc_simd_on() || !same_or_apart(d, x, 2 * n))
+  if (n < SIMD_MIN || f != FAM_H || !sca_tab[op][FAM_H] ||
+      !sca_tab[op][FAM_F] || !asc_simd_on() || !same_or_apart(d, x, 2 * n))
     return 0;
   b = sc_h(sc); /* the scalar as the half loop sees it */
   if (b != b)   /* a NaN's payload is not worth a proof: portable loop */
@@ -1155,8 +1166,8 @@ static int simd_unary(AscVecUnOp op, int f, uchar *d, const uchar *x,
                       int64_t n) {
   UnFn ffn;
   int64_t size = f == FAM_F ? 4 * n : 2 * n;
-  if ((f != FAM_H && f != FAM_B && f != FAM_F) || !asc_simd_on() ||
-      !same_or_apart(d, x, size))
+  if (n < SIMD_MIN || (f != FAM_H && f != FAM_B && f != FAM_F) ||
+      !asc_simd_on() || !same_or_apart(d, x, size))
     return 0;
   if (f == FAM_F) {
     if (op != ASC_VUN_EXP && op != ASC_VUN_LN)
@@ -1647,7 +1658,7 @@ void asc_vec_cast(AscDType dst_dt, AscDType src_dt, AscRoundMode mode,
   if (((dst_dt == ASC_DT_FLOAT32 && src_dt == ASC_DT_FLOAT16) ||
        (dst_dt == ASC_DT_FLOAT16 && src_dt == ASC_DT_FLOAT32 &&
         is_rne(mode))) &&
-      asc_simd_on() && same_or_apart(dst, src, 4 * n) &&
+      n >= SIMD_MIN && asc_simd_on() && same_or_apart(dst, src, 4 * n) &&
       (uintptr_t)dst != (uintptr_t)src) {
     if (dst_dt == ASC_DT_FLOAT32)
       asc_simd_h2f(dst, src, n);

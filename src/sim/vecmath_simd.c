@@ -92,7 +92,8 @@ static inline void stf(uchar *p, int64_t i, float v) {
 
 /* ---- half <-> float ---------------------------------------------------- */
 
-ASC_SIMD void asc_simd_h2f(float *dst, const void *src, int64_t n) {
+ASC_SIMD void asc_simd_h2f(void *dst, const void *src, int64_t n) {
+  uchar *d = dst;
   const uchar *s = src;
   const __m128i mag = _mm_set1_epi16(0x7FFF), inf = _mm_set1_epi16(0x7C00);
   int64_t i = 0;
@@ -101,75 +102,73 @@ ASC_SIMD void asc_simd_h2f(float *dst, const void *src, int64_t n) {
     /* magnitudes above inf's are NaN (signed compare: both are < 2^15) */
     __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, mag), inf);
     if (!_mm_movemask_epi8(nan)) {
-      _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+      _mm256_storeu_ps((float *)(void *)(d + 4 * i), _mm256_cvtph_ps(h));
     } else {
       for (int k = 0; k < 8; k++)
-        dst[i + k] = h2f(ld16(s, i + k));
+        stf(d, i + k, h2f(ld16(s, i + k)));
     }
   }
   for (; i < n; i++)
-    dst[i] = h2f(ld16(s, i));
+    stf(d, i, h2f(ld16(s, i)));
 }
 
-ASC_SIMD void asc_simd_f2h(void *dst, const float *src, int64_t n) {
+ASC_SIMD void asc_simd_f2h(void *dst, const void *src, int64_t n) {
   uchar *d = dst;
+  const uchar *s = src;
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    __m256 f = _mm256_loadu_ps(src + i);
+    __m256 f = _mm256_loadu_ps((const float *)(const void *)(s + 4 * i));
     if (!_mm256_movemask_ps(_mm256_cmp_ps(f, f, _CMP_UNORD_Q))) {
       __m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
       _mm_storeu_si128((__m128i *)(void *)(d + 2 * i), h);
     } else {
       for (int k = 0; k < 8; k++)
-        st16(d, i + k, f2h(src[i + k]));
+        st16(d, i + k, f2h(ldf(s, i + k)));
     }
   }
   for (; i < n; i++)
-    st16(d, i, f2h(src[i]));
+    st16(d, i, f2h(ldf(s, i)));
 }
 
 /* Half add/sub/mul/div in one pass: 8 halves of each source to float
  * (exact), the float operation (the portable loop's, on the same values),
- * the result to half.  A NaN result (which every NaN operand gives) takes
- * the reference for its group of 8, so NaN payloads come out as there. */
-#define H_BIN_LOOP(OPV, OPS)                                                   \
+ * the result to half.  A group whose result holds a NaN (which every NaN
+ * operand gives) is computed by the portable loop `port` itself: which of
+ * two NaN operands an x86 instruction passes on depends on the operand
+ * order the compiler chose, so only that loop gives its own payloads. */
+#define H_BIN_LOOP(OPV)                                                        \
   for (; i + 8 <= n; i += 8) {                                                 \
     __m128i hx = _mm_loadu_si128((const __m128i *)(const void *)(x + 2 * i));  \
     __m128i hy = _mm_loadu_si128((const __m128i *)(const void *)(y + 2 * i));  \
     __m256 r = OPV(_mm256_cvtph_ps(hx), _mm256_cvtph_ps(hy));                  \
-    if (!_mm256_movemask_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q))) {              \
+    if (!_mm256_movemask_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q)))                \
       _mm_storeu_si128((__m128i *)(void *)(d + 2 * i),                         \
                        _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT));         \
-    } else {                                                                   \
-      uint16_t a[8], b[8];                                                     \
-      _mm_storeu_si128((__m128i *)(void *)a, hx); /* d may be x or y */        \
-      _mm_storeu_si128((__m128i *)(void *)b, hy);                              \
-      for (int k = 0; k < 8; k++)                                              \
-        st16(d, i + k, f2h(h2f(a[k]) OPS h2f(b[k])));                          \
-    }                                                                          \
-  }                                                                            \
-  for (; i < n; i++)                                                           \
-    st16(d, i, f2h(h2f(ld16(x, i)) OPS h2f(ld16(y, i))));
+    else                                                                       \
+      port(d + 2 * i, x + 2 * i, y + 2 * i, 8);                                \
+  }
 
-ASC_SIMD void asc_simd_h_binary(int op, void *dst, const void *src0,
-                                const void *src1, int64_t n) {
+ASC_SIMD void asc_simd_h_binary(int op, AscSimdBinFn port, void *dst,
+                                const void *src0, const void *src1, int64_t n) {
   uchar *d = dst;
   const uchar *x = src0, *y = src1;
   int64_t i = 0;
   switch (op) {
   case ASC_SIMD_ADD:
-    H_BIN_LOOP(_mm256_add_ps, +)
+    H_BIN_LOOP(_mm256_add_ps)
     break;
   case ASC_SIMD_SUB:
-    H_BIN_LOOP(_mm256_sub_ps, -)
+    H_BIN_LOOP(_mm256_sub_ps)
     break;
   case ASC_SIMD_MUL:
-    H_BIN_LOOP(_mm256_mul_ps, *)
+    H_BIN_LOOP(_mm256_mul_ps)
     break;
   default:
-    H_BIN_LOOP(_mm256_div_ps, /)
+    H_BIN_LOOP(_mm256_div_ps)
     break;
   }
+  if (i < n)
+    port(d + 2 * i, x + 2 * i, y + 2 * i, n - i);
 }
 
 /* ---- the rounding-boundary test ---------------------------------------
@@ -437,24 +436,18 @@ ASC_SIMD void asc_simd_ln(void *dst, const void *src, int64_t n) {
 #else /* no x86 SIMD: asc_simd_on() is 0 and these are never called; they      \
          are defined (as the reference) so that the core links. */
 
-void asc_simd_h2f(float *dst, const void *src, int64_t n) {
+void asc_simd_h2f(void *dst, const void *src, int64_t n) {
   for (int64_t i = 0; i < n; i++)
-    dst[i] = h2f(ld16(src, i));
+    stf(dst, i, h2f(ld16(src, i)));
 }
-void asc_simd_f2h(void *dst, const float *src, int64_t n) {
+void asc_simd_f2h(void *dst, const void *src, int64_t n) {
   for (int64_t i = 0; i < n; i++)
-    st16(dst, i, f2h(src[i]));
+    st16(dst, i, f2h(ldf(src, i)));
 }
-void asc_simd_h_binary(int op, void *dst, const void *src0, const void *src1,
-                       int64_t n) {
-  for (int64_t i = 0; i < n; i++) {
-    float a = h2f(ld16(src0, i)), b = h2f(ld16(src1, i));
-    float r = op == ASC_SIMD_ADD   ? a + b
-              : op == ASC_SIMD_SUB ? a - b
-              : op == ASC_SIMD_MUL ? a * b
-                                   : a / b;
-    st16(dst, i, f2h(r));
-  }
+void asc_simd_h_binary(int op, AscSimdBinFn port, void *dst, const void *src0,
+                       const void *src1, int64_t n) {
+  (void)op;
+  port(dst, src0, src1, n);
 }
 void asc_simd_exp(void *dst, const void *src, int64_t n) {
   for (int64_t i = 0; i < n; i++)

@@ -22,12 +22,16 @@ int asc_simd_on(void);
 
 /* n halves (little-endian bytes) to floats, and back with rounding to
  * nearest even. */
-void asc_simd_h2f(float *dst, const void *src, int64_t n);
-void asc_simd_f2h(void *dst, const float *src, int64_t n);
-/* Half dst = f2h(h2f(src0) op h2f(src1)), op one of: */
+void asc_simd_h2f(void *dst, const void *src, int64_t n);
+void asc_simd_f2h(void *dst, const void *src, int64_t n);
+/* Half dst = f2h(h2f(src0) op h2f(src1)), op one of the enum; `port` is
+ * the portable loop of the same op, which computes the groups with a NaN
+ * result and the tail. */
 enum { ASC_SIMD_ADD, ASC_SIMD_SUB, ASC_SIMD_MUL, ASC_SIMD_DIV };
-void asc_simd_h_binary(int op, void *dst, const void *src0, const void *src1,
-                       int64_t n);
+typedef void (*AscSimdBinFn)(unsigned char *, const unsigned char *,
+                             const unsigned char *, int64_t);
+void asc_simd_h_binary(int op, AscSimdBinFn port, void *dst, const void *src0,
+                       const void *src1, int64_t n);
 /* dst[i] = exp_to_f(src[i]) resp. ln_to_f(src[i]) on floats. */
 void asc_simd_exp(void *dst, const void *src, int64_t n);
 void asc_simd_ln(void *dst, const void *src, int64_t n);
