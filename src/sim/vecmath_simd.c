@@ -397,7 +397,7 @@ ASC_SIMD static inline __m256d ln_pd(__m256d m, __m256d e) {
   return _mm256_fmadd_pd(e, _mm256_set1_pd(LN2_HI), l);
 }
 
-ASC_SIMD void asc_simd_ln(void *dst, const void *src, int64_t n) {
+ASC_SIMD static void ln_avx2(void *dst, const void *src, int64_t n) {
   uchar *d = dst;
   const uchar *s = src;
   const __m256i min_normal = _mm256_set1_epi32(0x00800000);
@@ -431,6 +431,71 @@ ASC_SIMD void asc_simd_ln(void *dst, const void *src, int64_t n) {
   }
   for (; i < n; i++)
     stf(d, i, ln_to_f(ldf(s, i)));
+}
+
+/* The same with AVX-512 on 16 floats at a time (the same arithmetic, so
+ * the same bound). */
+ASC_SIMD512 static inline __m512d ln_pd512(__m512d m, __m512d e) {
+  __m512d f = _mm512_sub_pd(m, _mm512_set1_pd(1.0));
+  __m512d s = _mm512_div_pd(f, _mm512_add_pd(f, _mm512_set1_pd(2.0)));
+  __m512d z = _mm512_mul_pd(s, s);
+  __m512d p = _mm512_set1_pd(1.0 / 17.0);
+  p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 15.0));
+  p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 13.0));
+  p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 11.0));
+  p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 9.0));
+  p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 7.0));
+  p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 5.0));
+  p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 3.0));
+  __m512d s2 = _mm512_add_pd(s, s);
+  __m512d l = _mm512_fmadd_pd(_mm512_mul_pd(s2, z), p, s2);
+  l = _mm512_fmadd_pd(e, _mm512_set1_pd(LN2_LO), l);
+  return _mm512_fmadd_pd(e, _mm512_set1_pd(LN2_HI), l);
+}
+
+ASC_SIMD512 static void ln_avx512(void *dst, const void *src, int64_t n) {
+  uchar *d = dst;
+  const uchar *s = src;
+  const __m512i min_normal = _mm512_set1_epi32(0x00800000);
+  const __m512i inf = _mm512_set1_epi32(0x7F800000);
+  const __m512i sqrt_half = _mm512_set1_epi32(0x3F3504F3);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512i u = _mm512_loadu_si512(s + 4 * i);
+    __mmask16 in = _mm512_cmpge_epi32_mask(u, min_normal) &
+                   _mm512_cmplt_epi32_mask(u, inf);
+    __m512i e = _mm512_srai_epi32(_mm512_sub_epi32(u, sqrt_half), 23);
+    __m512i mi = _mm512_sub_epi32(u, _mm512_slli_epi32(e, 23));
+    __m512d m0 =
+        _mm512_cvtps_pd(_mm256_castsi256_ps(_mm512_castsi512_si256(mi)));
+    __m512d m1 =
+        _mm512_cvtps_pd(_mm256_castsi256_ps(_mm512_extracti64x4_epi64(mi, 1)));
+    __m512d y0 = ln_pd512(m0, _mm512_cvtepi32_pd(_mm512_castsi512_si256(e)));
+    __m512d y1 =
+        ln_pd512(m1, _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(e, 1)));
+    unsigned redo = ((unsigned)near_midpoint512(y0) |
+                     (unsigned)near_midpoint512(y1) << 8 | ~(unsigned)in) &
+                    0xFFFFu;
+    __m512d y = _mm512_insertf64x4(
+        _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_cvtpd_ps(y0))),
+        _mm256_castps_pd(_mm512_cvtpd_ps(y1)), 1);
+    _mm512_storeu_pd(d + 4 * i, y);
+    if (redo) {
+      float xs[16];
+      _mm512_storeu_si512(xs, u); /* dst may be src */
+      for (int k = 0; redo; k++, redo >>= 1)
+        if (redo & 1)
+          stf(d, i + k, ln_to_f(xs[k]));
+    }
+  }
+  ln_avx2(d + 4 * i, s + 4 * i, n - i);
+}
+
+void asc_simd_ln(void *dst, const void *src, int64_t n) {
+  if (simd_512())
+    ln_avx512(dst, src, n);
+  else
+    ln_avx2(dst, src, n);
 }
 
 #else /* no x86 SIMD: asc_simd_on() is 0 and these are never called; they      \

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 /* 1 when the host has AVX2, FMA and F16C and the kernels are not switched
- * off (asc_vecmath_set_simd in vecmath.h); exp also uses AVX-512 F where
+ * off (asc_vecmath_set_simd in vecmath.h); exp and ln also use AVX-512 F where
  * the host has it and the level allows. */
 int asc_simd_on(void);
 
