@@ -1018,15 +1018,17 @@ static void un_generic(AscVecUnOp op, AscDType dt, uchar *d, const uchar *x,
 /* ---- SIMD paths (vecmath_simd.c) ---------------------------------------
  *
  * Where the host has AVX2, FMA and F16C: float Exp and Ln run the SIMD
- * kernels, and the half (and, for Exp and Ln, bfloat16) ops convert
- * chunks of their operands to float (F16C), run the float loop of the same
- * op on them and convert the results back.  The float loops compute the
- * same expression on the same float values as the half loops, and the
- * conversions equal h2f / f2h bit for bit, so the results are those of
- * the portable loops (tests/c/test_vecmath.c checks it).  Chunking reads a
- * chunk of every source before it writes that chunk of dst: right when dst
- * is a source or apart from it; a partial overlap takes the portable,
- * element by element, loops. */
+ * kernels; half Add, Sub, Mul and Div run in one F16C pass; the other half
+ * ops (and bfloat16 Exp and Ln) convert chunks of their operands to float,
+ * run the float loop of the same op on them and convert the results back.
+ * The float loops compute the same expression on the same float values as
+ * the half loops and the conversions equal h2f / f2h bit for bit, so the
+ * results are the portable loops' (tests/c/test_vecmath_simd.c checks it);
+ * where two NaN operands meet, the half loop itself runs (which NaN an x86
+ * instruction passes on depends on the compiler's operand order).
+ * Chunking reads a chunk of every source before it writes that chunk of
+ * dst: right when dst is a source or apart from it; a partial overlap takes
+ * the portable, element by element, loops. */
 enum { SIMD_CHUNK = 512 };
 /* Below this many elements the portable loops run (the adv math library
  * calls with one element at a time; the results are the same either way). */
@@ -1155,7 +1157,7 @@ static int simd_scalar(AscVecScalarOp op, int f, uchar *d, const uchar *x,
       !sca_tab[op][FAM_F] || !asc_simd_on() || !same_or_apart(d, x, 2 * n))
     return 0;
   b = sc_h(sc); /* the scalar as the half loop sees it */
-  if (b != b)   /* a NaN's payload is not worth a proof: portable loop */
+  if (b != b)   /* a NaN scalar: the portable loop */
     return 0;
   sc.f = b; /* exact in double, and sc_f gives it back */
   half_scalar(sca_tab[op][FAM_F], d, x, sc, n);
