@@ -1,8 +1,9 @@
 /* SIMD kernels of the vector unit; see vecmath_simd.h.
  *
  * Compiled for the baseline like the rest of the core: only the functions
- * marked ASC_SIMD use AVX2, FMA and F16C, and they run only after
- * asc_simd_on() has seen those on the host (__builtin_cpu_supports).
+ * marked ASC_SIMD use AVX2, FMA and F16C (ASC_SIMD512 also AVX-512 F), and
+ * they run only after asc_simd_on() / simd_512() have seen those on the
+ * host (__builtin_cpu_supports).
  *
  * Why the results are bit-identical to the scalar reference:
  *   - half -> float is exact, and F16C's VCVTPH2PS gives the exact value
@@ -11,12 +12,13 @@
  *     rounded result, as f2h; overflow gives inf and subnormal results are
  *     kept in both.  They differ only on NaN (F16C quiets a signalling NaN,
  *     the reference keeps its payload bits), so any group of 8 holding a NaN
- *     goes to the reference;
+ *     goes to the reference (in the fused half arithmetic: to the portable
+ *     loop of the op, see asc_simd_h_binary);
  *   - exp and ln: the reference is the C library's double exp/log, rounded
  *     once to float.  Here each is computed in double with a relative error
- *     below 2^-45 (see the bounds at exp_pd and ln_pd), then rounded to
- *     float.  Two doubles round to different floats only if a float
- *     rounding boundary (a midpoint between neighbouring floats) lies
+ *     below 2^-46 (see the bounds at exp_pd, exp_pd512 and ln_pd), then
+ *     rounded to float.  Two doubles round to different floats only if a
+ *     float rounding boundary (a midpoint between neighbouring floats) lies
  *     between them; the C library's result is within 1 double ulp (2^-52
  *     relative) of the exact value.  So wherever the double result is more
  *     than 2^-41 relative away from every midpoint, both round to the same
@@ -24,8 +26,10 @@
  *     outside the covered range (exp: results that are not normal floats,
  *     ln: zero, negative, subnormal, inf and NaN inputs) are recomputed by
  *     the reference, element by element.
- * tests/c/test_vecmath.c compares these kernels with the reference on
- * every input class, all 65536 halves and a large random sample. */
+ * tests/c/test_vecmath_simd.c compares these kernels with the portable
+ * loops and the reference on every input class, the hardest-to-round
+ * floats, all 65536 halves and a large random sample (and, with
+ * --exhaustive, exp and ln on all 2^32 floats). */
 #include "sim/vecmath_simd.h"
 
 #include <stdatomic.h>
