@@ -23,13 +23,18 @@
  * with -ffast-math or flush-to-zero. */
 #include "sim/vecmath.h"
 
+#include "sim/vecmath_scalar.h"
+#include "sim/vecmath_simd.h"
+
 #include <math.h>
 #include <string.h>
 
 typedef unsigned char uchar;
 
 /* ---------------------------------------------------------------------
- * 1. Element access and 16-bit floats
+ * 1. Element access and 16-bit floats (the conversions themselves, h2f,
+ *    f2h, b2f and f2b, are in vecmath_scalar.h, shared with the SIMD
+ *    kernels of vecmath_simd.c)
  * ------------------------------------------------------------------- */
 
 #define DEF_ACCESS(sfx, T)                                                     \
@@ -52,79 +57,6 @@ DEF_ACCESS(i64, int64_t)
 DEF_ACCESS(u64, uint64_t)
 DEF_ACCESS(f32, float)
 DEF_ACCESS(f64, double)
-
-static inline uint32_t f2u(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-static inline float u2f(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-static inline uint64_t d2u(double d) {
-  uint64_t u;
-  memcpy(&u, &d, sizeof u);
-  return u;
-}
-
-static inline double u2d(uint64_t u) {
-  double d;
-  memcpy(&d, &u, sizeof d);
-  return d;
-}
-
-/* half -> float is exact.  Placing the half's exponent and mantissa in a
- * float and scaling by 2^112 rebias normals and normalises subnormals in
- * one multiply; exponent 31 (inf/NaN) is patched in.  No branches, so the
- * loops around this vectorise. */
-static inline float h2f(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-  int32_t em = h & 0x7FFF; /* signed: SSE2 has no unsigned compare */
-  uint32_t mag = (uint32_t)em << 13;
-  uint32_t fin = f2u(u2f(mag) * 0x1p112f);
-  uint32_t is_spc = 0u - (uint32_t)(em >= 0x7C00);
-  return u2f(sign | ((mag | 0x7F800000u) & is_spc) | (fin & ~is_spc));
-}
-
-/* float -> half, round to nearest even, bit-exact with NumPy: overflow
- * gives inf, subnormals are kept, a NaN keeps the top of its payload (and
- * stays a NaN if that is zero).  Every case is computed and the result
- * picked with masks: with ?: GCC sinks the float add into a branch, will
- * not speculate it, and the loop stays scalar. */
-static inline uint16_t f2h(float v) {
-  uint32_t f = f2u(v);
-  uint32_t sign = (f >> 16) & 0x8000u;
-  int32_t a = (int32_t)(f & 0x7FFFFFFFu); /* signed compares, as above */
-  uint32_t ua = (uint32_t)a;
-  /* Normal: rebias, then adding 0xFFF plus the lowest kept bit carries out
-   * of the 13 dropped bits exactly when rounding to even goes up. */
-  uint32_t nrm = (ua - 0x38000000u + 0xFFFu + ((ua >> 13) & 1u)) >> 13;
-  /* Below 2^-14 let the FPU round: after adding 0.5 the last bit of the
-   * sum is worth 2^-24, the subnormal half ulp. */
-  uint32_t sub = f2u(u2f(ua) + 0.5f) - 0x3F000000u;
-  uint32_t pay = (ua >> 13) & 0x3FFu;
-  uint32_t nan = 0x7C00u | pay | (uint32_t)(pay == 0);
-  uint32_t is_sub = 0u - (uint32_t)(a < 0x38800000);
-  uint32_t is_big = 0u - (uint32_t)(a >= 0x47800000);
-  uint32_t is_nan = 0u - (uint32_t)(a > 0x7F800000);
-  uint32_t r = (sub & is_sub) | (nrm & ~is_sub);
-  r = (0x7C00u & is_big) | (r & ~is_big);
-  r = (nan & is_nan) | (r & ~is_nan);
-  return (uint16_t)(sign | r);
-}
-
-static inline float b2f(uint16_t b) { return u2f((uint32_t)b << 16); }
-
-/* float -> bfloat16 as PyTorch: round to nearest even, NaN -> 0x7FC0. */
-static inline uint16_t f2b(float v) {
-  uint32_t f = f2u(v);
-  uint32_t r = (f + 0x7FFFu + ((f >> 16) & 1u)) >> 16;
-  return (uint16_t)((f & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC0u : r);
-}
 
 /* 16-bit floats seen as float by the arithmetic loops. */
 static inline float ld_h(const uchar *p, int64_t i) {
@@ -704,13 +636,6 @@ static inline int32_t sc_i32(AscScalar s) {
   return u < 0x80000000u ? (int32_t)u : (int32_t)(u - 0x80000000u) + INT32_MIN;
 }
 
-/* exp in double, rounded to float; an overflow becomes inf here rather
- * than in C's double -> float conversion (undefined out of range). */
-static inline float exp_to_f(float a) {
-  double r = exp((double)a);
-  return r >= 0x1.ffffffp127 ? INFINITY : (float)r;
-}
-
 /* Relu of a float result: -0.0 to +0.0, NaN through (as the Relu loops). */
 #define RELU_F(x) ((x) > 0.0f || (x) != (x) ? (x) : 0.0f)
 
@@ -777,7 +702,7 @@ static inline float dbl_to_f_inf(double r) {
   SCA_FN(maxs_##sfx, float, SC, LD, ST, FMAX(a, b))                            \
   SCA_FN(mins_##sfx, float, SC, LD, ST, FMIN(a, b))                            \
   UN_FN(exp_##sfx, float, LD, ST, exp_to_f(a))                                 \
-  UN_FN(ln_##sfx, float, LD, ST, (float)log((double)a))                        \
+  UN_FN(ln_##sfx, float, LD, ST, ln_to_f(a))                                   \
   UN_FN(sqrt_##sfx, float, LD, ST, sqrtf(a))                                   \
   UN_FN(rsqrt_##sfx, float, LD, ST, (float)(1.0 / sqrt((double)a)))            \
   UN_FN(recip_##sfx, float, LD, ST, 1.0f / a)                                  \
@@ -793,6 +718,9 @@ UN_FN(rsqrt_hw_h, float, ld_h, st_h, RSQRT_HW(a, HW_FRAC_H))
 UN_FN(rsqrt_hw_f, float, ld_f32, st_f32, RSQRT_HW(a, HW_FRAC_F))
 UN_FN(recip_hw_h, float, ld_h, st_h, RECIP_HW(a, HW_FRAC_H))
 UN_FN(recip_hw_f, float, ld_f32, st_f32, RECIP_HW(a, HW_FRAC_F))
+/* The half forms on float values (the SIMD path converts halves in chunks). */
+UN_FN(rsqrt_hw_hf, float, ld_f32, st_f32, RSQRT_HW(a, HW_FRAC_H))
+UN_FN(recip_hw_hf, float, ld_f32, st_f32, RECIP_HW(a, HW_FRAC_H))
 
 /* Abs and Relu work on the bits: exact, NaN payloads kept.  Relu sends
  * every non-NaN with the sign bit set (-0.0 included) to +0.0 and lets a
@@ -1087,10 +1015,182 @@ static void un_generic(AscVecUnOp op, AscDType dt, uchar *d, const uchar *x,
   }
 }
 
+/* ---- SIMD paths (vecmath_simd.c) ---------------------------------------
+ *
+ * Where the host has AVX2, FMA and F16C: float Exp and Ln run the SIMD
+ * kernels; half Add, Sub, Mul and Div run in one F16C pass; the other half
+ * ops (and bfloat16 Exp and Ln) convert chunks of their operands to float,
+ * run the float loop of the same op on them and convert the results back.
+ * The float loops compute the same expression on the same float values as
+ * the half loops and the conversions equal h2f / f2h bit for bit, so the
+ * results are the portable loops' (tests/c/test_vecmath_simd.c checks it);
+ * where two NaN operands meet, the half loop itself runs (which NaN an x86
+ * instruction passes on depends on the compiler's operand order).
+ * Chunking reads a chunk of every source before it writes that chunk of
+ * dst: right when dst is a source or apart from it; a partial overlap takes
+ * the portable, element by element, loops. */
+enum { SIMD_CHUNK = 512 };
+/* Below this many elements the portable loops run (the adv math library
+ * calls with one element at a time; the results are the same either way). */
+enum { SIMD_MIN = 8 };
+
+/* dst and src (n bytes each) are the same bytes or share none. */
+static int same_or_apart(const void *dst, const void *src, int64_t n) {
+  uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src, len = (uintptr_t)n;
+  return d == s || (d - s >= len && s - d >= len);
+}
+
+static void exp_fx(uchar *d, const uchar *x, int64_t n) {
+  asc_simd_exp(d, x, n);
+}
+static void ln_fx(uchar *d, const uchar *x, int64_t n) { asc_simd_ln(d, x, n); }
+
+/* The float-domain loop a half unary op runs on its converted chunks. */
+static UnFn half_unary_fn(AscVecUnOp op) {
+  switch (op) {
+  case ASC_VUN_EXP:
+    return exp_fx;
+  case ASC_VUN_LN:
+    return ln_fx;
+  case ASC_VUN_SQRT:
+    return sqrt_f;
+  case ASC_VUN_RSQRT:
+    return rsqrt_f;
+  case ASC_VUN_RECIPROCAL:
+    return recip_f;
+  case ASC_VUN_RSQRT_HW:
+    return rsqrt_hw_hf;
+  case ASC_VUN_RECIPROCAL_HW:
+    return recip_hw_hf;
+  default: /* relu, abs: on the bits, already fast */
+    return NULL;
+  }
+}
+
+ASC_HOT_LOOP static void b2f_run(float *d, const uchar *s, int64_t n) {
+  for (int64_t i = 0; i < n; i++)
+    d[i] = ld_b(s, i);
+}
+ASC_HOT_LOOP static void f2b_run(uchar *d, const float *s, int64_t n) {
+  for (int64_t i = 0; i < n; i++)
+    st_b(d, i, s[i]);
+}
+
+/* A chunk whose float results hold a NaN (which a NaN operand gives) is
+ * computed by the half loop `port` itself (see asc_simd_h_binary). */
+static void half_binary(BinFn ffn, BinFn port, uchar *d, const uchar *x,
+                        const uchar *y, int64_t n) {
+  float a[SIMD_CHUNK], b[SIMD_CHUNK];
+  for (int64_t i = 0; i < n; i += SIMD_CHUNK) {
+    int64_t m = n - i < SIMD_CHUNK ? n - i : SIMD_CHUNK;
+    int nan = 0;
+    asc_simd_h2f(a, x + 2 * i, m);
+    asc_simd_h2f(b, y + 2 * i, m);
+    ffn((uchar *)a, (const uchar *)a, (const uchar *)b, m);
+    for (int64_t k = 0; k < m; k++)
+      nan |= a[k] != a[k];
+    if (nan)
+      port(d + 2 * i, x + 2 * i, y + 2 * i, m);
+    else
+      asc_simd_f2h(d + 2 * i, a, m);
+  }
+}
+
+static void half_scalar(ScaFn ffn, uchar *d, const uchar *x, AscScalar sc,
+                        int64_t n) {
+  float a[SIMD_CHUNK];
+  for (int64_t i = 0; i < n; i += SIMD_CHUNK) {
+    int64_t m = n - i < SIMD_CHUNK ? n - i : SIMD_CHUNK;
+    asc_simd_h2f(a, x + 2 * i, m);
+    ffn((uchar *)a, (const uchar *)a, sc, m);
+    asc_simd_f2h(d + 2 * i, a, m);
+  }
+}
+
+static void half_unary(UnFn ffn, int bf16, uchar *d, const uchar *x,
+                       int64_t n) {
+  float a[SIMD_CHUNK];
+  for (int64_t i = 0; i < n; i += SIMD_CHUNK) {
+    int64_t m = n - i < SIMD_CHUNK ? n - i : SIMD_CHUNK;
+    if (bf16)
+      b2f_run(a, x + 2 * i, m);
+    else
+      asc_simd_h2f(a, x + 2 * i, m);
+    ffn((uchar *)a, (const uchar *)a, m);
+    if (bf16)
+      f2b_run(d + 2 * i, a, m);
+    else
+      asc_simd_f2h(d + 2 * i, a, m);
+  }
+}
+
+static int simd_binary(AscVecBinOp op, int f, uchar *d, const uchar *x,
+                       const uchar *y, int64_t n) {
+  if (n < SIMD_MIN || f != FAM_H || !bin_tab[op][FAM_H] ||
+      !bin_tab[op][FAM_F] || !asc_simd_on() || !same_or_apart(d, x, 2 * n) ||
+      !same_or_apart(d, y, 2 * n))
+    return 0;
+  switch (op) {
+  case ASC_VBIN_ADD:
+    asc_simd_h_binary(ASC_SIMD_ADD, bin_tab[op][FAM_H], d, x, y, n);
+    break;
+  case ASC_VBIN_SUB:
+    asc_simd_h_binary(ASC_SIMD_SUB, bin_tab[op][FAM_H], d, x, y, n);
+    break;
+  case ASC_VBIN_MUL:
+    asc_simd_h_binary(ASC_SIMD_MUL, bin_tab[op][FAM_H], d, x, y, n);
+    break;
+  case ASC_VBIN_DIV:
+    asc_simd_h_binary(ASC_SIMD_DIV, bin_tab[op][FAM_H], d, x, y, n);
+    break;
+  default: /* max, min, the relu forms: in chunks, through the float loop */
+    half_binary(bin_tab[op][FAM_F], bin_tab[op][FAM_H], d, x, y, n);
+    break;
+  }
+  return 1;
+}
+
+static int simd_scalar(AscVecScalarOp op, int f, uchar *d, const uchar *x,
+                       AscScalar sc, int64_t n) {
+  float b;
+  if (n < SIMD_MIN || f != FAM_H || !sca_tab[op][FAM_H] ||
+      !sca_tab[op][FAM_F] || !asc_simd_on() || !same_or_apart(d, x, 2 * n))
+    return 0;
+  b = sc_h(sc); /* the scalar as the half loop sees it */
+  if (b != b)   /* a NaN scalar: the portable loop */
+    return 0;
+  sc.f = b; /* exact in double, and sc_f gives it back */
+  half_scalar(sca_tab[op][FAM_F], d, x, sc, n);
+  return 1;
+}
+
+static int simd_unary(AscVecUnOp op, int f, uchar *d, const uchar *x,
+                      int64_t n) {
+  UnFn ffn;
+  int64_t size = f == FAM_F ? 4 * n : 2 * n;
+  if (n < SIMD_MIN || (f != FAM_H && f != FAM_B && f != FAM_F) ||
+      !asc_simd_on() || !same_or_apart(d, x, size))
+    return 0;
+  if (f == FAM_F) {
+    if (op != ASC_VUN_EXP && op != ASC_VUN_LN)
+      return 0;
+    (op == ASC_VUN_EXP ? exp_fx : ln_fx)(d, x, n);
+    return 1;
+  }
+  if (f == FAM_B && op != ASC_VUN_EXP && op != ASC_VUN_LN)
+    return 0;
+  ffn = half_unary_fn(op);
+  if (!ffn || !un_tab[op][f])
+    return 0;
+  half_unary(ffn, f == FAM_B, d, x, n);
+  return 1;
+}
+
 void asc_vec_binary(AscVecBinOp op, AscDType dt, void *dst, const void *src0,
                     const void *src1, int64_t n) {
   int f = family(dt);
-  if ((unsigned)op >= ASC_VBIN_COUNT || n <= 0)
+  if ((unsigned)op >= ASC_VBIN_COUNT || n <= 0 ||
+      simd_binary(op, f, dst, src0, src1, n))
     return;
   if (f >= 0 && bin_tab[op][f])
     bin_tab[op][f](dst, src0, src1, n);
@@ -1101,7 +1201,8 @@ void asc_vec_binary(AscVecBinOp op, AscDType dt, void *dst, const void *src0,
 void asc_vec_scalar(AscVecScalarOp op, AscDType dt, void *dst, const void *src,
                     AscScalar scalar, int64_t n) {
   int f = family(dt);
-  if ((unsigned)op >= ASC_VSCA_COUNT || n <= 0)
+  if ((unsigned)op >= ASC_VSCA_COUNT || n <= 0 ||
+      simd_scalar(op, f, dst, src, scalar, n))
     return;
   if (f >= 0 && sca_tab[op][f])
     sca_tab[op][f](dst, src, scalar, n);
@@ -1112,7 +1213,7 @@ void asc_vec_scalar(AscVecScalarOp op, AscDType dt, void *dst, const void *src,
 void asc_vec_unary(AscVecUnOp op, AscDType dt, void *dst, const void *src,
                    int64_t n) {
   int f = family(dt);
-  if ((unsigned)op >= ASC_VUN_COUNT || n <= 0)
+  if ((unsigned)op >= ASC_VUN_COUNT || n <= 0 || simd_unary(op, f, dst, src, n))
     return;
   if (f >= 0 && un_tab[op][f])
     un_tab[op][f](dst, src, n);
@@ -1554,6 +1655,19 @@ void asc_vec_cast(AscDType dst_dt, AscDType src_dt, AscRoundMode mode,
   CastFn fn = cast_fn(dst_dt, src_dt);
   if (n <= 0)
     return;
+  /* half <-> float with F16C (vecmath_simd.c), when dst is apart from src
+   * (an in-place cast between sizes is sequential in the loops) */
+  if (((dst_dt == ASC_DT_FLOAT32 && src_dt == ASC_DT_FLOAT16) ||
+       (dst_dt == ASC_DT_FLOAT16 && src_dt == ASC_DT_FLOAT32 &&
+        is_rne(mode))) &&
+      n >= SIMD_MIN && asc_simd_on() && same_or_apart(dst, src, 4 * n) &&
+      (uintptr_t)dst != (uintptr_t)src) {
+    if (dst_dt == ASC_DT_FLOAT32)
+      asc_simd_h2f(dst, src, n);
+    else
+      asc_simd_f2h(dst, src, n);
+    return;
+  }
   if (fn)
     fn(dst, src, n, mode);
   else

@@ -140,4 +140,13 @@ double asc_load_f(AscDType dt, const void *base, int64_t idx);
 int64_t asc_load_i(AscDType dt, const void *base, int64_t idx);
 void asc_store_scalar(AscDType dt, void *base, int64_t idx, AscScalar v);
 
+/* The SIMD kernels (vecmath_simd.c: exp, ln and the half <-> float
+ * conversions with AVX2, FMA and F16C, exp and ln also with AVX-512) are used
+ * when the host has them; their results equal the portable loops' bit for
+ * bit.  `level` caps what they may use: 0 none (every call takes the
+ * portable loops), 1 AVX2 + FMA + F16C, 2 (the default) also AVX-512; for
+ * tests comparing the paths.  Returns the previous level.  Not for use
+ * while a launch runs. */
+int asc_vecmath_set_simd(int level);
+
 #endif
