@@ -1,0 +1,67 @@
+"""`@asc2.jit`: an `@asc.jit` kernel whose loops are `asc2.range` and whose
+0-dim torch tensor arguments are scalars (as PyAsc2 passes them).
+
+It is the asc JIT (python/asc/runtime/jit.py): the same launch path
+(`kernel[core_num](...)`), cache, compiler driver, simulator and emitter.
+The compiler driver sees the tile ops (asc2.*) in the kernel's IR and runs
+the lower-tiles pass first (docs/api.md, "asc2")."""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from asc.runtime.jit import JITFunction
+
+from .tile import ASC2_RANGE
+
+# PyAsc2's jit options that the asc JIT does not have: accepted and recorded, no effect on what is compiled
+# (vf_fusion: the Ascend C compiler's fusion of vector functions, a C310 feature; the tile lowering here
+# always issues one vector instruction per tile op).
+ASC2_ONLY_OPTIONS = ("vf_fusion", "run_asc2_passes")
+
+
+def _scalar_args(args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
+    """0-dim torch tensors become Python numbers (PyAsc2 passes them by value)."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return args, kwargs
+    tensor = torch.Tensor
+
+    def conv(v: Any) -> Any:
+        return v.item() if isinstance(v, tensor) and v.dim() == 0 else v
+
+    return tuple(conv(a) for a in args), {k: conv(v) for k, v in kwargs.items()}
+
+
+class Asc2JITFunction(JITFunction):
+    """An asc2 kernel (see the module docstring)."""
+
+    custom_builtins = {"range": ASC2_RANGE}
+    arg_converter = staticmethod(_scalar_args)
+
+    def __init__(self, fn: Callable[..., Any], options: Optional[Dict[str, Any]] = None):
+        options = dict(options or {})
+        self.asc2_options = {k: options.pop(k) for k in ASC2_ONLY_OPTIONS if k in options}
+        for k in ("vf_fusion", "run_asc2_passes"):
+            if k in self.asc2_options and not isinstance(self.asc2_options[k], bool):
+                raise TypeError(f"option `{k}` must be True or False, got {self.asc2_options[k]!r}")
+        options.setdefault("insert_sync", True)
+        super().__init__(fn, options)
+
+    def __repr__(self) -> str:
+        return f"<asc2.jit {self.name}>"
+
+
+def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
+    """`@asc2.jit` or `@asc2.jit(**options)`: the options of `@asc.jit` plus PyAsc2's vf_fusion."""
+    if fn is not None:
+        if not inspect.isfunction(fn):
+            raise TypeError(f"@asc2.jit decorates functions, not {type(fn).__name__}")
+        return Asc2JITFunction(fn, options)
+
+    def decorate(f: Callable[..., Any]) -> Asc2JITFunction:
+        return Asc2JITFunction(f, options)
+
+    return decorate
