@@ -18,8 +18,9 @@ works and what raises NotImplementedError: docs/api.md, "asc2".
 
 from . import tile as _tile
 from .jit import jit
-from .tile import (TileLocation, abs, add, block_idx, block_num, div, exp, left_shift, load, log, maximum,
-                   minimum, mul, negative, range, relu, right_shift, rsqrt, sqrt, store, sub, tensor)
+from .tile import (TileLocation, abs, add, block_idx, block_num, ceil, cos, cosh, div, erf, exp, exp2, floor,
+                   left_shift, load, log, maximum, minimum, mul, negative, range, relu, right_shift, rsqrt, sin,
+                   sinh, sqrt, store, sub, tan, tanh, tensor)
 from .tile import Tensor, Tile
 
 # the PyAsc2 API this package does not implement yet: each raises NotImplementedError naming itself
@@ -30,5 +31,6 @@ del _f
 __all__ = [
     "jit", "tensor", "Tensor", "Tile", "TileLocation", "range", "load", "store", "block_idx", "block_num",
     "add", "sub", "mul", "div", "maximum", "minimum", "left_shift", "right_shift",
-    "abs", "exp", "log", "sqrt", "rsqrt", "relu", "negative",
+    "abs", "exp", "log", "sqrt", "rsqrt", "relu", "negative", "sin", "cos", "tan", "sinh", "cosh", "tanh", "erf",
+    "floor", "ceil", "exp2",
 ] + list(_tile.NOT_YET)

@@ -398,6 +398,38 @@ def relu(input: Any) -> Any:
     return _unary("asc2.relu", input, "asc.relu")
 
 
+def _adv(name: str, doc: str) -> Any:
+    """A unary operator that is one call of the Ascend C math library (asc.adv.math.NAME; its temporary
+    buffer is the UB the UB plan leaves free, as the devkit's framework does without a temp_buffer)."""
+
+    def f(input: Any) -> Any:
+        return _unary(f"asc2.{name}", input, f"asc.adv.math.{name}")
+
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = f"`asc2.{name}(x)`: {doc} (AscendC::{name.capitalize()} of the math library)."
+    return f
+
+
+sin = _adv("sin", "sine")
+cos = _adv("cos", "cosine")
+tan = _adv("tan", "tangent")
+sinh = _adv("sinh", "hyperbolic sine")
+cosh = _adv("cosh", "hyperbolic cosine")
+tanh = _adv("tanh", "hyperbolic tangent")
+erf = _adv("erf", "the error function")
+floor = _adv("floor", "rounding down")
+ceil = _adv("ceil", "rounding up")
+
+
+def exp2(input: Any) -> Any:
+    """`asc2.exp2(x)`: 2 ** x (AscendC::Power of a tile of 2s and x)."""
+    x = _const(input)
+    if not isinstance(x, Tile):
+        raise NotImplementedError("asc2.exp2 of a scalar is not supported yet: pass a tile")
+    return _binary_tiles("asc2.exp2", "asc.adv.math.power", _full_tile(2, x), x)
+
+
 def negative(input: Any) -> Any:
     """`asc2.negative(x)` (-x)."""
     x = _const(input)
@@ -425,7 +457,7 @@ NOT_YET: Sequence[str] = (
     "concat", "full", "full_like", "zeros", "zeros_acc", "zeros_like",
     "copy", "num_tiles",
     "broadcast_to", "expand_dims", "ravel", "reshape", "squeeze",
-    "ceil", "cos", "cosh", "erf", "exp2", "floor", "log2", "rms_norm", "sin", "sinh", "softmax", "tan", "tanh",
+    "log2", "rms_norm", "softmax",
     "mask", "where",
     "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
 )

@@ -54,19 +54,28 @@ static AscOp *insert(Lowering *lw, AscOp *at, AscOpId id,
   return op;
 }
 
-/* The row `op` names, when it is a vector row of n operands whose first
- * is a written tensor (dst) and whose last is the element count. */
-static const AscOpInfo *vector_row(Lowering *lw, AscOp *op, int n,
+/* The row `op` names, when its required operands are `names` (dst first,
+ * written; count last) on the V pipe, and the rest optional (the adv math
+ * library's temp_buffer: left out, the devkit's framework takes its
+ * temporary from the UB the TPipe did not give out). */
+static const AscOpInfo *vector_row(Lowering *lw, AscOp *op,
+                                   const char *const *names, int n,
                                    AscStatus *s) {
   const char *name = asc_op_attr_str(op, "op");
   AscOpId id = name ? asc_op_from_name(name) : ASC_OP_COUNT;
   const AscOpInfo *info = id == ASC_OP_COUNT ? NULL : asc_op_info(id);
-  if (!info || info->pipe != ASC_PIPE_V || info->n_operands != n ||
-      !info->operands[0].writes || info->count_operand != n - 1) {
+  int ok = info && info->pipe == ASC_PIPE_V && info->n_required == n &&
+           !info->variadic && info->operands[0].writes;
+  for (int i = 0; ok && i < n; i++)
+    ok = strcmp(info->operands[i].name, names[i]) == 0;
+  if (!ok) {
+    char want[128] = "";
+    for (int i = 0; i < n; i++)
+      snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
+               i ? ", " : "", names[i]);
     *s = asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
-                   "%s: op = \"%s\" is no vector operation of %d operands "
-                   "(dst, sources, count)",
-                   asc_op_info(op->id)->name, name ? name : "", n);
+                   "%s: op = \"%s\" is no vector operation taking (%s)",
+                   asc_op_info(op->id)->name, name ? name : "", want);
     return NULL;
   }
   return info;
@@ -102,15 +111,21 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
   case ASC_OP_TILE_LOAD:
     row = asc_op_info(ASC_OP_COPY_GM_TO_LOCAL);
     break;
-  case ASC_OP_TILE_BINARY:
-    row = vector_row(lw, op, 4, &s);
+  case ASC_OP_TILE_BINARY: {
+    static const char *const names[] = {"dst", "src0", "src1", "count"};
+    row = vector_row(lw, op, names, 4, &s);
     break;
-  case ASC_OP_TILE_BINARY_SCALAR:
-    row = vector_row(lw, op, 4, &s);
+  }
+  case ASC_OP_TILE_BINARY_SCALAR: {
+    static const char *const names[] = {"dst", "src", "scalar", "count"};
+    row = vector_row(lw, op, names, 4, &s);
     break;
-  case ASC_OP_TILE_UNARY:
-    row = vector_row(lw, op, 3, &s);
+  }
+  case ASC_OP_TILE_UNARY: {
+    static const char *const names[] = {"dst", "src", "count"};
+    row = vector_row(lw, op, names, 3, &s);
     break;
+  }
   default: /* ASC_OP_TILE_FULL */
     row = asc_op_info(ASC_OP_DUPLICATE);
     break;
@@ -145,8 +160,25 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
     args[1 + op->n_operands] = count;
     n = op->n_operands + 2;
   }
-  if (!insert(lw, op, row->id, args, n, NULL))
+  AscAttr reuse;
+  memset(&reuse, 0, sizeof reuse);
+  reuse.name = "is_reuse_source"; /* adv math: a tile source stays intact */
+  reuse.kind = ASC_ATTR_INT;
+  int n_attrs = 0;
+  for (int i = 0; i < row->n_attrs; i++)
+    if (strcmp(row->attrs[i].name, "is_reuse_source") == 0)
+      n_attrs = 1;
+    else if (!row->attrs[i].optional) {
+      return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: %s needs the attribute %s, which tile ops do "
+                       "not give",
+                       self->name, row->name, row->attrs[i].name);
+    }
+  AscOp *made = asc_op_create(lw->ctx, row->id, op->loc, args, n, NULL, 0,
+                              &reuse, n_attrs, 0, NULL, NULL);
+  if (!made)
     return oom(lw, op);
+  asc_block_insert_before(op->parent, op, made);
   if (op->n_results && op->results[0].name)
     dst->name = op->results[0].name;
   asc_replace_all_uses(lw->body, &op->results[0], dst);
