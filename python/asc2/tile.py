@@ -322,8 +322,11 @@ def add(input: Any, other: Any) -> Any:
 
 
 def sub(input: Any, other: Any) -> Any:
-    """`asc2.sub(x, y)` (x - y)."""
-    return _elementwise("asc2.sub", input, other, "asc.sub", "asc.adds", False, lambda s: -s)
+    """`asc2.sub(x, y)` (x - y; tile - scalar is Adds of -scalar, except on half types, whose negation in
+    Ascend C scalar code is a float: there the scalar is filled into a tile)."""
+    t = _const(input)
+    half = isinstance(t, Tile) and t.dtype in (dt.float16, dt.bfloat16)
+    return _elementwise("asc2.sub", input, other, "asc.sub", None if half else "asc.adds", False, lambda s: -s)
 
 
 def mul(input: Any, other: Any) -> Any:
