@@ -100,10 +100,11 @@ class Tensor:
     """`asc2.tensor(ptr, shape)`: global memory seen as an array of `shape`
     (dims: ints or runtime ints) of ptr's element type."""
 
-    def __init__(self, gt: GlobalTensor, dtype: dt.DataType, shape: Tuple[Any, ...]):
+    def __init__(self, gt: GlobalTensor, dtype: dt.DataType, shape: Tuple[Any, ...], numel: Any):
         self.gt = gt
         self.dtype = dtype
         self.shape = shape
+        self.numel = numel  # the number of elements: an int or a runtime int
 
     def __repr__(self) -> str:
         return f"asc2.Tensor({self.dtype.name}, rank {len(self.shape)})"
@@ -123,7 +124,7 @@ def tensor(ptr: Any, shape: Any) -> Tensor:
     for d in dims:
         size = size * d
     gt.set_global_buffer(ptr, size)
-    return Tensor(gt, ptr.dtype, dims)
+    return Tensor(gt, ptr.dtype, dims, size)
 
 
 class Tile(IRValue):
@@ -211,13 +212,14 @@ def _offset(tensor: Tensor, shape: Tuple[int, ...], offsets: Any, tile_id: Any, 
     v = _int_or_scalar(vals[0], f"{api}: the offset")
     if tile_id is not None:
         v = v * shape[0]
-    return to_scalar(v, dt.int32) if not isinstance(v, Scalar) else v
+    return to_scalar(v, dt.int32)  # (Ascend C offsets: 32 bits)
 
 
 def load(tensor: Tensor, shape: Optional[Iterable[int]] = None, *, offsets: Any = None, tile_id: Any = None,
          location: TileLocation = TileLocation.UB, pad_value: Any = 0) -> Any:
-    """`asc2.load(tensor, shape, offsets=[...] | tile_id=[...])`: a tile of
-    `shape` elements from `offsets`; without a shape, the element at offsets."""
+    """`asc2.load(tensor, shape, offsets=[...] | tile_id=[...], pad_value=0)`:
+    a tile of `shape` elements from `offsets`; its elements past the
+    tensor's end are pad_value. Without a shape, the element at offsets."""
     if not isinstance(tensor, Tensor):
         raise error(f"asc2.load: the first argument must be an asc2.tensor, got {describe(tensor)}",
                     "hint: write asc2.load(asc2.tensor(x_ptr, [size]), [tile], offsets=[off])")
@@ -229,13 +231,16 @@ def load(tensor: Tensor, shape: Optional[Iterable[int]] = None, *, offsets: Any 
     shp = _static_shape(shape, "asc2.load")
     n = _check_ub(shp, tensor.dtype, "asc2.load")
     off = _offset(tensor, shp, offsets, tile_id, "asc2.load")
+    pad = _scalar_of(0 if pad_value is None else pad_value, tensor.dtype, "asc2.load: pad_value")
     b = _b.current()
-    h = b.create1("asc2.load", [tensor.gt, off], _tile_type(tensor.dtype), attrs={"length": n})
+    h = b.create1("asc2.load", [tensor.gt, off, to_scalar(tensor.numel, dt.int32), pad], _tile_type(tensor.dtype),
+                  attrs={"length": n})
     return Tile(h, tensor.dtype, shp)
 
 
 def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = None) -> None:
-    """`asc2.store(tile, tensor, offsets=[...] | tile_id=[...])`."""
+    """`asc2.store(tile, tensor, offsets=[...] | tile_id=[...])`: the tile's
+    elements that lie inside the tensor are written, the others not."""
     if not isinstance(tensor, Tensor):
         raise error(f"asc2.store: the second argument must be an asc2.tensor, got {describe(tensor)}",
                     "hint: write asc2.store(tile, asc2.tensor(z_ptr, [size]), offsets=[off])")
@@ -248,7 +253,8 @@ def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = Non
         raise error(f"asc2.store: the tile holds {value.dtype.name}, the tensor {tensor.dtype.name}",
                     "hint: store into a tensor of the tile's element type")
     off = _offset(tensor, value.shape, offsets, tile_id, "asc2.store")
-    _b.current().create("asc2.store", [tensor.gt, value, off], [], attrs={"length": value.size})
+    _b.current().create("asc2.store", [tensor.gt, value, off, to_scalar(tensor.numel, dt.int32)], [],
+                        attrs={"length": value.size})
 
 
 def block_idx() -> Scalar:
