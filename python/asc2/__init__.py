@@ -18,10 +18,42 @@ works and what raises NotImplementedError: docs/api.md, "asc2".
 
 from . import tile as _tile
 from .jit import jit
-from .tile import (TileLocation, abs, add, block_idx, block_num, ceil, cos, cosh, div, erf, exp, exp2, floor,
-                   left_shift, load, log, maximum, minimum, mul, negative, range, relu, right_shift, rsqrt, sin,
-                   sinh, sqrt, store, sub, tan, tanh, tensor)
-from .tile import Tensor, Tile
+from .tile import (
+    Tensor,
+    Tile,
+    TileLocation,
+    abs,
+    add,
+    block_idx,
+    block_num,
+    ceil,
+    cos,
+    cosh,
+    div,
+    erf,
+    exp,
+    exp2,
+    floor,
+    left_shift,
+    load,
+    log,
+    maximum,
+    minimum,
+    mul,
+    negative,
+    range,
+    relu,
+    right_shift,
+    rsqrt,
+    sin,
+    sinh,
+    sqrt,
+    store,
+    sub,
+    tan,
+    tanh,
+    tensor,
+)
 
 # the PyAsc2 API this package does not implement yet: each raises NotImplementedError naming itself
 for _f in _tile._missing:

@@ -22,12 +22,11 @@ import math
 from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 from asc.codegen import builder as _b
+from asc.language.basic.sys_var import get_block_idx, get_block_num
 from asc.language.core import dtype as dt
 from asc.language.core.checks import describe, error
 from asc.language.core.constexpr import ConstExpr
-from asc.language.core.values import (GlobalAddress, GlobalTensor, IRValue, LoopRange, Scalar, is_number,
-                                      to_scalar)
-from asc.language.basic.sys_var import get_block_idx, get_block_num
+from asc.language.core.values import GlobalAddress, GlobalTensor, IRValue, LoopRange, Scalar, is_number, to_scalar
 
 UB_BLOCK_BYTES = 32  # a tile's bytes are whole 32-byte blocks of the UB (as PyAsc2 checks)
 
@@ -175,6 +174,30 @@ class Tile(IRValue):
 
     def __abs__(self) -> Any:
         return abs(self)  # (asc2.abs below)
+
+    def _compare(self, other: Any, name: str) -> Any:
+        raise NotImplementedError(f"asc2.{name} (comparing tiles) is not supported yet by this package "
+                                  "(docs/api.md, asc2)")
+
+    def __lt__(self, other: Any) -> Any:
+        return self._compare(other, "less")
+
+    def __le__(self, other: Any) -> Any:
+        return self._compare(other, "less_equal")
+
+    def __gt__(self, other: Any) -> Any:
+        return self._compare(other, "greater")
+
+    def __ge__(self, other: Any) -> Any:
+        return self._compare(other, "greater_equal")
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return self._compare(other, "equal")
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return self._compare(other, "not_equal")
+
+    __hash__ = IRValue.__hash__
 
     def __bool__(self) -> bool:
         raise error("a tile has no truth value", "hint: compare elements with asc2 operations")

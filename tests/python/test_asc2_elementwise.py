@@ -202,6 +202,17 @@ def test_unsupported_api_raises_not_implemented(name: str) -> None:
 
 
 @asc2.jit
+def compare_kernel(x_ptr: asc.GlobalAddress):
+    x = asc2.load(asc2.tensor(x_ptr, [8]), [8], offsets=[0])
+    asc2.store(x >= 0, asc2.tensor(x_ptr, [8]), offsets=[0])
+
+
+def test_tile_comparison_is_not_implemented() -> None:
+    with pytest.raises(NotImplementedError, match="asc2.greater_equal"):
+        compare_kernel[1](np.zeros(8, np.float32))
+
+
+@asc2.jit
 def bad_shape_kernel(x_ptr: asc.GlobalAddress, tile: asc.ConstExpr[int]):
     x = asc2.load(asc2.tensor(x_ptr, [64]), [tile], offsets=[0])  # the bad line
     asc2.store(x, asc2.tensor(x_ptr, [64]), offsets=[0])
