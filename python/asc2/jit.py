@@ -16,10 +16,13 @@ from asc.runtime.jit import JITFunction
 
 from .tile import ASC2_RANGE
 
-# PyAsc2's jit options that the asc JIT does not have: accepted and recorded, no effect on what is compiled
-# (vf_fusion: the Ascend C compiler's fusion of vector functions, a C310 feature; the tile lowering here
-# always issues one vector instruction per tile op).
-ASC2_ONLY_OPTIONS = ("vf_fusion", "run_asc2_passes")
+# PyAsc2's compile options that the asc JIT does not have: accepted (checked to be bools; static_alloc also None)
+# and recorded in Asc2JITFunction.asc2_options, with no effect on what is compiled here: the UB planner always
+# places tiles at static offsets of one TBuf pool and reuses the bytes of dead tiles (static_alloc, reuse_ub,
+# reuse_ub_in_out), loads and stores stay where the kernel writes them (densify_load_store), and each tile op
+# is one vector instruction (vf_fusion: C310 MicroAPI fusion); run_asc2_passes is always on for @asc2.jit.
+ASC2_ONLY_OPTIONS = ("vf_fusion", "run_asc2_passes", "static_alloc", "reuse_ub", "reuse_ub_in_out",
+                     "densify_load_store")
 
 
 def _scalar_args(args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
@@ -44,9 +47,9 @@ class Asc2JITFunction(JITFunction):
     def __init__(self, fn: Callable[..., Any], options: Optional[Dict[str, Any]] = None):
         options = dict(options or {})
         self.asc2_options = {k: options.pop(k) for k in ASC2_ONLY_OPTIONS if k in options}
-        for k in ("vf_fusion", "run_asc2_passes"):
-            if k in self.asc2_options and not isinstance(self.asc2_options[k], bool):
-                raise TypeError(f"option `{k}` must be True or False, got {self.asc2_options[k]!r}")
+        for k, v in self.asc2_options.items():
+            if not isinstance(v, bool) and not (k == "static_alloc" and v is None):
+                raise TypeError(f"option `{k}` must be True or False, got {v!r}")
         options.setdefault("insert_sync", True)
         super().__init__(fn, options)
 
@@ -55,7 +58,7 @@ class Asc2JITFunction(JITFunction):
 
 
 def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
-    """`@asc2.jit` or `@asc2.jit(**options)`: the options of `@asc.jit` plus PyAsc2's vf_fusion."""
+    """`@asc2.jit` or `@asc2.jit(**options)`: the options of `@asc.jit` plus PyAsc2's (ASC2_ONLY_OPTIONS)."""
     if fn is not None:
         if not inspect.isfunction(fn):
             raise TypeError(f"@asc2.jit decorates functions, not {type(fn).__name__}")

@@ -292,3 +292,19 @@ def test_pad_value_fills_the_tile_past_the_end() -> None:
     z = np.zeros(64, np.int32)
     pad_kernel[1](x, z, 13)
     np.testing.assert_array_equal(z, np.where(np.arange(64) < 13, x, -3))
+
+
+def test_pyasc2_options_are_accepted_and_checked() -> None:
+    def body(x_ptr: asc.GlobalAddress):
+        asc2.store(asc2.load(asc2.tensor(x_ptr, [8]), [8], offsets=[0]) + 1.0, asc2.tensor(x_ptr, [8]), offsets=[0])
+
+    k = asc2.jit(vf_fusion=True, static_alloc=None, reuse_ub=True, reuse_ub_in_out=False,
+                 densify_load_store=False, run_asc2_passes=True)(body)
+    assert k.asc2_options["reuse_ub"] is True and k.options["insert_sync"] is True
+    x = np.zeros(8, np.float32)
+    k[1](x)
+    np.testing.assert_array_equal(x, 1)
+    with pytest.raises(TypeError, match="vf_fusion"):
+        asc2.jit(vf_fusion=1)(body)
+    with pytest.raises(TypeError, match="unknown @asc.jit option `nope`"):
+        asc2.jit(nope=True)(body)
