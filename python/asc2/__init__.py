@@ -34,6 +34,8 @@ from .tile import (
     exp,
     exp2,
     floor,
+    full,
+    full_like,
     left_shift,
     load,
     log,
@@ -53,6 +55,8 @@ from .tile import (
     tan,
     tanh,
     tensor,
+    zeros,
+    zeros_like,
 )
 
 # the PyAsc2 API this package does not implement yet: each raises NotImplementedError naming itself
@@ -64,5 +68,5 @@ __all__ = [
     "jit", "tensor", "Tensor", "Tile", "TileLocation", "range", "load", "store", "block_idx", "block_num",
     "add", "sub", "mul", "div", "maximum", "minimum", "left_shift", "right_shift",
     "abs", "exp", "log", "sqrt", "rsqrt", "relu", "negative", "sin", "cos", "tan", "sinh", "cosh", "tanh", "erf",
-    "floor", "ceil", "exp2",
+    "floor", "ceil", "exp2", "full", "full_like", "zeros", "zeros_like",
 ] + list(_tile.NOT_YET)

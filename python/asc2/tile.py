@@ -211,31 +211,52 @@ def _tile_type(dtype: dt.DataType) -> Any:
 
 def _check_ub(shape: Tuple[int, ...], dtype: dt.DataType, api: str) -> int:
     n = math.prod(shape)
-    if (n * dtype.sizeof()) % UB_BLOCK_BYTES:
-        raise error(f"{api}: a tile of {n} {dtype.name} elements is {n * dtype.sizeof()} bytes, not a multiple of "
+    last = shape[-1] * dtype.sizeof()
+    if last % UB_BLOCK_BYTES:
+        raise error(f"{api}: a tile's rows of {shape[-1]} {dtype.name} elements are {last} bytes, not a multiple of "
                     f"{UB_BLOCK_BYTES} (the UB's block)",
-                    f"hint: make the tile {UB_BLOCK_BYTES // math.gcd(UB_BLOCK_BYTES, dtype.sizeof())} elements or a "
-                    "multiple of that long")
+                    f"hint: make the last dim {UB_BLOCK_BYTES // math.gcd(UB_BLOCK_BYTES, dtype.sizeof())} elements "
+                    "or a multiple of that")
     if n >= 1 << 31:
         raise error(f"{api}: a tile of {n} elements is too large", "hint: use smaller tiles")
     return n
 
 
-def _offset(tensor: Tensor, shape: Tuple[int, ...], offsets: Any, tile_id: Any, api: str) -> Any:
+def _place(tensor: Tensor, shape: Tuple[int, ...], offsets: Any, tile_id: Any, api: str) -> List[Any]:
+    """The (row, col, rows, cols) operands of a load or store: the tensor as rows x cols elements (a 1-D one
+    as 1 x size) and the tile's first element in it."""
     if (offsets is None) == (tile_id is None):
         raise error(f"{api}: give exactly one of offsets=[...] and tile_id=[...]",
                     f"hint: write {api}(..., offsets=[off])")
-    if len(tensor.shape) != 1 or len(shape) != 1:
-        raise NotImplementedError(f"{api}: tensors and tiles of rank {max(len(tensor.shape), len(shape))} are not "
-                                  "supported yet (1-D only; docs/api.md, asc2)")
+    rank = len(tensor.shape)
+    if rank > 2:
+        raise NotImplementedError(f"{api}: tensors of rank {rank} are not supported yet (rank 1 and 2; docs/api.md, "
+                                  "asc2)")
+    if len(shape) != rank and not (api == "asc2.store" and len(shape) < rank):
+        raise error(f"{api}: a tile of rank {len(shape)} in a tensor of rank {rank}",
+                    "hint: give the tile as many dims as the tensor")
+    shape = (1,) * (rank - len(shape)) + tuple(shape)  # (a store of a lower-rank tile: its rows at the offsets)
     given = _const(offsets if offsets is not None else tile_id)
     vals = list(given) if isinstance(given, (list, tuple)) else [given]
-    if len(vals) != 1:
-        raise error(f"{api}: {len(vals)} offsets for a rank-1 tensor", f"hint: write {api}(..., offsets=[off])")
-    v = _int_or_scalar(vals[0], f"{api}: the offset")
+    if len(vals) != rank:
+        raise error(f"{api}: {len(vals)} offsets for a tensor of rank {rank}",
+                    f"hint: write {api}(..., offsets=[{', '.join(['off'] * rank)}])")
+    what = "tile_id" if tile_id is not None else "offsets"
+    vals = [_int_or_scalar(v, f"{api}: {what}") for v in vals]
     if tile_id is not None:
-        v = v * shape[0]
-    return to_scalar(v, dt.int32)  # (Ascend C offsets: 32 bits)
+        vals = [v * n for v, n in zip(vals, shape)]
+    dims = list(tensor.shape)
+    if rank == 1:
+        vals, dims = [0] + vals, [1] + dims
+    return [to_scalar(v, dt.int32) for v in vals + dims]  # (Ascend C offsets: 32 bits)
+
+
+def _index(tensor: Tensor, offsets: Any, api: str) -> Any:
+    """The element index of `offsets` in the tensor (row-major)."""
+    if offsets is None:
+        raise error(f"{api} of one element takes offsets=[...]", f"hint: write {api}(..., offsets=[i])")
+    row, col, _, cols = _place(tensor, (1,) * len(tensor.shape), offsets, None, api)
+    return row * cols + col
 
 
 def load(tensor: Tensor, shape: Optional[Iterable[int]] = None, *, offsets: Any = None, tile_id: Any = None,
@@ -249,35 +270,40 @@ def load(tensor: Tensor, shape: Optional[Iterable[int]] = None, *, offsets: Any 
     if _const(location) != TileLocation.UB:
         raise NotImplementedError(f"asc2.load: location={location!r} is not supported yet (UB only)")
     if shape is None:
-        off = _offset(tensor, (1,), offsets, tile_id, "asc2.load")
-        return tensor.gt.get_value(off)
+        return tensor.gt.get_value(_index(tensor, offsets, "asc2.load"))
     shp = _static_shape(shape, "asc2.load")
     n = _check_ub(shp, tensor.dtype, "asc2.load")
-    off = _offset(tensor, shp, offsets, tile_id, "asc2.load")
+    place = _place(tensor, shp, offsets, tile_id, "asc2.load")
     pad = _scalar_of(0 if pad_value is None else pad_value, tensor.dtype, "asc2.load: pad_value")
     b = _b.current()
-    h = b.create1("asc2.load", [tensor.gt, off, to_scalar(tensor.numel, dt.int32), pad], _tile_type(tensor.dtype),
-                  attrs={"length": n})
+    h = b.create1("asc2.load", [tensor.gt] + place + [pad], _tile_type(tensor.dtype),
+                  attrs={"length": n, "width": shp[-1]})
     return Tile(h, tensor.dtype, shp)
 
 
 def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = None) -> None:
     """`asc2.store(tile, tensor, offsets=[...] | tile_id=[...])`: the tile's
-    elements that lie inside the tensor are written, the others not."""
+    elements that lie inside the tensor are written, the others not. A
+    scalar value is stored as the element at offsets."""
     if not isinstance(tensor, Tensor):
         raise error(f"asc2.store: the second argument must be an asc2.tensor, got {describe(tensor)}",
                     "hint: write asc2.store(tile, asc2.tensor(z_ptr, [size]), offsets=[off])")
+    value = _const(value)
     if not isinstance(value, Tile):
         if isinstance(value, Scalar) or is_number(value):
-            raise NotImplementedError("asc2.store of a scalar is not supported yet: store a tile")
-        raise error(f"asc2.store: the value must be a tile, got {describe(value)}",
+            tensor.gt.set_value(_index(tensor, offsets, "asc2.store"), to_scalar(value, tensor.dtype))
+            return
+        raise error(f"asc2.store: the value must be a tile or a scalar, got {describe(value)}",
                     "hint: store what asc2.load or a tile operation returned")
     if value.dtype != tensor.dtype:
         raise error(f"asc2.store: the tile holds {value.dtype.name}, the tensor {tensor.dtype.name}",
                     "hint: store into a tensor of the tile's element type")
-    off = _offset(tensor, value.shape, offsets, tile_id, "asc2.store")
-    _b.current().create("asc2.store", [tensor.gt, value, off, to_scalar(tensor.numel, dt.int32)], [],
-                        attrs={"length": value.size})
+    if len(value.shape) > 1 and (value.shape[-1] * value.dtype.sizeof()) % UB_BLOCK_BYTES:
+        raise NotImplementedError(f"asc2.store: a tile of shape {list(value.shape)} whose rows are no whole 32-byte "
+                                  "blocks is not supported yet")
+    place = _place(tensor, value.shape, offsets, tile_id, "asc2.store")
+    _b.current().create("asc2.store", [tensor.gt, value] + place, [],
+                        attrs={"length": value.size, "width": value.shape[-1]})
 
 
 def block_idx() -> Scalar:
@@ -298,6 +324,49 @@ def _scalar_of(x: Any, dtype: dt.DataType, api: str) -> Scalar:
         return to_scalar(x, dtype)
     raise error(f"{api}: an operand must be a tile or a number, got {describe(x)}",
                 f"hint: write {api}(tile, tile) or {api}(tile, number)")
+
+
+def full(shape: Any, value: Any, dtype: Any = None, location: TileLocation = TileLocation.UB) -> Tile:
+    """`asc2.full(shape, value, dtype=None)`: a tile of `value` (dtype: given, else the value's: int32 for a
+    Python int, float32 for a float)."""
+    if _const(location) != TileLocation.UB:
+        raise NotImplementedError(f"asc2.full: location={location!r} is not supported yet (UB only)")
+    shp = _static_shape(shape, "asc2.full")
+    value = _const(value)
+    if dtype is None:
+        if isinstance(value, Scalar):
+            dtype = value.dtype
+        elif is_number(value):
+            dtype = dt.float32 if isinstance(value, float) else dt.int32
+        else:
+            raise error(f"asc2.full: the value must be a number or a runtime scalar, got {describe(value)}",
+                        "hint: write asc2.full([n], 0.0)")
+    dtype = _const(dtype)
+    if not isinstance(dtype, dt.DataType):
+        raise error(f"asc2.full: dtype must be an asc data type, got {describe(dtype)}",
+                    "hint: write dtype=asc.float32")
+    s = _scalar_of(value, dtype, "asc2.full")
+    n = math.prod(shp)
+    h = _b.current().create1("asc2.full", [s], _tile_type(dtype), attrs={"length": n})
+    return Tile(h, dtype, shp)
+
+
+def full_like(input: Tile, value: Any, location: TileLocation = TileLocation.UB) -> Tile:
+    """`asc2.full_like(tile, value)`: a tile of tile's shape and dtype holding value."""
+    if not isinstance(_const(input), Tile):
+        raise error(f"asc2.full_like: the first argument must be a tile, got {describe(input)}",
+                    "hint: write asc2.full_like(t, 0.0)")
+    return full(input.shape, value, input.dtype, location)
+
+
+def zeros(shape: Any, dtype: Any = dt.int32, location: TileLocation = TileLocation.UB) -> Tile:
+    """`asc2.zeros(shape, dtype=asc.int32)`."""
+    return full(shape, 0, dtype, location)
+
+
+def zeros_like(input: Tile, location: TileLocation = TileLocation.UB) -> Tile:
+    """`asc2.zeros_like(tile)`."""
+    return full_like(input, 0, location)
 
 
 def _full_tile(value: Any, like: Tile) -> Tile:
@@ -486,7 +555,7 @@ def _not_yet(name: str) -> Any:
 NOT_YET: Sequence[str] = (
     "atomic_add", "atomic_max", "atomic_min",
     "equal", "greater", "greater_equal", "less", "less_equal", "not_equal", "matmul", "matmul_acc",
-    "concat", "full", "full_like", "zeros", "zeros_acc", "zeros_like",
+    "concat", "zeros_acc",
     "copy", "num_tiles",
     "broadcast_to", "expand_dims", "ravel", "reshape", "squeeze",
     "log2", "rms_norm", "softmax",

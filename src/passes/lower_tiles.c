@@ -105,23 +105,58 @@ static AscValue *make_struct(Cursor *c, const AscStructInfo *info,
               : (c->ok = 0, NULL);
 }
 
-/* The copy of `length` elements between the tile t and the global tensor
- * view g (load: GM -> UB, else UB -> GM), of which only `n` (an i32 value
- * in [0, length)) lie inside the tensor: DataCopyPad of n elements; a load
- * first fills the whole tile with the pad value and pads the copy's last
- * 32-byte block with it (rightPadding), so every element is defined. */
-static void copy_part(Cursor *c, int load, AscValue *t, AscValue *g,
-                      AscValue *n, AscValue *pad, int64_t length) {
+/* (Every op-making call below is a statement of its own: C leaves the
+ * order of a call's arguments open, and the IR's order must not depend on
+ * the C compiler.) */
+static AscValue *clamp(Cursor *c, AscValue *v, int64_t hi) {
+  AscValue *zero = i_const(c, ASC_DT_INT32, 0);
+  AscValue *pos = arith(c, ASC_OP_MAX_S, v, zero);
+  AscValue *top = i_const(c, ASC_DT_INT32, hi);
+  return arith(c, ASC_OP_MIN_S, pos, top);
+}
+
+/* (32 - x % 32) % 32: the bytes from x to the next 32-byte boundary. */
+static AscValue *to_block(Cursor *c, AscValue *x) {
+  AscValue *c32 = i_const(c, ASC_DT_INT32, 32);
+  AscValue *in_block = arith(c, ASC_OP_REM_S, x, c32);
+  AscValue *rest = arith(c, ASC_OP_SUB_S, c32, in_block);
+  return arith(c, ASC_OP_REM_S, rest, c32);
+}
+
+/* The copy between the tile t (rows x width elements, rows of width * E
+ * bytes) and the global tensor view g (rows `cols` elements apart) of
+ * n_rows rows of n_cols elements (i32 values in [0, rows] / [0, width]):
+ * one DataCopyPad, its GM stride (cols - n_cols) * E bytes, its UB stride
+ * the 32-byte blocks from a row's copied part to the next row. A load of a
+ * part (`part`) first fills the tile with the pad value and pads each row's
+ * last copied block with it (rightPadding), so every element is defined. */
+static void copy_rows(Cursor *c, int load, int part, AscValue *t, AscValue *g,
+                      AscValue *n_rows, AscValue *n_cols, AscValue *cols,
+                      AscValue *pad, int64_t rows, int64_t width) {
   AscDType dt = t->type->dtype;
   int64_t eb = (int64_t)asc_dtype_size(dt);
-  AscValue *len = i_const(c, ASC_DT_INT32, length);
-  if (load) {
-    AscValue *dup[3] = {t, pad, len};
+  if (load && part) {
+    AscValue *count = i_const(c, ASC_DT_INT32, rows * width);
+    AscValue *dup[3] = {t, pad, count};
     emit(c, ASC_OP_DUPLICATE, dup, 3, NULL, NULL, 0, 0);
   }
+  AscValue *e = i_const(c, ASC_DT_INT32, eb);
+  AscValue *bytes = arith(c, ASC_OP_MUL_S, n_cols, e);
+  AscValue *gm_gap = arith(c, ASC_OP_SUB_S, cols, n_cols);
+  AscValue *gm_stride = arith(c, ASC_OP_MUL_S, gm_gap, e);
+  AscValue *tail = to_block(c, bytes); /* pad bytes after a row's data */
+  /* UB blocks between rows: (width * E - (bytes + tail)) / 32 */
   AscValue *zero = i_const(c, ASC_DT_INT32, 0);
-  AscValue *bytes = arith(c, ASC_OP_MUL_S, n, i_const(c, ASC_DT_INT32, eb));
-  AscValue *ext_f[5] = {i_const(c, ASC_DT_INT32, 1), bytes, zero, zero, zero};
+  AscValue *ub_stride = zero; /* one row: its bytes need not be blocks */
+  if (rows > 1) {
+    AscValue *row_bytes = i_const(c, ASC_DT_INT32, width * eb);
+    AscValue *used = arith(c, ASC_OP_ADD_S, bytes, tail);
+    AscValue *gap = arith(c, ASC_OP_SUB_S, row_bytes, used);
+    AscValue *c32 = i_const(c, ASC_DT_INT32, 32);
+    ub_stride = arith(c, ASC_OP_DIV_S, gap, c32);
+  }
+  AscValue *ext_f[5] = {n_rows, bytes, load ? gm_stride : ub_stride,
+                        load ? ub_stride : gm_stride, zero};
   AscValue *ext = make_struct(
       c, asc_struct_info(ASC_STRUCT_DATA_COPY_EXT_PARAMS), ext_f, 5);
   if (!load) {
@@ -129,15 +164,9 @@ static void copy_part(Cursor *c, int load, AscValue *t, AscValue *g,
     emit(c, ASC_OP_DATA_COPY_PAD_LOCAL_TO_GM, cp, 3, NULL, NULL, 0, 0);
     return;
   }
-  /* rightPadding = ((32 - bytes % 32) % 32) / eb elements */
-  AscValue *c32 = i_const(c, ASC_DT_INT32, 32);
-  AscValue *rpad = arith(
-      c, ASC_OP_DIV_S,
-      arith(c, ASC_OP_REM_S,
-            arith(c, ASC_OP_SUB_S, c32, arith(c, ASC_OP_REM_S, bytes, c32)),
-            c32),
-      i_const(c, ASC_DT_INT32, eb));
-  AscValue *pad_f[4] = {i_const(c, ASC_DT_BOOL, 1), zero, rpad, pad};
+  AscValue *is_pad = i_const(c, ASC_DT_BOOL, 1);
+  AscValue *right = arith(c, ASC_OP_DIV_S, tail, e);
+  AscValue *pad_f[4] = {is_pad, zero, right, pad};
   AscValue *pe =
       make_struct(c,
                   asc_struct_instance(
@@ -147,40 +176,72 @@ static void copy_part(Cursor *c, int load, AscValue *t, AscValue *g,
   emit(c, ASC_OP_DATA_COPY_PAD_GM_TO_LOCAL, cp, 4, NULL, NULL, 0, 0);
 }
 
-/* A load's or store's copies before `op`: when offset and size are
- * constants, the one copy that applies; else scf.if (size - offset >=
- * length) { DataCopy of the whole tile } else { copy_part of
- * max(size - offset, 0) }. Returns 0 when out of memory. */
+/* The whole tile's copy: one count-form DataCopy when the tile is one row
+ * of whole 32-byte blocks, else copy_rows of every row and column. */
+static void copy_whole(Cursor *c, int load, AscValue *t, AscValue *g,
+                       AscValue *cols, AscValue *pad, int64_t rows,
+                       int64_t width) {
+  int64_t eb = (int64_t)asc_dtype_size(t->type->dtype);
+  if (rows == 1 && (width * eb) % 32 == 0) {
+    AscValue *cp[3] = {load ? t : g, load ? g : t,
+                       i_const(c, ASC_DT_INT32, width)};
+    emit(c, load ? ASC_OP_COPY_GM_TO_LOCAL : ASC_OP_COPY_LOCAL_TO_GM, cp, 3,
+         NULL, NULL, 0, 0);
+    return;
+  }
+  AscValue *n_rows = i_const(c, ASC_DT_INT32, rows);
+  AscValue *n_cols = i_const(c, ASC_DT_INT32, width);
+  copy_rows(c, load, 0, t, g, n_rows, n_cols, cols, pad, rows, width);
+}
+
+/* A load's or store's copies before `op`, between the tile t (`length`
+ * elements, rows of `width`) and the global tensor gt of rows x cols
+ * elements at (row, col): when the four are constants, the one copy that
+ * applies; else scf.if (rows - row >= tile rows && cols - col >= width) {
+ * copy_whole } else { copy_rows of the rows and columns inside }. Returns
+ * 0 when out of memory. */
 static int lower_copy(Lowering *lw, AscOp *op, int load, AscValue *t,
-                      AscValue *gt, AscValue *offset, AscValue *size,
-                      AscValue *pad, int64_t length) {
+                      AscValue *gt, AscValue *const *rc, AscValue *pad,
+                      int64_t length, int64_t width) {
+  AscValue *row = rc[0], *col = rc[1], *rows = rc[2], *cols = rc[3];
+  int64_t nrows = length / width;
   Cursor c = {lw, op->parent, op, op->loc, 1};
-  AscValue *off_ops[2] = {gt, offset};
+  AscValue *row_start = arith(&c, ASC_OP_MUL_S, row, cols);
+  AscValue *base = arith(&c, ASC_OP_ADD_S, row_start, col);
+  AscValue *off_ops[2] = {gt, base};
   AscValue *g = res(emit(&c, ASC_OP_GT_OFFSET, off_ops, 2, gt->type, NULL, 0,
-                         0)); /* the view at offset */
-  AscOpId full_id = load ? ASC_OP_COPY_GM_TO_LOCAL : ASC_OP_COPY_LOCAL_TO_GM;
-  int64_t ko, ks;
-  if (asc_int_constant(offset, &ko) && asc_int_constant(size, &ks)) {
-    int64_t rem = ks - ko;
-    if (rem >= length) {
-      AscValue *cp[3] = {load ? t : g, load ? g : t,
-                         i_const(&c, ASC_DT_INT32, length)};
-      emit(&c, full_id, cp, 3, NULL, NULL, 0, 0);
+                         0)); /* the view at (row, col) */
+  int64_t k[4];
+  if (asc_int_constant(row, &k[0]) && asc_int_constant(col, &k[1]) &&
+      asc_int_constant(rows, &k[2]) && asc_int_constant(cols, &k[3])) {
+    int64_t in_r = k[2] - k[0], in_c = k[3] - k[1];
+    if (in_r >= nrows && in_c >= width) {
+      copy_whole(&c, load, t, g, cols, pad, nrows, width);
     } else {
-      copy_part(&c, load, t, g, i_const(&c, ASC_DT_INT32, rem < 0 ? 0 : rem),
-                pad, length);
+      in_r = in_r < 0 ? 0 : in_r > nrows ? nrows : in_r;
+      in_c = in_c < 0 ? 0 : in_c > width ? width : in_c;
+      AscValue *n_rows = i_const(&c, ASC_DT_INT32, in_r);
+      AscValue *n_cols = i_const(&c, ASC_DT_INT32, in_c);
+      copy_rows(&c, load, 1, t, g, n_rows, n_cols, cols, pad, nrows, width);
     }
     return c.ok;
   }
-  AscValue *rem = arith(&c, ASC_OP_SUB_S, size, offset);
-  AscValue *len = i_const(&c, ASC_DT_INT32, length);
+  AscValue *rem_r = arith(&c, ASC_OP_SUB_S, rows, row);
+  AscValue *rem_c = arith(&c, ASC_OP_SUB_S, cols, col);
+  /* whole = min(rem_r - nrows, rem_c - width) >= 0 */
+  AscValue *k_rows = i_const(&c, ASC_DT_INT32, nrows);
+  AscValue *slack_r = arith(&c, ASC_OP_SUB_S, rem_r, k_rows);
+  AscValue *k_cols = i_const(&c, ASC_DT_INT32, width);
+  AscValue *slack_c = arith(&c, ASC_OP_SUB_S, rem_c, k_cols);
+  AscValue *slack = arith(&c, ASC_OP_MIN_S, slack_r, slack_c);
   AscAttr pred;
   memset(&pred, 0, sizeof pred);
   pred.name = "predicate";
   pred.kind = ASC_ATTR_ENUM;
   pred.enum_kind = ASC_ENUM_CMPPRED;
   pred.i = ASC_CMPPRED_GE;
-  AscValue *cmp_ops[2] = {rem, len};
+  AscValue *zero = i_const(&c, ASC_DT_INT32, 0);
+  AscValue *cmp_ops[2] = {slack, zero};
   AscValue *whole =
       res(emit(&c, ASC_OP_CMP_S, cmp_ops, 2,
                asc_type_scalar(lw->ctx, ASC_DT_BOOL), &pred, 1, 0));
@@ -188,15 +249,14 @@ static int lower_copy(Lowering *lw, AscOp *op, int load, AscValue *t,
   if (!branch)
     return 0;
   Cursor in = {lw, branch->regions[0].block, NULL, op->loc, 1};
-  AscValue *cp[3] = {load ? t : g, load ? g : t, len};
-  emit(&in, full_id, cp, 3, NULL, NULL, 0, 0);
+  copy_whole(&in, load, t, g, cols, pad, nrows, width);
   emit(&in, ASC_OP_YIELD, NULL, 0, NULL, NULL, 0, 0);
-  Cursor tail = {lw, branch->regions[1].block, NULL, op->loc, 1};
-  AscValue *n =
-      arith(&tail, ASC_OP_MAX_S, rem, i_const(&tail, ASC_DT_INT32, 0));
-  copy_part(&tail, load, t, g, n, pad, length);
-  emit(&tail, ASC_OP_YIELD, NULL, 0, NULL, NULL, 0, 0);
-  return in.ok && tail.ok;
+  Cursor part = {lw, branch->regions[1].block, NULL, op->loc, 1};
+  AscValue *in_rows = clamp(&part, rem_r, nrows);
+  AscValue *in_cols = clamp(&part, rem_c, width);
+  copy_rows(&part, load, 1, t, g, in_rows, in_cols, cols, pad, nrows, width);
+  emit(&part, ASC_OP_YIELD, NULL, 0, NULL, NULL, 0, 0);
+  return c.ok && in.ok && part.ok;
 }
 
 /* The row `op` names, when its required operands are `names` (dst first,
@@ -233,9 +293,17 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "%s: length %lld is no valid number of elements",
                      self->name, (long long)length);
+  int64_t width = asc_op_attr_int(op, "width", length);
+  if ((op->id == ASC_OP_TILE_LOAD || op->id == ASC_OP_TILE_STORE) &&
+      (width <= 0 || length % width || length / width > 4095))
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: a tile of %lld elements in rows of %lld: the rows "
+                     "must divide it and be at most 4095 (DataCopyPad's "
+                     "blockCount)",
+                     self->name, (long long)length, (long long)width);
   if (op->id == ASC_OP_TILE_STORE) {
     if (!lower_copy(lw, op, 0, op->operands[1], op->operands[0],
-                    op->operands[2], op->operands[3], NULL, length))
+                    op->operands + 2, NULL, length, width))
       return oom(lw, op);
     asc_module_log(
         lw->m,
@@ -288,8 +356,8 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
   AscValue *args[4] = {dst, NULL, NULL, NULL};
   int n = 0;
   if (op->id == ASC_OP_TILE_LOAD) {
-    if (!lower_copy(lw, op, 1, dst, op->operands[0], op->operands[1],
-                    op->operands[2], op->operands[3], length))
+    if (!lower_copy(lw, op, 1, dst, op->operands[0], op->operands + 1,
+                    op->operands[5], length, width))
       return oom(lw, op);
   } else {
     AscValue *count = make_count(lw, op, length);

@@ -308,3 +308,46 @@ def test_pyasc2_options_are_accepted_and_checked() -> None:
         asc2.jit(vf_fusion=1)(body)
     with pytest.raises(TypeError, match="unknown @asc.jit option `nope`"):
         asc2.jit(nope=True)(body)
+
+
+@asc2.jit
+def tile2d_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, rows: int, cols: int,
+                  shape: asc.ConstExpr, tile_id: asc.ConstExpr):
+    x = asc2.load(asc2.tensor(x_ptr, [rows, cols]), shape, tile_id=tile_id, pad_value=100.0)
+    asc2.store(x * 3.0, asc2.tensor(z_ptr, [rows, cols]), tile_id=tile_id)
+
+
+@pytest.mark.parametrize("rows, cols, shape, tile_id", [
+    (16, 64, (4, 32), (1, 1)),      # inside, rows strided in GM
+    (13, 40, (8, 16), (1, 2)),      # past both ends: 5 rows, 8 columns inside
+    (9, 24, (4, 24), (2, 0)),       # past the last row only
+    (3, 8, (4, 8), (1, 0)),         # wholly past the end: nothing moves
+])
+def test_tiles_of_two_dims(rows: int, cols: int, shape: Any, tile_id: Any) -> None:
+    x = np.arange(rows * cols, dtype=np.float32).reshape(rows, cols)
+    z = np.zeros_like(x)
+    tile2d_kernel[1](x, z, rows, cols, shape, tile_id)
+    want = np.zeros_like(x)
+    r0, c0 = tile_id[0] * shape[0], tile_id[1] * shape[1]
+    want[r0:r0 + shape[0], c0:c0 + shape[1]] = 3 * x[r0:r0 + shape[0], c0:c0 + shape[1]]
+    np.testing.assert_array_equal(z, want)
+
+
+@asc2.jit
+def scalar_elem_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, i: int, j: int):
+    xt, zt = asc2.tensor(x_ptr, [8, 16]), asc2.tensor(z_ptr, [8, 16])
+    s = asc2.load(xt, offsets=[i, j])
+    asc2.store(s * 2.0, zt, offsets=[i, j])
+    asc2.store(asc2.full([1], s), zt, offsets=[j % 8, i])
+    asc2.store(asc2.zeros_like(asc2.full([16], 1.0)) + 5.0, zt, offsets=[0, 0])
+
+
+def test_scalar_load_store_and_full() -> None:
+    x = np.arange(128, dtype=np.float32).reshape(8, 16)
+    z = np.zeros_like(x)
+    scalar_elem_kernel[1](x, z, 3, 5)
+    want = np.zeros_like(x)
+    want[0, :] = 5
+    want[5, 3] = x[3, 5]
+    want[3, 5] = 2 * x[3, 5]
+    np.testing.assert_array_equal(z, want)
