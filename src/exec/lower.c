@@ -846,6 +846,15 @@ static AscStatus lower_op(Lower *l, AscOp *op) {
   case ASC_OP_FUNC:
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "nested functions are not supported");
+  case ASC_OP_TILE_LOAD: /* family: tiles */
+  case ASC_OP_TILE_STORE:
+  case ASC_OP_TILE_BINARY:
+  case ASC_OP_TILE_BINARY_SCALAR:
+  case ASC_OP_TILE_UNARY:
+  case ASC_OP_TILE_FULL:
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s must be lowered: run the lower-tiles pass",
+                     asc_op_info(op->id)->name);
   case ASC_OP_LT_AUTO: /* family: ubplan */
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc.local_tensor_auto must be planned: run the plan-ub "

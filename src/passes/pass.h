@@ -19,6 +19,9 @@ AscStatus asc_pass_inline(AscModule *m, const char *opts);
  * opts "ub=BYTES" (default what the kernel may use of the Ascend910B's
  * 192 KiB: asc_kernel_reserve, src/sim/reserve.c). */
 AscStatus asc_pass_plan_ub(AscModule *m, const char *opts);
+/* family: tiles. The asc2 tile ops become asc.local_tensor_auto plus copy
+ * and vector ops (lower_tiles.c); no options. */
+AscStatus asc_pass_lower_tiles(AscModule *m, const char *opts);
 /* reserved_ubuf.c: opts "disable" (--cce-disable-asc-reserved-ubuf): the
  * APIs that use Ascend C's reserved UB are CompileErrors. */
 AscStatus asc_pass_reserved_ubuf(AscModule *m, const char *opts);

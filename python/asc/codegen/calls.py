@@ -92,6 +92,8 @@ class CallsMixin(VisitorBase):
             module = type(self_obj).__module__
         if not isinstance(module, str):
             return False
+        if module == "asc2" or module.startswith("asc2."):  # family: tiles: the asc2 API
+            return True
         return module.startswith("asc.language") or (
             isinstance(func, type) and str(func.__module__).startswith("asc.language"))
 

@@ -202,7 +202,14 @@ class ControlFlowMixin(VisitorBase):
         if not isinstance(kind, LoopRange):
             raise self.error(it, "kernels can only loop over range(...)",
                              "hint: write `for i in range(n):` (or asc.static_range(n) to unroll)")
-        if it.keywords or not 1 <= len(it.args) <= 3:
+        for kw in it.keywords:  # family: tiles: asc2.range(..., unroll_factor=, parallel=)
+            if kw.arg not in kind.keywords:
+                raise self.error(kw.value if kw.arg is None else kw, f"{kind.name}() takes no keyword "
+                                 f"`{kw.arg}`" + (f" (it takes {', '.join(kind.keywords)})" if kind.keywords else ""),
+                                 f"hint: write {kind.name}(stop), {kind.name}(start, stop) or "
+                                 f"{kind.name}(start, stop, step)")
+            self.guarded(kw, lambda kw=kw: kind.check_keyword(kw.arg, self.eval(kw.value)))
+        if not 1 <= len(it.args) <= 3:
             raise self.error(it, f"{kind.name}() takes 1 to 3 positional arguments",
                              f"hint: write {kind.name}(stop), {kind.name}(start, stop) or "
                              f"{kind.name}(start, stop, step)")

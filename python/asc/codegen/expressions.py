@@ -83,6 +83,8 @@ class ExpressionsMixin(VisitorBase):
         if found:
             self.globals_used[(self.fn, name)] = value
             return _plain(value)
+        if name in self.fn.custom_builtins:  # family: tiles (asc2.range)
+            return self.fn.custom_builtins[name]
         if name in _BUILTINS:
             return _BUILTINS[name]
         raise self.error(node, f"name `{name}` is not defined",

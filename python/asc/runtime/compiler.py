@@ -28,6 +28,10 @@ PIPELINE = ("canonicalize", "dce")
 # says otherwise (upstream's need_insert_sync), and goes through sync_pipeline's passes.
 AUTO_TENSOR_OP = '"asc.local_tensor_auto"'
 
+# family: tiles. The asc2 front end's tile ops (ops.def); a kernel holding one goes through lower-tiles first,
+# which makes its tiles auto tensors (so it is planned and synced as a LocalTensorAuto kernel is).
+TILE_OP_PREFIX = '"asc2.'
+
 
 def sync_pipeline(options: Dict[str, Any], has_auto: bool = False, platform: str = "",
                   module: Any = None) -> List[str]:
@@ -88,7 +92,7 @@ def effective_options(options: Dict[str, Any], ir_text: str) -> Dict[str, Any]:
     """The options a module is compiled with: insert_sync=None becomes True
     when the kernel uses asc.LocalTensorAuto (else False)."""
     if options.get("insert_sync") is None:
-        options = dict(options, insert_sync=AUTO_TENSOR_OP in ir_text)
+        options = dict(options, insert_sync=AUTO_TENSOR_OP in ir_text or TILE_OP_PREFIX in ir_text)
     return options
 
 
@@ -305,10 +309,14 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
                     platform: str) -> CompiledKernel:
     module, visitor, runtime = build_module(jit_fn, specs)
     ir_initial = module.print()
-    has_auto = AUTO_TENSOR_OP in ir_initial
+    has_tiles = TILE_OP_PREFIX in ir_initial
+    has_auto = AUTO_TENSOR_OP in ir_initial or has_tiles
     options = effective_options(options, ir_initial)
     try:
         module.verify()
+        if has_tiles:  # (also with run_passes=False: nothing runs tile ops)
+            module.run_pass("lower-tiles")
+            module.verify()
         passes = list(PIPELINE) if options.get("run_passes", True) else []
         for name in passes:
             module.run_pass(name)

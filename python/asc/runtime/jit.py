@@ -136,6 +136,12 @@ def _signature(fn: Callable[..., Any]) -> inspect.Signature:
 
 
 class JITFunction:
+    # family: tiles. A front end built on this JIT (asc2) may give names of its own to kernel builtins
+    # (`range`) and convert arguments before a launch reads them (PyAsc2 passes 0-dim tensors by value).
+    custom_builtins: Dict[str, Any] = {}
+    arg_converter: Optional[Callable[[Tuple[Any, ...], Dict[str, Any]], Tuple[Tuple[Any, ...], Dict[str, Any]]]] \
+        = None
+
     def __init__(self, fn: Callable[..., Any], options: Optional[Dict[str, Any]] = None):
         if not inspect.isfunction(fn):
             raise TypeError(f"@asc.jit decorates functions, not {type(fn).__name__}")

@@ -160,6 +160,9 @@ class Launcher:
         self.stream = stream
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
+        conv = self.fn.arg_converter
+        if conv is not None:  # family: tiles (asc2's 0-dim tensors are scalars)
+            args, kwargs = conv(args, kwargs)
         if not kwargs and self._fast(args):
             return
         self._full(args, kwargs)

@@ -1196,7 +1196,14 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_empty_tensor;
   case ASC_OP_TPIPE_GET_PTR:
     return emit_tpipe_ptr;
-  case ASC_OP_LT_AUTO: /* family: ubplan */
+  case ASC_OP_LT_AUTO:   /* family: ubplan */
+  case ASC_OP_TILE_LOAD: /* family: tiles (lower-tiles makes them auto tensors)
+                          */
+  case ASC_OP_TILE_STORE:
+  case ASC_OP_TILE_BINARY:
+  case ASC_OP_TILE_BINARY_SCALAR:
+  case ASC_OP_TILE_UNARY:
+  case ASC_OP_TILE_FULL:
     return emit_unplanned_auto;
   case ASC_OP_LT_SET_ADDR_WITH_OFFSET:
   case ASC_OP_ALLOC_TENSOR_INPLACE:

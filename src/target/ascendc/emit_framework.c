@@ -59,7 +59,11 @@ void emit_tpipe_ptr(Emitter *e, AscOp *op) {
 
 /* family: ubplan */
 void emit_unplanned_auto(Emitter *e, AscOp *op) {
-  if (!e->failed)
+  if (!e->failed && op->id != ASC_OP_LT_AUTO) /* family: tiles */
+    asc_error(e->ctx, ASC_ERR_COMPILE, op->loc,
+              "%s must be lowered: run the lower-tiles pass",
+              asc_op_info(op->id)->name);
+  else if (!e->failed)
     asc_error(e->ctx, ASC_ERR_COMPILE, op->loc,
               "asc.local_tensor_auto must be planned: run the plan-ub pass");
   e->failed = 1;

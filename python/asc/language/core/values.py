@@ -8,7 +8,7 @@ with a runtime value needs them in the IR; then they become constants.
 from __future__ import annotations
 
 import enum
-from typing import Any, Optional, Union
+from typing import Any, Optional, Tuple, Union
 
 from ...codegen import builder as _b
 from . import dtype as dt
@@ -776,9 +776,15 @@ class LoopRange:
     compile-time integers) inside a kernel: only valid as the iterable of a
     `for`. Upstream pyasc spells the same `asc.range` / `asc.static_range`."""
 
+    # family: tiles: the keywords this range takes (asc2.range: unroll_factor, parallel)
+    keywords: Tuple[str, ...] = ()
+
     def __init__(self, name: str, unrolled: bool):
         self.name = name
         self.unrolled = unrolled
+
+    def check_keyword(self, name: str, value: Any) -> None:
+        """Checks a keyword argument's value (a range with keywords says which)."""
 
     def __repr__(self) -> str:
         return self.name

@@ -1,0 +1,72 @@
+"""`asc2`: the tile-level front end (PyAsc2's API) over the asc IR.
+
+    import asc2
+
+    @asc2.jit
+    def vadd(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, size: int,
+             tile: asc.ConstExpr[int]):
+        x, y, z = asc2.tensor(x_ptr, [size]), asc2.tensor(y_ptr, [size]), asc2.tensor(z_ptr, [size])
+        off = asc2.block_idx() * tile
+        asc2.store(asc2.load(x, [tile], offsets=[off]) + asc2.load(y, [tile], offsets=[off]), z, offsets=[off])
+
+    vadd[core_num](x, y, z, x.size, 128)
+
+Tile ops are IR ops of their own (src/ir/ops.def, "family: tiles"); the C pass lower-tiles turns them into UB
+tensors planned by plan-ub, copies and vector instructions, with the pipes synchronised by insert-sync. What
+works and what raises NotImplementedError: docs/api.md, "asc2".
+"""
+
+from . import tile as _tile
+from .jit import jit
+from .tile import (
+    Tensor,
+    Tile,
+    TileLocation,
+    abs,
+    add,
+    block_idx,
+    block_num,
+    ceil,
+    cos,
+    cosh,
+    div,
+    erf,
+    exp,
+    exp2,
+    floor,
+    full,
+    full_like,
+    left_shift,
+    load,
+    log,
+    maximum,
+    minimum,
+    mul,
+    negative,
+    range,
+    relu,
+    right_shift,
+    rsqrt,
+    sin,
+    sinh,
+    sqrt,
+    store,
+    sub,
+    tan,
+    tanh,
+    tensor,
+    zeros,
+    zeros_like,
+)
+
+# the PyAsc2 API this package does not implement yet: each raises NotImplementedError naming itself
+for _f in _tile._missing:
+    globals()[_f.__name__] = _f
+del _f
+
+__all__ = [
+    "jit", "tensor", "Tensor", "Tile", "TileLocation", "range", "load", "store", "block_idx", "block_num",
+    "add", "sub", "mul", "div", "maximum", "minimum", "left_shift", "right_shift",
+    "abs", "exp", "log", "sqrt", "rsqrt", "relu", "negative", "sin", "cos", "tan", "sinh", "cosh", "tanh", "erf",
+    "floor", "ceil", "exp2", "full", "full_like", "zeros", "zeros_like",
+] + list(_tile.NOT_YET)

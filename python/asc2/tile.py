@@ -1,0 +1,566 @@
+"""The tile layer: tensors, tiles and the tile operations of `asc2`.
+
+A `Tensor` (asc2.tensor) is an asc GlobalTensor with a shape. A `Tile` is
+the SSA value of a tile op of the IR (ops.def, "family: tiles"): its type is
+`!asc.local_tensor<T, VECCALC>`, its shape and dtype live here. The C pass
+lower-tiles (src/passes/lower_tiles.c) makes each tile an
+asc.local_tensor_auto filled by the existing copy or vector op, so the UB
+planner places it and insert-sync orders the pipes; nothing downstream is
+tile-specific.
+
+This first slice does 1-D tiles in the Unified Buffer: load/store with
+offsets, elementwise arithmetic (add, sub, mul, div, maximum, minimum, shifts
+by a scalar) and the unary operators with a vector instruction of their own.
+Every other PyAsc2 API exists and raises NotImplementedError naming itself
+(docs/api.md, "asc2").
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
+
+from asc.codegen import builder as _b
+from asc.language.basic.sys_var import get_block_idx, get_block_num
+from asc.language.core import dtype as dt
+from asc.language.core.checks import describe, error
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.values import GlobalAddress, GlobalTensor, IRValue, LoopRange, Scalar, is_number, to_scalar
+
+UB_BLOCK_BYTES = 32  # a tile's bytes are whole 32-byte blocks of the UB (as PyAsc2 checks)
+
+
+class TileLocation(enum.IntEnum):
+    """Where a tile lives (PyAsc2's values). Only UB is supported here."""
+
+    L0A = 23
+    L0B = 24
+    L0C = 25
+    UB = 26
+    L1 = 27
+    FIX = 28
+
+
+class Asc2Range(LoopRange):
+    """`asc2.range(start, stop, step, *, unroll_factor=1, parallel=False)`: a
+    runtime loop. unroll_factor and parallel are checked and recorded; the UB
+    planner double-buffers the tiles of a loop body on its own."""
+
+    keywords = ("unroll_factor", "parallel")
+
+    def check_keyword(self, name: str, value: Any) -> None:
+        value = ConstExpr.unwrap(value)
+        if name == "unroll_factor" and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise error(f"asc2.range: unroll_factor must be an int of at least 1, got {describe(value)}",
+                        "hint: pass a compile-time int (an asc.ConstExpr parameter or a literal)")
+        if name == "parallel" and not isinstance(value, bool):
+            raise error(f"asc2.range: parallel must be True or False, got {describe(value)}",
+                        "hint: write parallel=True")
+
+
+ASC2_RANGE = Asc2Range("range", False)
+range = ASC2_RANGE  # noqa: A001 (PyAsc2's name)
+
+
+def _const(x: Any) -> Any:
+    return ConstExpr.unwrap(x)
+
+
+def _int_or_scalar(x: Any, what: str) -> Any:
+    x = _const(x)
+    if isinstance(x, Scalar) and x.dtype.is_int() and x.dtype != dt.bool_:
+        return x
+    if isinstance(x, int) and not isinstance(x, bool):
+        return x
+    raise error(f"{what} must be an integer (a number or a runtime int), got {describe(x)}",
+                "hint: pass an int kernel parameter, a value computed from one, or a literal")
+
+
+def _static_shape(shape: Any, api: str) -> Tuple[int, ...]:
+    shape = _const(shape)
+    dims = list(shape) if isinstance(shape, (list, tuple)) else [shape]
+    out = []
+    for d in dims:
+        d = _const(d)
+        if isinstance(d, IRValue):
+            raise error(f"{api}: a tile's shape must be known at compile time, got {describe(d)}",
+                        "hint: pass the tile size as an asc.ConstExpr[int] parameter")
+        if isinstance(d, bool) or not isinstance(d, int) or d <= 0:
+            raise error(f"{api}: a tile's shape must be positive integers, got {describe(d)}",
+                        "hint: write e.g. asc2.load(t, [128], offsets=[off])")
+        out.append(d)
+    if not out:
+        raise error(f"{api}: a tile's shape must have at least one dim", "hint: write e.g. [128]")
+    return tuple(out)
+
+
+class Tensor:
+    """`asc2.tensor(ptr, shape)`: global memory seen as an array of `shape`
+    (dims: ints or runtime ints) of ptr's element type."""
+
+    def __init__(self, gt: GlobalTensor, dtype: dt.DataType, shape: Tuple[Any, ...], numel: Any):
+        self.gt = gt
+        self.dtype = dtype
+        self.shape = shape
+        self.numel = numel  # the number of elements: an int or a runtime int
+
+    def __repr__(self) -> str:
+        return f"asc2.Tensor({self.dtype.name}, rank {len(self.shape)})"
+
+
+def tensor(ptr: Any, shape: Any) -> Tensor:
+    if not isinstance(ptr, GlobalAddress):
+        raise error(f"asc2.tensor: the first argument must be a kernel's tensor argument (a GlobalAddress), "
+                    f"got {describe(ptr)}", "hint: write asc2.tensor(x_ptr, [size]) with x_ptr a kernel parameter")
+    shape = _const(shape)
+    dims = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,)
+    if not dims:
+        raise error("asc2.tensor: the shape must have at least one dim", "hint: write asc2.tensor(x_ptr, [size])")
+    dims = tuple(_int_or_scalar(d, "asc2.tensor: a dim of the shape") for d in dims)
+    gt = GlobalTensor()
+    size: Any = 1
+    for d in dims:
+        size = size * d
+    gt.set_global_buffer(ptr, size)
+    return Tensor(gt, ptr.dtype, dims, size)
+
+
+class Tile(IRValue):
+    """A tile: `shape` elements of `dtype` in the UB (made by asc2.load and
+    the tile operators; PyAsc2's Tile)."""
+
+    def __init__(self, handle: Any, dtype: dt.DataType, shape: Tuple[int, ...]):
+        self.handle = handle
+        self.dtype = dtype
+        self.shape = shape
+        self.size = math.prod(shape)
+
+    def __repr__(self) -> str:
+        return f"asc2.Tile({self.dtype.name}, {list(self.shape)})"
+
+    def __add__(self, other: Any) -> Any:
+        return add(self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return add(other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return sub(self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return sub(other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return mul(self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return mul(other, self)
+
+    def __truediv__(self, other: Any) -> Any:
+        return div(self, other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return div(other, self)
+
+    def __lshift__(self, other: Any) -> Any:
+        return left_shift(self, other)
+
+    def __rshift__(self, other: Any) -> Any:
+        return right_shift(self, other)
+
+    def __neg__(self) -> Any:
+        return negative(self)
+
+    def __abs__(self) -> Any:
+        return abs(self)  # (asc2.abs below)
+
+    def _compare(self, other: Any, name: str) -> Any:
+        raise NotImplementedError(f"asc2.{name} (comparing tiles) is not supported yet by this package "
+                                  "(docs/api.md, asc2)")
+
+    def __lt__(self, other: Any) -> Any:
+        return self._compare(other, "less")
+
+    def __le__(self, other: Any) -> Any:
+        return self._compare(other, "less_equal")
+
+    def __gt__(self, other: Any) -> Any:
+        return self._compare(other, "greater")
+
+    def __ge__(self, other: Any) -> Any:
+        return self._compare(other, "greater_equal")
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return self._compare(other, "equal")
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return self._compare(other, "not_equal")
+
+    __hash__ = IRValue.__hash__
+
+    def __bool__(self) -> bool:
+        raise error("a tile has no truth value", "hint: compare elements with asc2 operations")
+
+
+def _tile_type(dtype: dt.DataType) -> Any:
+    from asc.language.core.enums import TPosition
+
+    return _b.current().type("local_tensor", dtype.name, int(TPosition.VECCALC))
+
+
+def _check_ub(shape: Tuple[int, ...], dtype: dt.DataType, api: str) -> int:
+    n = math.prod(shape)
+    last = shape[-1] * dtype.sizeof()
+    if last % UB_BLOCK_BYTES:
+        raise error(f"{api}: a tile's rows of {shape[-1]} {dtype.name} elements are {last} bytes, not a multiple of "
+                    f"{UB_BLOCK_BYTES} (the UB's block)",
+                    f"hint: make the last dim {UB_BLOCK_BYTES // math.gcd(UB_BLOCK_BYTES, dtype.sizeof())} elements "
+                    "or a multiple of that")
+    if n >= 1 << 31:
+        raise error(f"{api}: a tile of {n} elements is too large", "hint: use smaller tiles")
+    return n
+
+
+def _place(tensor: Tensor, shape: Tuple[int, ...], offsets: Any, tile_id: Any, api: str) -> List[Any]:
+    """The (row, col, rows, cols) operands of a load or store: the tensor as rows x cols elements (a 1-D one
+    as 1 x size) and the tile's first element in it."""
+    if (offsets is None) == (tile_id is None):
+        raise error(f"{api}: give exactly one of offsets=[...] and tile_id=[...]",
+                    f"hint: write {api}(..., offsets=[off])")
+    rank = len(tensor.shape)
+    if rank > 2:
+        raise NotImplementedError(f"{api}: tensors of rank {rank} are not supported yet (rank 1 and 2; docs/api.md, "
+                                  "asc2)")
+    if len(shape) != rank and not (api == "asc2.store" and len(shape) < rank):
+        raise error(f"{api}: a tile of rank {len(shape)} in a tensor of rank {rank}",
+                    "hint: give the tile as many dims as the tensor")
+    shape = (1,) * (rank - len(shape)) + tuple(shape)  # (a store of a lower-rank tile: its rows at the offsets)
+    given = _const(offsets if offsets is not None else tile_id)
+    vals = list(given) if isinstance(given, (list, tuple)) else [given]
+    if len(vals) != rank:
+        raise error(f"{api}: {len(vals)} offsets for a tensor of rank {rank}",
+                    f"hint: write {api}(..., offsets=[{', '.join(['off'] * rank)}])")
+    what = "tile_id" if tile_id is not None else "offsets"
+    vals = [_int_or_scalar(v, f"{api}: {what}") for v in vals]
+    if tile_id is not None:
+        vals = [v * n for v, n in zip(vals, shape)]
+    dims = list(tensor.shape)
+    if rank == 1:
+        vals, dims = [0] + vals, [1] + dims
+    return [to_scalar(v, dt.int32) for v in vals + dims]  # (Ascend C offsets: 32 bits)
+
+
+def _index(tensor: Tensor, offsets: Any, api: str) -> Any:
+    """The element index of `offsets` in the tensor (row-major)."""
+    if offsets is None:
+        raise error(f"{api} of one element takes offsets=[...]", f"hint: write {api}(..., offsets=[i])")
+    row, col, _, cols = _place(tensor, (1,) * len(tensor.shape), offsets, None, api)
+    return row * cols + col
+
+
+def load(tensor: Tensor, shape: Optional[Iterable[int]] = None, *, offsets: Any = None, tile_id: Any = None,
+         location: TileLocation = TileLocation.UB, pad_value: Any = 0) -> Any:
+    """`asc2.load(tensor, shape, offsets=[...] | tile_id=[...], pad_value=0)`:
+    a tile of `shape` elements from `offsets`; its elements past the
+    tensor's end are pad_value. Without a shape, the element at offsets."""
+    if not isinstance(tensor, Tensor):
+        raise error(f"asc2.load: the first argument must be an asc2.tensor, got {describe(tensor)}",
+                    "hint: write asc2.load(asc2.tensor(x_ptr, [size]), [tile], offsets=[off])")
+    if _const(location) != TileLocation.UB:
+        raise NotImplementedError(f"asc2.load: location={location!r} is not supported yet (UB only)")
+    if shape is None:
+        return tensor.gt.get_value(_index(tensor, offsets, "asc2.load"))
+    shp = _static_shape(shape, "asc2.load")
+    n = _check_ub(shp, tensor.dtype, "asc2.load")
+    place = _place(tensor, shp, offsets, tile_id, "asc2.load")
+    pad = _scalar_of(0 if pad_value is None else pad_value, tensor.dtype, "asc2.load: pad_value")
+    b = _b.current()
+    h = b.create1("asc2.load", [tensor.gt] + place + [pad], _tile_type(tensor.dtype),
+                  attrs={"length": n, "width": shp[-1]})
+    return Tile(h, tensor.dtype, shp)
+
+
+def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = None) -> None:
+    """`asc2.store(tile, tensor, offsets=[...] | tile_id=[...])`: the tile's
+    elements that lie inside the tensor are written, the others not. A
+    scalar value is stored as the element at offsets."""
+    if not isinstance(tensor, Tensor):
+        raise error(f"asc2.store: the second argument must be an asc2.tensor, got {describe(tensor)}",
+                    "hint: write asc2.store(tile, asc2.tensor(z_ptr, [size]), offsets=[off])")
+    value = _const(value)
+    if not isinstance(value, Tile):
+        if isinstance(value, Scalar) or is_number(value):
+            tensor.gt.set_value(_index(tensor, offsets, "asc2.store"), to_scalar(value, tensor.dtype))
+            return
+        raise error(f"asc2.store: the value must be a tile or a scalar, got {describe(value)}",
+                    "hint: store what asc2.load or a tile operation returned")
+    if value.dtype != tensor.dtype:
+        raise error(f"asc2.store: the tile holds {value.dtype.name}, the tensor {tensor.dtype.name}",
+                    "hint: store into a tensor of the tile's element type")
+    if len(value.shape) > 1 and (value.shape[-1] * value.dtype.sizeof()) % UB_BLOCK_BYTES:
+        raise NotImplementedError(f"asc2.store: a tile of shape {list(value.shape)} whose rows are no whole 32-byte "
+                                  "blocks is not supported yet")
+    place = _place(tensor, value.shape, offsets, tile_id, "asc2.store")
+    _b.current().create("asc2.store", [tensor.gt, value] + place, [],
+                        attrs={"length": value.size, "width": value.shape[-1]})
+
+
+def block_idx() -> Scalar:
+    """`asc2.block_idx()`: the index of this block (asc.get_block_idx)."""
+    return get_block_idx()
+
+
+def block_num() -> Scalar:
+    """`asc2.block_num()`: the number of blocks of the launch (asc.get_block_num)."""
+    return get_block_num()
+
+
+# ---- elementwise ----------------------------------------------------------------------------------------------
+
+def _scalar_of(x: Any, dtype: dt.DataType, api: str) -> Scalar:
+    x = _const(x)
+    if isinstance(x, Scalar) or is_number(x):
+        return to_scalar(x, dtype)
+    raise error(f"{api}: an operand must be a tile or a number, got {describe(x)}",
+                f"hint: write {api}(tile, tile) or {api}(tile, number)")
+
+
+def full(shape: Any, value: Any, dtype: Any = None, location: TileLocation = TileLocation.UB) -> Tile:
+    """`asc2.full(shape, value, dtype=None)`: a tile of `value` (dtype: given, else the value's: int32 for a
+    Python int, float32 for a float)."""
+    if _const(location) != TileLocation.UB:
+        raise NotImplementedError(f"asc2.full: location={location!r} is not supported yet (UB only)")
+    shp = _static_shape(shape, "asc2.full")
+    value = _const(value)
+    if dtype is None:
+        if isinstance(value, Scalar):
+            dtype = value.dtype
+        elif is_number(value):
+            dtype = dt.float32 if isinstance(value, float) else dt.int32
+        else:
+            raise error(f"asc2.full: the value must be a number or a runtime scalar, got {describe(value)}",
+                        "hint: write asc2.full([n], 0.0)")
+    dtype = _const(dtype)
+    if not isinstance(dtype, dt.DataType):
+        raise error(f"asc2.full: dtype must be an asc data type, got {describe(dtype)}",
+                    "hint: write dtype=asc.float32")
+    s = _scalar_of(value, dtype, "asc2.full")
+    n = math.prod(shp)
+    h = _b.current().create1("asc2.full", [s], _tile_type(dtype), attrs={"length": n})
+    return Tile(h, dtype, shp)
+
+
+def full_like(input: Tile, value: Any, location: TileLocation = TileLocation.UB) -> Tile:
+    """`asc2.full_like(tile, value)`: a tile of tile's shape and dtype holding value."""
+    if not isinstance(_const(input), Tile):
+        raise error(f"asc2.full_like: the first argument must be a tile, got {describe(input)}",
+                    "hint: write asc2.full_like(t, 0.0)")
+    return full(input.shape, value, input.dtype, location)
+
+
+def zeros(shape: Any, dtype: Any = dt.int32, location: TileLocation = TileLocation.UB) -> Tile:
+    """`asc2.zeros(shape, dtype=asc.int32)`."""
+    return full(shape, 0, dtype, location)
+
+
+def zeros_like(input: Tile, location: TileLocation = TileLocation.UB) -> Tile:
+    """`asc2.zeros_like(tile)`."""
+    return full_like(input, 0, location)
+
+
+def _full_tile(value: Any, like: Tile) -> Tile:
+    s = _scalar_of(value, like.dtype, "asc2.full")
+    h = _b.current().create1("asc2.full", [s], _tile_type(like.dtype), attrs={"length": like.size})
+    return Tile(h, like.dtype, like.shape)
+
+
+def _binary_tiles(api: str, row: str, x: Tile, y: Tile) -> Tile:
+    if x.dtype != y.dtype:
+        raise error(f"{api}: the tiles hold {x.dtype.name} and {y.dtype.name}",
+                    "hint: give both tiles one element type")
+    if x.shape != y.shape:
+        raise NotImplementedError(f"{api}: broadcasting tiles of shapes {list(x.shape)} and {list(y.shape)} is not "
+                                  "supported yet (the shapes must be equal)")
+    h = _b.current().create1("asc2.binary", [x, y], _tile_type(x.dtype), attrs={"op": row, "length": x.size})
+    return Tile(h, x.dtype, x.shape)
+
+
+def _tile_scalar(row: str, x: Tile, s: Scalar) -> Tile:
+    h = _b.current().create1("asc2.binary_scalar", [x, s], _tile_type(x.dtype),
+                             attrs={"op": row, "length": x.size})
+    return Tile(h, x.dtype, x.shape)
+
+
+def _elementwise(api: str, x: Any, y: Any, row: str, scalar_row: Optional[str], commutes: bool,
+                 scalar_map: Any = None) -> Any:
+    """x op y on tiles and scalars: tile-tile with `row`; tile-scalar with
+    `scalar_row` (the scalar first mapped by scalar_map); scalar-tile the
+    same when the op commutes, else the scalar filled into a tile."""
+    x, y = _const(x), _const(y)
+    xt, yt = isinstance(x, Tile), isinstance(y, Tile)
+    if not xt and not yt:
+        raise error(f"{api}: at least one operand must be a tile, got {describe(x)} and {describe(y)}",
+                    "hint: operate on scalars with Python operators")
+    if xt and yt:
+        return _binary_tiles(api, row, x, y)
+    tile, other = (x, y) if xt else (y, x)
+    if scalar_row is not None and (xt or commutes):
+        s = _scalar_of(other, tile.dtype, api)
+        return _tile_scalar(scalar_row, tile, scalar_map(s) if scalar_map else s)
+    if not row:
+        raise NotImplementedError(f"{api}: a scalar {'first' if yt else 'second'} operand is not supported yet")
+    full = _full_tile(other, tile)
+    return _binary_tiles(api, row, full, tile) if yt else _binary_tiles(api, row, tile, full)
+
+
+def add(input: Any, other: Any) -> Any:
+    """`asc2.add(x, y)` (x + y): tiles, or a tile and a scalar."""
+    return _elementwise("asc2.add", input, other, "asc.add", "asc.adds", True)
+
+
+def sub(input: Any, other: Any) -> Any:
+    """`asc2.sub(x, y)` (x - y; tile - scalar is Adds of -scalar, except on half types, whose negation in
+    Ascend C scalar code is a float: there the scalar is filled into a tile)."""
+    t = _const(input)
+    half = isinstance(t, Tile) and t.dtype in (dt.float16, dt.bfloat16)
+    return _elementwise("asc2.sub", input, other, "asc.sub", None if half else "asc.adds", False, lambda s: -s)
+
+
+def mul(input: Any, other: Any) -> Any:
+    """`asc2.mul(x, y)` (x * y)."""
+    return _elementwise("asc2.mul", input, other, "asc.mul", "asc.muls", True)
+
+
+def div(input: Any, other: Any) -> Any:
+    """`asc2.div(x, y)` (x / y; the divisor a scalar is filled into a tile)."""
+    return _elementwise("asc2.div", input, other, "asc.div", None, False)
+
+
+def maximum(input: Any, other: Any) -> Any:
+    """`asc2.maximum(x, y)`."""
+    return _elementwise("asc2.maximum", input, other, "asc.max", "asc.maxs", True)
+
+
+def minimum(input: Any, other: Any) -> Any:
+    """`asc2.minimum(x, y)`."""
+    return _elementwise("asc2.minimum", input, other, "asc.min", "asc.mins", True)
+
+
+def left_shift(input: Any, other: Any) -> Any:
+    """`asc2.left_shift(tile, n)` (tile << n; n a scalar)."""
+    if isinstance(_const(other), Tile):
+        raise NotImplementedError("asc2.left_shift: a tile shift count is not supported yet (shift by a scalar)")
+    return _elementwise("asc2.left_shift", input, other, "", "asc.shift_left", False)
+
+
+def right_shift(input: Any, other: Any) -> Any:
+    """`asc2.right_shift(tile, n)` (tile >> n; n a scalar)."""
+    if isinstance(_const(other), Tile):
+        raise NotImplementedError("asc2.right_shift: a tile shift count is not supported yet (shift by a scalar)")
+    return _elementwise("asc2.right_shift", input, other, "", "asc.shift_right", False)
+
+
+def _unary(api: str, x: Any, row: str) -> Tile:
+    x = _const(x)
+    if not isinstance(x, Tile):
+        raise NotImplementedError(f"{api} of a scalar is not supported yet: pass a tile")
+    h = _b.current().create1("asc2.unary", [x], _tile_type(x.dtype), attrs={"op": row, "length": x.size})
+    return Tile(h, x.dtype, x.shape)
+
+
+def abs(input: Any) -> Any:  # noqa: A001 (PyAsc2's name)
+    """`asc2.abs(x)`."""
+    return _unary("asc2.abs", input, "asc.abs")
+
+
+def exp(input: Any) -> Any:
+    """`asc2.exp(x)`."""
+    return _unary("asc2.exp", input, "asc.exp")
+
+
+def log(input: Any) -> Any:
+    """`asc2.log(x)` (natural logarithm)."""
+    return _unary("asc2.log", input, "asc.ln")
+
+
+def sqrt(input: Any) -> Any:
+    """`asc2.sqrt(x)`."""
+    return _unary("asc2.sqrt", input, "asc.sqrt")
+
+
+def rsqrt(input: Any) -> Any:
+    """`asc2.rsqrt(x)`."""
+    return _unary("asc2.rsqrt", input, "asc.rsqrt")
+
+
+def relu(input: Any) -> Any:
+    """`asc2.relu(x)`."""
+    return _unary("asc2.relu", input, "asc.relu")
+
+
+def _adv(name: str, doc: str) -> Any:
+    """A unary operator that is one call of the Ascend C math library (asc.adv.math.NAME; its temporary
+    buffer is the UB the UB plan leaves free, as the devkit's framework does without a temp_buffer)."""
+
+    def f(input: Any) -> Any:
+        return _unary(f"asc2.{name}", input, f"asc.adv.math.{name}")
+
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = f"`asc2.{name}(x)`: {doc} (AscendC::{name.capitalize()} of the math library)."
+    return f
+
+
+sin = _adv("sin", "sine")
+cos = _adv("cos", "cosine")
+tan = _adv("tan", "tangent")
+sinh = _adv("sinh", "hyperbolic sine")
+cosh = _adv("cosh", "hyperbolic cosine")
+tanh = _adv("tanh", "hyperbolic tangent")
+erf = _adv("erf", "the error function")
+floor = _adv("floor", "rounding down")
+ceil = _adv("ceil", "rounding up")
+
+
+def exp2(input: Any) -> Any:
+    """`asc2.exp2(x)`: 2 ** x (AscendC::Power of a tile of 2s and x)."""
+    x = _const(input)
+    if not isinstance(x, Tile):
+        raise NotImplementedError("asc2.exp2 of a scalar is not supported yet: pass a tile")
+    return _binary_tiles("asc2.exp2", "asc.adv.math.power", _full_tile(2, x), x)
+
+
+def negative(input: Any) -> Any:
+    """`asc2.negative(x)` (-x)."""
+    x = _const(input)
+    if not isinstance(x, Tile):
+        raise NotImplementedError("asc2.negative of a scalar is not supported yet: pass a tile")
+    return _tile_scalar("asc.muls", x, to_scalar(-1, x.dtype))
+
+
+# ---- what this slice does not do yet ----------------------------------------------------------------------------
+
+def _not_yet(name: str) -> Any:
+    def f(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"asc2.{name} is not supported yet by this package (docs/api.md, asc2, lists "
+                                  "what is)")
+
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = f"`asc2.{name}`: not supported yet (raises NotImplementedError)."
+    return f
+
+
+NOT_YET: Sequence[str] = (
+    "atomic_add", "atomic_max", "atomic_min",
+    "equal", "greater", "greater_equal", "less", "less_equal", "not_equal", "matmul", "matmul_acc",
+    "concat", "zeros_acc",
+    "copy", "num_tiles",
+    "broadcast_to", "expand_dims", "ravel", "reshape", "squeeze",
+    "log2", "rms_norm", "softmax",
+    "mask", "where",
+    "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
+)
+
+_missing: List[Any] = [_not_yet(n) for n in NOT_YET]

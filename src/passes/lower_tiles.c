@@ -1,0 +1,442 @@
+/* family: tiles. `lower-tiles`: the asc2 tile ops (ops.def, "family:
+ * tiles") become existing ASC-IR.
+ *
+ * A tile is an SSA value of type !asc.local_tensor<T, VECCALC> whose bytes
+ * nobody chose yet. Each op producing one becomes an asc.local_tensor_auto of
+ * the tile's `length` (so the plan-ub pass that runs later gives it UB
+ * bytes, reusing and double-buffering them, and insert-sync orders the
+ * pipes) followed by the copy or vector op that fills it:
+ *
+ *   asc2.load(g, off)              asc.global_tensor.offset(g, off) then
+ *                                  asc.data_copy.gm_to_local(t, g', length)
+ *   asc2.store(g, t, off)          asc.data_copy.local_to_gm(g', t, length)
+ *   asc2.binary {op}(a, b)         op(t, a, b, length)       (asc.add, ...)
+ *   asc2.binary_scalar {op}(a, s)  op(t, a, s, length)       (asc.adds, ...)
+ *   asc2.unary {op}(a)             op(t, a, length)          (asc.exp, ...)
+ *   asc2.full(s)                   asc.duplicate(t, s, length)
+ *
+ * The `op` attribute names the row of the op table; it must have the
+ * operand shape of its tile op (checked here), and the row's own verifier
+ * rules (element types, counts) apply to the op made, at the tile op's
+ * Python line. Nothing else is rewritten: the pass is idempotent and a
+ * module without tile ops is left as it was. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pass.h"
+
+typedef struct Lowering {
+  AscModule *m;
+  AscContext *ctx;
+  AscBlock *body; /* the function body: holds every use of a tile */
+} Lowering;
+
+static AscStatus oom(Lowering *lw, const AscOp *op) {
+  return asc_error(lw->ctx, ASC_ERR_INTERNAL, op->loc,
+                   "lower-tiles: out of memory");
+}
+
+static AscValue *make_count(Lowering *lw, AscOp *at, int64_t length) {
+  AscOp *c = asc_make_int_constant(
+      lw->ctx, asc_type_scalar(lw->ctx, ASC_DT_INT32), length, at->loc);
+  if (!c)
+    return NULL;
+  asc_block_insert_before(at->parent, at, c);
+  return &c->results[0];
+}
+
+/* ---- the copies of loads and stores ------------------------------------
+ * A copy appends its ops at a cursor (a block and the op to insert before,
+ * NULL: the block's end). `ok` drops to 0 when an op cannot be made. */
+typedef struct Cursor {
+  Lowering *lw;
+  AscBlock *b;
+  AscOp *before;
+  AscLoc loc;
+  int ok;
+} Cursor;
+
+static AscOp *emit(Cursor *c, AscOpId id, AscValue *const *operands, int n,
+                   const AscType *result, const AscAttr *attrs, int n_attrs,
+                   int n_regions) {
+  static const int no_args[2] = {0, 0};
+  const AscType *const *region_types[2] = {NULL, NULL};
+  AscOp *op = c->ok ? asc_op_create(c->lw->ctx, id, c->loc, operands, n,
+                                    &result, result ? 1 : 0, attrs, n_attrs,
+                                    n_regions, region_types, no_args)
+                    : NULL;
+  if (op)
+    asc_block_insert_before(c->b, c->before, op);
+  else
+    c->ok = 0;
+  return op;
+}
+
+static AscValue *res(AscOp *op) { return op ? &op->results[0] : NULL; }
+
+static AscValue *i_const(Cursor *c, AscDType t, int64_t v) {
+  AscOp *op = c->ok ? asc_make_int_constant(
+                          c->lw->ctx, asc_type_scalar(c->lw->ctx, t), v, c->loc)
+                    : NULL;
+  if (op)
+    asc_block_insert_before(c->b, c->before, op);
+  else
+    c->ok = 0;
+  return res(op);
+}
+
+static AscValue *arith(Cursor *c, AscOpId id, AscValue *x, AscValue *y) {
+  AscOp *op =
+      c->ok && x && y ? asc_make_binary(c->lw->ctx, id, x, y, c->loc) : NULL;
+  if (op)
+    asc_block_insert_before(c->b, c->before, op);
+  else
+    c->ok = 0;
+  return res(op);
+}
+
+static AscValue *make_struct(Cursor *c, const AscStructInfo *info,
+                             AscValue *const *fields, int n) {
+  for (int i = 0; i < n; i++)
+    if (!fields[i])
+      c->ok = 0;
+  return info ? res(emit(c, ASC_OP_STRUCT, fields, n,
+                         asc_type_struct(c->lw->ctx, info), NULL, 0, 0))
+              : (c->ok = 0, NULL);
+}
+
+/* (Every op-making call below is a statement of its own: C leaves the
+ * order of a call's arguments open, and the IR's order must not depend on
+ * the C compiler.) */
+static AscValue *clamp(Cursor *c, AscValue *v, int64_t hi) {
+  AscValue *zero = i_const(c, ASC_DT_INT32, 0);
+  AscValue *pos = arith(c, ASC_OP_MAX_S, v, zero);
+  AscValue *top = i_const(c, ASC_DT_INT32, hi);
+  return arith(c, ASC_OP_MIN_S, pos, top);
+}
+
+/* (32 - x % 32) % 32: the bytes from x to the next 32-byte boundary. */
+static AscValue *to_block(Cursor *c, AscValue *x) {
+  AscValue *c32 = i_const(c, ASC_DT_INT32, 32);
+  AscValue *in_block = arith(c, ASC_OP_REM_S, x, c32);
+  AscValue *rest = arith(c, ASC_OP_SUB_S, c32, in_block);
+  return arith(c, ASC_OP_REM_S, rest, c32);
+}
+
+/* The copy between the tile t (rows x width elements, rows of width * E
+ * bytes) and the global tensor view g (rows `cols` elements apart) of
+ * n_rows rows of n_cols elements (i32 values in [0, rows] / [0, width]):
+ * one DataCopyPad, its GM stride (cols - n_cols) * E bytes, its UB stride
+ * the 32-byte blocks from a row's copied part to the next row. A load of a
+ * part (`part`) first fills the tile with the pad value and pads each row's
+ * last copied block with it (rightPadding), so every element is defined. */
+static void copy_rows(Cursor *c, int load, int part, AscValue *t, AscValue *g,
+                      AscValue *n_rows, AscValue *n_cols, AscValue *cols,
+                      AscValue *pad, int64_t rows, int64_t width) {
+  AscDType dt = t->type->dtype;
+  int64_t eb = (int64_t)asc_dtype_size(dt);
+  if (load && part) {
+    AscValue *count = i_const(c, ASC_DT_INT32, rows * width);
+    AscValue *dup[3] = {t, pad, count};
+    emit(c, ASC_OP_DUPLICATE, dup, 3, NULL, NULL, 0, 0);
+  }
+  AscValue *e = i_const(c, ASC_DT_INT32, eb);
+  AscValue *bytes = arith(c, ASC_OP_MUL_S, n_cols, e);
+  AscValue *gm_gap = arith(c, ASC_OP_SUB_S, cols, n_cols);
+  AscValue *gm_stride = arith(c, ASC_OP_MUL_S, gm_gap, e);
+  AscValue *tail = to_block(c, bytes); /* pad bytes after a row's data */
+  /* UB blocks between rows: (width * E - (bytes + tail)) / 32 */
+  AscValue *zero = i_const(c, ASC_DT_INT32, 0);
+  AscValue *ub_stride = zero; /* one row: its bytes need not be blocks */
+  if (rows > 1) {
+    AscValue *row_bytes = i_const(c, ASC_DT_INT32, width * eb);
+    AscValue *used = arith(c, ASC_OP_ADD_S, bytes, tail);
+    AscValue *gap = arith(c, ASC_OP_SUB_S, row_bytes, used);
+    AscValue *c32 = i_const(c, ASC_DT_INT32, 32);
+    ub_stride = arith(c, ASC_OP_DIV_S, gap, c32);
+  }
+  AscValue *ext_f[5] = {n_rows, bytes, load ? gm_stride : ub_stride,
+                        load ? ub_stride : gm_stride, zero};
+  AscValue *ext = make_struct(
+      c, asc_struct_info(ASC_STRUCT_DATA_COPY_EXT_PARAMS), ext_f, 5);
+  if (!load) {
+    AscValue *cp[3] = {g, t, ext};
+    emit(c, ASC_OP_DATA_COPY_PAD_LOCAL_TO_GM, cp, 3, NULL, NULL, 0, 0);
+    return;
+  }
+  AscValue *is_pad = i_const(c, ASC_DT_BOOL, 1);
+  AscValue *right = arith(c, ASC_OP_DIV_S, tail, e);
+  AscValue *pad_f[4] = {is_pad, zero, right, pad};
+  AscValue *pe =
+      make_struct(c,
+                  asc_struct_instance(
+                      asc_struct_info(ASC_STRUCT_DATA_COPY_PAD_EXT_PARAMS), dt),
+                  pad_f, 4);
+  AscValue *cp[4] = {t, g, ext, pe};
+  emit(c, ASC_OP_DATA_COPY_PAD_GM_TO_LOCAL, cp, 4, NULL, NULL, 0, 0);
+}
+
+/* The whole tile's copy: one count-form DataCopy when the tile is one row
+ * of whole 32-byte blocks, else copy_rows of every row and column. */
+static void copy_whole(Cursor *c, int load, AscValue *t, AscValue *g,
+                       AscValue *cols, AscValue *pad, int64_t rows,
+                       int64_t width) {
+  int64_t eb = (int64_t)asc_dtype_size(t->type->dtype);
+  if (rows == 1 && (width * eb) % 32 == 0) {
+    AscValue *cp[3] = {load ? t : g, load ? g : t,
+                       i_const(c, ASC_DT_INT32, width)};
+    emit(c, load ? ASC_OP_COPY_GM_TO_LOCAL : ASC_OP_COPY_LOCAL_TO_GM, cp, 3,
+         NULL, NULL, 0, 0);
+    return;
+  }
+  AscValue *n_rows = i_const(c, ASC_DT_INT32, rows);
+  AscValue *n_cols = i_const(c, ASC_DT_INT32, width);
+  copy_rows(c, load, 0, t, g, n_rows, n_cols, cols, pad, rows, width);
+}
+
+/* A load's or store's copies before `op`, between the tile t (`length`
+ * elements, rows of `width`) and the global tensor gt of rows x cols
+ * elements at (row, col): when the four are constants, the one copy that
+ * applies; else scf.if (rows - row >= tile rows && cols - col >= width) {
+ * copy_whole } else { copy_rows of the rows and columns inside }. Returns
+ * 0 when out of memory. */
+static int lower_copy(Lowering *lw, AscOp *op, int load, AscValue *t,
+                      AscValue *gt, AscValue *const *rc, AscValue *pad,
+                      int64_t length, int64_t width) {
+  AscValue *row = rc[0], *col = rc[1], *rows = rc[2], *cols = rc[3];
+  int64_t nrows = length / width;
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  AscValue *row_start = arith(&c, ASC_OP_MUL_S, row, cols);
+  AscValue *base = arith(&c, ASC_OP_ADD_S, row_start, col);
+  AscValue *off_ops[2] = {gt, base};
+  AscValue *g = res(emit(&c, ASC_OP_GT_OFFSET, off_ops, 2, gt->type, NULL, 0,
+                         0)); /* the view at (row, col) */
+  int64_t k[4];
+  if (asc_int_constant(row, &k[0]) && asc_int_constant(col, &k[1]) &&
+      asc_int_constant(rows, &k[2]) && asc_int_constant(cols, &k[3])) {
+    int64_t in_r = k[2] - k[0], in_c = k[3] - k[1];
+    if (in_r >= nrows && in_c >= width) {
+      copy_whole(&c, load, t, g, cols, pad, nrows, width);
+    } else {
+      in_r = in_r < 0 ? 0 : in_r > nrows ? nrows : in_r;
+      in_c = in_c < 0 ? 0 : in_c > width ? width : in_c;
+      AscValue *n_rows = i_const(&c, ASC_DT_INT32, in_r);
+      AscValue *n_cols = i_const(&c, ASC_DT_INT32, in_c);
+      copy_rows(&c, load, 1, t, g, n_rows, n_cols, cols, pad, nrows, width);
+    }
+    return c.ok;
+  }
+  AscValue *rem_r = arith(&c, ASC_OP_SUB_S, rows, row);
+  AscValue *rem_c = arith(&c, ASC_OP_SUB_S, cols, col);
+  /* whole = min(rem_r - nrows, rem_c - width) >= 0 */
+  AscValue *k_rows = i_const(&c, ASC_DT_INT32, nrows);
+  AscValue *slack_r = arith(&c, ASC_OP_SUB_S, rem_r, k_rows);
+  AscValue *k_cols = i_const(&c, ASC_DT_INT32, width);
+  AscValue *slack_c = arith(&c, ASC_OP_SUB_S, rem_c, k_cols);
+  AscValue *slack = arith(&c, ASC_OP_MIN_S, slack_r, slack_c);
+  AscAttr pred;
+  memset(&pred, 0, sizeof pred);
+  pred.name = "predicate";
+  pred.kind = ASC_ATTR_ENUM;
+  pred.enum_kind = ASC_ENUM_CMPPRED;
+  pred.i = ASC_CMPPRED_GE;
+  AscValue *zero = i_const(&c, ASC_DT_INT32, 0);
+  AscValue *cmp_ops[2] = {slack, zero};
+  AscValue *whole =
+      res(emit(&c, ASC_OP_CMP_S, cmp_ops, 2,
+               asc_type_scalar(lw->ctx, ASC_DT_BOOL), &pred, 1, 0));
+  AscOp *branch = emit(&c, ASC_OP_IF, &whole, 1, NULL, NULL, 0, 2);
+  if (!branch)
+    return 0;
+  Cursor in = {lw, branch->regions[0].block, NULL, op->loc, 1};
+  copy_whole(&in, load, t, g, cols, pad, nrows, width);
+  emit(&in, ASC_OP_YIELD, NULL, 0, NULL, NULL, 0, 0);
+  Cursor part = {lw, branch->regions[1].block, NULL, op->loc, 1};
+  AscValue *in_rows = clamp(&part, rem_r, nrows);
+  AscValue *in_cols = clamp(&part, rem_c, width);
+  copy_rows(&part, load, 1, t, g, in_rows, in_cols, cols, pad, nrows, width);
+  emit(&part, ASC_OP_YIELD, NULL, 0, NULL, NULL, 0, 0);
+  return c.ok && in.ok && part.ok;
+}
+
+/* The row `op` names, when its required operands are `names` (dst first,
+ * written; count last) on the V pipe, and the rest optional (the adv math
+ * library's temp_buffer: left out, the devkit's framework takes its
+ * temporary from the UB the TPipe did not give out). */
+static const AscOpInfo *vector_row(Lowering *lw, AscOp *op,
+                                   const char *const *names, int n,
+                                   AscStatus *s) {
+  const char *name = asc_op_attr_str(op, "op");
+  AscOpId id = name ? asc_op_from_name(name) : ASC_OP_COUNT;
+  const AscOpInfo *info = id == ASC_OP_COUNT ? NULL : asc_op_info(id);
+  int ok = info && info->pipe == ASC_PIPE_V && info->n_required == n &&
+           !info->variadic && info->operands[0].writes;
+  for (int i = 0; ok && i < n; i++)
+    ok = strcmp(info->operands[i].name, names[i]) == 0;
+  if (!ok) {
+    char want[128] = "";
+    for (int i = 0; i < n; i++)
+      snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
+               i ? ", " : "", names[i]);
+    *s = asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                   "%s: op = \"%s\" is no vector operation taking (%s)",
+                   asc_op_info(op->id)->name, name ? name : "", want);
+    return NULL;
+  }
+  return info;
+}
+
+static AscStatus lower_op(Lowering *lw, AscOp *op) {
+  const AscOpInfo *self = asc_op_info(op->id);
+  int64_t length = asc_op_attr_int(op, "length", 0);
+  if (length <= 0 || length >= ((int64_t)1 << 31))
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: length %lld is no valid number of elements",
+                     self->name, (long long)length);
+  int64_t width = asc_op_attr_int(op, "width", length);
+  if ((op->id == ASC_OP_TILE_LOAD || op->id == ASC_OP_TILE_STORE) &&
+      (width <= 0 || length % width || length / width > 4095))
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: a tile of %lld elements in rows of %lld: the rows "
+                     "must divide it and be at most 4095 (DataCopyPad's "
+                     "blockCount)",
+                     self->name, (long long)length, (long long)width);
+  if (op->id == ASC_OP_TILE_STORE) {
+    if (!lower_copy(lw, op, 0, op->operands[1], op->operands[0],
+                    op->operands + 2, NULL, length, width))
+      return oom(lw, op);
+    asc_module_log(
+        lw->m,
+        "lower-tiles: asc2.store at %s:%d: asc.data_copy.local_to_gm "
+        "of %lld elements (asc.data_copy_pad of those inside the "
+        "tensor at its end)",
+        op->loc.file ? op->loc.file : "?", op->loc.line, (long long)length);
+    asc_block_remove(op->parent, op);
+    return ASC_OK;
+  }
+  const AscOpInfo *row = NULL;
+  AscStatus s = ASC_OK;
+  switch (op->id) {
+  case ASC_OP_TILE_LOAD:
+    row = asc_op_info(ASC_OP_COPY_GM_TO_LOCAL);
+    break;
+  case ASC_OP_TILE_BINARY: {
+    static const char *const names[] = {"dst", "src0", "src1", "count"};
+    row = vector_row(lw, op, names, 4, &s);
+    break;
+  }
+  case ASC_OP_TILE_BINARY_SCALAR: {
+    static const char *const names[] = {"dst", "src", "scalar", "count"};
+    row = vector_row(lw, op, names, 4, &s);
+    break;
+  }
+  case ASC_OP_TILE_UNARY: {
+    static const char *const names[] = {"dst", "src", "count"};
+    row = vector_row(lw, op, names, 3, &s);
+    break;
+  }
+  default: /* ASC_OP_TILE_FULL */
+    row = asc_op_info(ASC_OP_DUPLICATE);
+    break;
+  }
+  if (!row)
+    return s;
+  AscAttr len;
+  memset(&len, 0, sizeof len);
+  len.name = "length";
+  len.kind = ASC_ATTR_INT;
+  len.i = length;
+  const AscType *tt = op->results[0].type;
+  AscOp *tile = asc_op_create(lw->ctx, ASC_OP_LT_AUTO, op->loc, NULL, 0, &tt, 1,
+                              &len, 1, 0, NULL, NULL);
+  if (!tile)
+    return oom(lw, op);
+  asc_block_insert_before(op->parent, op, tile);
+  AscValue *dst = &tile->results[0];
+  AscValue *args[4] = {dst, NULL, NULL, NULL};
+  int n = 0;
+  if (op->id == ASC_OP_TILE_LOAD) {
+    if (!lower_copy(lw, op, 1, dst, op->operands[0], op->operands + 1,
+                    op->operands[5], length, width))
+      return oom(lw, op);
+  } else {
+    AscValue *count = make_count(lw, op, length);
+    if (!count)
+      return oom(lw, op);
+    for (int i = 0; i < op->n_operands; i++)
+      args[1 + i] = op->operands[i];
+    args[1 + op->n_operands] = count;
+    n = op->n_operands + 2;
+    AscAttr reuse;
+    memset(&reuse, 0, sizeof reuse);
+    reuse.name = "is_reuse_source"; /* adv math: a tile source stays intact */
+    reuse.kind = ASC_ATTR_INT;
+    int n_attrs = 0;
+    for (int i = 0; i < row->n_attrs; i++)
+      if (strcmp(row->attrs[i].name, "is_reuse_source") == 0)
+        n_attrs = 1;
+      else if (!row->attrs[i].optional)
+        return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                         "%s: %s needs the attribute %s, which tile ops do "
+                         "not give",
+                         self->name, row->name, row->attrs[i].name);
+    AscOp *made = asc_op_create(lw->ctx, row->id, op->loc, args, n, NULL, 0,
+                                &reuse, n_attrs, 0, NULL, NULL);
+    if (!made)
+      return oom(lw, op);
+    asc_block_insert_before(op->parent, op, made);
+  }
+  if (op->n_results && op->results[0].name)
+    dst->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], dst);
+  asc_module_log(lw->m,
+                 "lower-tiles: %s at %s:%d: a UB tile of %lld elements "
+                 "(asc.local_tensor_auto) filled by %s%s",
+                 self->name, op->loc.file ? op->loc.file : "?", op->loc.line,
+                 (long long)length, row->name,
+                 op->id == ASC_OP_TILE_LOAD
+                     ? " (asc.data_copy_pad of the elements inside the "
+                       "tensor at its end, the rest pad_value)"
+                     : "");
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
+static int is_tile_op(AscOpId id) {
+  return id == ASC_OP_TILE_LOAD || id == ASC_OP_TILE_STORE ||
+         id == ASC_OP_TILE_BINARY || id == ASC_OP_TILE_BINARY_SCALAR ||
+         id == ASC_OP_TILE_UNARY || id == ASC_OP_TILE_FULL;
+}
+
+static AscStatus lower_block(Lowering *lw, AscBlock *b) {
+  AscOp *next;
+  for (AscOp *op = b->first; op; op = next) {
+    next = op->next;
+    for (int r = 0; r < op->n_regions; r++) {
+      AscStatus s = lower_block(lw, op->regions[r].block);
+      if (s)
+        return s;
+    }
+    if (is_tile_op(op->id)) {
+      AscStatus s = lower_op(lw, op);
+      if (s)
+        return s;
+    }
+  }
+  return ASC_OK;
+}
+
+AscStatus asc_pass_lower_tiles(AscModule *m, const char *opts) {
+  if (opts && *opts)
+    return asc_error(m->ctx, ASC_ERR_COMPILE, (AscLoc){0},
+                     "pass 'lower-tiles' takes no options, got '%s'", opts);
+  for (AscOp *f = m->body->first; f; f = f->next) {
+    if (f->id != ASC_OP_FUNC || !f->n_regions)
+      continue;
+    Lowering lw = {m, m->ctx, f->regions[0].block};
+    AscStatus s = lower_block(&lw, lw.body);
+    if (s)
+      return s;
+  }
+  return ASC_OK;
+}
