@@ -32,14 +32,14 @@ python -m pytest -q tests/python "$@"
 # --capture=sys leaves the C code's stderr alone, so that a sanitizer report
 # that ends the process is printed instead of dying inside pytest's capture.
 stage="$PWD/$build/python-asan"
-rm -rf "$stage" && mkdir -p "$stage" && cp -r python/asc "$stage/" && cp "$build"/_C*.so "$stage/asc/"
+rm -rf "$stage" && mkdir -p "$stage" && cp -r python/asc python/asc2 "$stage/" && cp "$build"/_C*.so "$stage/asc/"
 if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not u.find_spec('asc').origin.startswith('$stage'))"; then
   LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \
     ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PYTHONPATH="$stage" \
     python -m pytest -q --capture=sys -p no:cacheprovider -k "not chromium" tests/python/test_examples.py \
     tests/python/test_control_flow.py tests/python/test_errors.py tests/python/test_sanitizer.py \
     tests/python/test_timing.py tests/python/test_timing_model.py tests/python/test_tensor_access.py \
-    tests/python/test_frontend.py \
+    tests/python/test_frontend.py tests/python/test_asc2_elementwise.py \
     tests/python/test_launch.py tests/python/test_workers.py tests/python/test_data_copy.py \
     tests/python/test_vector_ops.py tests/python/test_vector_level0.py tests/python/test_cast.py \
     tests/python/test_hostile_values.py tests/python/test_misuse.py tests/python/test_param_structs.py \
