@@ -65,9 +65,6 @@ import asc
 t1 = time.perf_counter()
 sys.path.insert(0, sys.argv[1])
 import kmod
-from asc.runtime import compiler
-compiled = []
-compiler.compile_listeners.append(compiled.append)
 x = np.arange(64, dtype=np.float32)
 y = np.ones(64, np.float32)
 z = np.zeros(64, np.float32)
@@ -75,6 +72,9 @@ t2 = time.perf_counter()
 kmod.add_kernel[1](x, y, z, 64)
 t3 = time.perf_counter()
 assert (z == x + y).all()
+# a kernel read back from the disk cache says so (importing the compiler to count compilations would
+# take that import out of the timed launch, which a process running cached kernels does not make)
+compiled = [c for c in kmod.add_kernel.cache.values() if not c.from_disk]
 print(json.dumps({"import_ms": (t1 - t0) * 1e3, "first_launch_ms": (t3 - t2) * 1e3,
                   "compiled": len(compiled)}))
 '''

@@ -89,6 +89,25 @@ def test_second_process_hits_the_disk_cache(workdir: Path, env: Dict[str, str]) 
     assert second["result"] == first["result"] and second["compiled"] == 0
 
 
+def test_a_disk_cache_hit_does_not_import_the_compiler(workdir: Path, env: Dict[str, str]) -> None:
+    """A process whose kernel comes from the disk cache never imports asc.runtime.compiler (the AST visitor
+    and the passes' driver): its first launch costs only what a hit needs (docs/cache.md)."""
+    run(workdir, env)  # fills the cache
+    script = workdir / "hit.py"
+    script.write_text(f"""
+import sys
+import numpy as np
+sys.path.insert(0, {str(workdir)!r})
+import kmod
+z = np.zeros(8, np.int32)
+kmod.kern[1](z, 3, 1)
+print(int(z[0]), "asc.runtime.compiler" in sys.modules, all(c.from_disk for c in kmod.kern.cache.values()))
+""")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["17", "False", "True"]
+
+
 @pytest.mark.parametrize("change", ["kernel_source", "device_function", "global", "option", "dtype", "constexpr",
                                     "call_option"])
 def test_each_key_component_misses(workdir: Path, env: Dict[str, str], change: str) -> None:

@@ -19,7 +19,6 @@ from ..language.core.values import GlobalAddress
 from ..lib.runtime import state
 from ..profiler import session as _profiling
 from . import memory_cache
-from .compiler import compile_kernel
 from .jit import LAUNCH_ONLY_OPTIONS, OPTIONS, JITFunction, check_options, max_steps_arg, sanitize_code
 from .tensor_list import TensorList  # family: listtensor
 
@@ -354,17 +353,25 @@ def _warn(fn: JITFunction, reports: Optional[List[Dict[str, Any]]], stacklevel: 
         warnings.warn(SanitizerWarning(_sanitizer_error(fn, r)), stacklevel=stacklevel)
 
 
+def _compile(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], options: Dict[str, Any], platform: str) -> Any:
+    """compiler.compile_kernel, imported on first use: a process whose kernels all come from the disk cache never
+    imports the compiler (a fresh process's first launch, docs/cache.md)."""
+    from .compiler import compile_kernel
+
+    return compile_kernel(fn, specs, options, platform)
+
+
 def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: Any, options: Dict[str, Any],
                  platform: str, use_disk: bool) -> Any:
     """From the disk cache if it holds a valid entry, else compiled (and stored)."""
     from . import cache
-    from .compiler import CompiledKernel, write_pass_log
+    from .compiled import CompiledKernel, write_pass_log
     from .dump import dump_dir
 
     # with PYASC_DUMP_PATH set every compilation runs, so that its dumps appear
     use_disk = use_disk and dump_dir() is None
     if not use_disk:
-        return compile_kernel(fn, specs, options, platform)
+        return _compile(fn, specs, options, platform)
 
     def from_disk(loaded: Any, key: str) -> Any:
         hit = CompiledKernel(fn.name, loaded.module, loaded.kernel, loaded.runtime_params, loaded.ir_text,
@@ -382,13 +389,13 @@ def get_compiled(fn: JITFunction, specs: Dict[str, Tuple[Any, ...]], spec_key: A
             return from_disk(loaded, loaded.key)
     key = cache.entry_key(fn, spec_key, platform, options)
     if key is None:
-        return compile_kernel(fn, specs, options, platform)
+        return _compile(fn, specs, options, platform)
     loaded = cache.load(fn, key)
     if loaded is not None:
         if fast is not None:
             cache.link(fn, fast, key, loaded.checksum, loaded.globals_used, memo)
         return from_disk(loaded, key)
-    compiled = compile_kernel(fn, specs, options, platform)
+    compiled = _compile(fn, specs, options, platform)
     used = {k: v for k, (v, _) in compiled.globals_used.items()}
     manifest = cache.make_manifest(used)
     if manifest is not None:
