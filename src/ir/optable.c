@@ -1,6 +1,9 @@
 /* The op table, expanded from ops.def, with its signature strings parsed
- * once into AscOpInfo. */
+ * into AscOpInfo, each row at its first use: a process that runs a kernel
+ * from the disk cache parses the twenty rows it uses, not all of them
+ * (about 0.6 ms of its first launch: docs/performance.md). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "asc/ir.h"
@@ -24,7 +27,11 @@ static const OpRow rows[ASC_OP_COUNT] = {
 };
 
 static AscOpInfo infos[ASC_OP_COUNT];
-static pthread_once_t infos_once = PTHREAD_ONCE_INIT;
+/* infos[i] is complete once ready[i] is set (release / acquire); the lock
+ * serialises the parses (and the name pool they copy into) */
+static atomic_uchar ready[ASC_OP_COUNT];
+static pthread_mutex_t infos_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
 /* Signature strings live as long as the program; each item is copied into
  * a small static pool so names can be NUL-terminated. */
@@ -232,7 +239,7 @@ static int count_operand(const AscOpInfo *info) {
   return info->variadic ? -1 : count;
 }
 
-static void init_infos(void) {
+static void init_names(void) {
   for (int i = 0; i < ASC_OP_COUNT; i++) {
     if (!rows[i].name)
       continue;
@@ -240,32 +247,50 @@ static void init_infos(void) {
     if (!name_slots[slot]) /* the first row of a name wins, as in a scan */
       name_slots[slot] = (short)(i + 1);
   }
-  for (int i = 0; i < ASC_OP_COUNT; i++) {
-    AscOpInfo *info = &infos[i];
-    const OpRow *r = &rows[i];
-    info->id = (AscOpId)i;
-    info->name = r->name;
-    info->api = api_spelling(r->name);
-    info->cpp = r->cpp;
-    info->pipe = r->pipe;
-    info->emit = r->emit;
-    info->cost = r->cost;
-    parse_operands(info, r->operands);
-    parse_results(info, r->results);
-    parse_attrs(info, r->attrs);
-    info->count_operand = count_operand(info);
-  }
+}
+
+static void init_info(int i) {
+  AscOpInfo *info = &infos[i];
+  const OpRow *r = &rows[i];
+  info->id = (AscOpId)i;
+  info->name = r->name;
+  info->api = api_spelling(r->name);
+  info->cpp = r->cpp;
+  info->pipe = r->pipe;
+  info->emit = r->emit;
+  info->cost = r->cost;
+  parse_operands(info, r->operands);
+  parse_results(info, r->results);
+  parse_attrs(info, r->attrs);
+  info->count_operand = count_operand(info);
+}
+
+/* fork: a child must not inherit the lock held by a thread of the parent
+ * that is parsing a row (the child has no such thread) */
+static void fork_prepare(void) { pthread_mutex_lock(&infos_lock); }
+static void fork_release(void) { pthread_mutex_unlock(&infos_lock); }
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void register_fork(void) {
+  (void)pthread_atfork(fork_prepare, fork_release, fork_release);
 }
 
 const AscOpInfo *asc_op_info(AscOpId id) {
-  pthread_once(&infos_once, init_infos);
   if ((int)id < 0 || id >= ASC_OP_COUNT)
     return NULL;
+  if (!atomic_load_explicit(&ready[id], memory_order_acquire)) {
+    pthread_once(&fork_once, register_fork);
+    pthread_mutex_lock(&infos_lock);
+    if (!atomic_load_explicit(&ready[id], memory_order_relaxed)) {
+      init_info((int)id);
+      atomic_store_explicit(&ready[id], 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&infos_lock);
+  }
   return &infos[id];
 }
 
 AscOpId asc_op_from_name(const char *name) {
-  pthread_once(&infos_once, init_infos);
+  pthread_once(&names_once, init_names);
   short id = name_slots[name_slot(name)];
   return id ? (AscOpId)(id - 1) : ASC_OP_COUNT;
 }
