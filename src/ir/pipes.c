@@ -74,11 +74,32 @@ void asc_event_pipes(int64_t hard_event, AscPipe *src, AscPipe *dst) {
   *dst = (AscPipe)event_dst[hard_event];
 }
 
+/* The HardEvent SRC_DST of each pair of pipes (-1: none), from the names
+ * once: a TQue's creation asks twice, per block. */
+static int8_t event_of[ASC_PIPE_COUNT][ASC_PIPE_COUNT];
+static pthread_once_t event_of_once = PTHREAD_ONCE_INIT;
+
+static void event_of_init(void) {
+  for (int s = 0; s < ASC_PIPE_COUNT; s++)
+    for (int d = 0; d < ASC_PIPE_COUNT; d++) {
+      char name[32];
+      int64_t v;
+      snprintf(name, sizeof name, "%s_%s", asc_pipe_name((AscPipe)s),
+               asc_pipe_name((AscPipe)d));
+      event_of[s][d] =
+          asc_enum_value_from_name(ASC_ENUM_HARDEVENT, name, &v) == 0 &&
+                  v >= 0 && v <= INT8_MAX
+              ? (int8_t)v
+              : -1;
+    }
+}
+
 int64_t asc_event_of_pipes(AscPipe src, AscPipe dst) {
-  char name[32];
-  int64_t v;
-  snprintf(name, sizeof name, "%s_%s", asc_pipe_name(src), asc_pipe_name(dst));
-  return asc_enum_value_from_name(ASC_ENUM_HARDEVENT, name, &v) == 0 ? v : -1;
+  if ((int)src < 0 || src >= ASC_PIPE_COUNT || (int)dst < 0 ||
+      dst >= ASC_PIPE_COUNT)
+    return -1;
+  pthread_once(&event_of_once, event_of_init);
+  return event_of[src][dst];
 }
 
 AscPipe asc_pipe_of_pipeid(int64_t pipeid) {

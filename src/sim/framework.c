@@ -263,14 +263,7 @@ static int is_ub_position(int pos) {
 
 /* The HardEvent named SRC_DST after two pipes, -1 if there is none. */
 static int event_of_pipes(AscPipe src, AscPipe dst) {
-  static const char *names[ASC_PIPE_COUNT] = {"S",    "V",    "M",  "MTE1",
-                                              "MTE2", "MTE3", "FIX"};
-  if (src >= ASC_PIPE_COUNT || dst >= ASC_PIPE_COUNT)
-    return -1;
-  char name[32];
-  snprintf(name, sizeof name, "%s_%s", names[src], names[dst]);
-  int64_t v;
-  return asc_enum_value_from_name(ASC_ENUM_HARDEVENT, name, &v) ? -1 : (int)v;
+  return (int)asc_event_of_pipes(src, dst);
 }
 
 /* The pipes of a binding src -> dst of vector memory (GetQueEvt of the
