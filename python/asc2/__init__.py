@@ -44,6 +44,10 @@ from .tile import (
     mul,
     negative,
     range,
+    reduce_max,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
     relu,
     right_shift,
     rsqrt,
@@ -69,4 +73,5 @@ __all__ = [
     "add", "sub", "mul", "div", "maximum", "minimum", "left_shift", "right_shift",
     "abs", "exp", "log", "sqrt", "rsqrt", "relu", "negative", "sin", "cos", "tan", "sinh", "cosh", "tanh", "erf",
     "floor", "ceil", "exp2", "full", "full_like", "zeros", "zeros_like",
+    "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
 ] + list(_tile.NOT_YET)

@@ -8,9 +8,10 @@ asc.local_tensor_auto filled by the existing copy or vector op, so the UB
 planner places it and insert-sync orders the pipes; nothing downstream is
 tile-specific.
 
-This first slice does 1-D tiles in the Unified Buffer: load/store with
-offsets, elementwise arithmetic (add, sub, mul, div, maximum, minimum, shifts
-by a scalar) and the unary operators with a vector instruction of their own.
+Tiles of rank 1 and 2 in the Unified Buffer: load/store with offsets,
+elementwise arithmetic (add, sub, mul, div, maximum, minimum, shifts by a
+scalar), the unary operators with a vector instruction of their own, and
+reductions (asc2.reduce: dim 0 of a 2-D tile, or every element).
 Every other PyAsc2 API exists and raises NotImplementedError naming itself
 (docs/api.md, "asc2").
 """
@@ -212,7 +213,7 @@ def _tile_type(dtype: dt.DataType) -> Any:
 def _check_ub(shape: Tuple[int, ...], dtype: dt.DataType, api: str) -> int:
     n = math.prod(shape)
     last = shape[-1] * dtype.sizeof()
-    if last % UB_BLOCK_BYTES:
+    if len(shape) > 1 and last % UB_BLOCK_BYTES:  # (a 1-D tile: its UB tile is rounded up to whole blocks)
         raise error(f"{api}: a tile's rows of {shape[-1]} {dtype.name} elements are {last} bytes, not a multiple of "
                     f"{UB_BLOCK_BYTES} (the UB's block)",
                     f"hint: make the last dim {UB_BLOCK_BYTES // math.gcd(UB_BLOCK_BYTES, dtype.sizeof())} elements "
@@ -392,6 +393,13 @@ def _tile_scalar(row: str, x: Tile, s: Scalar) -> Tile:
     return Tile(h, x.dtype, x.shape)
 
 
+def _element0(t: Tile) -> Scalar:
+    """A tile's first element as a scalar (GetValue; insert-sync makes the scalar unit wait for the tile)."""
+    b = _b.current()
+    return Scalar(b.create1("asc.local_tensor.get_value", [t, to_scalar(0, dt.uint32)], b.scalar_type(t.dtype)),
+                  t.dtype)
+
+
 def _elementwise(api: str, x: Any, y: Any, row: str, scalar_row: Optional[str], commutes: bool,
                  scalar_map: Any = None) -> Any:
     """x op y on tiles and scalars: tile-tile with `row`; tile-scalar with
@@ -402,6 +410,12 @@ def _elementwise(api: str, x: Any, y: Any, row: str, scalar_row: Optional[str], 
     if not xt and not yt:
         raise error(f"{api}: at least one operand must be a tile, got {describe(x)} and {describe(y)}",
                     "hint: operate on scalars with Python operators")
+    if xt and yt and x.shape != y.shape and x.dtype == y.dtype and (x.size == 1 or y.size == 1):
+        # a one-element tile (a reduction's result) broadcasts as its value, read by the scalar unit
+        if x.size == 1:
+            x, xt = _element0(x), False
+        else:
+            y, yt = _element0(y), False
     if xt and yt:
         return _binary_tiles(api, row, x, y)
     tile, other = (x, y) if xt else (y, x)
@@ -539,6 +553,77 @@ def negative(input: Any) -> Any:
     return _tile_scalar("asc.muls", x, to_scalar(-1, x.dtype))
 
 
+# ---- reductions -----------------------------------------------------------------------------------------------
+
+def _reduce(api: str, kind: str, input: Any, dims: Tuple[Any, ...], keep_dims: Any) -> Any:
+    """A reduction of `input` over `dims` (none: every element, a scalar). The IR op asc2.reduce folds the rows
+    (axis 0) or the whole tile (axis -1); a dim that is neither is NotImplementedError."""
+    x = _const(input)
+    if not isinstance(x, Tile):
+        raise error(f"{api}: the first argument must be a tile, got {describe(x)}",
+                    f"hint: write {api}(asc2.load(...), 0)")
+    keep = _const(keep_dims)
+    if not isinstance(keep, bool):
+        raise error(f"{api}: keep_dims must be True or False, got {describe(keep)}", "hint: write keep_dims=True")
+    rank = len(x.shape)
+    axes = set()
+    for d in dims:
+        d = _const(d)
+        if isinstance(d, bool) or not isinstance(d, int) or not -rank <= d < rank:
+            raise error(f"{api}: a dim must be an int in [{-rank}, {rank - 1}] (the tile has rank {rank}), got "
+                        f"{describe(d)}", f"hint: write {api}(tile, 0)")
+        axes.add(d % rank)
+    if x.dtype not in (dt.float16, dt.float32):
+        raise error(f"{api}: tiles of {x.dtype.name} cannot be reduced (the vector unit's reductions take float16 "
+                    "and float32)", "hint: reduce a float tile")
+    width = x.shape[-1]
+    rows = x.size // width
+    b = _b.current()
+    if not axes:  # everything, to a scalar
+        if kind == "prod":
+            raise error(f"{api}: a product of a whole tile to a scalar is not supported (as PyAsc2: no such "
+                        "reduction)", f"hint: give the dims, e.g. {api}(tile, 0)")
+        h = b.create1("asc2.reduce", [x], _tile_type(x.dtype),
+                      attrs={"op": kind, "length": x.size, "width": width, "axis": -1})
+        return _element0(Tile(h, x.dtype, (1,)))
+    shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape)) if keep else \
+        tuple(n for i, n in enumerate(x.shape) if i not in axes)
+    if rank == 2 and axes == {0}:
+        axis = 0  # the rows folded
+    elif len(axes) == rank or (axes == {1} and rows == 1):
+        axis = -1  # every element
+        if kind == "prod":
+            raise NotImplementedError(f"{api}: a product over the last dim is not supported yet (dim 0 of a 2-D "
+                                      "tile is; docs/api.md, asc2)")
+    else:
+        raise NotImplementedError(f"{api}: reducing dims {sorted(axes)} of a tile of shape {list(x.shape)} is not "
+                                  "supported yet (dim 0 of a 2-D tile, or every element; docs/api.md, asc2)")
+    h = b.create1("asc2.reduce", [x], _tile_type(x.dtype),
+                  attrs={"op": kind, "length": x.size, "width": width, "axis": axis})
+    return Tile(h, x.dtype, shape)
+
+
+def reduce_sum(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
+    """`asc2.reduce_sum(tile, *dims, keep_dims=False)`: the sum over `dims` (a tile), or of every element (no
+    dims: a scalar)."""
+    return _reduce("asc2.reduce_sum", "sum", input, dims, keep_dims)
+
+
+def reduce_max(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
+    """`asc2.reduce_max(tile, *dims, keep_dims=False)`: the maximum over `dims`, or of every element."""
+    return _reduce("asc2.reduce_max", "max", input, dims, keep_dims)
+
+
+def reduce_min(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
+    """`asc2.reduce_min(tile, *dims, keep_dims=False)`: the minimum over `dims`, or of every element."""
+    return _reduce("asc2.reduce_min", "min", input, dims, keep_dims)
+
+
+def reduce_prod(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
+    """`asc2.reduce_prod(tile, *dims, keep_dims=False)`: the product over `dims` (dim 0 of a 2-D tile)."""
+    return _reduce("asc2.reduce_prod", "prod", input, dims, keep_dims)
+
+
 # ---- what this slice does not do yet ----------------------------------------------------------------------------
 
 def _not_yet(name: str) -> Any:
@@ -560,7 +645,6 @@ NOT_YET: Sequence[str] = (
     "broadcast_to", "expand_dims", "ravel", "reshape", "squeeze",
     "log2", "rms_norm", "softmax",
     "mask", "where",
-    "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
 )
 
 _missing: List[Any] = [_not_yet(n) for n in NOT_YET]

@@ -14,6 +14,10 @@
  *   asc2.binary_scalar {op}(a, s)  op(t, a, s, length)       (asc.adds, ...)
  *   asc2.unary {op}(a)             op(t, a, length)          (asc.exp, ...)
  *   asc2.full(s)                   asc.duplicate(t, s, length)
+ *   asc2.reduce {op, axis}(a)      axis 0: log2(rows) folds of rows by the
+ *                                  elementwise row of op (asc.add, ...);
+ *                                  axis -1: asc.reduce_sum/max/min(t, a,
+ *                                  work, length)
  *
  * The `op` attribute names the row of the op table; it must have the
  * operand shape of its tile op (checked here), and the row's own verifier
@@ -286,6 +290,125 @@ static const AscOpInfo *vector_row(Lowering *lw, AscOp *op,
   return info;
 }
 
+/* ---- reductions ---------------------------------------------------------
+ * asc2.reduce {op} of kind `op`: the elementwise row folding two tiles and
+ * the whole-tile row (ASC_OP_COUNT: none) of each kind. */
+static const struct {
+  const char *kind;
+  AscOpId fold, whole;
+} reductions[] = {
+    {"sum", ASC_OP_ADD, ASC_OP_REDUCE_SUM},
+    {"max", ASC_OP_MAX, ASC_OP_REDUCE_MAX},
+    {"min", ASC_OP_MIN, ASC_OP_REDUCE_MIN},
+    {"prod", ASC_OP_MUL, ASC_OP_COUNT},
+};
+
+static AscValue *auto_tile(Cursor *c, const AscType *tt, int64_t length) {
+  AscAttr len;
+  memset(&len, 0, sizeof len);
+  len.name = "length";
+  len.kind = ASC_ATTR_INT;
+  int64_t per_block = 32 / (int64_t)asc_dtype_size(tt->dtype);
+  len.i = (length + per_block - 1) / per_block * per_block; /* whole blocks */
+  return res(emit(c, ASC_OP_LT_AUTO, NULL, 0, tt, &len, 1, 0));
+}
+
+/* t[at] (elements) as a tensor of t's type */
+static AscValue *view(Cursor *c, AscValue *t, int64_t at) {
+  if (at == 0)
+    return t;
+  AscValue *k = i_const(c, ASC_DT_UINT32, at);
+  AscValue *ops[2] = {t, k};
+  return res(emit(c, ASC_OP_LT_OFFSET, ops, 2, t->type, NULL, 0, 0));
+}
+
+static void fold(Cursor *c, AscOpId id, AscValue *dst, AscValue *a, AscValue *b,
+                 int64_t n) {
+  AscValue *count = i_const(c, ASC_DT_INT32, n);
+  AscValue *ops[4] = {dst, a, b, count};
+  emit(c, id, ops, 4, NULL, NULL, 0, 0);
+}
+
+/* Axis 0 of rows x width: rows [0, h/2) op rows [h/2, 2 (h/2)) into the
+ * work tile (an odd h's last row then folded into row 0), h halved until
+ * one row is left: log2(rows) instructions of whole rows. Axis -1: the
+ * whole-tile row into a one-element tile, its work space a tile of two
+ * elements per 256-byte repeat (the devkit's per-repeat maxima and their
+ * indices), whole 32-byte blocks. */
+static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
+  const char *kind = asc_op_attr_str(op, "op");
+  int64_t width = asc_op_attr_int(op, "width", length);
+  int64_t axis = asc_op_attr_int(op, "axis", -1);
+  size_t k = 0;
+  while (k < sizeof reductions / sizeof reductions[0] &&
+         !(kind && strcmp(kind, reductions[k].kind) == 0))
+    k++;
+  if (k == sizeof reductions / sizeof reductions[0])
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.reduce: op = \"%s\" is none of sum, max, min, prod",
+                     kind ? kind : "");
+  if (width <= 0 || length % width || (axis != 0 && axis != -1))
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.reduce: axis %lld of %lld elements in rows of %lld: "
+                     "axis must be 0 (the rows) or -1 (all), the rows divide "
+                     "the elements",
+                     (long long)axis, (long long)length, (long long)width);
+  AscOpId whole = reductions[k].whole;
+  if (axis == -1 && whole == ASC_OP_COUNT)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.reduce: %s of a whole tile to one element is not "
+                     "supported (no whole-tile row; reduce an axis)",
+                     kind);
+  AscValue *src = op->operands[0];
+  const AscType *tt = op->results[0].type;
+  int64_t eb = (int64_t)asc_dtype_size(tt->dtype);
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  AscValue *out = NULL;
+  const char *made = asc_op_info(reductions[k].fold)->name;
+  if (axis == 0) {
+    int64_t rows = length / width;
+    if (rows == 1) {
+      out = src; /* one row: the result is the tile itself */
+    } else {
+      out = auto_tile(&c, tt, rows / 2 * width);
+      AscValue *cur = src;
+      for (int64_t h = rows; h > 1 && c.ok; h /= 2) {
+        int64_t half = h / 2;
+        AscValue *hi = view(&c, cur, half * width);
+        fold(&c, reductions[k].fold, out, cur, hi, half * width);
+        if (h % 2) {
+          AscValue *last = view(&c, cur, (h - 1) * width);
+          fold(&c, reductions[k].fold, out, out, last, width);
+        }
+        cur = out;
+      }
+    }
+  } else {
+    made = asc_op_info(whole)->name;
+    int64_t lanes = 256 / eb, per_block = 32 / eb;
+    int64_t work = 2 * ((length + lanes - 1) / lanes);
+    work = (work + per_block - 1) / per_block * per_block;
+    out = auto_tile(&c, tt, 1);
+    AscValue *tmp = auto_tile(&c, tt, work);
+    AscValue *count = i_const(&c, ASC_DT_INT32, length);
+    AscValue *ops[4] = {out, src, tmp, count};
+    emit(&c, whole, ops, 4, NULL, NULL, 0, 0);
+  }
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (out != src && op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: asc2.reduce at %s:%d: %s of %lld elements in "
+                 "rows of %lld over %s by %s",
+                 op->loc.file ? op->loc.file : "?", op->loc.line, kind,
+                 (long long)length, (long long)width,
+                 axis == 0 ? "the rows" : "all", made);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
 static AscStatus lower_op(Lowering *lw, AscOp *op) {
   const AscOpInfo *self = asc_op_info(op->id);
   int64_t length = asc_op_attr_int(op, "length", 0);
@@ -301,6 +424,8 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
                      "must divide it and be at most 4095 (DataCopyPad's "
                      "blockCount)",
                      self->name, (long long)length, (long long)width);
+  if (op->id == ASC_OP_TILE_REDUCE)
+    return lower_reduce(lw, op, length);
   if (op->id == ASC_OP_TILE_STORE) {
     if (!lower_copy(lw, op, 0, op->operands[1], op->operands[0],
                     op->operands + 2, NULL, length, width))
@@ -345,8 +470,11 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
   memset(&len, 0, sizeof len);
   len.name = "length";
   len.kind = ASC_ATTR_INT;
-  len.i = length;
   const AscType *tt = op->results[0].type;
+  /* whole 32-byte blocks: a copy of a 1-D tile of any length (DataCopyPad)
+   * writes its last block whole */
+  int64_t per_block = 32 / (int64_t)asc_dtype_size(tt->dtype);
+  len.i = (length + per_block - 1) / per_block * per_block;
   AscOp *tile = asc_op_create(lw->ctx, ASC_OP_LT_AUTO, op->loc, NULL, 0, &tt, 1,
                               &len, 1, 0, NULL, NULL);
   if (!tile)
@@ -405,7 +533,8 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
 static int is_tile_op(AscOpId id) {
   return id == ASC_OP_TILE_LOAD || id == ASC_OP_TILE_STORE ||
          id == ASC_OP_TILE_BINARY || id == ASC_OP_TILE_BINARY_SCALAR ||
-         id == ASC_OP_TILE_UNARY || id == ASC_OP_TILE_FULL;
+         id == ASC_OP_TILE_UNARY || id == ASC_OP_TILE_FULL ||
+         id == ASC_OP_TILE_REDUCE;
 }
 
 static AscStatus lower_block(Lowering *lw, AscBlock *b) {
