@@ -11,7 +11,8 @@ tile-specific.
 Tiles of rank 1 and 2 in the Unified Buffer: load/store with offsets,
 elementwise arithmetic (add, sub, mul, div, maximum, minimum, shifts by a
 scalar), the unary operators with a vector instruction of their own, and
-reductions (asc2.reduce: dim 0 of a 2-D tile, or every element).
+reductions (asc2.reduce: dim 0 of a 2-D tile, or every element), comparisons
+into mask tiles and asc2.where (asc2.compare, asc2.select).
 Every other PyAsc2 API exists and raises NotImplementedError naming itself
 (docs/api.md, "asc2").
 """
@@ -131,11 +132,14 @@ class Tile(IRValue):
     """A tile: `shape` elements of `dtype` in the UB (made by asc2.load and
     the tile operators; PyAsc2's Tile)."""
 
-    def __init__(self, handle: Any, dtype: dt.DataType, shape: Tuple[int, ...]):
+    def __init__(self, handle: Any, dtype: dt.DataType, shape: Tuple[int, ...],
+                 compared: Optional[dt.DataType] = None):
         self.handle = handle
         self.dtype = dtype
         self.shape = shape
         self.size = math.prod(shape)
+        # a comparison's result (a mask: one bit an element, in uint8): the element type compared, else None
+        self.compared = compared
 
     def __repr__(self) -> str:
         return f"asc2.Tile({self.dtype.name}, {list(self.shape)})"
@@ -177,8 +181,7 @@ class Tile(IRValue):
         return abs(self)  # (asc2.abs below)
 
     def _compare(self, other: Any, name: str) -> Any:
-        raise NotImplementedError(f"asc2.{name} (comparing tiles) is not supported yet by this package "
-                                  "(docs/api.md, asc2)")
+        return _COMPARISONS[name](self, other)
 
     def __lt__(self, other: Any) -> Any:
         return self._compare(other, "less")
@@ -296,6 +299,9 @@ def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = Non
             return
         raise error(f"asc2.store: the value must be a tile or a scalar, got {describe(value)}",
                     "hint: store what asc2.load or a tile operation returned")
+    if value.compared is not None:
+        raise NotImplementedError("asc2.store of a comparison's result (a mask tile) is not supported yet: select "
+                                  "values with asc2.where")
     if value.dtype != tensor.dtype:
         raise error(f"asc2.store: the tile holds {value.dtype.name}, the tensor {tensor.dtype.name}",
                     "hint: store into a tensor of the tile's element type")
@@ -553,6 +559,100 @@ def negative(input: Any) -> Any:
     return _tile_scalar("asc.muls", x, to_scalar(-1, x.dtype))
 
 
+# ---- comparisons and where -----------------------------------------------------------------------------------
+
+# (mode of x op y, mode of y op x)
+_CMP = {"equal": ("EQ", "EQ"), "not_equal": ("NE", "NE"), "greater": ("GT", "LT"), "greater_equal": ("GE", "LE"),
+        "less": ("LT", "GT"), "less_equal": ("LE", "GE")}
+
+
+def _compare(name: str, input: Any, other: Any) -> Tile:
+    from asc.language.core.enums import CMPMODE
+
+    api = f"asc2.{name}"
+    x, y = _const(input), _const(other)
+    xt, yt = isinstance(x, Tile), isinstance(y, Tile)
+    if not xt and not yt:
+        raise error(f"{api}: at least one operand must be a tile, got {describe(x)} and {describe(y)}",
+                    "hint: compare scalars with Python operators")
+    for t in (x, y):
+        if isinstance(t, Tile) and t.compared is not None:
+            raise error(f"{api}: an operand is a comparison's result (a mask)", "hint: compare values")
+    mode = _CMP[name][0 if xt else 1]
+    tile, rest = (x, y) if xt else (y, x)
+    if tile.dtype not in (dt.float16, dt.float32):
+        raise error(f"{api}: tiles of {tile.dtype.name} cannot be compared here (Compare on the Ascend910B takes "
+                    "float16 and float32)", "hint: compare float tiles")
+    b = _b.current()
+    mask_type = _tile_type(dt.uint8)
+    attrs = {"cmp_mode": ("CMPMODE", CMPMODE[mode]), "length": tile.size}
+    if isinstance(rest, Tile):
+        if rest.dtype != tile.dtype:
+            raise error(f"{api}: the tiles hold {x.dtype.name} and {y.dtype.name}",
+                        "hint: give both tiles one element type")
+        if rest.shape != tile.shape:
+            raise NotImplementedError(f"{api}: broadcasting tiles of shapes {list(x.shape)} and {list(y.shape)} is "
+                                      "not supported yet (the shapes must be equal)")
+        h = b.create1("asc2.compare", [x, y], mask_type, attrs=attrs)
+    else:
+        h = b.create1("asc2.compare_scalar", [tile, _scalar_of(rest, tile.dtype, api)], mask_type, attrs=attrs)
+    return Tile(h, dt.uint8, tile.shape, compared=tile.dtype)
+
+
+def _comparison(name: str) -> Any:
+    def f(input: Any, other: Any) -> Tile:
+        return _compare(name, input, other)
+
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = (f"`asc2.{name}(x, y)`: a mask tile of x {name.replace('_', ' ')} y (tiles of one shape, or a tile "
+                 "and a scalar; AscendC::Compare / Compares), for asc2.where.")
+    return f
+
+
+equal = _comparison("equal")
+not_equal = _comparison("not_equal")
+greater = _comparison("greater")
+greater_equal = _comparison("greater_equal")
+less = _comparison("less")
+less_equal = _comparison("less_equal")
+_COMPARISONS = {"equal": equal, "not_equal": not_equal, "greater": greater, "greater_equal": greater_equal,
+                "less": less, "less_equal": less_equal}
+
+
+def where(condition: Any, input: Any, other: Any) -> Tile:
+    """`asc2.where(mask, x, y)`: x where the mask (a comparison's result) holds, else y; x and y tiles of the
+    mask's shape or scalars (AscendC::Select)."""
+    api = "asc2.where"
+    m, x, y = _const(condition), _const(input), _const(other)
+    if not isinstance(m, Tile) or m.compared is None:
+        raise error(f"{api}: the condition must be a comparison of tiles (asc2.less(x, y), x < y, ...), got "
+                    f"{describe(m)}", "hint: write asc2.where(x < y, x, y)")
+    dtype = next((t.dtype for t in (x, y) if isinstance(t, Tile)), None)
+    if dtype is None:
+        dtype = next((t.dtype for t in (x, y) if isinstance(t, Scalar)), m.compared)
+    if dtype not in (dt.float16, dt.float32):
+        raise error(f"{api}: selecting {dtype.name} elements is not supported (Select takes float16 and float32)",
+                    "hint: select float values")
+    for t in (x, y):
+        if isinstance(t, Tile):
+            if t.dtype != dtype or t.compared is not None:
+                raise error(f"{api}: the values must be tiles (or scalars) of one float type, got {describe(x)} and "
+                            f"{describe(y)}", "hint: give x and y one element type")
+            if t.shape != m.shape:
+                raise NotImplementedError(f"{api}: a tile of shape {list(t.shape)} with a mask of shape "
+                                          f"{list(m.shape)} (broadcasting) is not supported yet")
+    if not isinstance(x, Tile):
+        x = _full_tile(_scalar_of(x, dtype, api), Tile(None, dtype, m.shape))
+    b = _b.current()
+    if isinstance(y, Tile):
+        h = b.create1("asc2.select", [m, x, y], _tile_type(dtype), attrs={"length": m.size})
+    else:
+        h = b.create1("asc2.select_scalar", [m, x, _scalar_of(y, dtype, api)], _tile_type(dtype),
+                      attrs={"length": m.size})
+    return Tile(h, dtype, m.shape)
+
+
 # ---- reductions -----------------------------------------------------------------------------------------------
 
 def _reduce(api: str, kind: str, input: Any, dims: Tuple[Any, ...], keep_dims: Any) -> Any:
@@ -639,12 +739,12 @@ def _not_yet(name: str) -> Any:
 
 NOT_YET: Sequence[str] = (
     "atomic_add", "atomic_max", "atomic_min",
-    "equal", "greater", "greater_equal", "less", "less_equal", "not_equal", "matmul", "matmul_acc",
+    "matmul", "matmul_acc",
     "concat", "zeros_acc",
     "copy", "num_tiles",
     "broadcast_to", "expand_dims", "ravel", "reshape", "squeeze",
     "log2", "rms_norm", "softmax",
-    "mask", "where",
+    "mask",
 )
 
 _missing: List[Any] = [_not_yet(n) for n in NOT_YET]

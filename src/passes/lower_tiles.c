@@ -18,6 +18,9 @@
  *                                  elementwise row of op (asc.add, ...);
  *                                  axis -1: asc.reduce_sum/max/min(t, a,
  *                                  work, length)
+ *   asc2.compare{_scalar}(a, b)    asc.compare{_scalar}(m, a, b, n) into a
+ *                                  uint8 mask tile, n whole repeats
+ *   asc2.select{_scalar}(m, a, b)  asc.select{_scalar}(t, m, a, b, length)
  *
  * The `op` attribute names the row of the op table; it must have the
  * operand shape of its tile op (checked here), and the row's own verifier
@@ -409,6 +412,106 @@ static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
   return ASC_OK;
 }
 
+/* ---- comparisons and selection -------------------------------------------
+ * Compare works on whole 256-byte repeats: a source tile made here (an
+ * asc.local_tensor_auto) is lengthened to n elements and filled with zeros
+ * (a Duplicate right after it is made; what fills the tile overwrites its
+ * first elements), so every byte Compare reads is defined; the bits of the
+ * elements past the tile are never selected. 0: t is no such tile. */
+static int widen(Lowering *lw, AscValue *t, int64_t n) {
+  AscOp *def = t->def;
+  if (!def || def->id != ASC_OP_LT_AUTO)
+    return 0;
+  for (int i = 0; i < def->n_attrs; i++) {
+    if (strcmp(def->attrs[i].name, "length") != 0)
+      continue;
+    if (def->attrs[i].i >= n)
+      return 1;
+    def->attrs[i].i = n;
+    Cursor c = {lw, def->parent, def->next, def->loc, 1};
+    AscAttr zero;
+    memset(&zero, 0, sizeof zero);
+    zero.name = "value";
+    zero.kind =
+        asc_dtype_is_float(t->type->dtype) ? ASC_ATTR_FLOAT : ASC_ATTR_INT;
+    zero.type = asc_type_scalar(lw->ctx, t->type->dtype);
+    AscValue *z =
+        res(emit(&c, ASC_OP_CONSTANT, NULL, 0, zero.type, &zero, 1, 0));
+    AscValue *count = i_const(&c, ASC_DT_INT32, n);
+    AscValue *dup[3] = {t, z, count};
+    emit(&c, ASC_OP_DUPLICATE, dup, 3, NULL, NULL, 0, 0);
+    return c.ok ? 1 : -1;
+  }
+  return 0;
+}
+
+static AscAttr enum_attr(const char *name, int kind, int64_t v) {
+  AscAttr a;
+  memset(&a, 0, sizeof a);
+  a.name = name;
+  a.kind = ASC_ATTR_ENUM;
+  a.enum_kind = kind;
+  a.i = v;
+  return a;
+}
+
+static AscStatus lower_cmpsel(Lowering *lw, AscOp *op, int64_t length) {
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  AscValue *src = op->operands[op->id == ASC_OP_TILE_COMPARE ||
+                                       op->id == ASC_OP_TILE_COMPARE_SCALAR
+                                   ? 0
+                                   : 1];
+  AscDType dt = src->type->dtype;
+  int64_t lanes = 256 / (int64_t)asc_dtype_size(dt);
+  AscValue *out = NULL;
+  const char *made;
+  if (op->id == ASC_OP_TILE_COMPARE || op->id == ASC_OP_TILE_COMPARE_SCALAR) {
+    int scalar = op->id == ASC_OP_TILE_COMPARE_SCALAR;
+    int64_t n = (length + lanes - 1) / lanes * lanes;
+    int w0 = widen(lw, op->operands[0], n);
+    int w1 = scalar ? 1 : widen(lw, op->operands[1], n);
+    if (w0 < 0 || w1 < 0)
+      return oom(lw, op);
+    if (!w0 || !w1)
+      return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: a source is no tile of this kernel (an "
+                       "asc.local_tensor_auto the pass made)",
+                       asc_op_info(op->id)->name);
+    const AscAttr *mode = asc_op_attr(op, "cmp_mode");
+    AscAttr m = enum_attr("cmp_mode", ASC_ENUM_CMPMODE, mode ? mode->i : 0);
+    out = auto_tile(&c, op->results[0].type, n / 8);
+    AscValue *count = i_const(&c, ASC_DT_INT32, n);
+    AscValue *ops[4] = {out, op->operands[0], op->operands[1], count};
+    AscOpId id = scalar ? ASC_OP_COMPARE_SCALAR : ASC_OP_COMPARE;
+    emit(&c, id, ops, 4, NULL, &m, 1, 0);
+    made = asc_op_info(id)->name;
+  } else {
+    int scalar = op->id == ASC_OP_TILE_SELECT_SCALAR;
+    AscAttr m = enum_attr("sel_mode", ASC_ENUM_SELMODE,
+                          scalar ? ASC_SELMODE_VSEL_TENSOR_SCALAR_MODE
+                                 : ASC_SELMODE_VSEL_TENSOR_TENSOR_MODE);
+    out = auto_tile(&c, op->results[0].type, length);
+    AscValue *count = i_const(&c, ASC_DT_UINT32, length);
+    AscValue *ops[5] = {out, op->operands[0], op->operands[1], op->operands[2],
+                        count};
+    AscOpId id = scalar ? ASC_OP_SELECT_SCALAR : ASC_OP_SELECT;
+    emit(&c, id, ops, 5, NULL, &m, 1, 0);
+    made = asc_op_info(id)->name;
+  }
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: %s at %s:%d: a UB tile of %lld elements "
+                 "(asc.local_tensor_auto) filled by %s",
+                 asc_op_info(op->id)->name, op->loc.file ? op->loc.file : "?",
+                 op->loc.line, (long long)length, made);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
 static AscStatus lower_op(Lowering *lw, AscOp *op) {
   const AscOpInfo *self = asc_op_info(op->id);
   int64_t length = asc_op_attr_int(op, "length", 0);
@@ -426,6 +529,9 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
                      self->name, (long long)length, (long long)width);
   if (op->id == ASC_OP_TILE_REDUCE)
     return lower_reduce(lw, op, length);
+  if (op->id == ASC_OP_TILE_COMPARE || op->id == ASC_OP_TILE_COMPARE_SCALAR ||
+      op->id == ASC_OP_TILE_SELECT || op->id == ASC_OP_TILE_SELECT_SCALAR)
+    return lower_cmpsel(lw, op, length);
   if (op->id == ASC_OP_TILE_STORE) {
     if (!lower_copy(lw, op, 0, op->operands[1], op->operands[0],
                     op->operands + 2, NULL, length, width))
@@ -534,7 +640,9 @@ static int is_tile_op(AscOpId id) {
   return id == ASC_OP_TILE_LOAD || id == ASC_OP_TILE_STORE ||
          id == ASC_OP_TILE_BINARY || id == ASC_OP_TILE_BINARY_SCALAR ||
          id == ASC_OP_TILE_UNARY || id == ASC_OP_TILE_FULL ||
-         id == ASC_OP_TILE_REDUCE;
+         id == ASC_OP_TILE_REDUCE || id == ASC_OP_TILE_COMPARE ||
+         id == ASC_OP_TILE_COMPARE_SCALAR || id == ASC_OP_TILE_SELECT ||
+         id == ASC_OP_TILE_SELECT_SCALAR;
 }
 
 static AscStatus lower_block(Lowering *lw, AscBlock *b) {
