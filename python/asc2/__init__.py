@@ -59,6 +59,7 @@ from .tile import (
     rsqrt,
     sin,
     sinh,
+    softmax,
     sqrt,
     store,
     sub,
@@ -81,5 +82,5 @@ __all__ = [
     "abs", "exp", "log", "sqrt", "rsqrt", "relu", "negative", "sin", "cos", "tan", "sinh", "cosh", "tanh", "erf",
     "floor", "ceil", "exp2", "full", "full_like", "zeros", "zeros_like",
     "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
-    "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "where",
+    "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "where", "softmax",
 ] + list(_tile.NOT_YET)

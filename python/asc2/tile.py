@@ -559,6 +559,28 @@ def negative(input: Any) -> Any:
     return _tile_scalar("asc.muls", x, to_scalar(-1, x.dtype))
 
 
+def softmax(input: Any) -> Tile:
+    """`asc2.softmax(tile)`: the softmax of each row (the last dim) of a float16 / float32 tile of rank 1 or 2
+    (at most 64 rows): per row ReduceMax, Sub of the max, Exp, ReduceSum, Div by the sum."""
+    x = _const(input)
+    if not isinstance(x, Tile) or x.compared is not None:
+        raise error(f"asc2.softmax: the argument must be a tile, got {describe(x)}",
+                    "hint: write asc2.softmax(asc2.load(...))")
+    if x.dtype not in (dt.float16, dt.float32):
+        raise error(f"asc2.softmax: tiles of {x.dtype.name} are not supported (float16 and float32, as PyAsc2)",
+                    "hint: load a float tile")
+    if len(x.shape) > 2:
+        raise error(f"asc2.softmax: a tile of rank {len(x.shape)} (rank 1 and 2, as PyAsc2)",
+                    "hint: softmax a 1-D or 2-D tile")
+    rows = x.size // x.shape[-1]
+    if rows > 64:
+        raise NotImplementedError(f"asc2.softmax: a tile of {rows} rows is not supported yet (at most 64: each row "
+                                  "is unrolled; docs/api.md, asc2)")
+    h = _b.current().create1("asc2.softmax", [x], _tile_type(x.dtype),
+                             attrs={"length": x.size, "width": x.shape[-1]})
+    return Tile(h, x.dtype, x.shape)
+
+
 # ---- comparisons and where -----------------------------------------------------------------------------------
 
 # (mode of x op y, mode of y op x)
@@ -743,7 +765,7 @@ NOT_YET: Sequence[str] = (
     "concat", "zeros_acc",
     "copy", "num_tiles",
     "broadcast_to", "expand_dims", "ravel", "reshape", "squeeze",
-    "log2", "rms_norm", "softmax",
+    "log2", "rms_norm",
     "mask",
 )
 

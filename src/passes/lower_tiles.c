@@ -21,6 +21,8 @@
  *   asc2.compare{_scalar}(a, b)    asc.compare{_scalar}(m, a, b, n) into a
  *                                  uint8 mask tile, n whole repeats
  *   asc2.select{_scalar}(m, a, b)  asc.select{_scalar}(t, m, a, b, length)
+ *   asc2.softmax(a)                per row: reduce_max, duplicate, sub, exp,
+ *                                  reduce_sum, duplicate, div
  *
  * The `op` attribute names the row of the op table; it must have the
  * operand shape of its tile op (checked here), and the row's own verifier
@@ -512,6 +514,82 @@ static AscStatus lower_cmpsel(Lowering *lw, AscOp *op, int64_t length) {
   return ASC_OK;
 }
 
+/* ---- softmax ----------------------------------------------------------------
+ * Each row r of `width` elements, unrolled: m = max (ReduceMax into a
+ * one-element tile, GetValue), e = exp(row - m) (m filled into a row tile:
+ * Duplicate, Sub; the Ascend C scalar of a half is no half, so no Adds of
+ * -m), s = sum(e) (ReduceSum, GetValue), e / s (Duplicate, Div). */
+enum { SOFTMAX_MAX_ROWS = 64 };
+
+static AscValue *element0(Cursor *c, AscValue *t) {
+  AscValue *zero = i_const(c, ASC_DT_UINT32, 0);
+  AscValue *ops[2] = {t, zero};
+  return res(emit(c, ASC_OP_LT_GET_VALUE, ops, 2,
+                  asc_type_scalar(c->lw->ctx, t->type->dtype), NULL, 0, 0));
+}
+
+static AscStatus lower_softmax(Lowering *lw, AscOp *op, int64_t length) {
+  int64_t width = asc_op_attr_int(op, "width", length);
+  AscValue *src = op->operands[0];
+  AscDType dt = src->type->dtype;
+  if (dt != ASC_DT_FLOAT16 && dt != ASC_DT_FLOAT32)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.softmax: tiles of %s are not supported (float16 and "
+                     "float32)",
+                     asc_dtype_name(dt));
+  if (width <= 0 || length % width || length / width > SOFTMAX_MAX_ROWS)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.softmax: %lld elements in rows of %lld: the rows "
+                     "must divide the tile and be at most %d",
+                     (long long)length, (long long)width, SOFTMAX_MAX_ROWS);
+  int64_t rows = length / width;
+  int64_t eb = (int64_t)asc_dtype_size(dt);
+  if (rows > 1 && (width * eb) % 32)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.softmax: rows of %lld bytes are no whole 32-byte "
+                     "blocks",
+                     (long long)(width * eb));
+  const AscType *tt = op->results[0].type;
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  int64_t lanes = 256 / eb;
+  AscValue *out = auto_tile(&c, tt, length);
+  AscValue *red = auto_tile(&c, tt, 1);
+  AscValue *work = auto_tile(&c, tt, 2 * ((width + lanes - 1) / lanes));
+  AscValue *fill = auto_tile(&c, tt, width);
+  for (int64_t r = 0; r < rows && c.ok; r++) {
+    AscValue *s_r = view(&c, src, r * width);
+    AscValue *o_r = view(&c, out, r * width);
+    AscValue *n = i_const(&c, ASC_DT_INT32, width);
+    AscValue *rmax[4] = {red, s_r, work, n};
+    emit(&c, ASC_OP_REDUCE_MAX, rmax, 4, NULL, NULL, 0, 0);
+    AscValue *m = element0(&c, red);
+    AscValue *dup_m[3] = {fill, m, n};
+    emit(&c, ASC_OP_DUPLICATE, dup_m, 3, NULL, NULL, 0, 0);
+    fold(&c, ASC_OP_SUB, o_r, s_r, fill, width);
+    AscValue *ex[3] = {o_r, o_r, n};
+    emit(&c, ASC_OP_EXP, ex, 3, NULL, NULL, 0, 0);
+    AscValue *rsum[4] = {red, o_r, work, n};
+    emit(&c, ASC_OP_REDUCE_SUM, rsum, 4, NULL, NULL, 0, 0);
+    AscValue *sum = element0(&c, red);
+    AscValue *dup_s[3] = {fill, sum, n};
+    emit(&c, ASC_OP_DUPLICATE, dup_s, 3, NULL, NULL, 0, 0);
+    fold(&c, ASC_OP_DIV, o_r, o_r, fill, width);
+  }
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: asc2.softmax at %s:%d: %lld rows of %lld "
+                 "elements, each by asc.reduce_max, asc.duplicate, asc.sub, "
+                 "asc.exp, asc.reduce_sum, asc.duplicate, asc.div",
+                 op->loc.file ? op->loc.file : "?", op->loc.line,
+                 (long long)rows, (long long)width);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
 static AscStatus lower_op(Lowering *lw, AscOp *op) {
   const AscOpInfo *self = asc_op_info(op->id);
   int64_t length = asc_op_attr_int(op, "length", 0);
@@ -529,6 +607,8 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
                      self->name, (long long)length, (long long)width);
   if (op->id == ASC_OP_TILE_REDUCE)
     return lower_reduce(lw, op, length);
+  if (op->id == ASC_OP_TILE_SOFTMAX)
+    return lower_softmax(lw, op, length);
   if (op->id == ASC_OP_TILE_COMPARE || op->id == ASC_OP_TILE_COMPARE_SCALAR ||
       op->id == ASC_OP_TILE_SELECT || op->id == ASC_OP_TILE_SELECT_SCALAR)
     return lower_cmpsel(lw, op, length);
@@ -642,7 +722,7 @@ static int is_tile_op(AscOpId id) {
          id == ASC_OP_TILE_UNARY || id == ASC_OP_TILE_FULL ||
          id == ASC_OP_TILE_REDUCE || id == ASC_OP_TILE_COMPARE ||
          id == ASC_OP_TILE_COMPARE_SCALAR || id == ASC_OP_TILE_SELECT ||
-         id == ASC_OP_TILE_SELECT_SCALAR;
+         id == ASC_OP_TILE_SELECT_SCALAR || id == ASC_OP_TILE_SOFTMAX;
 }
 
 static AscStatus lower_block(Lowering *lw, AscBlock *b) {

@@ -101,6 +101,37 @@ def test_row_softmax(rows: int, cols: int, tile: int, cores: int) -> None:
     np.testing.assert_allclose(z, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
 
 
+@asc2.jit
+def fused_softmax_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, rows: int, cols: asc.ConstExpr[int],
+                         block: asc.ConstExpr[int]):
+    x_gm = asc2.tensor(x_ptr, [rows, cols])
+    z_gm = asc2.tensor(z_ptr, [rows, cols])
+    start = asc2.block_idx() * block
+    asc2.store(asc2.softmax(asc2.load(x_gm, [block, cols], offsets=[start, 0])), z_gm, offsets=[start, 0])
+
+
+@asc2.jit
+def softmax_1d_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    asc2.store(asc2.softmax(asc2.load(asc2.tensor(x_ptr, [n]), [n], offsets=[0])), asc2.tensor(z_ptr, [n]),
+               offsets=[0])
+
+
+@pytest.mark.parametrize("dtype, rows, cols, block, cores", [("float32", 7, 24, 3, 3), ("float16", 4, 48, 2, 2),
+                                                              ("float32", 1, 8, 1, 1)])
+def test_asc2_softmax(dtype: str, rows: int, cols: int, block: int, cores: int) -> None:
+    rng = np.random.default_rng(rows * cols)
+    x = (rng.standard_normal((rows, cols)) * 2).astype(dtype)
+    z = np.zeros_like(x)
+    fused_softmax_kernel[cores](x, z, rows, cols, block)  # the last block's rows past the end: not stored
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(z, e / e.sum(axis=1, keepdims=True), **_tol(dtype))
+    v = x[0].copy()
+    z1 = np.zeros_like(v)
+    softmax_1d_kernel[1](v, z1, cols)
+    e1 = np.exp(v.astype(np.float64) - v.max())
+    np.testing.assert_allclose(z1, e1 / e1.sum(), **_tol(dtype))
+
+
 def _compiled(kernel: Any, *args: Any) -> Any:
     seen: list = []
     compiler.compile_listeners.append(seen.append)
@@ -134,8 +165,10 @@ def bad_kernel(x_ptr: asc.GlobalAddress, which: asc.ConstExpr[int]):
         asc2.reduce_prod(x)  # the bad line
     elif which == 1:
         asc2.reduce_sum(x, 1)  # the bad line
-    else:
+    elif which == 2:
         asc2.reduce_sum(x, 2)  # the bad line
+    else:
+        asc2.softmax(asc2.zeros([8]))  # the bad line: int32
 
 
 def test_unsupported_and_bad_reductions() -> None:
@@ -147,3 +180,5 @@ def test_unsupported_and_bad_reductions() -> None:
         bad_kernel[1](x, 1)
     with pytest.raises(CompileError, match=r"a dim must be an int in \[-2, 1\]"):
         bad_kernel[1](x, 2)
+    with pytest.raises(CompileError, match="asc2.softmax: tiles of int32 are not supported"):
+        bad_kernel[1](x, 3)
