@@ -481,10 +481,25 @@ def right_shift(input: Any, other: Any) -> Any:
     return _elementwise("asc2.right_shift", input, other, "", "asc.shift_right", False)
 
 
-def _unary(api: str, x: Any, row: str) -> Tile:
+# the unary operators of a compile-time number: evaluated by the compiler (in double precision)
+_FOLD = {
+    "asc2.abs": lambda v: math.fabs(v), "asc2.exp": math.exp, "asc2.log": math.log, "asc2.sqrt": math.sqrt,
+    "asc2.rsqrt": lambda v: 1.0 / math.sqrt(v), "asc2.relu": lambda v: max(v, 0.0), "asc2.sin": math.sin,
+    "asc2.cos": math.cos, "asc2.tan": math.tan, "asc2.sinh": math.sinh, "asc2.cosh": math.cosh,
+    "asc2.tanh": math.tanh, "asc2.erf": math.erf, "asc2.floor": lambda v: float(math.floor(v)),
+    "asc2.ceil": lambda v: float(math.ceil(v)),
+}
+
+
+def _unary(api: str, x: Any, row: str) -> Any:
     x = _const(x)
+    if is_number(x) and not isinstance(x, bool) and api in _FOLD:
+        try:
+            return _FOLD[api](float(x))  # a Python float, used as a scalar where it meets a tile
+        except (ValueError, ZeroDivisionError, OverflowError) as e:
+            raise error(f"{api}({x!r}): {e}", "hint: pass a number in the function's domain") from None
     if not isinstance(x, Tile):
-        raise NotImplementedError(f"{api} of a scalar is not supported yet: pass a tile")
+        raise NotImplementedError(f"{api} of a runtime scalar is not supported yet: pass a tile or a number")
     h = _b.current().create1("asc2.unary", [x], _tile_type(x.dtype), attrs={"op": row, "length": x.size})
     return Tile(h, x.dtype, x.shape)
 

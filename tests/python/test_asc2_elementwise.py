@@ -351,3 +351,21 @@ def test_scalar_load_store_and_full() -> None:
     want[5, 3] = x[3, 5]
     want[3, 5] = 2 * x[3, 5]
     np.testing.assert_array_equal(z, want)
+
+
+@asc2.jit
+def folded_unary_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, n: asc.ConstExpr[int],
+                        bad: asc.ConstExpr[bool]):
+    x = asc2.load(asc2.tensor(x_ptr, [n]), [n], offsets=[0])
+    k = asc2.sqrt(-1.0) if bad else 2 * asc2.sqrt(2 / math.pi) + asc2.erf(0.5) + asc2.exp(1)
+    asc2.store(x * k, asc2.tensor(z_ptr, [n]), offsets=[0])
+
+
+def test_unary_of_a_number_is_folded() -> None:
+    x = np.linspace(-1, 1, 24).astype(np.float32)
+    z = np.zeros_like(x)
+    folded_unary_kernel[1](x, z, 24, False)
+    k = 2 * math.sqrt(2 / math.pi) + math.erf(0.5) + math.e
+    np.testing.assert_allclose(z, x * np.float32(k), rtol=1e-6)
+    with pytest.raises(CompileError, match=r"asc2.sqrt\(-1.0\): math domain error"):
+        folded_unary_kernel[1](x, z, 24, True)
