@@ -23,6 +23,9 @@ from .tile import (
     Tile,
     TileLocation,
     abs,
+    atomic_add,
+    atomic_max,
+    atomic_min,
     add,
     block_idx,
     block_num,
@@ -88,5 +91,5 @@ __all__ = [
     "floor", "ceil", "exp2", "full", "full_like", "zeros", "zeros_like",
     "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
     "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "where", "softmax",
-    "broadcast_to", "reshape", "ravel", "expand_dims", "squeeze",
+    "broadcast_to", "reshape", "ravel", "expand_dims", "squeeze", "atomic_add", "atomic_max", "atomic_min",
 ] + list(_tile.NOT_YET)

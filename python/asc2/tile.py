@@ -342,6 +342,38 @@ def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = Non
                         attrs={"length": value.size, "width": value.shape[-1]})
 
 
+def _atomic(name: str, value: Any, tensor: Any, offsets: Any, tile_id: Any) -> None:
+    from asc.language.basic import set_atomic as _sa
+
+    api = f"asc2.atomic_{name}"
+    v = _const(value)
+    if not isinstance(v, Tile):
+        raise error(f"{api}: the value must be a tile, got {describe(v)}",
+                    f"hint: write {api}(tile, asc2.tensor(z_ptr, [n]), offsets=[0])")
+    if v.dtype not in (dt.int8, dt.int16, dt.int32, dt.float16, dt.bfloat16, dt.float32):
+        raise error(f"{api}: tiles of {v.dtype.name} cannot be stored atomically (int8, int16, int32, float16, "
+                    "bfloat16, float32)", "hint: store a tile of one of those types")
+    getattr(_sa, f"set_atomic_{name}")(v.dtype)
+    store(v, tensor, offsets=offsets, tile_id=tile_id)
+    _sa.set_atomic_none()
+
+
+def atomic_add(value: Any, tensor: Any, *, offsets: Any = None, tile_id: Any = None) -> None:
+    """`asc2.atomic_add(tile, tensor, offsets=[...])`: the tensor's elements become their sums with the tile's,
+    atomically with respect to other blocks (SetAtomicAdd, the store's copy, SetAtomicNone)."""
+    _atomic("add", value, tensor, offsets, tile_id)
+
+
+def atomic_max(value: Any, tensor: Any, *, offsets: Any = None, tile_id: Any = None) -> None:
+    """`asc2.atomic_max(tile, tensor, offsets=[...])`: elementwise maximum into the tensor (SetAtomicMax)."""
+    _atomic("max", value, tensor, offsets, tile_id)
+
+
+def atomic_min(value: Any, tensor: Any, *, offsets: Any = None, tile_id: Any = None) -> None:
+    """`asc2.atomic_min(tile, tensor, offsets=[...])`: elementwise minimum into the tensor (SetAtomicMin)."""
+    _atomic("min", value, tensor, offsets, tile_id)
+
+
 def block_idx() -> Scalar:
     """`asc2.block_idx()`: the index of this block (asc.get_block_idx)."""
     return get_block_idx()
@@ -894,7 +926,6 @@ def _not_yet(name: str) -> Any:
 
 
 NOT_YET: Sequence[str] = (
-    "atomic_add", "atomic_max", "atomic_min",
     "matmul", "matmul_acc",
     "concat", "zeros_acc",
     "copy", "num_tiles",
