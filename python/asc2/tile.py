@@ -8,9 +8,11 @@ asc.local_tensor_auto filled by the existing copy or vector op, so the UB
 planner places it and insert-sync orders the pipes; nothing downstream is
 tile-specific.
 
-This first slice does 1-D tiles in the Unified Buffer: load/store with
-offsets, elementwise arithmetic (add, sub, mul, div, maximum, minimum, shifts
-by a scalar) and the unary operators with a vector instruction of their own.
+Tiles of rank 1 and 2 in the Unified Buffer: load/store with offsets,
+elementwise arithmetic (add, sub, mul, div, maximum, minimum, shifts by a
+scalar), the unary operators with a vector instruction of their own, and
+reductions (asc2.reduce: dim 0 of a 2-D tile, or every element), comparisons
+into mask tiles and asc2.where (asc2.compare, asc2.select).
 Every other PyAsc2 API exists and raises NotImplementedError naming itself
 (docs/api.md, "asc2").
 """
@@ -130,11 +132,15 @@ class Tile(IRValue):
     """A tile: `shape` elements of `dtype` in the UB (made by asc2.load and
     the tile operators; PyAsc2's Tile)."""
 
-    def __init__(self, handle: Any, dtype: dt.DataType, shape: Tuple[int, ...]):
+    def __init__(self, handle: Any, dtype: dt.DataType, shape: Tuple[int, ...],
+                 compared: Optional[dt.DataType] = None):
         self.handle = handle
         self.dtype = dtype
         self.shape = shape
         self.size = math.prod(shape)
+        # a comparison's result (a mask: one bit an element, in uint8): the element type compared, else None
+        self.compared = compared
+        self.fill: Optional[Scalar] = None  # asc2.full's value
 
     def __repr__(self) -> str:
         return f"asc2.Tile({self.dtype.name}, {list(self.shape)})"
@@ -176,8 +182,7 @@ class Tile(IRValue):
         return abs(self)  # (asc2.abs below)
 
     def _compare(self, other: Any, name: str) -> Any:
-        raise NotImplementedError(f"asc2.{name} (comparing tiles) is not supported yet by this package "
-                                  "(docs/api.md, asc2)")
+        return _COMPARISONS[name](self, other)
 
     def __lt__(self, other: Any) -> Any:
         return self._compare(other, "less")
@@ -202,6 +207,34 @@ class Tile(IRValue):
     def __bool__(self) -> bool:
         raise error("a tile has no truth value", "hint: compare elements with asc2 operations")
 
+    # PyAsc2's tile methods
+    def sum(self, *dims: Any, keep_dims: Any = False) -> Any:
+        return reduce_sum(self, *dims, keep_dims=keep_dims)
+
+    def max(self, *dims: Any, keep_dims: Any = False) -> Any:
+        return reduce_max(self, *dims, keep_dims=keep_dims)
+
+    def min(self, *dims: Any, keep_dims: Any = False) -> Any:
+        return reduce_min(self, *dims, keep_dims=keep_dims)
+
+    def prod(self, *dims: Any, keep_dims: Any = False) -> Any:
+        return reduce_prod(self, *dims, keep_dims=keep_dims)
+
+    def broadcast_to(self, *shape: Any) -> "Tile":
+        return broadcast_to(self, *shape)
+
+    def reshape(self, *shape: Any) -> "Tile":
+        return reshape(self, *shape)
+
+    def ravel(self) -> "Tile":
+        return ravel(self)
+
+    def expand_dims(self, *axis: Any) -> "Tile":
+        return expand_dims(self, *axis)
+
+    def squeeze(self, *axis: Any) -> "Tile":
+        return squeeze(self, *axis)
+
 
 def _tile_type(dtype: dt.DataType) -> Any:
     from asc.language.core.enums import TPosition
@@ -212,7 +245,7 @@ def _tile_type(dtype: dt.DataType) -> Any:
 def _check_ub(shape: Tuple[int, ...], dtype: dt.DataType, api: str) -> int:
     n = math.prod(shape)
     last = shape[-1] * dtype.sizeof()
-    if last % UB_BLOCK_BYTES:
+    if len(shape) > 1 and last % UB_BLOCK_BYTES:  # (a 1-D tile: its UB tile is rounded up to whole blocks)
         raise error(f"{api}: a tile's rows of {shape[-1]} {dtype.name} elements are {last} bytes, not a multiple of "
                     f"{UB_BLOCK_BYTES} (the UB's block)",
                     f"hint: make the last dim {UB_BLOCK_BYTES // math.gcd(UB_BLOCK_BYTES, dtype.sizeof())} elements "
@@ -295,6 +328,9 @@ def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = Non
             return
         raise error(f"asc2.store: the value must be a tile or a scalar, got {describe(value)}",
                     "hint: store what asc2.load or a tile operation returned")
+    if value.compared is not None:
+        raise NotImplementedError("asc2.store of a comparison's result (a mask tile) is not supported yet: select "
+                                  "values with asc2.where")
     if value.dtype != tensor.dtype:
         raise error(f"asc2.store: the tile holds {value.dtype.name}, the tensor {tensor.dtype.name}",
                     "hint: store into a tensor of the tile's element type")
@@ -304,6 +340,38 @@ def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = Non
     place = _place(tensor, value.shape, offsets, tile_id, "asc2.store")
     _b.current().create("asc2.store", [tensor.gt, value] + place, [],
                         attrs={"length": value.size, "width": value.shape[-1]})
+
+
+def _atomic(name: str, value: Any, tensor: Any, offsets: Any, tile_id: Any) -> None:
+    from asc.language.basic import set_atomic as _sa
+
+    api = f"asc2.atomic_{name}"
+    v = _const(value)
+    if not isinstance(v, Tile):
+        raise error(f"{api}: the value must be a tile, got {describe(v)}",
+                    f"hint: write {api}(tile, asc2.tensor(z_ptr, [n]), offsets=[0])")
+    if v.dtype not in (dt.int8, dt.int16, dt.int32, dt.float16, dt.bfloat16, dt.float32):
+        raise error(f"{api}: tiles of {v.dtype.name} cannot be stored atomically (int8, int16, int32, float16, "
+                    "bfloat16, float32)", "hint: store a tile of one of those types")
+    getattr(_sa, f"set_atomic_{name}")(v.dtype)
+    store(v, tensor, offsets=offsets, tile_id=tile_id)
+    _sa.set_atomic_none()
+
+
+def atomic_add(value: Any, tensor: Any, *, offsets: Any = None, tile_id: Any = None) -> None:
+    """`asc2.atomic_add(tile, tensor, offsets=[...])`: the tensor's elements become their sums with the tile's,
+    atomically with respect to other blocks (SetAtomicAdd, the store's copy, SetAtomicNone)."""
+    _atomic("add", value, tensor, offsets, tile_id)
+
+
+def atomic_max(value: Any, tensor: Any, *, offsets: Any = None, tile_id: Any = None) -> None:
+    """`asc2.atomic_max(tile, tensor, offsets=[...])`: elementwise maximum into the tensor (SetAtomicMax)."""
+    _atomic("max", value, tensor, offsets, tile_id)
+
+
+def atomic_min(value: Any, tensor: Any, *, offsets: Any = None, tile_id: Any = None) -> None:
+    """`asc2.atomic_min(tile, tensor, offsets=[...])`: elementwise minimum into the tensor (SetAtomicMin)."""
+    _atomic("min", value, tensor, offsets, tile_id)
 
 
 def block_idx() -> Scalar:
@@ -348,7 +416,9 @@ def full(shape: Any, value: Any, dtype: Any = None, location: TileLocation = Til
     s = _scalar_of(value, dtype, "asc2.full")
     n = math.prod(shp)
     h = _b.current().create1("asc2.full", [s], _tile_type(dtype), attrs={"length": n})
-    return Tile(h, dtype, shp)
+    t = Tile(h, dtype, shp)
+    t.fill = s  # every element is this scalar (broadcast_to fills a larger tile with it)
+    return t
 
 
 def full_like(input: Tile, value: Any, location: TileLocation = TileLocation.UB) -> Tile:
@@ -392,6 +462,13 @@ def _tile_scalar(row: str, x: Tile, s: Scalar) -> Tile:
     return Tile(h, x.dtype, x.shape)
 
 
+def _element0(t: Tile) -> Scalar:
+    """A tile's first element as a scalar (GetValue; insert-sync makes the scalar unit wait for the tile)."""
+    b = _b.current()
+    return Scalar(b.create1("asc.local_tensor.get_value", [t, to_scalar(0, dt.uint32)], b.scalar_type(t.dtype)),
+                  t.dtype)
+
+
 def _elementwise(api: str, x: Any, y: Any, row: str, scalar_row: Optional[str], commutes: bool,
                  scalar_map: Any = None) -> Any:
     """x op y on tiles and scalars: tile-tile with `row`; tile-scalar with
@@ -402,6 +479,12 @@ def _elementwise(api: str, x: Any, y: Any, row: str, scalar_row: Optional[str], 
     if not xt and not yt:
         raise error(f"{api}: at least one operand must be a tile, got {describe(x)} and {describe(y)}",
                     "hint: operate on scalars with Python operators")
+    if xt and yt and x.shape != y.shape and x.dtype == y.dtype and (x.size == 1 or y.size == 1):
+        # a one-element tile (a reduction's result) broadcasts as its value, read by the scalar unit
+        if x.size == 1:
+            x, xt = _element0(x), False
+        else:
+            y, yt = _element0(y), False
     if xt and yt:
         return _binary_tiles(api, row, x, y)
     tile, other = (x, y) if xt else (y, x)
@@ -461,10 +544,25 @@ def right_shift(input: Any, other: Any) -> Any:
     return _elementwise("asc2.right_shift", input, other, "", "asc.shift_right", False)
 
 
-def _unary(api: str, x: Any, row: str) -> Tile:
+# the unary operators of a compile-time number: evaluated by the compiler (in double precision)
+_FOLD = {
+    "asc2.abs": lambda v: math.fabs(v), "asc2.exp": math.exp, "asc2.log": math.log, "asc2.sqrt": math.sqrt,
+    "asc2.rsqrt": lambda v: 1.0 / math.sqrt(v), "asc2.relu": lambda v: max(v, 0.0), "asc2.sin": math.sin,
+    "asc2.cos": math.cos, "asc2.tan": math.tan, "asc2.sinh": math.sinh, "asc2.cosh": math.cosh,
+    "asc2.tanh": math.tanh, "asc2.erf": math.erf, "asc2.floor": lambda v: float(math.floor(v)),
+    "asc2.ceil": lambda v: float(math.ceil(v)),
+}
+
+
+def _unary(api: str, x: Any, row: str) -> Any:
     x = _const(x)
+    if is_number(x) and not isinstance(x, bool) and api in _FOLD:
+        try:
+            return _FOLD[api](float(x))  # a Python float, used as a scalar where it meets a tile
+        except (ValueError, ZeroDivisionError, OverflowError) as e:
+            raise error(f"{api}({x!r}): {e}", "hint: pass a number in the function's domain") from None
     if not isinstance(x, Tile):
-        raise NotImplementedError(f"{api} of a scalar is not supported yet: pass a tile")
+        raise NotImplementedError(f"{api} of a runtime scalar is not supported yet: pass a tile or a number")
     h = _b.current().create1("asc2.unary", [x], _tile_type(x.dtype), attrs={"op": row, "length": x.size})
     return Tile(h, x.dtype, x.shape)
 
@@ -539,6 +637,281 @@ def negative(input: Any) -> Any:
     return _tile_scalar("asc.muls", x, to_scalar(-1, x.dtype))
 
 
+def softmax(input: Any) -> Tile:
+    """`asc2.softmax(tile)`: the softmax of each row (the last dim) of a float16 / float32 tile of rank 1 or 2
+    (at most 64 rows): per row ReduceMax, Sub of the max, Exp, ReduceSum, Div by the sum."""
+    x = _const(input)
+    if not isinstance(x, Tile) or x.compared is not None:
+        raise error(f"asc2.softmax: the argument must be a tile, got {describe(x)}",
+                    "hint: write asc2.softmax(asc2.load(...))")
+    if x.dtype not in (dt.float16, dt.float32):
+        raise error(f"asc2.softmax: tiles of {x.dtype.name} are not supported (float16 and float32, as PyAsc2)",
+                    "hint: load a float tile")
+    if len(x.shape) > 2:
+        raise error(f"asc2.softmax: a tile of rank {len(x.shape)} (rank 1 and 2, as PyAsc2)",
+                    "hint: softmax a 1-D or 2-D tile")
+    rows = x.size // x.shape[-1]
+    if rows > 64:
+        raise NotImplementedError(f"asc2.softmax: a tile of {rows} rows is not supported yet (at most 64: each row "
+                                  "is unrolled; docs/api.md, asc2)")
+    h = _b.current().create1("asc2.softmax", [x], _tile_type(x.dtype),
+                             attrs={"length": x.size, "width": x.shape[-1]})
+    return Tile(h, x.dtype, x.shape)
+
+
+# ---- shape operators ------------------------------------------------------------------------------------------
+
+def _shape_args(api: str, shape: Tuple[Any, ...]) -> Tuple[int, ...]:
+    """`*shape` as PyAsc2 takes it: ints, or one list/tuple of them."""
+    dims: Any = shape
+    if len(shape) == 1 and isinstance(_const(shape[0]), (list, tuple)):
+        dims = _const(shape[0])
+    out = []
+    for d in dims:
+        d = _const(d)
+        if isinstance(d, bool) or not isinstance(d, int) or d <= 0:
+            raise error(f"{api}: a shape's dims must be positive compile-time ints, got {describe(d)}",
+                        f"hint: write {api}(tile, 2, 32)")
+        out.append(d)
+    return tuple(out)
+
+
+def _tile_arg(api: str, input: Any) -> Tile:
+    x = _const(input)
+    if not isinstance(x, Tile):
+        raise error(f"{api}: the first argument must be a tile, got {describe(x)}", f"hint: write {api}(tile, ...)")
+    return x
+
+
+def reshape(input: Any, *shape: Any) -> Tile:
+    """`asc2.reshape(tile, *shape)`: the same elements (row-major) seen in another shape of as many elements; no
+    instruction (the tile's UB bytes are shared)."""
+    x = _tile_arg("asc2.reshape", input)
+    shp = _shape_args("asc2.reshape", shape)
+    if math.prod(shp) != x.size:
+        raise error(f"asc2.reshape: a tile of shape {list(x.shape)} ({x.size} elements) cannot be seen as "
+                    f"{list(shp)} ({math.prod(shp)} elements)", "hint: keep the number of elements")
+    t = Tile(x.handle, x.dtype, shp, x.compared)
+    t.fill = x.fill
+    return t
+
+
+def ravel(input: Any) -> Tile:
+    """`asc2.ravel(tile)`: the tile as one dim."""
+    x = _tile_arg("asc2.ravel", input)
+    return reshape(x, x.size)
+
+
+def expand_dims(input: Any, *axis: Any) -> Tile:
+    """`asc2.expand_dims(tile, *axis)`: dims of length 1 inserted at `axis`."""
+    x = _tile_arg("asc2.expand_dims", input)
+    shape = list(x.shape)
+    for ax in sorted({_const(a) for a in axis}):
+        if isinstance(ax, bool) or not isinstance(ax, int) or not 0 <= ax <= len(shape):
+            raise error(f"asc2.expand_dims: an axis must be an int in [0, {len(shape)}], got {describe(ax)}",
+                        "hint: write asc2.expand_dims(tile, 0)")
+        shape.insert(ax, 1)
+    return reshape(x, *shape)
+
+
+def squeeze(input: Any, *axis: Any) -> Tile:
+    """`asc2.squeeze(tile, *axis)`: the dims of length 1 at `axis` (none given: all of them) removed."""
+    x = _tile_arg("asc2.squeeze", input)
+    axes = {_const(a) % len(x.shape) if isinstance(_const(a), int) else _const(a) for a in axis} if axis else \
+        {i for i, d in enumerate(x.shape) if d == 1}
+    for ax in axes:
+        if isinstance(ax, bool) or not isinstance(ax, int) or x.shape[ax] != 1:
+            raise error(f"asc2.squeeze: axis {ax!r} of a tile of shape {list(x.shape)} is no dim of length 1",
+                        "hint: squeeze dims of length 1")
+    return reshape(x, *[d for i, d in enumerate(x.shape) if i not in axes] or [1])
+
+
+def broadcast_to(input: Any, *shape: Any) -> Tile:
+    """`asc2.broadcast_to(tile, *shape)`: a tile of `shape` repeating the tile's elements (torch's rules). A tile
+    of one element is a Duplicate of its value (asc2.full's, else read with GetValue); other broadcasts raise
+    NotImplementedError."""
+    api = "asc2.broadcast_to"
+    x = _tile_arg(api, input)
+    shp = _shape_args(api, shape)
+    src, dst = x.shape[::-1], shp[::-1]
+    if len(src) > len(dst) or any(s != d and s != 1 for s, d in zip(src, dst)):
+        raise error(f"{api}: a tile of shape {list(x.shape)} cannot be broadcast to {list(shp)}",
+                    "hint: each dim must equal the target's or be 1")
+    if x.compared is not None:
+        raise NotImplementedError(f"{api} of a comparison's result (a mask) is not supported yet")
+    if math.prod(shp) == x.size:
+        return reshape(x, *shp)
+    if x.size != 1:
+        raise NotImplementedError(f"{api}: broadcasting a tile of shape {list(x.shape)} to {list(shp)} is not "
+                                  "supported yet (a tile of one element is; docs/api.md, asc2)")
+    return full(shp, x.fill if x.fill is not None else _element0(x), x.dtype)
+
+
+# ---- comparisons and where -----------------------------------------------------------------------------------
+
+# (mode of x op y, mode of y op x)
+_CMP = {"equal": ("EQ", "EQ"), "not_equal": ("NE", "NE"), "greater": ("GT", "LT"), "greater_equal": ("GE", "LE"),
+        "less": ("LT", "GT"), "less_equal": ("LE", "GE")}
+
+
+def _compare(name: str, input: Any, other: Any) -> Tile:
+    from asc.language.core.enums import CMPMODE
+
+    api = f"asc2.{name}"
+    x, y = _const(input), _const(other)
+    xt, yt = isinstance(x, Tile), isinstance(y, Tile)
+    if not xt and not yt:
+        raise error(f"{api}: at least one operand must be a tile, got {describe(x)} and {describe(y)}",
+                    "hint: compare scalars with Python operators")
+    for t in (x, y):
+        if isinstance(t, Tile) and t.compared is not None:
+            raise error(f"{api}: an operand is a comparison's result (a mask)", "hint: compare values")
+    mode = _CMP[name][0 if xt else 1]
+    tile, rest = (x, y) if xt else (y, x)
+    if tile.dtype not in (dt.float16, dt.float32):
+        raise error(f"{api}: tiles of {tile.dtype.name} cannot be compared here (Compare on the Ascend910B takes "
+                    "float16 and float32)", "hint: compare float tiles")
+    b = _b.current()
+    mask_type = _tile_type(dt.uint8)
+    attrs = {"cmp_mode": ("CMPMODE", CMPMODE[mode]), "length": tile.size}
+    if isinstance(rest, Tile):
+        if rest.dtype != tile.dtype:
+            raise error(f"{api}: the tiles hold {x.dtype.name} and {y.dtype.name}",
+                        "hint: give both tiles one element type")
+        if rest.shape != tile.shape:
+            raise NotImplementedError(f"{api}: broadcasting tiles of shapes {list(x.shape)} and {list(y.shape)} is "
+                                      "not supported yet (the shapes must be equal)")
+        h = b.create1("asc2.compare", [x, y], mask_type, attrs=attrs)
+    else:
+        h = b.create1("asc2.compare_scalar", [tile, _scalar_of(rest, tile.dtype, api)], mask_type, attrs=attrs)
+    return Tile(h, dt.uint8, tile.shape, compared=tile.dtype)
+
+
+def _comparison(name: str) -> Any:
+    def f(input: Any, other: Any) -> Tile:
+        return _compare(name, input, other)
+
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = (f"`asc2.{name}(x, y)`: a mask tile of x {name.replace('_', ' ')} y (tiles of one shape, or a tile "
+                 "and a scalar; AscendC::Compare / Compares), for asc2.where.")
+    return f
+
+
+equal = _comparison("equal")
+not_equal = _comparison("not_equal")
+greater = _comparison("greater")
+greater_equal = _comparison("greater_equal")
+less = _comparison("less")
+less_equal = _comparison("less_equal")
+_COMPARISONS = {"equal": equal, "not_equal": not_equal, "greater": greater, "greater_equal": greater_equal,
+                "less": less, "less_equal": less_equal}
+
+
+def where(condition: Any, input: Any, other: Any) -> Tile:
+    """`asc2.where(mask, x, y)`: x where the mask (a comparison's result) holds, else y; x and y tiles of the
+    mask's shape or scalars (AscendC::Select)."""
+    api = "asc2.where"
+    m, x, y = _const(condition), _const(input), _const(other)
+    if not isinstance(m, Tile) or m.compared is None:
+        raise error(f"{api}: the condition must be a comparison of tiles (asc2.less(x, y), x < y, ...), got "
+                    f"{describe(m)}", "hint: write asc2.where(x < y, x, y)")
+    dtype = next((t.dtype for t in (x, y) if isinstance(t, Tile)), None)
+    if dtype is None:
+        dtype = next((t.dtype for t in (x, y) if isinstance(t, Scalar)), m.compared)
+    if dtype not in (dt.float16, dt.float32):
+        raise error(f"{api}: selecting {dtype.name} elements is not supported (Select takes float16 and float32)",
+                    "hint: select float values")
+    for t in (x, y):
+        if isinstance(t, Tile):
+            if t.dtype != dtype or t.compared is not None:
+                raise error(f"{api}: the values must be tiles (or scalars) of one float type, got {describe(x)} and "
+                            f"{describe(y)}", "hint: give x and y one element type")
+            if t.shape != m.shape:
+                raise NotImplementedError(f"{api}: a tile of shape {list(t.shape)} with a mask of shape "
+                                          f"{list(m.shape)} (broadcasting) is not supported yet")
+    if not isinstance(x, Tile):
+        x = _full_tile(_scalar_of(x, dtype, api), Tile(None, dtype, m.shape))
+    b = _b.current()
+    if isinstance(y, Tile):
+        h = b.create1("asc2.select", [m, x, y], _tile_type(dtype), attrs={"length": m.size})
+    else:
+        h = b.create1("asc2.select_scalar", [m, x, _scalar_of(y, dtype, api)], _tile_type(dtype),
+                      attrs={"length": m.size})
+    return Tile(h, dtype, m.shape)
+
+
+# ---- reductions -----------------------------------------------------------------------------------------------
+
+def _reduce(api: str, kind: str, input: Any, dims: Tuple[Any, ...], keep_dims: Any) -> Any:
+    """A reduction of `input` over `dims` (none: every element, a scalar). The IR op asc2.reduce folds the rows
+    (axis 0) or the whole tile (axis -1); a dim that is neither is NotImplementedError."""
+    x = _const(input)
+    if not isinstance(x, Tile):
+        raise error(f"{api}: the first argument must be a tile, got {describe(x)}",
+                    f"hint: write {api}(asc2.load(...), 0)")
+    keep = _const(keep_dims)
+    if not isinstance(keep, bool):
+        raise error(f"{api}: keep_dims must be True or False, got {describe(keep)}", "hint: write keep_dims=True")
+    rank = len(x.shape)
+    axes = set()
+    for d in dims:
+        d = _const(d)
+        if isinstance(d, bool) or not isinstance(d, int) or not -rank <= d < rank:
+            raise error(f"{api}: a dim must be an int in [{-rank}, {rank - 1}] (the tile has rank {rank}), got "
+                        f"{describe(d)}", f"hint: write {api}(tile, 0)")
+        axes.add(d % rank)
+    if x.dtype not in (dt.float16, dt.float32):
+        raise error(f"{api}: tiles of {x.dtype.name} cannot be reduced (the vector unit's reductions take float16 "
+                    "and float32)", "hint: reduce a float tile")
+    width = x.shape[-1]
+    rows = x.size // width
+    b = _b.current()
+    if not axes:  # everything, to a scalar
+        if kind == "prod":
+            raise error(f"{api}: a product of a whole tile to a scalar is not supported (as PyAsc2: no such "
+                        "reduction)", f"hint: give the dims, e.g. {api}(tile, 0)")
+        h = b.create1("asc2.reduce", [x], _tile_type(x.dtype),
+                      attrs={"op": kind, "length": x.size, "width": width, "axis": -1})
+        return _element0(Tile(h, x.dtype, (1,)))
+    shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape)) if keep else \
+        tuple(n for i, n in enumerate(x.shape) if i not in axes)
+    if rank == 2 and axes == {0}:
+        axis = 0  # the rows folded
+    elif len(axes) == rank or (axes == {1} and rows == 1):
+        axis = -1  # every element
+        if kind == "prod":
+            raise NotImplementedError(f"{api}: a product over the last dim is not supported yet (dim 0 of a 2-D "
+                                      "tile is; docs/api.md, asc2)")
+    else:
+        raise NotImplementedError(f"{api}: reducing dims {sorted(axes)} of a tile of shape {list(x.shape)} is not "
+                                  "supported yet (dim 0 of a 2-D tile, or every element; docs/api.md, asc2)")
+    h = b.create1("asc2.reduce", [x], _tile_type(x.dtype),
+                  attrs={"op": kind, "length": x.size, "width": width, "axis": axis})
+    return Tile(h, x.dtype, shape)
+
+
+def reduce_sum(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
+    """`asc2.reduce_sum(tile, *dims, keep_dims=False)`: the sum over `dims` (a tile), or of every element (no
+    dims: a scalar)."""
+    return _reduce("asc2.reduce_sum", "sum", input, dims, keep_dims)
+
+
+def reduce_max(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
+    """`asc2.reduce_max(tile, *dims, keep_dims=False)`: the maximum over `dims`, or of every element."""
+    return _reduce("asc2.reduce_max", "max", input, dims, keep_dims)
+
+
+def reduce_min(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
+    """`asc2.reduce_min(tile, *dims, keep_dims=False)`: the minimum over `dims`, or of every element."""
+    return _reduce("asc2.reduce_min", "min", input, dims, keep_dims)
+
+
+def reduce_prod(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
+    """`asc2.reduce_prod(tile, *dims, keep_dims=False)`: the product over `dims` (dim 0 of a 2-D tile)."""
+    return _reduce("asc2.reduce_prod", "prod", input, dims, keep_dims)
+
+
 # ---- what this slice does not do yet ----------------------------------------------------------------------------
 
 def _not_yet(name: str) -> Any:
@@ -553,14 +926,11 @@ def _not_yet(name: str) -> Any:
 
 
 NOT_YET: Sequence[str] = (
-    "atomic_add", "atomic_max", "atomic_min",
-    "equal", "greater", "greater_equal", "less", "less_equal", "not_equal", "matmul", "matmul_acc",
+    "matmul", "matmul_acc",
     "concat", "zeros_acc",
     "copy", "num_tiles",
-    "broadcast_to", "expand_dims", "ravel", "reshape", "squeeze",
-    "log2", "rms_norm", "softmax",
-    "mask", "where",
-    "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
+    "log2", "rms_norm",
+    "mask",
 )
 
 _missing: List[Any] = [_not_yet(n) for n in NOT_YET]

@@ -852,6 +852,12 @@ static AscStatus lower_op(Lower *l, AscOp *op) {
   case ASC_OP_TILE_BINARY_SCALAR:
   case ASC_OP_TILE_UNARY:
   case ASC_OP_TILE_FULL:
+  case ASC_OP_TILE_REDUCE:
+  case ASC_OP_TILE_COMPARE:
+  case ASC_OP_TILE_COMPARE_SCALAR:
+  case ASC_OP_TILE_SELECT:
+  case ASC_OP_TILE_SELECT_SCALAR:
+  case ASC_OP_TILE_SOFTMAX:
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "%s must be lowered: run the lower-tiles pass",
                      asc_op_info(op->id)->name);

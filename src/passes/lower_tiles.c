@@ -14,6 +14,15 @@
  *   asc2.binary_scalar {op}(a, s)  op(t, a, s, length)       (asc.adds, ...)
  *   asc2.unary {op}(a)             op(t, a, length)          (asc.exp, ...)
  *   asc2.full(s)                   asc.duplicate(t, s, length)
+ *   asc2.reduce {op, axis}(a)      axis 0: log2(rows) folds of rows by the
+ *                                  elementwise row of op (asc.add, ...);
+ *                                  axis -1: asc.reduce_sum/max/min(t, a,
+ *                                  work, length)
+ *   asc2.compare{_scalar}(a, b)    asc.compare{_scalar}(m, a, b, n) into a
+ *                                  uint8 mask tile, n whole repeats
+ *   asc2.select{_scalar}(m, a, b)  asc.select{_scalar}(t, m, a, b, length)
+ *   asc2.softmax(a)                per row: reduce_max, duplicate, sub, exp,
+ *                                  reduce_sum, duplicate, div
  *
  * The `op` attribute names the row of the op table; it must have the
  * operand shape of its tile op (checked here), and the row's own verifier
@@ -286,6 +295,301 @@ static const AscOpInfo *vector_row(Lowering *lw, AscOp *op,
   return info;
 }
 
+/* ---- reductions ---------------------------------------------------------
+ * asc2.reduce {op} of kind `op`: the elementwise row folding two tiles and
+ * the whole-tile row (ASC_OP_COUNT: none) of each kind. */
+static const struct {
+  const char *kind;
+  AscOpId fold, whole;
+} reductions[] = {
+    {"sum", ASC_OP_ADD, ASC_OP_REDUCE_SUM},
+    {"max", ASC_OP_MAX, ASC_OP_REDUCE_MAX},
+    {"min", ASC_OP_MIN, ASC_OP_REDUCE_MIN},
+    {"prod", ASC_OP_MUL, ASC_OP_COUNT},
+};
+
+static AscValue *auto_tile(Cursor *c, const AscType *tt, int64_t length) {
+  AscAttr len;
+  memset(&len, 0, sizeof len);
+  len.name = "length";
+  len.kind = ASC_ATTR_INT;
+  int64_t per_block = 32 / (int64_t)asc_dtype_size(tt->dtype);
+  len.i = (length + per_block - 1) / per_block * per_block; /* whole blocks */
+  return res(emit(c, ASC_OP_LT_AUTO, NULL, 0, tt, &len, 1, 0));
+}
+
+/* t[at] (elements) as a tensor of t's type */
+static AscValue *view(Cursor *c, AscValue *t, int64_t at) {
+  if (at == 0)
+    return t;
+  AscValue *k = i_const(c, ASC_DT_UINT32, at);
+  AscValue *ops[2] = {t, k};
+  return res(emit(c, ASC_OP_LT_OFFSET, ops, 2, t->type, NULL, 0, 0));
+}
+
+static void fold(Cursor *c, AscOpId id, AscValue *dst, AscValue *a, AscValue *b,
+                 int64_t n) {
+  AscValue *count = i_const(c, ASC_DT_INT32, n);
+  AscValue *ops[4] = {dst, a, b, count};
+  emit(c, id, ops, 4, NULL, NULL, 0, 0);
+}
+
+/* Axis 0 of rows x width: rows [0, h/2) op rows [h/2, 2 (h/2)) into the
+ * work tile (an odd h's last row then folded into row 0), h halved until
+ * one row is left: log2(rows) instructions of whole rows. Axis -1: the
+ * whole-tile row into a one-element tile, its work space a tile of two
+ * elements per 256-byte repeat (the devkit's per-repeat maxima and their
+ * indices), whole 32-byte blocks. */
+static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
+  const char *kind = asc_op_attr_str(op, "op");
+  int64_t width = asc_op_attr_int(op, "width", length);
+  int64_t axis = asc_op_attr_int(op, "axis", -1);
+  size_t k = 0;
+  while (k < sizeof reductions / sizeof reductions[0] &&
+         !(kind && strcmp(kind, reductions[k].kind) == 0))
+    k++;
+  if (k == sizeof reductions / sizeof reductions[0])
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.reduce: op = \"%s\" is none of sum, max, min, prod",
+                     kind ? kind : "");
+  if (width <= 0 || length % width || (axis != 0 && axis != -1))
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.reduce: axis %lld of %lld elements in rows of %lld: "
+                     "axis must be 0 (the rows) or -1 (all), the rows divide "
+                     "the elements",
+                     (long long)axis, (long long)length, (long long)width);
+  AscOpId whole = reductions[k].whole;
+  if (axis == -1 && whole == ASC_OP_COUNT)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.reduce: %s of a whole tile to one element is not "
+                     "supported (no whole-tile row; reduce an axis)",
+                     kind);
+  AscValue *src = op->operands[0];
+  const AscType *tt = op->results[0].type;
+  int64_t eb = (int64_t)asc_dtype_size(tt->dtype);
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  AscValue *out = NULL;
+  const char *made = asc_op_info(reductions[k].fold)->name;
+  if (axis == 0) {
+    int64_t rows = length / width;
+    if (rows == 1) {
+      out = src; /* one row: the result is the tile itself */
+    } else {
+      out = auto_tile(&c, tt, rows / 2 * width);
+      AscValue *cur = src;
+      for (int64_t h = rows; h > 1 && c.ok; h /= 2) {
+        int64_t half = h / 2;
+        AscValue *hi = view(&c, cur, half * width);
+        fold(&c, reductions[k].fold, out, cur, hi, half * width);
+        if (h % 2) {
+          AscValue *last = view(&c, cur, (h - 1) * width);
+          fold(&c, reductions[k].fold, out, out, last, width);
+        }
+        cur = out;
+      }
+    }
+  } else {
+    made = asc_op_info(whole)->name;
+    int64_t lanes = 256 / eb, per_block = 32 / eb;
+    int64_t work = 2 * ((length + lanes - 1) / lanes);
+    work = (work + per_block - 1) / per_block * per_block;
+    out = auto_tile(&c, tt, 1);
+    AscValue *tmp = auto_tile(&c, tt, work);
+    AscValue *count = i_const(&c, ASC_DT_INT32, length);
+    AscValue *ops[4] = {out, src, tmp, count};
+    emit(&c, whole, ops, 4, NULL, NULL, 0, 0);
+  }
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (out != src && op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: asc2.reduce at %s:%d: %s of %lld elements in "
+                 "rows of %lld over %s by %s",
+                 op->loc.file ? op->loc.file : "?", op->loc.line, kind,
+                 (long long)length, (long long)width,
+                 axis == 0 ? "the rows" : "all", made);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
+/* ---- comparisons and selection -------------------------------------------
+ * Compare works on whole 256-byte repeats: a source tile made here (an
+ * asc.local_tensor_auto) is lengthened to n elements and filled with zeros
+ * (a Duplicate right after it is made; what fills the tile overwrites its
+ * first elements), so every byte Compare reads is defined; the bits of the
+ * elements past the tile are never selected. 0: t is no such tile. */
+static int widen(Lowering *lw, AscValue *t, int64_t n) {
+  AscOp *def = t->def;
+  if (!def || def->id != ASC_OP_LT_AUTO)
+    return 0;
+  for (int i = 0; i < def->n_attrs; i++) {
+    if (strcmp(def->attrs[i].name, "length") != 0)
+      continue;
+    if (def->attrs[i].i >= n)
+      return 1;
+    def->attrs[i].i = n;
+    Cursor c = {lw, def->parent, def->next, def->loc, 1};
+    AscAttr zero;
+    memset(&zero, 0, sizeof zero);
+    zero.name = "value";
+    zero.kind =
+        asc_dtype_is_float(t->type->dtype) ? ASC_ATTR_FLOAT : ASC_ATTR_INT;
+    zero.type = asc_type_scalar(lw->ctx, t->type->dtype);
+    AscValue *z =
+        res(emit(&c, ASC_OP_CONSTANT, NULL, 0, zero.type, &zero, 1, 0));
+    AscValue *count = i_const(&c, ASC_DT_INT32, n);
+    AscValue *dup[3] = {t, z, count};
+    emit(&c, ASC_OP_DUPLICATE, dup, 3, NULL, NULL, 0, 0);
+    return c.ok ? 1 : -1;
+  }
+  return 0;
+}
+
+static AscAttr enum_attr(const char *name, int kind, int64_t v) {
+  AscAttr a;
+  memset(&a, 0, sizeof a);
+  a.name = name;
+  a.kind = ASC_ATTR_ENUM;
+  a.enum_kind = kind;
+  a.i = v;
+  return a;
+}
+
+static AscStatus lower_cmpsel(Lowering *lw, AscOp *op, int64_t length) {
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  AscValue *src = op->operands[op->id == ASC_OP_TILE_COMPARE ||
+                                       op->id == ASC_OP_TILE_COMPARE_SCALAR
+                                   ? 0
+                                   : 1];
+  AscDType dt = src->type->dtype;
+  int64_t lanes = 256 / (int64_t)asc_dtype_size(dt);
+  AscValue *out = NULL;
+  const char *made;
+  if (op->id == ASC_OP_TILE_COMPARE || op->id == ASC_OP_TILE_COMPARE_SCALAR) {
+    int scalar = op->id == ASC_OP_TILE_COMPARE_SCALAR;
+    int64_t n = (length + lanes - 1) / lanes * lanes;
+    int w0 = widen(lw, op->operands[0], n);
+    int w1 = scalar ? 1 : widen(lw, op->operands[1], n);
+    if (w0 < 0 || w1 < 0)
+      return oom(lw, op);
+    if (!w0 || !w1)
+      return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: a source is no tile of this kernel (an "
+                       "asc.local_tensor_auto the pass made)",
+                       asc_op_info(op->id)->name);
+    const AscAttr *mode = asc_op_attr(op, "cmp_mode");
+    AscAttr m = enum_attr("cmp_mode", ASC_ENUM_CMPMODE, mode ? mode->i : 0);
+    out = auto_tile(&c, op->results[0].type, n / 8);
+    AscValue *count = i_const(&c, ASC_DT_INT32, n);
+    AscValue *ops[4] = {out, op->operands[0], op->operands[1], count};
+    AscOpId id = scalar ? ASC_OP_COMPARE_SCALAR : ASC_OP_COMPARE;
+    emit(&c, id, ops, 4, NULL, &m, 1, 0);
+    made = asc_op_info(id)->name;
+  } else {
+    int scalar = op->id == ASC_OP_TILE_SELECT_SCALAR;
+    AscAttr m = enum_attr("sel_mode", ASC_ENUM_SELMODE,
+                          scalar ? ASC_SELMODE_VSEL_TENSOR_SCALAR_MODE
+                                 : ASC_SELMODE_VSEL_TENSOR_TENSOR_MODE);
+    out = auto_tile(&c, op->results[0].type, length);
+    AscValue *count = i_const(&c, ASC_DT_UINT32, length);
+    AscValue *ops[5] = {out, op->operands[0], op->operands[1], op->operands[2],
+                        count};
+    AscOpId id = scalar ? ASC_OP_SELECT_SCALAR : ASC_OP_SELECT;
+    emit(&c, id, ops, 5, NULL, &m, 1, 0);
+    made = asc_op_info(id)->name;
+  }
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: %s at %s:%d: a UB tile of %lld elements "
+                 "(asc.local_tensor_auto) filled by %s",
+                 asc_op_info(op->id)->name, op->loc.file ? op->loc.file : "?",
+                 op->loc.line, (long long)length, made);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
+/* ---- softmax ----------------------------------------------------------------
+ * Each row r of `width` elements, unrolled: m = max (ReduceMax into a
+ * one-element tile, GetValue), e = exp(row - m) (m filled into a row tile:
+ * Duplicate, Sub; the Ascend C scalar of a half is no half, so no Adds of
+ * -m), s = sum(e) (ReduceSum, GetValue), e / s (Duplicate, Div). */
+enum { SOFTMAX_MAX_ROWS = 64 };
+
+static AscValue *element0(Cursor *c, AscValue *t) {
+  AscValue *zero = i_const(c, ASC_DT_UINT32, 0);
+  AscValue *ops[2] = {t, zero};
+  return res(emit(c, ASC_OP_LT_GET_VALUE, ops, 2,
+                  asc_type_scalar(c->lw->ctx, t->type->dtype), NULL, 0, 0));
+}
+
+static AscStatus lower_softmax(Lowering *lw, AscOp *op, int64_t length) {
+  int64_t width = asc_op_attr_int(op, "width", length);
+  AscValue *src = op->operands[0];
+  AscDType dt = src->type->dtype;
+  if (dt != ASC_DT_FLOAT16 && dt != ASC_DT_FLOAT32)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.softmax: tiles of %s are not supported (float16 and "
+                     "float32)",
+                     asc_dtype_name(dt));
+  if (width <= 0 || length % width || length / width > SOFTMAX_MAX_ROWS)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.softmax: %lld elements in rows of %lld: the rows "
+                     "must divide the tile and be at most %d",
+                     (long long)length, (long long)width, SOFTMAX_MAX_ROWS);
+  int64_t rows = length / width;
+  int64_t eb = (int64_t)asc_dtype_size(dt);
+  if (rows > 1 && (width * eb) % 32)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.softmax: rows of %lld bytes are no whole 32-byte "
+                     "blocks",
+                     (long long)(width * eb));
+  const AscType *tt = op->results[0].type;
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  int64_t lanes = 256 / eb;
+  AscValue *out = auto_tile(&c, tt, length);
+  AscValue *red = auto_tile(&c, tt, 1);
+  AscValue *work = auto_tile(&c, tt, 2 * ((width + lanes - 1) / lanes));
+  AscValue *fill = auto_tile(&c, tt, width);
+  for (int64_t r = 0; r < rows && c.ok; r++) {
+    AscValue *s_r = view(&c, src, r * width);
+    AscValue *o_r = view(&c, out, r * width);
+    AscValue *n = i_const(&c, ASC_DT_INT32, width);
+    AscValue *rmax[4] = {red, s_r, work, n};
+    emit(&c, ASC_OP_REDUCE_MAX, rmax, 4, NULL, NULL, 0, 0);
+    AscValue *m = element0(&c, red);
+    AscValue *dup_m[3] = {fill, m, n};
+    emit(&c, ASC_OP_DUPLICATE, dup_m, 3, NULL, NULL, 0, 0);
+    fold(&c, ASC_OP_SUB, o_r, s_r, fill, width);
+    AscValue *ex[3] = {o_r, o_r, n};
+    emit(&c, ASC_OP_EXP, ex, 3, NULL, NULL, 0, 0);
+    AscValue *rsum[4] = {red, o_r, work, n};
+    emit(&c, ASC_OP_REDUCE_SUM, rsum, 4, NULL, NULL, 0, 0);
+    AscValue *sum = element0(&c, red);
+    AscValue *dup_s[3] = {fill, sum, n};
+    emit(&c, ASC_OP_DUPLICATE, dup_s, 3, NULL, NULL, 0, 0);
+    fold(&c, ASC_OP_DIV, o_r, o_r, fill, width);
+  }
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: asc2.softmax at %s:%d: %lld rows of %lld "
+                 "elements, each by asc.reduce_max, asc.duplicate, asc.sub, "
+                 "asc.exp, asc.reduce_sum, asc.duplicate, asc.div",
+                 op->loc.file ? op->loc.file : "?", op->loc.line,
+                 (long long)rows, (long long)width);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
 static AscStatus lower_op(Lowering *lw, AscOp *op) {
   const AscOpInfo *self = asc_op_info(op->id);
   int64_t length = asc_op_attr_int(op, "length", 0);
@@ -301,6 +605,13 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
                      "must divide it and be at most 4095 (DataCopyPad's "
                      "blockCount)",
                      self->name, (long long)length, (long long)width);
+  if (op->id == ASC_OP_TILE_REDUCE)
+    return lower_reduce(lw, op, length);
+  if (op->id == ASC_OP_TILE_SOFTMAX)
+    return lower_softmax(lw, op, length);
+  if (op->id == ASC_OP_TILE_COMPARE || op->id == ASC_OP_TILE_COMPARE_SCALAR ||
+      op->id == ASC_OP_TILE_SELECT || op->id == ASC_OP_TILE_SELECT_SCALAR)
+    return lower_cmpsel(lw, op, length);
   if (op->id == ASC_OP_TILE_STORE) {
     if (!lower_copy(lw, op, 0, op->operands[1], op->operands[0],
                     op->operands + 2, NULL, length, width))
@@ -345,8 +656,11 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
   memset(&len, 0, sizeof len);
   len.name = "length";
   len.kind = ASC_ATTR_INT;
-  len.i = length;
   const AscType *tt = op->results[0].type;
+  /* whole 32-byte blocks: a copy of a 1-D tile of any length (DataCopyPad)
+   * writes its last block whole */
+  int64_t per_block = 32 / (int64_t)asc_dtype_size(tt->dtype);
+  len.i = (length + per_block - 1) / per_block * per_block;
   AscOp *tile = asc_op_create(lw->ctx, ASC_OP_LT_AUTO, op->loc, NULL, 0, &tt, 1,
                               &len, 1, 0, NULL, NULL);
   if (!tile)
@@ -405,7 +719,10 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
 static int is_tile_op(AscOpId id) {
   return id == ASC_OP_TILE_LOAD || id == ASC_OP_TILE_STORE ||
          id == ASC_OP_TILE_BINARY || id == ASC_OP_TILE_BINARY_SCALAR ||
-         id == ASC_OP_TILE_UNARY || id == ASC_OP_TILE_FULL;
+         id == ASC_OP_TILE_UNARY || id == ASC_OP_TILE_FULL ||
+         id == ASC_OP_TILE_REDUCE || id == ASC_OP_TILE_COMPARE ||
+         id == ASC_OP_TILE_COMPARE_SCALAR || id == ASC_OP_TILE_SELECT ||
+         id == ASC_OP_TILE_SELECT_SCALAR || id == ASC_OP_TILE_SOFTMAX;
 }
 
 static AscStatus lower_block(Lowering *lw, AscBlock *b) {

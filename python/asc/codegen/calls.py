@@ -22,11 +22,18 @@ class CallsMixin(VisitorBase):
 
     def eval_Call(self, node: ast.Call) -> Any:
         func = self.eval(node.func)
+        args: List[Any] = []
         for a in node.args:
-            if isinstance(a, ast.Starred):
-                raise self.error(a, "`*args` unpacking is not supported in kernels",
+            if not isinstance(a, ast.Starred):
+                args.append(self.eval(a))
+                continue
+            from ..language.core.constexpr import ConstExpr
+
+            seq = ConstExpr.unwrap(self.eval(a.value))
+            if not isinstance(seq, (tuple, list)):  # a compile-time tuple or list is unpacked, nothing else
+                raise self.error(a, f"`*` unpacking takes a compile-time tuple or list in kernels, got {describe(seq)}",
                                  "hint: pass the arguments one by one, e.g. f(t[0], t[1])")
-        args = [self.eval(a) for a in node.args]
+            args.extend(seq)
         kwargs = {}
         for kw in node.keywords:
             if kw.arg is None:

@@ -1204,6 +1204,12 @@ static SpecialRule special_rule(AscOpId id) {
   case ASC_OP_TILE_BINARY_SCALAR:
   case ASC_OP_TILE_UNARY:
   case ASC_OP_TILE_FULL:
+  case ASC_OP_TILE_REDUCE:
+  case ASC_OP_TILE_COMPARE:
+  case ASC_OP_TILE_COMPARE_SCALAR:
+  case ASC_OP_TILE_SELECT:
+  case ASC_OP_TILE_SELECT_SCALAR:
+  case ASC_OP_TILE_SOFTMAX:
     return emit_unplanned_auto;
   case ASC_OP_LT_SET_ADDR_WITH_OFFSET:
   case ASC_OP_ALLOC_TENSOR_INPLACE:
