@@ -39,7 +39,8 @@ if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not 
     python -m pytest -q --capture=sys -p no:cacheprovider -k "not chromium" tests/python/test_examples.py \
     tests/python/test_control_flow.py tests/python/test_errors.py tests/python/test_sanitizer.py \
     tests/python/test_timing.py tests/python/test_timing_model.py tests/python/test_tensor_access.py \
-    tests/python/test_frontend.py tests/python/test_asc2_elementwise.py \
+    tests/python/test_frontend.py tests/python/test_asc2_elementwise.py tests/python/test_asc2_reduce.py \
+    tests/python/test_asc2_where.py tests/python/test_asc2_shape.py tests/python/test_asc2_atomic.py \
     tests/python/test_launch.py tests/python/test_workers.py tests/python/test_data_copy.py \
     tests/python/test_vector_ops.py tests/python/test_vector_level0.py tests/python/test_cast.py \
     tests/python/test_hostile_values.py tests/python/test_misuse.py tests/python/test_param_structs.py \
