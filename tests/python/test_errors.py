@@ -176,8 +176,7 @@ def k_fstring(out: asc.GlobalAddress, n: int):
 def k_star_call(out: asc.GlobalAddress, n: int):
     g = asc.GlobalTensor()
     g.set_global_buffer(out)
-    args_tuple = (0, n)
-    g.set_value(*args_tuple)
+    g.set_value(0, *n)
 
 
 EMPTY_OPTIONS: dict = {}
@@ -315,7 +314,7 @@ SYNTAX_CASES = [
     (k_import, (), "import os", "imports"),
     (k_import_from, (), "from os import", "imports"),
     (k_fstring, (), 'f"n={n}"', "f-strings"),
-    (k_star_call, (), "*args_tuple", r"`\*args`"),
+    (k_star_call, (), "*n)", r"`\*` unpacking takes a compile-time tuple or list"),
     (k_kwargs_call, (), "EMPTY_OPTIONS)", r"`\*\*kwargs`"),
     (k_print, (), "print(n)", "arbitrary Python.*`print`"),
     (k_np_sum, (), "np.sum(n)", "arbitrary Python.*`np.sum`"),

@@ -648,3 +648,22 @@ def scalar_convert_kernel(out: asc.GlobalAddress, x: float):
 
 def test_element_type_conversions() -> None:
     assert run(scalar_convert_kernel, 2.75)[:3].tolist() == [2, 5, -2]
+
+
+PAIR = (1, 2)
+
+
+@asc.jit
+def star_call_kernel(z: asc.GlobalAddress, n: int):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(z)
+    at = (0, n)
+    g.set_value(*at)  # a tuple built in the kernel: its length is known at compile time
+    g.set_value(*PAIR)  # a module-level constant
+    g.set_value(*[3, n + 1])
+
+
+def test_star_unpacking_of_a_compile_time_tuple_or_list() -> None:
+    z = np.zeros(8, np.int32)
+    star_call_kernel[1](z, 41)
+    assert z[:4].tolist() == [41, 2, 0, 42]
