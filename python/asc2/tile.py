@@ -30,11 +30,13 @@ from asc.language.core.checks import describe, error
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.values import GlobalAddress, GlobalTensor, IRValue, LoopRange, Scalar, is_number, to_scalar
 
+from . import cube as _cube
+
 UB_BLOCK_BYTES = 32  # a tile's bytes are whole 32-byte blocks of the UB (as PyAsc2 checks)
 
 
 class TileLocation(enum.IntEnum):
-    """Where a tile lives (PyAsc2's values). Only UB is supported here."""
+    """Where a tile lives (PyAsc2's values): UB, and L1 / L0A / L0B / L0C for matmul (asc2/cube.py)."""
 
     L0A = 23
     L0B = 24
@@ -300,8 +302,10 @@ def load(tensor: Tensor, shape: Optional[Iterable[int]] = None, *, offsets: Any 
     if not isinstance(tensor, Tensor):
         raise error(f"asc2.load: the first argument must be an asc2.tensor, got {describe(tensor)}",
                     "hint: write asc2.load(asc2.tensor(x_ptr, [size]), [tile], offsets=[off])")
+    if _cube.is_cube_location(location) and shape is not None:
+        return _cube.load(tensor, shape, offsets, tile_id, location)
     if _const(location) != TileLocation.UB:
-        raise NotImplementedError(f"asc2.load: location={location!r} is not supported yet (UB only)")
+        raise NotImplementedError(f"asc2.load: location={location!r} is not supported yet (UB, L1, L0A, L0B)")
     if shape is None:
         return tensor.gt.get_value(_index(tensor, offsets, "asc2.load"))
     shp = _static_shape(shape, "asc2.load")
@@ -322,6 +326,9 @@ def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = Non
         raise error(f"asc2.store: the second argument must be an asc2.tensor, got {describe(tensor)}",
                     "hint: write asc2.store(tile, asc2.tensor(z_ptr, [size]), offsets=[off])")
     value = _const(value)
+    if isinstance(value, _cube.CubeTile):
+        _cube.store(value, tensor, offsets, tile_id)
+        return
     if not isinstance(value, Tile):
         if isinstance(value, Scalar) or is_number(value):
             tensor.gt.set_value(_index(tensor, offsets, "asc2.store"), to_scalar(value, tensor.dtype))
@@ -593,7 +600,9 @@ def rsqrt(input: Any) -> Any:
 
 
 def relu(input: Any) -> Any:
-    """`asc2.relu(x)`."""
+    """`asc2.relu(x)`: of an L0C tile (a matmul's result), done by its store's fixpipe."""
+    if isinstance(_const(input), _cube.CubeTile):
+        return _cube.relu(_const(input))
     return _unary("asc2.relu", input, "asc.relu")
 
 
@@ -926,9 +935,8 @@ def _not_yet(name: str) -> Any:
 
 
 NOT_YET: Sequence[str] = (
-    "matmul", "matmul_acc",
-    "concat", "zeros_acc",
-    "copy", "num_tiles",
+    "concat",
+    "num_tiles",
     "log2", "rms_norm",
     "mask",
 )
