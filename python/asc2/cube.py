@@ -21,6 +21,8 @@ the existing cube instructions, ordered by insert-sync (on for @asc2.jit):
   asc2.relu(acc), acc.to(dtype)         recorded on the tile: the store's
                                         fixpipe does them (relu_en, quant_pre)
   asc2.store(acc, t, offsets)           fixpipe L0C -> GM (NZ2ND)
+  asc2.copy(acc, ..., location=L1)      DataCopy L0C -> L1 (DataCopyCO12DstParams,
+                                        NZ; converted to float16 / bfloat16)
 
 Limits (each a CompileError naming it): operands float16 or bfloat16, 2-D,
 every dim a multiple of 16 (one fractal), offsets into L1 tiles multiples of
@@ -174,6 +176,8 @@ def copy(input: Any, shape: Any, *, offsets: Any = None, location: Any = None) -
     """asc2.copy of an L1 tile's part into L0A or L0B."""
     api = "asc2.copy"
     x = ConstExpr.unwrap(input)
+    if isinstance(x, CubeTile) and x.memory == "L0C":
+        return _l0c_to_l1(x, shape, offsets, location, api)
     if not isinstance(x, CubeTile) or x.memory != "L1":
         raise NotImplementedError(f"asc2.copy of {describe(x)} is not supported yet (from an L1 tile, made by "
                                   "asc2.load(..., location=asc2.TileLocation.L1))")
@@ -188,6 +192,29 @@ def copy(input: Any, shape: Any, *, offsets: Any = None, location: Any = None) -
         raise error(f"{api}: a part of shape {list(shp)} of a tile of shape {list(x.shape)}",
                     "hint: copy a part inside the tile")
     return _to_l0(x, shp, off, memory, api)
+
+
+def _l0c_to_l1(x: CubeTile, shape: Any, offsets: Any, location: Any, api: str) -> CubeTile:
+    """The whole L0C tile into a new L1 tile (NZ) converted to its .to() type: DataCopy L0C -> L1 with
+    DataCopyCO12DstParams (the FIX pipe; its column blocks of 16 columns `m` 32-byte rows apart, as asc2's L1
+    tiles)."""
+    from asc.language.basic.data_copy import data_copy
+    from asc.language.core.types import DataCopyCO12DstParams
+
+    _memory(location, api, ("L1",))
+    if x.out_dtype not in OPERAND_TYPES:
+        raise error(f"{api}: an L0C tile goes to L1 as float16 or bfloat16 (the Ascend910B's fixpipe writes no "
+                    f"float32 into L1), got {x.out_dtype.name}", "hint: convert first: c.to(asc.float16)")
+    shp = _shape2(shape, x.out_dtype, api)
+    off = _offsets2([0, 0] if offsets is None else offsets, api)
+    if shp != x.shape or any(not isinstance(o, int) or o for o in off):
+        raise NotImplementedError(f"{api}: a part of an L0C tile is not supported yet (the whole tile, offsets "
+                                  "[0, 0])")
+    m, n = x.shape
+    l1 = _alloc("L1", x.out_dtype, m * n, api)
+    data_copy(l1, x.lt, DataCopyCO12DstParams(n_size=n, m_size=m, dst_stride=m, src_stride=m,
+                                              quant_pre=QUANT[x.out_dtype.name], relu_pre=1 if x.relu else 0))
+    return CubeTile(l1, x.out_dtype, x.shape, "L1")
 
 
 def _to_l0(src: CubeTile, shape: Tuple[int, int], off: Tuple[Any, Any], memory: str, api: str) -> CubeTile:

@@ -133,3 +133,45 @@ def test_matmul_errors(m: int, k: int, n: int, dtype: Any, case: str, exc: Any, 
     with pytest.raises(exc, match=match) as info:
         bad_kernel[1](a, b, c, m, k, n, case)
     assert isinstance(info.value, CompileError) and info.value.line > 0
+
+
+@asc2.jit(always_compile=True)
+def chain_kernel(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, m: asc.ConstExpr[int],
+                 k: asc.ConstExpr[int], n: asc.ConstExpr[int], dtype: asc.ConstExpr, relu: asc.ConstExpr[bool]):
+    """(relu(A B) as dtype) B: the first product back to L1 by the fixpipe, then into L0A."""
+    b = asc2.load(asc2.tensor(b_ptr, [k, n]), [k, n], offsets=[0, 0], location=L0B)
+    c = asc2.load(asc2.tensor(a_ptr, [m, k]), [m, k], offsets=[0, 0], location=L0A) @ b
+    if relu:
+        c = asc2.relu(c)
+    c_l1 = asc2.copy(c.to(dtype), [m, n], offsets=[0, 0], location=L1)
+    c_l0a = asc2.copy(c_l1, [m, n], offsets=[0, 0], location=L0A)
+    asc2.store(c_l0a @ b, asc2.tensor(c_ptr, [m, n]), offsets=[0, 0])
+
+
+@pytest.mark.parametrize("relu", [False, True])
+def test_matmul_l0c_to_l1(relu: bool) -> None:
+    a, b, _ = operands(32, 32, 32)
+    first = a.astype(np.float32) @ b.astype(np.float32)
+    if relu:
+        first = np.maximum(first, 0)
+    ref = first.astype(np.float16).astype(np.float64) @ b.astype(np.float64)
+    c = np.zeros((32, 32), np.float32)
+    chain_kernel[1](a, b, c, 32, 32, 32, asc.float16, relu)
+    np.testing.assert_allclose(c, ref, rtol=2e-3, atol=2e-3)
+
+
+def test_matmul_bfloat16() -> None:
+    torch = pytest.importorskip("torch")
+    g = torch.Generator().manual_seed(5)
+    a = (torch.rand((32, 64), generator=g) - 0.5).to(torch.bfloat16)
+    b = (torch.rand((64, 48), generator=g) - 0.5).to(torch.bfloat16)
+    c = torch.zeros((32, 48), dtype=torch.bfloat16)
+    mm_kernel[1](a, b, c, 32, 64, 48, True, asc.bfloat16)
+    want = (a.to(torch.float32) @ b.to(torch.float32)).relu().to(torch.bfloat16)
+    torch.testing.assert_close(c, want, atol=1e-2, rtol=1e-2)
+
+
+def test_matmul_l0c_to_l1_float32_is_an_error() -> None:
+    a, b, _ = operands(16, 16, 16)
+    with pytest.raises(CompileError, match="float16 or bfloat16 .*no float32 into L1"):
+        chain_kernel[1](a, b, np.zeros((16, 16), np.float32), 16, 16, 16, asc.float32, False)
