@@ -24,7 +24,8 @@ the existing cube instructions, ordered by insert-sync (on for @asc2.jit):
   asc2.copy(acc, ..., location=L1)      DataCopy L0C -> L1 (DataCopyCO12DstParams,
                                         NZ; converted to float16 / bfloat16)
 
-Limits (each a CompileError naming it): operands float16 or bfloat16, 2-D,
+Limits (each a CompileError naming it): operands float16, bfloat16 or float32
+(float32 into L0B only by asc2.load), 2-D,
 every dim a multiple of 16 (one fractal), offsets into L1 tiles multiples of
 16 when known at compile time, the tiles of a kernel within L1 (512 KiB), L0A
 and L0B (64 KiB each) and L0C (128 KiB) of the Ascend910B.
@@ -47,7 +48,8 @@ ALIGN = 512
 # the Ascend910B's (arch 2201) cube memories: position, name, bytes
 MEMORIES = {"L1": (TPosition.A1, 512 * 1024), "L0A": (TPosition.A2, 64 * 1024),
             "L0B": (TPosition.B2, 64 * 1024), "L0C": (TPosition.CO1, 128 * 1024)}
-OPERAND_TYPES = (dt.float16, dt.bfloat16)
+OPERAND_TYPES = (dt.float16, dt.bfloat16, dt.float32)
+TO_L1_TYPES = (dt.float16, dt.bfloat16)  # what the fixpipe writes into L1 (no float32 on the Ascend910B)
 QUANT = {"float32": QuantModes.NoQuant, "float16": QuantModes.F322F16, "bfloat16": QuantModes.F322BF16}
 
 _used: "weakref.WeakKeyDictionary[Any, Dict[str, int]]" = weakref.WeakKeyDictionary()
@@ -126,8 +128,8 @@ def _shape2(shape: Any, dtype: dt.DataType, api: str) -> Tuple[int, int]:
     if len(shp) != 2:
         raise error(f"{api}: a cube tile must be 2-D, got shape {list(shp)}", "hint: write [rows, cols]")
     if dtype not in OPERAND_TYPES:
-        raise error(f"{api}: cube tiles of {dtype.name} are not supported (float16 and bfloat16 here)",
-                    "hint: load float16 or bfloat16 operands")
+        raise error(f"{api}: cube tiles of {dtype.name} are not supported (float16, bfloat16 and float32 here)",
+                    "hint: load float16, bfloat16 or float32 operands")
     if shp[0] % FRACTAL or shp[1] % FRACTAL:
         raise error(f"{api}: a cube tile of shape {list(shp)}: each dim must be a multiple of {FRACTAL} (one "
                     "fractal)", f"hint: pad the matrices to multiples of {FRACTAL}")
@@ -165,6 +167,12 @@ def load(tensor: Any, shape: Any, offsets: Any, tile_id: Any, location: Any) -> 
     tcols = tensor.shape[1]
     src = tensor.gt[r0 * tcols + c0] if not (isinstance(r0, int) and isinstance(c0, int) and r0 == c0 == 0) \
         else tensor.gt
+    if memory == "L0B" and tensor.dtype == dt.float32:
+        # each 16 rows an ND matrix of their own: the 16 x 8 fractals in row order, so that two side by side
+        # are one 16 x 16 square of LoadDataWithTranspose
+        data_copy(l1, src, Nd2NzParams(rows // FRACTAL, FRACTAL, cols, FRACTAL * tcols, tcols, FRACTAL, 1,
+                                       FRACTAL * cols))
+        return _l0b_float32(CubeTile(l1, tensor.dtype, (rows, cols), "L1"), api)
     data_copy(l1, src, Nd2NzParams(1, rows, cols, 0, tcols, rows, 1, 0))
     tile = CubeTile(l1, tensor.dtype, (rows, cols), "L1")
     if memory == "L1":
@@ -202,7 +210,7 @@ def _l0c_to_l1(x: CubeTile, shape: Any, offsets: Any, location: Any, api: str) -
     from asc.language.core.types import DataCopyCO12DstParams
 
     _memory(location, api, ("L1",))
-    if x.out_dtype not in OPERAND_TYPES:
+    if x.out_dtype not in TO_L1_TYPES:
         raise error(f"{api}: an L0C tile goes to L1 as float16 or bfloat16 (the Ascend910B's fixpipe writes no "
                     f"float32 into L1), got {x.out_dtype.name}", "hint: convert first: c.to(asc.float16)")
     shp = _shape2(shape, x.out_dtype, api)
@@ -217,6 +225,22 @@ def _l0c_to_l1(x: CubeTile, shape: Any, offsets: Any, location: Any, api: str) -
     return CubeTile(l1, x.out_dtype, x.shape, "L1")
 
 
+def _l0b_float32(src: CubeTile, api: str) -> CubeTile:
+    """A float32 L0B tile (ZN: 16 x 8 fractals of n x k, k-blocks first) from src (L1, its 16 x 8 fractals in
+    row order): per 16 rows of k, LoadDataWithTranspose of its 16 x 16 squares, the two fractals of a
+    transposed square n1 fractals apart."""
+    from asc.language.basic.cube_load import load_data_with_transpose
+    from asc.language.core.types import LoadData2dTransposeParams
+
+    k, n = src.shape
+    n1 = n // FRACTAL
+    dst = _alloc("L0B", src.dtype, k * n, api)
+    for kb in range(k // FRACTAL):
+        load_data_with_transpose(dst[2 * kb * n1 * 128] if kb else dst, src.lt,
+                                 LoadData2dTransposeParams(kb * n1, n1, 1, 0, n1 - 1, 0))
+    return CubeTile(dst, src.dtype, src.shape, "L0B")
+
+
 def _to_l0(src: CubeTile, shape: Tuple[int, int], off: Tuple[Any, Any], memory: str, api: str) -> CubeTile:
     """load_data of src's part at `off` (elements, multiples of 16) into a new L0A / L0B tile.
     src in L1 is NZ: column block j (16 columns) holds its rows_p rows of 16, fractal (r, j) at j * rows_p/16 + r."""
@@ -224,17 +248,21 @@ def _to_l0(src: CubeTile, shape: Tuple[int, int], off: Tuple[Any, Any], memory: 
     from asc.language.core.types import LoadData2DParams
 
     rows, cols = shape
-    m1, k1 = rows // FRACTAL, cols // FRACTAL  # fractal rows and columns of the part
+    c0_elems = 32 // src.dtype.sizeof()  # a fractal's columns (its rows: 16)
+    if memory == "L0B" and c0_elems != FRACTAL:
+        raise NotImplementedError(f"{api}: an L0B tile of {src.dtype.name} from an L1 tile is not supported yet "
+                                  "(asc2.load(..., location=asc2.TileLocation.L0B) is)")
+    m1, k1 = rows // FRACTAL, cols // c0_elems  # fractal rows and columns of the part
     src_rows1 = src.shape[0] // FRACTAL
     r0, c0 = off
-    # (a runtime offset: a multiple of 16 by the op's contract, so its fractal index is offset / 16)
-    base = c0 * src.shape[0] + r0 * FRACTAL
+    # (a runtime offset: a multiple of 16 by the op's contract, so whole column blocks of c0_elems)
+    base = c0 * src.shape[0] + r0 * c0_elems
     sv = src.lt if isinstance(base, int) and base == 0 else src.lt[base]
     dst = _alloc(memory, src.dtype, rows * cols, api)
     fr = FRACTAL * FRACTAL
     if memory == "L0A":  # ZZ: fractal (r, j) at r * k1 + j
         for r in range(m1):
-            load_data(dst[r * k1 * fr] if r else dst, sv,
+            load_data(dst[r * k1 * FRACTAL * c0_elems] if r else dst, sv,
                       LoadData2DParams(r, k1, src_rows1, 0, 0, False, 0))
     else:  # ZN: fractal (j of k, c of n) at j * n1 + c, each transposed; here rows are k, cols n
         for j in range(m1):
