@@ -160,6 +160,86 @@ def bench_softmax() -> Tuple[float, float]:
     return t2, t1
 
 
+# ---- matmul: C[M, N] = A[M, K] B[K, N], float16 -> float32, block i computes C's columns [i * NT, (i + 1) * NT) ---
+# (PyAsc2's kernels/test_matmul_tiled.py: A and B's parts in L1, K_TILES slices of k through L0A / L0B into L0C)
+
+L1, L0A, L0B = asc2.TileLocation.L1, asc2.TileLocation.L0A, asc2.TileLocation.L0B
+
+
+@asc2.jit
+def matmul_asc2(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, m: asc.ConstExpr[int],
+                k: asc.ConstExpr[int], n: asc.ConstExpr[int], nt: asc.ConstExpr[int], k_tiles: asc.ConstExpr[int]):
+    a_gm = asc2.tensor(a_ptr, [m, k])
+    b_gm = asc2.tensor(b_ptr, [k, n])
+    c_gm = asc2.tensor(c_ptr, [m, n])
+    col = asc2.block_idx() * nt
+    kk = k // k_tiles
+    acc = asc2.zeros_acc([m, nt], dtype=asc.float32)
+    a_l1 = asc2.load(a_gm, [m, k], offsets=[0, 0], location=L1)
+    b_l1 = asc2.load(b_gm, [k, nt], offsets=[0, col], location=L1)
+    for i in asc2.range(k_tiles):
+        a_i = asc2.copy(a_l1, [m, kk], offsets=[0, i * kk], location=L0A)
+        b_i = asc2.copy(b_l1, [kk, nt], offsets=[i * kk, 0], location=L0B)
+        asc2.matmul_acc(a_i, b_i, acc)
+    asc2.store(acc, c_gm, offsets=[0, col])
+
+
+@asc.jit
+def matmul_asc(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
+               k: asc.ConstExpr[int], n: asc.ConstExpr[int], nt: asc.ConstExpr[int], k_tiles: asc.ConstExpr[int]):
+    col = asc.get_block_idx() * nt
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    kk = k // k_tiles
+    m1 = m // 16
+    k1 = kk // 16
+    n1 = nt // 16
+    a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, m * k)
+    b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, m * k * 2, k * nt)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * kk)
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, kk * nt)
+    co1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * nt)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m, 1, 0))
+    asc.data_copy(b1, b_gm[col:], asc.Nd2NzParams(1, k, nt, 0, n, k, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    for i in range(k_tiles):
+        if i > 0:  # the previous Mmad has read L0A / L0B
+            asc.set_flag(asc.HardEvent.M_MTE1, 0)
+            asc.wait_flag(asc.HardEvent.M_MTE1, 0)
+        av = a1[i * kk * m:]  # A's NZ column blocks of the slice
+        bv = b1[i * kk * 16:]  # B's NZ rows of the slice
+        for r in asc.static_range(m1):
+            asc.load_data(a2[r * k1 * 256:], av, asc.LoadData2DParams(r, k1, m1, 0, 0, False, 0))
+        for j in asc.static_range(k1):
+            asc.load_data(b2[j * n1 * 256:], bv, asc.LoadData2DParams(j, n1, k // 16, 0, 0, True, 0))
+        asc.set_flag(asc.HardEvent.MTE1_M, 0)
+        asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+        asc.mmad(co1, a2, b2, asc.MmadParams(m=m, n=nt, k=kk, cmatrix_init_val=i == 0))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm[col:], co1, asc.FixpipeParamsV220(n_size=nt, m_size=m, src_stride=m, dst_stride=n))
+
+
+def bench_matmul() -> Tuple[float, float]:
+    m, k, nt, k_tiles = 64, 256, 32, 4
+    n = CORES * nt
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c2, c1 = np.zeros((m, n), np.float32), np.zeros((m, n), np.float32)
+    t2 = profiled_us(lambda: matmul_asc2[CORES](a, b, c2, m, k, n, nt, k_tiles))
+    t1 = profiled_us(lambda: matmul_asc[CORES](a, b, c1, m, k, n, nt, k_tiles))
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c2, want, rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(c1, want, rtol=1e-3, atol=1e-3)
+    return t2, t1
+
+
 def main() -> None:
     config.set_platform(config.Backend.Model, config.Platform(PLATFORM))
     print(f"asc2 vs hand-written asc: estimated durations (timing model, {PLATFORM}, {CORES} cores); goal: "
@@ -168,7 +248,7 @@ def main() -> None:
     rows: List[Tuple[str, Optional[Callable[[], Tuple[float, float]]]]] = [
         ("vadd (65536 float32)", bench_vadd),
         ("softmax (64 x 1024 float32)", bench_softmax),
-        ("matmul", None),
+        ("matmul (64x256x512 fp16)", bench_matmul),
     ]
     for name, bench in rows:
         if bench is None:

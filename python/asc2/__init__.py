@@ -17,6 +17,7 @@ works and what raises NotImplementedError: docs/api.md, "asc2".
 """
 
 from . import tile as _tile
+from .cube import copy, matmul, matmul_acc, zeros_acc
 from .jit import jit
 from .tile import (
     Tensor,
@@ -92,4 +93,5 @@ __all__ = [
     "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
     "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "where", "softmax",
     "broadcast_to", "reshape", "ravel", "expand_dims", "squeeze", "atomic_add", "atomic_max", "atomic_min",
+    "matmul", "matmul_acc", "zeros_acc", "copy",
 ] + list(_tile.NOT_YET)

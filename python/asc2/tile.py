@@ -30,11 +30,13 @@ from asc.language.core.checks import describe, error
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.values import GlobalAddress, GlobalTensor, IRValue, LoopRange, Scalar, is_number, to_scalar
 
+from . import cube as _cube
+
 UB_BLOCK_BYTES = 32  # a tile's bytes are whole 32-byte blocks of the UB (as PyAsc2 checks)
 
 
 class TileLocation(enum.IntEnum):
-    """Where a tile lives (PyAsc2's values). Only UB is supported here."""
+    """Where a tile lives (PyAsc2's values): UB, and L1 / L0A / L0B / L0C for matmul (asc2/cube.py)."""
 
     L0A = 23
     L0B = 24
@@ -300,8 +302,10 @@ def load(tensor: Tensor, shape: Optional[Iterable[int]] = None, *, offsets: Any 
     if not isinstance(tensor, Tensor):
         raise error(f"asc2.load: the first argument must be an asc2.tensor, got {describe(tensor)}",
                     "hint: write asc2.load(asc2.tensor(x_ptr, [size]), [tile], offsets=[off])")
+    if _cube.is_cube_location(location) and shape is not None:
+        return _cube.load(tensor, shape, offsets, tile_id, location)
     if _const(location) != TileLocation.UB:
-        raise NotImplementedError(f"asc2.load: location={location!r} is not supported yet (UB only)")
+        raise NotImplementedError(f"asc2.load: location={location!r} is not supported yet (UB, L1, L0A, L0B)")
     if shape is None:
         return tensor.gt.get_value(_index(tensor, offsets, "asc2.load"))
     shp = _static_shape(shape, "asc2.load")
@@ -322,6 +326,9 @@ def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = Non
         raise error(f"asc2.store: the second argument must be an asc2.tensor, got {describe(tensor)}",
                     "hint: write asc2.store(tile, asc2.tensor(z_ptr, [size]), offsets=[off])")
     value = _const(value)
+    if isinstance(value, _cube.CubeTile):
+        _cube.store(value, tensor, offsets, tile_id)
+        return
     if not isinstance(value, Tile):
         if isinstance(value, Scalar) or is_number(value):
             tensor.gt.set_value(_index(tensor, offsets, "asc2.store"), to_scalar(value, tensor.dtype))
@@ -452,14 +459,23 @@ def _binary_tiles(api: str, row: str, x: Tile, y: Tile) -> Tile:
     if x.shape != y.shape:
         raise NotImplementedError(f"{api}: broadcasting tiles of shapes {list(x.shape)} and {list(y.shape)} is not "
                                   "supported yet (the shapes must be equal)")
+    if x.dtype == dt.bfloat16:  # (no bfloat16 arithmetic on the Ascend910B: in float32, rounded back once)
+        return _cast(_binary_tiles(api, row, _cast(x, dt.float32), _cast(y, dt.float32)), dt.bfloat16)
     h = _b.current().create1("asc2.binary", [x, y], _tile_type(x.dtype), attrs={"op": row, "length": x.size})
     return Tile(h, x.dtype, x.shape)
 
 
 def _tile_scalar(row: str, x: Tile, s: Scalar) -> Tile:
+    if x.dtype == dt.bfloat16 and row in _BF16_AS_FLOAT:  # (as _binary_tiles)
+        return _cast(_tile_scalar(row, _cast(x, dt.float32), to_scalar(s, dt.float32)), dt.bfloat16)
     h = _b.current().create1("asc2.binary_scalar", [x, s], _tile_type(x.dtype),
                              attrs={"op": row, "length": x.size})
     return Tile(h, x.dtype, x.shape)
+
+
+# the tile-scalar rows a bfloat16 tile goes through float32 for (the Ascend910B's vector unit has no bfloat16
+# arithmetic)
+_BF16_AS_FLOAT = ("asc.adds", "asc.muls", "asc.maxs", "asc.mins")
 
 
 def _element0(t: Tile) -> Scalar:
@@ -593,7 +609,9 @@ def rsqrt(input: Any) -> Any:
 
 
 def relu(input: Any) -> Any:
-    """`asc2.relu(x)`."""
+    """`asc2.relu(x)`: of an L0C tile (a matmul's result), done by its store's fixpipe."""
+    if isinstance(_const(input), _cube.CubeTile):
+        return _cube.relu(_const(input))
     return _unary("asc2.relu", input, "asc.relu")
 
 
@@ -749,6 +767,16 @@ def broadcast_to(input: Any, *shape: Any) -> Tile:
 
 # ---- comparisons and where -----------------------------------------------------------------------------------
 
+def _cast(x: Tile, dtype: dt.DataType) -> Tile:
+    """x converted to dtype (asc2.cast: asc.cast; to a narrower float rounding to nearest even)."""
+    from asc.language.core.enums import RoundMode
+
+    mode = RoundMode.CAST_NONE if dtype.sizeof() > x.dtype.sizeof() else RoundMode.CAST_RINT
+    h = _b.current().create1("asc2.cast", [x], _tile_type(dtype),
+                             attrs={"round_mode": ("RoundMode", mode), "length": x.size})
+    return Tile(h, dtype, x.shape)
+
+
 # (mode of x op y, mode of y op x)
 _CMP = {"equal": ("EQ", "EQ"), "not_equal": ("NE", "NE"), "greater": ("GT", "LT"), "greater_equal": ("GE", "LE"),
         "less": ("LT", "GT"), "less_equal": ("LE", "GE")}
@@ -768,9 +796,19 @@ def _compare(name: str, input: Any, other: Any) -> Tile:
             raise error(f"{api}: an operand is a comparison's result (a mask)", "hint: compare values")
     mode = _CMP[name][0 if xt else 1]
     tile, rest = (x, y) if xt else (y, x)
-    if tile.dtype not in (dt.float16, dt.float32):
-        raise error(f"{api}: tiles of {tile.dtype.name} cannot be compared here (Compare on the Ascend910B takes "
-                    "float16 and float32)", "hint: compare float tiles")
+    if tile.dtype not in (dt.float16, dt.float32, dt.bfloat16):
+        raise error(f"{api}: tiles of {tile.dtype.name} cannot be compared here (float16, float32 and bfloat16: "
+                    "Compare on the Ascend910B takes float16 and float32, bfloat16 is compared as float32)",
+                    "hint: compare float tiles")
+    compared = tile.dtype
+    if compared == dt.bfloat16:  # (no bfloat16 Compare: both sides widened to float32, exactly)
+        if isinstance(rest, Tile) and rest.dtype != tile.dtype:
+            raise error(f"{api}: the tiles hold {x.dtype.name} and {y.dtype.name}",
+                        "hint: give both tiles one element type")
+        tile = _cast(tile, dt.float32)
+        rest = _cast(rest, dt.float32) if isinstance(rest, Tile) else \
+            to_scalar(_scalar_of(rest, compared, api), dt.float32)
+        x, y = (tile, rest) if xt else (rest, tile)
     b = _b.current()
     mask_type = _tile_type(dt.uint8)
     attrs = {"cmp_mode": ("CMPMODE", CMPMODE[mode]), "length": tile.size}
@@ -784,7 +822,7 @@ def _compare(name: str, input: Any, other: Any) -> Tile:
         h = b.create1("asc2.compare", [x, y], mask_type, attrs=attrs)
     else:
         h = b.create1("asc2.compare_scalar", [tile, _scalar_of(rest, tile.dtype, api)], mask_type, attrs=attrs)
-    return Tile(h, dt.uint8, tile.shape, compared=tile.dtype)
+    return Tile(h, dt.uint8, tile.shape, compared=compared)
 
 
 def _comparison(name: str) -> Any:
@@ -819,9 +857,9 @@ def where(condition: Any, input: Any, other: Any) -> Tile:
     dtype = next((t.dtype for t in (x, y) if isinstance(t, Tile)), None)
     if dtype is None:
         dtype = next((t.dtype for t in (x, y) if isinstance(t, Scalar)), m.compared)
-    if dtype not in (dt.float16, dt.float32):
-        raise error(f"{api}: selecting {dtype.name} elements is not supported (Select takes float16 and float32)",
-                    "hint: select float values")
+    if dtype not in (dt.float16, dt.float32, dt.bfloat16):
+        raise error(f"{api}: selecting {dtype.name} elements is not supported (float16, float32 and bfloat16: "
+                    "Select takes float16 and float32, bfloat16 is selected as float32)", "hint: select float values")
     for t in (x, y):
         if isinstance(t, Tile):
             if t.dtype != dtype or t.compared is not None:
@@ -830,6 +868,10 @@ def where(condition: Any, input: Any, other: Any) -> Tile:
             if t.shape != m.shape:
                 raise NotImplementedError(f"{api}: a tile of shape {list(t.shape)} with a mask of shape "
                                           f"{list(m.shape)} (broadcasting) is not supported yet")
+    if dtype == dt.bfloat16:  # (no bfloat16 Select: as float32, exactly, and the result back to bfloat16)
+        xs, ys = (_cast(t, dt.float32) if isinstance(t, Tile) else to_scalar(_scalar_of(t, dtype, api), dt.float32)
+                  for t in (x, y))
+        return _cast(where(m, xs, ys), dt.bfloat16)
     if not isinstance(x, Tile):
         x = _full_tile(_scalar_of(x, dtype, api), Tile(None, dtype, m.shape))
     b = _b.current()
@@ -926,9 +968,8 @@ def _not_yet(name: str) -> Any:
 
 
 NOT_YET: Sequence[str] = (
-    "matmul", "matmul_acc",
-    "concat", "zeros_acc",
-    "copy", "num_tiles",
+    "concat",
+    "num_tiles",
     "log2", "rms_norm",
     "mask",
 )

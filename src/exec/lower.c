@@ -858,6 +858,7 @@ static AscStatus lower_op(Lower *l, AscOp *op) {
   case ASC_OP_TILE_SELECT:
   case ASC_OP_TILE_SELECT_SCALAR:
   case ASC_OP_TILE_SOFTMAX:
+  case ASC_OP_TILE_CAST:
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "%s must be lowered: run the lower-tiles pass",
                      asc_op_info(op->id)->name);

@@ -23,6 +23,7 @@
  *   asc2.select{_scalar}(m, a, b)  asc.select{_scalar}(t, m, a, b, length)
  *   asc2.softmax(a)                per row: reduce_max, duplicate, sub, exp,
  *                                  reduce_sum, duplicate, div
+ *   asc2.cast {round_mode}(a)      asc.cast(t, a, length) {round_mode}
  *
  * The `op` attribute names the row of the op table; it must have the
  * operand shape of its tile op (checked here), and the row's own verifier
@@ -646,6 +647,9 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
     row = vector_row(lw, op, names, 3, &s);
     break;
   }
+  case ASC_OP_TILE_CAST:
+    row = asc_op_info(ASC_OP_CAST);
+    break;
   default: /* ASC_OP_TILE_FULL */
     row = asc_op_info(ASC_OP_DUPLICATE);
     break;
@@ -686,10 +690,17 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
     reuse.name = "is_reuse_source"; /* adv math: a tile source stays intact */
     reuse.kind = ASC_ATTR_INT;
     int n_attrs = 0;
+    const AscAttr *mode = asc_op_attr(op, "round_mode");
+    if (op->id == ASC_OP_TILE_CAST && mode) {
+      reuse = *mode; /* asc.cast's own attribute */
+      n_attrs = 1;
+    }
     for (int i = 0; i < row->n_attrs; i++)
       if (strcmp(row->attrs[i].name, "is_reuse_source") == 0)
         n_attrs = 1;
-      else if (!row->attrs[i].optional)
+      else if (!row->attrs[i].optional &&
+               !(op->id == ASC_OP_TILE_CAST && mode &&
+                 strcmp(row->attrs[i].name, "round_mode") == 0))
         return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                          "%s: %s needs the attribute %s, which tile ops do "
                          "not give",
@@ -722,7 +733,8 @@ static int is_tile_op(AscOpId id) {
          id == ASC_OP_TILE_UNARY || id == ASC_OP_TILE_FULL ||
          id == ASC_OP_TILE_REDUCE || id == ASC_OP_TILE_COMPARE ||
          id == ASC_OP_TILE_COMPARE_SCALAR || id == ASC_OP_TILE_SELECT ||
-         id == ASC_OP_TILE_SELECT_SCALAR || id == ASC_OP_TILE_SOFTMAX;
+         id == ASC_OP_TILE_SELECT_SCALAR || id == ASC_OP_TILE_SOFTMAX ||
+         id == ASC_OP_TILE_CAST;
 }
 
 static AscStatus lower_block(Lowering *lw, AscBlock *b) {

@@ -258,8 +258,19 @@ AscStatus sim_cube_fixpipe(AscExec *x, const AscInstr *in) {
       return ASC_ERR_KERNEL;
   }
   SimGmSpan g;
+  int g0 = x->b->ev.n_acc;
   if (!s || sim_gm_span(x, in, dst, dst_count, 1, "dst", &g))
     return ASC_ERR_KERNEL;
+  /* one ND matrix with rows apart: the runs written, for the sanitizer
+   * (blocks writing interleaved parts of one matrix do not race) */
+  if (!nz && nd == 1 && m > 1 && dst_stride != n)
+    for (int i = g0; i < x->b->ev.n_acc; i++) {
+      AscAccess *a = &x->b->ev.acc[i];
+      a->rows = (int32_t)m;
+      a->row0 = dst->addr;
+      a->row_len = n * des;
+      a->row_step = dst_stride * des;
+    }
   for (int64_t k = 0; k < nd; k++)
     for (int64_t i = 0; i < m; i++)
       for (int64_t col = 0; col < n; col++) {

@@ -109,3 +109,42 @@ def test_bad_where_and_comparisons() -> None:
         bad_kernel[1](x, i, 1)
     with pytest.raises(CompileError, match="selecting int32 elements is not supported"):
         bad_kernel[1](x, i, 2)
+
+
+# ---- bfloat16: compared, selected and computed through float32 (asc2.cast; no bfloat16 Compare, Select or
+# arithmetic on the Ascend910B) ----------------------------------------------------------------------------------
+
+@asc2.jit(always_compile=True)
+def bf16_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, alpha: float, out_ptr: asc.GlobalAddress,
+                n: asc.ConstExpr[int], case: asc.ConstExpr[str]):
+    x = asc2.load(asc2.tensor(x_ptr, [n]), [n], offsets=[0])
+    y = asc2.load(asc2.tensor(y_ptr, [n]), [n], offsets=[0])
+    if case == "leaky":
+        out = asc2.where(x >= 0, x, x * alpha)
+    elif case == "min":
+        out = asc2.where(x < y, x, y)
+    else:
+        out = asc2.where(asc2.not_equal(y, x), x + y, 1.5)
+    asc2.store(out, asc2.tensor(out_ptr, [n]), offsets=[0])
+
+
+@pytest.mark.parametrize("case", ["leaky", "min", "ne"])
+def test_bfloat16_compare_where(case: str) -> None:
+    torch = pytest.importorskip("torch")
+    g = torch.Generator().manual_seed(7)
+    x = (torch.rand(256, generator=g) * 10 - 5).to(torch.bfloat16)
+    y = (torch.rand(256, generator=g) * 10 - 5).to(torch.bfloat16)
+    y[:16] = x[:16]  # some equal elements
+    alpha = torch.tensor(0.1, dtype=torch.bfloat16)
+    out = torch.zeros_like(x)
+    seen = []
+    compiler.compile_listeners.append(seen.append)
+    try:
+        bf16_kernel[1](x, y, alpha, out, 256, case)
+    finally:
+        compiler.compile_listeners.remove(seen.append)
+    want = {"leaky": torch.where(x >= 0, x, x * alpha), "min": torch.where(x < y, x, y),
+            "ne": torch.where(y != x, x + y, torch.tensor(1.5, dtype=torch.bfloat16))}[case]
+    assert torch.equal(out, want)
+    (ck,) = seen
+    assert "lower-tiles: asc2.cast" in ck.pass_log and "AscendC::Cast(" in ck.ascendc()

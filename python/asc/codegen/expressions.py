@@ -45,6 +45,7 @@ _BINOPS: Dict[type, Tuple[str, Callable[[Any, Any], Any]]] = {
     ast.Div: ("/", operator.truediv), ast.FloorDiv: ("//", operator.floordiv), ast.Mod: ("%", operator.mod),
     ast.BitAnd: ("&", operator.and_), ast.BitOr: ("|", operator.or_), ast.BitXor: ("^", operator.xor),
     ast.LShift: ("<<", operator.lshift), ast.RShift: (">>", operator.rshift), ast.Pow: ("**", operator.pow),
+    ast.MatMult: ("@", operator.matmul),  # (asc2 tiles: matmul; on anything else the TypeError below)
 }
 _CMPOPS: Dict[type, Tuple[str, Callable[[Any, Any], Any]]] = {
     ast.Eq: ("==", operator.eq), ast.NotEq: ("!=", operator.ne), ast.Lt: ("<", operator.lt),

@@ -1210,6 +1210,7 @@ static SpecialRule special_rule(AscOpId id) {
   case ASC_OP_TILE_SELECT:
   case ASC_OP_TILE_SELECT_SCALAR:
   case ASC_OP_TILE_SOFTMAX:
+  case ASC_OP_TILE_CAST:
     return emit_unplanned_auto;
   case ASC_OP_LT_SET_ADDR_WITH_OFFSET:
   case ASC_OP_ALLOC_TENSOR_INPLACE:
