@@ -137,6 +137,9 @@ typedef struct AscOpInfo {
 } AscOpInfo;
 
 const AscOpInfo *asc_op_info(AscOpId id);
+/* 1 for an op of the tile layer (IR name "asc2.*"): the lower-tiles pass
+ * replaces them all, so the interpreter and the emitter never see one. */
+int asc_op_is_tile(AscOpId id);
 /* ASC_OP_COUNT when unknown. */
 AscOpId asc_op_from_name(const char *name);
 

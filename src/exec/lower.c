@@ -809,6 +809,10 @@ static AscStatus lower_generic(Lower *l, AscOp *op) {
 }
 
 static AscStatus lower_op(Lower *l, AscOp *op) {
+  if (asc_op_is_tile(op->id)) /* family: tiles */
+    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s must be lowered: run the lower-tiles pass",
+                     asc_op_info(op->id)->name);
   switch (op->id) {
   case ASC_OP_CONSTANT:
     return lower_constant(l, op);
@@ -846,22 +850,6 @@ static AscStatus lower_op(Lower *l, AscOp *op) {
   case ASC_OP_FUNC:
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "nested functions are not supported");
-  case ASC_OP_TILE_LOAD: /* family: tiles */
-  case ASC_OP_TILE_STORE:
-  case ASC_OP_TILE_BINARY:
-  case ASC_OP_TILE_BINARY_SCALAR:
-  case ASC_OP_TILE_UNARY:
-  case ASC_OP_TILE_FULL:
-  case ASC_OP_TILE_REDUCE:
-  case ASC_OP_TILE_COMPARE:
-  case ASC_OP_TILE_COMPARE_SCALAR:
-  case ASC_OP_TILE_SELECT:
-  case ASC_OP_TILE_SELECT_SCALAR:
-  case ASC_OP_TILE_SOFTMAX:
-  case ASC_OP_TILE_CAST:
-    return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
-                     "%s must be lowered: run the lower-tiles pass",
-                     asc_op_info(op->id)->name);
   case ASC_OP_LT_AUTO: /* family: ubplan */
     return asc_error(l->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc.local_tensor_auto must be planned: run the plan-ub "

@@ -289,6 +289,11 @@ const AscOpInfo *asc_op_info(AscOpId id) {
   return &infos[id];
 }
 
+int asc_op_is_tile(AscOpId id) {
+  return (int)id >= 0 && id < ASC_OP_COUNT && rows[id].name &&
+         strncmp(rows[id].name, "asc2.", 5) == 0;
+}
+
 AscOpId asc_op_from_name(const char *name) {
   pthread_once(&names_once, init_names);
   short id = name_slots[name_slot(name)];

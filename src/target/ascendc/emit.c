@@ -1115,6 +1115,9 @@ static void emit_cast_deq(Emitter *e, AscOp *op) {
 }
 
 static SpecialRule special_rule(AscOpId id) {
+  if (asc_op_is_tile(
+          id)) /* family: tiles (lower-tiles makes them auto tensors) */
+    return emit_unplanned_auto;
   switch (id) {
   case ASC_OP_CAST_DEQ: /* quant family */
     return emit_cast_deq;
@@ -1196,21 +1199,7 @@ static SpecialRule special_rule(AscOpId id) {
     return emit_empty_tensor;
   case ASC_OP_TPIPE_GET_PTR:
     return emit_tpipe_ptr;
-  case ASC_OP_LT_AUTO:   /* family: ubplan */
-  case ASC_OP_TILE_LOAD: /* family: tiles (lower-tiles makes them auto tensors)
-                          */
-  case ASC_OP_TILE_STORE:
-  case ASC_OP_TILE_BINARY:
-  case ASC_OP_TILE_BINARY_SCALAR:
-  case ASC_OP_TILE_UNARY:
-  case ASC_OP_TILE_FULL:
-  case ASC_OP_TILE_REDUCE:
-  case ASC_OP_TILE_COMPARE:
-  case ASC_OP_TILE_COMPARE_SCALAR:
-  case ASC_OP_TILE_SELECT:
-  case ASC_OP_TILE_SELECT_SCALAR:
-  case ASC_OP_TILE_SOFTMAX:
-  case ASC_OP_TILE_CAST:
+  case ASC_OP_LT_AUTO: /* family: ubplan */
     return emit_unplanned_auto;
   case ASC_OP_LT_SET_ADDR_WITH_OFFSET:
   case ASC_OP_ALLOC_TENSOR_INPLACE:
