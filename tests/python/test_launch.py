@@ -479,6 +479,17 @@ def test_set_platform_model_refuses_c310(platform: Any, restore_platform: Any) -
     assert config.current_backend() == config.Backend.Model
 
 
+def test_set_platform_npu_refuses_c310(restore_platform: Any) -> None:
+    """Our Ascend C and its compile commands are dav-c220's: a C310 platform on Backend.NPU is refused at the
+    selection (before the toolkit is looked for), the selection unchanged."""
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B3)
+    with pytest.raises(NotImplementedError, match=r"platform Ascend950PR_9599 \(compilation arch C310, NPU arch "
+                       r"3510\) is not supported on Backend.NPU.*Ascend910B1"):
+        config.set_platform(config.Backend.NPU, config.Platform.Ascend950PR_9599)
+    assert config.current_platform() == config.Platform.Ascend910B3
+    assert config.current_backend() == config.Backend.Model
+
+
 def test_c310_launch_and_host_tiling_refuse(restore_platform: Any) -> None:
     # a C310 platform forced past set_platform: the launch itself refuses, the output untouched
     out = np.full(8, 7, np.int32)

@@ -78,8 +78,8 @@ def set_platform(backend: Union[Backend, str], soc_version: Optional[Union[Platf
     PYASC_PRECISION when set, else "exact". Backend.NPU computes as the
     hardware does whatever it says.
 
-    Backend.Model runs the C220 platforms only: selecting a C310 one
-    (Ascend950PR_*, Ascend910_95*; platform_to_arch) raises
+    Backend.Model and Backend.NPU run the C220 platforms only: selecting a
+    C310 one (Ascend950PR_*, Ascend910_95*; platform_to_arch) raises
     NotImplementedError, the selection left as it was."""
     backend = Backend(backend)
     platform = Platform(soc_version) if soc_version is not None else Platform.Ascend910B1
@@ -88,6 +88,12 @@ def set_platform(backend: Union[Backend, str], soc_version: Optional[Union[Platf
         check_simulated(platform)
         rt.use_model()
     else:
+        arch = platform_to_arch(platform)
+        if arch is not CompilationArch.C220:  # the emitter and the compile commands are dav-c220's
+            raise NotImplementedError(
+                f"asc.runtime.config.set_platform: platform {platform.value} (compilation arch {arch.name}, NPU arch "
+                f"{_NPU_ARCH[arch.value]}) is not supported on Backend.NPU: pyasc emits Ascend C and compiles for "
+                "NPU arch 2201 (dav-c220) only. Use a C220 platform such as Ascend910B1")
         rt.use_npu()  # raises with what is missing
     rt.set_soc_version(platform)
     rt.state.precision = prec
