@@ -44,8 +44,9 @@ struct AscXSync {
   int n_live;      /* blocks not done */
   int n_blocked;   /* blocks waiting */
   int n_checked;   /* waiters that tested their condition at this epoch */
-  uint64_t epoch;  /* counts changes */
-  atomic_uint_fast64_t changes; /* epoch, readable without the lock */
+  /* counts changes; written under the lock, read without it by a wait that
+   * spins (wait_until) */
+  atomic_uint_fast64_t epoch;
   int dead;
   int failed_block; /* lowest failed block, -1 */
   uint8_t *done, *failed, *secondary;
@@ -97,7 +98,7 @@ AscXSync *asc_xsync_new(int core_num, int all_started) {
   AscXSync *xs = calloc(1, sizeof *xs);
   if (!xs)
     return NULL;
-  atomic_init(&xs->changes, 0);
+  atomic_init(&xs->epoch, 0);
   xs->done = calloc((size_t)core_num * 3, 1);
   pthread_condattr_t attr;
   int ok = xs->done && pthread_condattr_init(&attr) == 0;
@@ -152,8 +153,7 @@ void asc_xsync_free(AscXSync *xs) {
 /* Something changed: every waiter must test its condition again. Called
  * with the lock held. */
 static void changed(AscXSync *xs) {
-  xs->epoch++;
-  atomic_fetch_add_explicit(&xs->changes, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&xs->epoch, 1, memory_order_relaxed);
   xs->n_checked = 0;
   pthread_cond_broadcast(&xs->cond);
 }
@@ -335,7 +335,7 @@ static AscStatus wait_until(AscExec *x, const AscInstr *in, Cond cond,
                             void *ctx, const char *what) {
   AscBlockState *b = x->b;
   AscXSync *xs = b->xsync;
-  uint64_t seen = UINT64_MAX;
+  uint_fast64_t seen = UINT_FAST64_MAX;
   AscStatus st = ASC_OK;
   xs->n_blocked++;
   for (;;) {
@@ -373,8 +373,9 @@ static AscStatus wait_until(AscExec *x, const AscInstr *in, Cond cond,
       }
       break;
     }
-    if (seen != xs->epoch) {
-      seen = xs->epoch;
+    uint_fast64_t now = atomic_load_explicit(&xs->epoch, memory_order_relaxed);
+    if (seen != now) {
+      seen = now;
       xs->n_checked++;
     }
     if (xs->n_blocked == xs->n_live && xs->n_checked == xs->n_blocked) {
@@ -388,15 +389,14 @@ static AscStatus wait_until(AscExec *x, const AscInstr *in, Cond cond,
     }
     /* blocked and checked at this epoch while it spins, as while it sleeps:
      * the deadlock test above stays exact */
-    uint_fast64_t c0 = atomic_load_explicit(&xs->changes, memory_order_relaxed);
     pthread_mutex_unlock(&xs->lock);
     for (int i = 0;
          i < WAIT_SPIN_YIELDS &&
-         atomic_load_explicit(&xs->changes, memory_order_relaxed) == c0;
+         atomic_load_explicit(&xs->epoch, memory_order_relaxed) == seen;
          i++)
       sched_yield();
     pthread_mutex_lock(&xs->lock);
-    if (atomic_load_explicit(&xs->changes, memory_order_relaxed) != c0)
+    if (atomic_load_explicit(&xs->epoch, memory_order_relaxed) != seen)
       continue;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -411,7 +411,8 @@ static AscStatus wait_until(AscExec *x, const AscInstr *in, Cond cond,
     }
   }
   xs->n_blocked--;
-  if (seen == xs->epoch && xs->n_checked > 0)
+  if (seen == atomic_load_explicit(&xs->epoch, memory_order_relaxed) &&
+      xs->n_checked > 0)
     xs->n_checked--;
   return st;
 }
