@@ -261,11 +261,6 @@ static int is_ub_position(int pos) {
          pos == ASC_TPOSITION_VECCALC;
 }
 
-/* The HardEvent named SRC_DST after two pipes, -1 if there is none. */
-static int event_of_pipes(AscPipe src, AscPipe dst) {
-  return (int)asc_event_of_pipes(src, dst);
-}
-
 /* The pipes of a binding src -> dst of vector memory (GetQueEvt of the
  * devkit): GM -> UB is MTE2 -> V, UB -> GM is V -> MTE3, UB -> UB is
  * MTE2 -> MTE3. */
@@ -299,8 +294,8 @@ static AscSimQueue *new_queue(AscExec *x, const AscInstr *in, int position,
 }
 
 static void set_queue_events(AscSimQueue *q) {
-  q->enq_event = event_of_pipes(q->producer, q->consumer);
-  q->free_event = event_of_pipes(q->consumer, q->producer);
+  q->enq_event = (int)asc_event_of_pipes(q->producer, q->consumer);
+  q->free_event = (int)asc_event_of_pipes(q->consumer, q->producer);
 }
 
 AscStatus sim_tque_create(AscExec *x, const AscInstr *in) {
@@ -959,7 +954,7 @@ static int user_event(const AscInstr *in) {
   binding_pipes((int)s, (int)d, &prod, &cons);
   if (s != ASC_TPOSITION_GM && d != ASC_TPOSITION_GM)
     prod = ASC_PIPE_MTE2, cons = ASC_PIPE_MTE3;
-  return event_of_pipes(prod, cons);
+  return (int)asc_event_of_pipes(prod, cons);
 }
 
 AscStatus sim_enque_pos(AscExec *x, const AscInstr *in) {
