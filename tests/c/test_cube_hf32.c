@@ -8,21 +8,10 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "bits.h"
 #include "check.h"
 #include "sim/cube.h"
 #include "sim/vecmath.h"
-
-static uint32_t f2u(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-
-static float u2f(uint32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
 
 static float hf32_ref(float v, int ties_away) {
   if (!isfinite(v) || v == 0)

@@ -4,6 +4,7 @@
  * to the target format with libm (ldexp/nearbyint/floor/...), and 16-bit
  * floats decoded and encoded from their fields.  Nothing but the function
  * under test comes from vecmath.c. */
+#include "bits.h"
 #include "sim/vecmath.h"
 
 #include <float.h>
@@ -28,26 +29,9 @@ static int passed, failed;
 #define N 37      /* odd, not a multiple of any vector width */
 #define NBIG 4096 /* sweeps */
 
-static uint32_t f2u(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-
-static float u2f(uint32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
 /* Deterministic xorshift, so failures reproduce. */
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
+static uint64_t rnd(void) { return xorshift64(&rng_state); }
 
 /* ------------------------------------------------------------------
  * Formats and reference rounding

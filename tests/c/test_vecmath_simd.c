@@ -14,6 +14,7 @@
  * float rounding boundaries), all 65536 halves and bfloat16s, and a large
  * random sample.  `test_vecmath_simd --exhaustive` also runs Exp and Ln on
  * all 2^32 floats (minutes; not part of `meson test`). */
+#include "bits.h"
 #include "sim/vecmath.h"
 #include "sim/vecmath_simd.h"
 
@@ -30,24 +31,8 @@
 #define SAMPLE (1 << 20)
 #endif
 
-static uint32_t f2u(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-static float u2f(uint32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
-static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
+static uint64_t rnd(void) { return xorshift64(&rng_state); }
 
 /* The reference: libm in double, rounded once to float (exp overflows to
  * inf at float's threshold). */
