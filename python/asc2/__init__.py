@@ -16,7 +16,6 @@ tensors planned by plan-ub, copies and vector instructions, with the pipes synch
 works and what raises NotImplementedError: docs/api.md, "asc2".
 """
 
-from . import tile as _tile
 from .cube import copy, matmul, matmul_acc, zeros_acc
 from .jit import jit
 from .tile import (
@@ -32,6 +31,7 @@ from .tile import (
     block_num,
     broadcast_to,
     ceil,
+    concat,
     cos,
     cosh,
     div,
@@ -50,10 +50,13 @@ from .tile import (
     less_equal,
     load,
     log,
+    log2,
+    mask,
     maximum,
     minimum,
     mul,
     negative,
+    num_tiles,
     not_equal,
     range,
     ravel,
@@ -63,6 +66,7 @@ from .tile import (
     reduce_sum,
     relu,
     reshape,
+    rms_norm,
     right_shift,
     rsqrt,
     sin,
@@ -80,11 +84,6 @@ from .tile import (
     zeros_like,
 )
 
-# the PyAsc2 API this package does not implement yet: each raises NotImplementedError naming itself
-for _f in _tile._missing:
-    globals()[_f.__name__] = _f
-del _f
-
 __all__ = [
     "jit", "tensor", "Tensor", "Tile", "TileLocation", "range", "load", "store", "block_idx", "block_num",
     "add", "sub", "mul", "div", "maximum", "minimum", "left_shift", "right_shift",
@@ -93,5 +92,5 @@ __all__ = [
     "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
     "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "where", "softmax",
     "broadcast_to", "reshape", "ravel", "expand_dims", "squeeze", "atomic_add", "atomic_max", "atomic_min",
-    "matmul", "matmul_acc", "zeros_acc", "copy",
-] + list(_tile.NOT_YET)
+    "matmul", "matmul_acc", "zeros_acc", "copy", "num_tiles", "log2", "mask", "concat", "rms_norm",
+]

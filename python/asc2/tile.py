@@ -19,9 +19,10 @@ Every other PyAsc2 API exists and raises NotImplementedError naming itself
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from asc.codegen import builder as _b
 from asc.language.basic.sys_var import get_block_idx, get_block_num
@@ -381,6 +382,26 @@ def atomic_min(value: Any, tensor: Any, *, offsets: Any = None, tile_id: Any = N
     _atomic("min", value, tensor, offsets, tile_id)
 
 
+def num_tiles(tensor: Any, axis: Any, shape: Any) -> Any:
+    """`asc2.num_tiles(tensor, axis, shape)`: how many tiles of `shape` cover the tensor along `axis`, the last
+    one maybe partial: ceil(tensor.shape[axis] / shape[axis]) (an int, or a runtime int for a runtime dim)."""
+    api = "asc2.num_tiles"
+    t = _const(tensor)
+    if not isinstance(t, Tensor):
+        raise error(f"{api}: the first argument must be an asc2.tensor, got {describe(t)}",
+                    "hint: write asc2.num_tiles(asc2.tensor(x_ptr, [size]), 0, [tile])")
+    shp = _static_shape(shape, api)
+    if len(shp) != len(t.shape):
+        raise error(f"{api}: a tile shape of rank {len(shp)} for a tensor of rank {len(t.shape)}",
+                    "hint: give the tile as many dims as the tensor")
+    ax = _const(axis)
+    if isinstance(ax, bool) or not isinstance(ax, int) or not 0 <= ax < len(shp):
+        raise error(f"{api}: axis must be a compile-time int in [0, {len(shp) - 1}], got {describe(ax)}",
+                    f"hint: write {api}(tensor, 0, [tile])")
+    dim, tile = t.shape[ax], shp[ax]
+    return (dim + (tile - 1)) // tile
+
+
 def block_idx() -> Scalar:
     """`asc2.block_idx()`: the index of this block (asc.get_block_idx)."""
     return get_block_idx()
@@ -452,6 +473,91 @@ def _full_tile(value: Any, like: Tile) -> Tile:
     return Tile(h, like.dtype, like.shape)
 
 
+class _Mask:
+    """The mask of an `asc2.mask` block: mask0 / mask1 (i64 scalars), its mode (0 count, 1 bits), `other`."""
+
+    def __init__(self, mode: int, mask0: Scalar, mask1: Scalar, other: Any):
+        self.mode, self.mask0, self.mask1, self.other = mode, mask0, mask1, other
+
+
+_MASKS: List[_Mask] = []
+
+
+class MaskScope:
+    """`with asc2.mask(count=n | bits=(hi, lo), other=None):` in a kernel (see `mask`)."""
+
+    def __init__(self, m: _Mask):
+        self.m = m
+
+    def __repr__(self) -> str:
+        return "asc2.mask(...)"
+
+    @contextlib.contextmanager
+    def __asc_scope__(self) -> Iterator[None]:
+        _MASKS.append(self.m)
+        try:
+            yield
+        finally:
+            _MASKS.pop()
+
+
+def mask(*, count: Any = None, bits: Any = None, other: Any = None) -> MaskScope:
+    """`with asc2.mask(count=n | bits=(hi, lo), other=None):` the elementwise vector operations of the block
+    (asc2.add ... asc2.minimum, their scalar forms, abs / exp / log / sqrt / rsqrt / relu / negative / log2) run
+    with a vector mask, as PyAsc2 lowers them: the level-0 instruction over the tile's 256-byte repeats, mask
+    `count` (the leading `count` elements of each repeat, 1 .. 256 / element bytes) or `bits` (hi, lo: the
+    elements of each repeat whose bit is set, bit i of lo element i, of hi element 64 + i). With `other`, the
+    result tile is first filled with it (Duplicate), so the masked-off elements hold `other`; without, they are
+    undefined (the sanitizer reports reading them). Other operations in the block are not masked."""
+    api = "asc2.mask"
+    if (count is None) == (bits is None):
+        raise error(f"{api}: give exactly one of count= and bits=", "hint: write asc2.mask(count=8, other=0)")
+    if count is not None:
+        c = _int_or_scalar(count, f"{api}: count")
+        if isinstance(c, int) and not 1 <= c <= 128:
+            raise error(f"{api}: count must be in [1, 128] (elements of a 256-byte repeat), got {c}",
+                        "hint: the count is per repeat: 64 float32 or 128 float16 elements at most")
+        m = _Mask(0, to_scalar(c, dt.int64), to_scalar(0, dt.int64), other)
+    else:
+        bs = _const(bits)
+        bs = list(bs) if isinstance(bs, (list, tuple)) else None
+        if bs is None or len(bs) != 2:
+            raise error(f"{api}: bits must be two integers (hi, lo), got {describe(bits)}",
+                        "hint: write asc2.mask(bits=(0, 0xff))")
+        hi, lo = (_int_or_scalar(v, f"{api}: bits") for v in bs)
+        vals = []
+        for v in (lo, hi):
+            if isinstance(v, int):
+                if not -(1 << 63) <= v < (1 << 64):
+                    raise error(f"{api}: a mask word {v} does not fit 64 bits", "hint: give 64-bit words")
+                v = v - (1 << 64) if v >= (1 << 63) else v
+            vals.append(to_scalar(v, dt.int64))
+        m = _Mask(1, vals[0], vals[1], other)
+    if other is not None and not (isinstance(_const(other), Scalar) or is_number(_const(other))):
+        raise error(f"{api}: other must be a number or a runtime scalar, got {describe(other)}",
+                    "hint: write other=0")
+    return MaskScope(m)
+
+
+def _check_masked(api: str, dtype: dt.DataType) -> None:
+    if _MASKS and dtype == dt.bfloat16:
+        raise NotImplementedError(f"{api} of bfloat16 tiles inside asc2.mask is not supported yet (they are "
+                                  "computed in float32, whose repeats hold other elements)")
+
+
+def _vector(name: str, operands: List[Any], dtype: dt.DataType, row: str, length: int) -> Any:
+    """The tile op `name` (asc2.binary, binary_scalar, unary) of `row`; inside asc2.mask its masked form."""
+    b = _b.current()
+    if not _MASKS:
+        return b.create1(name, operands, _tile_type(dtype), attrs={"op": row, "length": length})
+    m = _MASKS[-1]
+    fill = m.other is not None
+    other = _scalar_of(m.other if fill else 0, dtype, "asc2.mask: other")
+    return b.create1(name.replace("asc2.", "asc2.masked_"), operands + [m.mask0, m.mask1, other],
+                     _tile_type(dtype), attrs={"op": row, "length": length, "mask_mode": m.mode,
+                                               "fill": int(fill)})
+
+
 def _binary_tiles(api: str, row: str, x: Tile, y: Tile) -> Tile:
     if x.dtype != y.dtype:
         raise error(f"{api}: the tiles hold {x.dtype.name} and {y.dtype.name}",
@@ -459,18 +565,17 @@ def _binary_tiles(api: str, row: str, x: Tile, y: Tile) -> Tile:
     if x.shape != y.shape:
         raise NotImplementedError(f"{api}: broadcasting tiles of shapes {list(x.shape)} and {list(y.shape)} is not "
                                   "supported yet (the shapes must be equal)")
+    _check_masked(api, x.dtype)
     if x.dtype == dt.bfloat16:  # (no bfloat16 arithmetic on the Ascend910B: in float32, rounded back once)
         return _cast(_binary_tiles(api, row, _cast(x, dt.float32), _cast(y, dt.float32)), dt.bfloat16)
-    h = _b.current().create1("asc2.binary", [x, y], _tile_type(x.dtype), attrs={"op": row, "length": x.size})
-    return Tile(h, x.dtype, x.shape)
+    return Tile(_vector("asc2.binary", [x, y], x.dtype, row, x.size), x.dtype, x.shape)
 
 
 def _tile_scalar(row: str, x: Tile, s: Scalar) -> Tile:
+    _check_masked(row, x.dtype)
     if x.dtype == dt.bfloat16 and row in _BF16_AS_FLOAT:  # (as _binary_tiles)
         return _cast(_tile_scalar(row, _cast(x, dt.float32), to_scalar(s, dt.float32)), dt.bfloat16)
-    h = _b.current().create1("asc2.binary_scalar", [x, s], _tile_type(x.dtype),
-                             attrs={"op": row, "length": x.size})
-    return Tile(h, x.dtype, x.shape)
+    return Tile(_vector("asc2.binary_scalar", [x, s], x.dtype, row, x.size), x.dtype, x.shape)
 
 
 # the tile-scalar rows a bfloat16 tile goes through float32 for (the Ascend910B's vector unit has no bfloat16
@@ -579,8 +684,10 @@ def _unary(api: str, x: Any, row: str) -> Any:
             raise error(f"{api}({x!r}): {e}", "hint: pass a number in the function's domain") from None
     if not isinstance(x, Tile):
         raise NotImplementedError(f"{api} of a runtime scalar is not supported yet: pass a tile or a number")
-    h = _b.current().create1("asc2.unary", [x], _tile_type(x.dtype), attrs={"op": row, "length": x.size})
-    return Tile(h, x.dtype, x.shape)
+    _check_masked(api, x.dtype)
+    if x.dtype == dt.bfloat16:  # (no bfloat16 arithmetic on the Ascend910B: in float32, rounded back once)
+        return _cast(_unary(api, _cast(x, dt.float32), row), dt.bfloat16)
+    return Tile(_vector("asc2.unary", [x], x.dtype, row, x.size), x.dtype, x.shape)
 
 
 def abs(input: Any) -> Any:  # noqa: A001 (PyAsc2's name)
@@ -639,6 +746,27 @@ floor = _adv("floor", "rounding down")
 ceil = _adv("ceil", "rounding up")
 
 
+_INV_LN2 = 1.0 / math.log(2.0)
+
+
+def log2(input: Any) -> Any:
+    """`asc2.log2(x)`: the base-2 logarithm, `Ln` then `Muls` by 1 / ln 2 (the Ascend910B's vector unit has no
+    Log2 instruction); a compile-time number is evaluated by the compiler."""
+    x = _const(input)
+    if is_number(x) and not isinstance(x, bool):
+        if float(x) <= 0.0:
+            raise error(f"asc2.log2({x!r}): math domain error", "hint: pass a positive number")
+        return math.log2(float(x))
+    if not isinstance(x, Tile):
+        raise NotImplementedError("asc2.log2 of a runtime scalar is not supported yet: pass a tile or a number")
+    if x.dtype == dt.bfloat16:  # (as _unary: in float32, rounded back once)
+        return _cast(log2(_cast(x, dt.float32)), dt.bfloat16)
+    if x.dtype not in (dt.float16, dt.float32):
+        raise error(f"asc2.log2: tiles of {x.dtype.name} are not supported (float16, float32, bfloat16)",
+                    "hint: take the logarithm of a float tile")
+    return _tile_scalar("asc.muls", _unary("asc2.log2", x, "asc.ln"), to_scalar(_INV_LN2, x.dtype))
+
+
 def exp2(input: Any) -> Any:
     """`asc2.exp2(x)`: 2 ** x (AscendC::Power of a tile of 2s and x)."""
     x = _const(input)
@@ -675,6 +803,64 @@ def softmax(input: Any) -> Tile:
     h = _b.current().create1("asc2.softmax", [x], _tile_type(x.dtype),
                              attrs={"length": x.size, "width": x.shape[-1]})
     return Tile(h, x.dtype, x.shape)
+
+
+def rms_norm(input: Any, gamma: Any, epsilon: Any) -> Tile:
+    """`asc2.rms_norm(tile, gamma, epsilon)`: each row (the last dim) x of a float16 / float32 tile of rank 1 or 2
+    (at most 64 rows) as x / sqrt(mean(x * x) + epsilon) * gamma, gamma a tile of one row of the same dtype;
+    computed in float32 (a float16 tile is cast, the result rounded back once)."""
+    api = "asc2.rms_norm"
+    x, g, eps = _const(input), _const(gamma), _const(epsilon)
+    for name, t in (("input", x), ("gamma", g)):
+        if not isinstance(t, Tile) or t.compared is not None:
+            raise error(f"{api}: {name} must be a tile, got {describe(t)}",
+                        "hint: write asc2.rms_norm(x, gamma, 1e-6) with x and gamma loaded tiles")
+    if x.dtype not in (dt.float16, dt.float32):
+        raise error(f"{api}: tiles of {x.dtype.name} are not supported (float16 and float32, as PyAsc2)",
+                    "hint: load a float tile")
+    if len(x.shape) > 2:
+        raise error(f"{api}: a tile of rank {len(x.shape)} (rank 1 and 2, as PyAsc2)", "hint: normalise a 2-D tile")
+    width = x.shape[-1]
+    if g.dtype != x.dtype or g.size != width:
+        raise error(f"{api}: gamma must be one row of {width} {x.dtype.name} elements, got {describe(g)} of shape "
+                    f"{list(g.shape)}", "hint: load gamma as a tile of the input's last dim")
+    if not (isinstance(eps, Scalar) or (is_number(eps) and not isinstance(eps, bool))):
+        raise error(f"{api}: epsilon must be a number, got {describe(eps)}", "hint: write 1e-6")
+    rows = x.size // width
+    if rows > 64:
+        raise NotImplementedError(f"{api}: a tile of {rows} rows is not supported yet (at most 64: each row is "
+                                  "unrolled; docs/api.md, asc2)")
+    if rows > 1 and (width * 4) % UB_BLOCK_BYTES:
+        raise NotImplementedError(f"{api}: rows of {width} elements are no whole 32-byte blocks in float32, which "
+                                  "the computation uses; not supported yet")
+    h = _b.current().create1("asc2.rms_norm", [x, g, to_scalar(eps, dt.float32)], _tile_type(x.dtype),
+                             attrs={"length": x.size, "width": width})
+    return Tile(h, x.dtype, x.shape)
+
+
+def concat(*inputs: Any) -> Tile:
+    """`asc2.concat(*tiles)`: the tiles one after the other along dim 0 (equal other dims and dtypes); a
+    DataCopy UB -> UB each. Each tile must be whole 32-byte blocks (a 2-D tile always is)."""
+    api = "asc2.concat"
+    ts = [_const(t) for t in inputs]
+    if not ts or not all(isinstance(t, Tile) and t.compared is None for t in ts):
+        raise error(f"{api}: every argument must be a tile, got {', '.join(describe(t) for t in ts) or 'none'}",
+                    "hint: write asc2.concat(a, b)")
+    rest, dtype = ts[0].shape[1:], ts[0].dtype
+    for t in ts:
+        if t.shape[1:] != rest or len(t.shape) != len(ts[0].shape):
+            raise error(f"{api}: tiles of shapes {[list(u.shape) for u in ts]}: all dims but the first must be equal",
+                        "hint: concatenate tiles of one row length")
+        if t.dtype != dtype:
+            raise error(f"{api}: the tiles hold {t.dtype.name} and {dtype.name}", "hint: give them one dtype")
+        if (t.size * dtype.sizeof()) % UB_BLOCK_BYTES:
+            raise NotImplementedError(f"{api}: a tile of {t.size} {dtype.name} elements is no whole 32-byte blocks; "
+                                      "not supported yet (its successor would start inside a block)")
+    shape = (sum(t.shape[0] for t in ts),) + tuple(rest)
+    n = _check_ub(shape, dtype, api)
+    h = _b.current().create1("asc2.concat", ts, _tile_type(dtype),
+                             attrs={"length": n, "parts": ",".join(str(t.size) for t in ts)})
+    return Tile(h, dtype, shape)
 
 
 # ---- shape operators ------------------------------------------------------------------------------------------
@@ -920,6 +1106,14 @@ def _reduce(api: str, kind: str, input: Any, dims: Tuple[Any, ...], keep_dims: A
         tuple(n for i, n in enumerate(x.shape) if i not in axes)
     if rank == 2 and axes == {0}:
         axis = 0  # the rows folded
+    elif rank == 2 and axes == {1} and rows > 1:
+        axis = 1  # each row reduced
+        if kind == "prod":
+            raise NotImplementedError(f"{api}: a product over the last dim of a tile of several rows is not "
+                                      "supported yet (the vector unit has no product reduction; dim 0 is)")
+        if rows > 64:
+            raise NotImplementedError(f"{api}: reducing the last dim of a tile of {rows} rows is not supported yet "
+                                      "(at most 64: each row is unrolled; docs/api.md, asc2)")
     elif len(axes) == rank or (axes == {1} and rows == 1):
         axis = -1  # every element
         if kind == "prod":
@@ -952,26 +1146,3 @@ def reduce_min(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
 def reduce_prod(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
     """`asc2.reduce_prod(tile, *dims, keep_dims=False)`: the product over `dims` (dim 0 of a 2-D tile)."""
     return _reduce("asc2.reduce_prod", "prod", input, dims, keep_dims)
-
-
-# ---- what this slice does not do yet ----------------------------------------------------------------------------
-
-def _not_yet(name: str) -> Any:
-    def f(*args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f"asc2.{name} is not supported yet by this package (docs/api.md, asc2, lists "
-                                  "what is)")
-
-    f.__name__ = name
-    f.__qualname__ = name
-    f.__doc__ = f"`asc2.{name}`: not supported yet (raises NotImplementedError)."
-    return f
-
-
-NOT_YET: Sequence[str] = (
-    "concat",
-    "num_tiles",
-    "log2", "rms_norm",
-    "mask",
-)
-
-_missing: List[Any] = [_not_yet(n) for n in NOT_YET]

@@ -31,6 +31,7 @@
  * Python line. Nothing else is rewritten: the pass is idempotent and a
  * module without tile ops is left as it was. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pass.h"
@@ -335,6 +336,17 @@ static void fold(Cursor *c, AscOpId id, AscValue *dst, AscValue *a, AscValue *b,
   emit(c, id, ops, 4, NULL, NULL, 0, 0);
 }
 
+/* the rows a softmax, rms_norm or reduction over the last dim unrolls */
+enum { SOFTMAX_MAX_ROWS = 64 };
+
+/* t[0] as a scalar (GetValue) */
+static AscValue *element0(Cursor *c, AscValue *t) {
+  AscValue *zero = i_const(c, ASC_DT_UINT32, 0);
+  AscValue *ops[2] = {t, zero};
+  return res(emit(c, ASC_OP_LT_GET_VALUE, ops, 2,
+                  asc_type_scalar(c->lw->ctx, t->type->dtype), NULL, 0, 0));
+}
+
 /* Axis 0 of rows x width: rows [0, h/2) op rows [h/2, 2 (h/2)) into the
  * work tile (an odd h's last row then folded into row 0), h halved until
  * one row is left: log2(rows) instructions of whole rows. Axis -1: the
@@ -353,14 +365,16 @@ static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc2.reduce: op = \"%s\" is none of sum, max, min, prod",
                      kind ? kind : "");
-  if (width <= 0 || length % width || (axis != 0 && axis != -1))
+  if (width <= 0 || length % width || axis < -1 || axis > 1 ||
+      (axis == 1 && length / width > SOFTMAX_MAX_ROWS))
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc2.reduce: axis %lld of %lld elements in rows of %lld: "
-                     "axis must be 0 (the rows) or -1 (all), the rows divide "
-                     "the elements",
-                     (long long)axis, (long long)length, (long long)width);
+                     "axis must be 0 (the rows), 1 (each row, at most %d) or "
+                     "-1 (all), the rows divide the elements",
+                     (long long)axis, (long long)length, (long long)width,
+                     SOFTMAX_MAX_ROWS);
   AscOpId whole = reductions[k].whole;
-  if (axis == -1 && whole == ASC_OP_COUNT)
+  if (axis != 0 && whole == ASC_OP_COUNT)
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc2.reduce: %s of a whole tile to one element is not "
                      "supported (no whole-tile row; reduce an axis)",
@@ -389,6 +403,24 @@ static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
         cur = out;
       }
     }
+  } else if (axis == 1) {
+    /* each row: the whole-row reduction into a one-element tile, read by
+     * GetValue and written to the row's element by SetValue */
+    made = asc_op_info(whole)->name;
+    int64_t rows = length / width, lanes = 256 / eb;
+    out = auto_tile(&c, tt, rows);
+    AscValue *red = auto_tile(&c, tt, 1);
+    AscValue *tmp = auto_tile(&c, tt, 2 * ((width + lanes - 1) / lanes));
+    for (int64_t r = 0; r < rows && c.ok; r++) {
+      AscValue *row = view(&c, src, r * width);
+      AscValue *count = i_const(&c, ASC_DT_INT32, width);
+      AscValue *ops[4] = {red, row, tmp, count};
+      emit(&c, whole, ops, 4, NULL, NULL, 0, 0);
+      AscValue *v = element0(&c, red);
+      AscValue *at = i_const(&c, ASC_DT_UINT32, r);
+      AscValue *set[3] = {out, at, v};
+      emit(&c, ASC_OP_LT_SET_VALUE, set, 3, NULL, NULL, 0, 0);
+    }
   } else {
     made = asc_op_info(whole)->name;
     int64_t lanes = 256 / eb, per_block = 32 / eb;
@@ -410,7 +442,10 @@ static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
                  "rows of %lld over %s by %s",
                  op->loc.file ? op->loc.file : "?", op->loc.line, kind,
                  (long long)length, (long long)width,
-                 axis == 0 ? "the rows" : "all", made);
+                 axis == 0   ? "the rows"
+                 : axis == 1 ? "each row (GetValue, SetValue)"
+                             : "all",
+                 made);
   asc_block_remove(op->parent, op);
   return ASC_OK;
 }
@@ -520,14 +555,6 @@ static AscStatus lower_cmpsel(Lowering *lw, AscOp *op, int64_t length) {
  * one-element tile, GetValue), e = exp(row - m) (m filled into a row tile:
  * Duplicate, Sub; the Ascend C scalar of a half is no half, so no Adds of
  * -m), s = sum(e) (ReduceSum, GetValue), e / s (Duplicate, Div). */
-enum { SOFTMAX_MAX_ROWS = 64 };
-
-static AscValue *element0(Cursor *c, AscValue *t) {
-  AscValue *zero = i_const(c, ASC_DT_UINT32, 0);
-  AscValue *ops[2] = {t, zero};
-  return res(emit(c, ASC_OP_LT_GET_VALUE, ops, 2,
-                  asc_type_scalar(c->lw->ctx, t->type->dtype), NULL, 0, 0));
-}
 
 static AscStatus lower_softmax(Lowering *lw, AscOp *op, int64_t length) {
   int64_t width = asc_op_attr_int(op, "width", length);
@@ -591,6 +618,232 @@ static AscStatus lower_softmax(Lowering *lw, AscOp *op, int64_t length) {
   return ASC_OK;
 }
 
+/* ---- asc2.mask: the masked elementwise ops -------------------------------
+ * The level-0 row "op.l0" over whole 256-byte repeats (contiguous: block
+ * strides 1, repeat strides 8) with the block's mask; the source tiles and
+ * the result are lengthened to whole repeats (the sources zero-filled, as
+ * for Compare), the result first filled with `other` when asked. */
+static AscStatus lower_masked(Lowering *lw, AscOp *op, int64_t length) {
+  const char *name = asc_op_attr_str(op, "op");
+  char l0[96];
+  snprintf(l0, sizeof l0, "%s.l0", name ? name : "");
+  AscOpId id = asc_op_from_name(l0);
+  int n_src = op->id == ASC_OP_TILE_MASKED_BINARY ? 2 : 1;
+  int scalar = op->id == ASC_OP_TILE_MASKED_BINARY_SCALAR;
+  int n_in = n_src + scalar; /* the operands before mask0 */
+  const AscOpInfo *info = id == ASC_OP_COUNT ? NULL : asc_op_info(id);
+  if (!info || info->n_required != n_in + 5 ||
+      info->operands[n_in + 1].kind != ASC_OK_INT)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: \"%s\" has no level-0 form taking a mask (asc2.mask "
+                     "masks Add, Sub, Mul, Div, Max, Min, Adds, Muls, Maxs, "
+                     "Mins, Abs, Exp, Ln, Sqrt, Rsqrt, Relu)",
+                     asc_op_info(op->id)->name, name ? name : "");
+  AscDType dt = op->results[0].type->dtype;
+  int64_t eb = (int64_t)asc_dtype_size(dt), lanes = 256 / eb;
+  int64_t repeats = (length + lanes - 1) / lanes;
+  if (repeats > 255)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: a masked tile of %lld elements is %lld repeats, more "
+                     "than the 255 of one instruction",
+                     asc_op_info(op->id)->name, (long long)length,
+                     (long long)repeats);
+  for (int i = 0; i < n_src; i++) {
+    int w = widen(lw, op->operands[i], repeats * lanes);
+    if (w < 0)
+      return oom(lw, op);
+    if (!w)
+      return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: a source is no tile of this kernel (an "
+                       "asc.local_tensor_auto the pass made)",
+                       asc_op_info(op->id)->name);
+  }
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  AscValue *out = auto_tile(&c, op->results[0].type, repeats * lanes);
+  if (asc_op_attr_int(op, "fill", 0)) {
+    AscValue *count = i_const(&c, ASC_DT_INT32, repeats * lanes);
+    AscValue *dup[3] = {out, op->operands[n_in + 2], count};
+    emit(&c, ASC_OP_DUPLICATE, dup, 3, NULL, NULL, 0, 0);
+  }
+  AscValue *rp;
+  if (n_src == 2) {
+    AscValue *f[6];
+    for (int i = 0; i < 6; i++)
+      f[i] = i_const(&c, ASC_DT_UINT8, i < 3 ? 1 : 8);
+    rp =
+        make_struct(&c, asc_struct_info(ASC_STRUCT_BINARY_REPEAT_PARAMS), f, 6);
+  } else {
+    AscValue *f[4];
+    for (int i = 0; i < 4; i++)
+      f[i] =
+          i < 2 ? i_const(&c, ASC_DT_UINT16, 1) : i_const(&c, ASC_DT_UINT8, 8);
+    rp = make_struct(&c, asc_struct_info(ASC_STRUCT_UNARY_REPEAT_PARAMS), f, 4);
+  }
+  AscValue *rep = i_const(&c, ASC_DT_INT32, repeats);
+  AscValue *ops[8] = {out};
+  for (int i = 0; i < n_in + 2; i++)
+    ops[1 + i] = op->operands[i];
+  ops[n_in + 3] = rep;
+  ops[n_in + 4] = rp;
+  AscAttr mode;
+  memset(&mode, 0, sizeof mode);
+  mode.name = "mask_mode";
+  mode.kind = ASC_ATTR_INT;
+  mode.i = asc_op_attr_int(op, "mask_mode", 0);
+  emit(&c, id, ops, n_in + 5, NULL, &mode, 1, 0);
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: %s at %s:%d: %s over %lld repeats with the "
+                 "asc2.mask mask (mask_mode %lld)%s",
+                 asc_op_info(op->id)->name, op->loc.file ? op->loc.file : "?",
+                 op->loc.line, l0, (long long)repeats, (long long)mode.i,
+                 asc_op_attr_int(op, "fill", 0) ? ", the rest `other`" : "");
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
+/* ---- concat: a DataCopy UB -> UB of each source at its place ---------- */
+static AscStatus lower_concat(Lowering *lw, AscOp *op, int64_t length) {
+  const char *parts = asc_op_attr_str(op, "parts");
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  AscDType dt = op->results[0].type->dtype;
+  int64_t per_block = 32 / (int64_t)asc_dtype_size(dt), at = 0;
+  AscValue *out = auto_tile(&c, op->results[0].type, length);
+  const char *p = parts ? parts : "";
+  for (int i = 0; i < op->n_operands; i++) {
+    char *end = NULL;
+    long long n = strtoll(p, &end, 10);
+    if (end == p || n <= 0 || n % per_block || n > length - at ||
+        op->operands[i]->type->dtype != dt)
+      return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                       "asc2.concat: parts \"%s\" do not describe %d sources "
+                       "of %s, whole 32-byte blocks, %lld elements in all",
+                       parts ? parts : "", op->n_operands, asc_dtype_name(dt),
+                       (long long)length);
+    p = *end == ',' ? end + 1 : end;
+    AscValue *dst = view(&c, out, at);
+    AscValue *count = i_const(&c, ASC_DT_UINT32, n);
+    AscValue *cp[3] = {dst, op->operands[i], count};
+    emit(&c, ASC_OP_COPY_LOCAL_TO_LOCAL, cp, 3, NULL, NULL, 0, 0);
+    at += n;
+  }
+  if (at != length || *p)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.concat: parts \"%s\" do not add up to %lld",
+                     parts ? parts : "", (long long)length);
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: asc2.concat at %s:%d: %d tiles into one of %lld "
+                 "elements by asc.data_copy.local_to_local",
+                 op->loc.file ? op->loc.file : "?", op->loc.line,
+                 op->n_operands, (long long)length);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
+static AscValue *cast_tile(Cursor *c, AscValue *src, AscDType to, int64_t n,
+                           int rint) {
+  AscValue *t = auto_tile(
+      c,
+      asc_type_get(c->lw->ctx, ASC_TY_LOCAL_TENSOR, to, src->type->position, 0),
+      n);
+  AscAttr mode =
+      enum_attr("round_mode", ASC_ENUM_ROUNDMODE,
+                rint ? ASC_ROUNDMODE_CAST_RINT : ASC_ROUNDMODE_CAST_NONE);
+  AscValue *count = i_const(c, ASC_DT_INT32, n);
+  AscValue *ops[3] = {t, src, count};
+  emit(c, ASC_OP_CAST, ops, 3, NULL, &mode, 1, 0);
+  return t;
+}
+
+/* ---- rms_norm ------------------------------------------------------------
+ * In float32 (a float16 tile cast first and the result cast back with
+ * CAST_RINT): sq = x * x (Mul); per row r: ReduceSum of sq's row into a
+ * one-element tile, Muls by 1 / width, Adds epsilon, Rsqrt, GetValue, the
+ * row Muls by it, Mul by gamma. */
+static AscStatus lower_rms_norm(Lowering *lw, AscOp *op, int64_t length) {
+  int64_t width = asc_op_attr_int(op, "width", length);
+  AscDType dt = op->results[0].type->dtype;
+  if ((dt != ASC_DT_FLOAT16 && dt != ASC_DT_FLOAT32) || width <= 0 ||
+      length % width || length / width > SOFTMAX_MAX_ROWS ||
+      op->operands[1]->type->dtype != dt)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.rms_norm: %lld %s elements in rows of %lld: float16 "
+                     "or float32 (gamma too), the rows dividing the tile, at "
+                     "most %d",
+                     (long long)length, asc_dtype_name(dt), (long long)width,
+                     SOFTMAX_MAX_ROWS);
+  int64_t rows = length / width;
+  if (rows > 1 && (width * 4) % 32)
+    return asc_error(
+        lw->ctx, ASC_ERR_COMPILE, op->loc,
+        "asc2.rms_norm: rows of %lld elements are no whole 32-byte "
+        "blocks in float32",
+        (long long)width);
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  AscValue *x = op->operands[0], *g = op->operands[1];
+  if (dt == ASC_DT_FLOAT16) {
+    x = cast_tile(&c, x, ASC_DT_FLOAT32, length, 0);
+    g = cast_tile(&c, g, ASC_DT_FLOAT32, width, 0);
+  }
+  const AscType *ft = asc_type_get(lw->ctx, ASC_TY_LOCAL_TENSOR, ASC_DT_FLOAT32,
+                                   op->results[0].type->position, 0);
+  AscValue *sq = auto_tile(&c, ft, length);
+  AscValue *red = auto_tile(&c, ft, 1);
+  AscValue *work = auto_tile(&c, ft, 2 * ((width + 63) / 64));
+  AscValue *out = auto_tile(&c, ft, length);
+  fold(&c, ASC_OP_MUL, sq, x, x, length);
+  for (int64_t r = 0; r < rows && c.ok; r++) {
+    AscValue *sq_r = view(&c, sq, r * width);
+    AscValue *x_r = view(&c, x, r * width);
+    AscValue *o_r = view(&c, out, r * width);
+    AscValue *n = i_const(&c, ASC_DT_INT32, width);
+    AscValue *rs[4] = {red, sq_r, work, n};
+    emit(&c, ASC_OP_REDUCE_SUM, rs, 4, NULL, NULL, 0, 0);
+    AscValue *one = i_const(&c, ASC_DT_INT32, 1);
+    AscAttr inv;
+    memset(&inv, 0, sizeof inv);
+    inv.name = "value";
+    inv.kind = ASC_ATTR_FLOAT;
+    inv.type = asc_type_scalar(lw->ctx, ASC_DT_FLOAT32);
+    inv.f = 1.0 / (double)width;
+    AscValue *k = res(emit(&c, ASC_OP_CONSTANT, NULL, 0, inv.type, &inv, 1, 0));
+    AscValue *mean[4] = {red, red, k, one};
+    emit(&c, ASC_OP_MULS, mean, 4, NULL, NULL, 0, 0);
+    AscValue *eps[4] = {red, red, op->operands[2], one};
+    emit(&c, ASC_OP_ADDS, eps, 4, NULL, NULL, 0, 0);
+    AscValue *rq[3] = {red, red, one};
+    emit(&c, ASC_OP_RSQRT, rq, 3, NULL, NULL, 0, 0);
+    AscValue *v = element0(&c, red);
+    AscValue *sc[4] = {o_r, x_r, v, n};
+    emit(&c, ASC_OP_MULS, sc, 4, NULL, NULL, 0, 0);
+    fold(&c, ASC_OP_MUL, o_r, o_r, g, width);
+  }
+  if (dt == ASC_DT_FLOAT16)
+    out = cast_tile(&c, out, ASC_DT_FLOAT16, length, 1);
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: asc2.rms_norm at %s:%d: %lld rows of %lld "
+                 "elements in float32: asc.mul, then each row asc.reduce_sum, "
+                 "asc.muls, asc.adds, asc.rsqrt, asc.muls, asc.mul",
+                 op->loc.file ? op->loc.file : "?", op->loc.line,
+                 (long long)rows, (long long)width);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
 static AscStatus lower_op(Lowering *lw, AscOp *op) {
   const AscOpInfo *self = asc_op_info(op->id);
   int64_t length = asc_op_attr_int(op, "length", 0);
@@ -610,6 +863,14 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
     return lower_reduce(lw, op, length);
   if (op->id == ASC_OP_TILE_SOFTMAX)
     return lower_softmax(lw, op, length);
+  if (op->id == ASC_OP_TILE_MASKED_BINARY ||
+      op->id == ASC_OP_TILE_MASKED_BINARY_SCALAR ||
+      op->id == ASC_OP_TILE_MASKED_UNARY)
+    return lower_masked(lw, op, length);
+  if (op->id == ASC_OP_TILE_CONCAT)
+    return lower_concat(lw, op, length);
+  if (op->id == ASC_OP_TILE_RMS_NORM)
+    return lower_rms_norm(lw, op, length);
   if (op->id == ASC_OP_TILE_COMPARE || op->id == ASC_OP_TILE_COMPARE_SCALAR ||
       op->id == ASC_OP_TILE_SELECT || op->id == ASC_OP_TILE_SELECT_SCALAR)
     return lower_cmpsel(lw, op, length);
@@ -734,7 +995,10 @@ static int is_tile_op(AscOpId id) {
          id == ASC_OP_TILE_REDUCE || id == ASC_OP_TILE_COMPARE ||
          id == ASC_OP_TILE_COMPARE_SCALAR || id == ASC_OP_TILE_SELECT ||
          id == ASC_OP_TILE_SELECT_SCALAR || id == ASC_OP_TILE_SOFTMAX ||
-         id == ASC_OP_TILE_CAST;
+         id == ASC_OP_TILE_CAST || id == ASC_OP_TILE_MASKED_BINARY ||
+         id == ASC_OP_TILE_MASKED_BINARY_SCALAR ||
+         id == ASC_OP_TILE_MASKED_UNARY || id == ASC_OP_TILE_CONCAT ||
+         id == ASC_OP_TILE_RMS_NORM;
 }
 
 static AscStatus lower_block(Lowering *lw, AscBlock *b) {

@@ -185,22 +185,6 @@ def test_lowering_is_visible_and_emitted() -> None:
     assert "asc2" not in src.replace("asc2_", "")
 
 
-@pytest.mark.parametrize("name", ["concat", "rms_norm", "num_tiles"])
-def test_unsupported_api_raises_not_implemented(name: str) -> None:
-    fn = getattr(asc2, name)
-    with pytest.raises(NotImplementedError, match=f"asc2.{name}"):
-        fn()
-
-    @asc2.jit
-    def k(x_ptr: asc.GlobalAddress):
-        x = asc2.load(asc2.tensor(x_ptr, [8]), [8], offsets=[0])
-        fn(x)
-
-    with pytest.raises(NotImplementedError, match=f"asc2.{name}") as info:
-        k[1](np.zeros(8, np.float32))
-    assert isinstance(info.value, CompileError) and info.value.line > 0
-
-
 @asc2.jit
 def compare_kernel(x_ptr: asc.GlobalAddress):
     x = asc2.load(asc2.tensor(x_ptr, [8]), [8], offsets=[0])

@@ -209,6 +209,14 @@ class StatementsMixin(VisitorBase):
                                    f"(matmul.iterate()): {e.message}",
                              "hint: write the body without `with`; open files and other resources in the host "
                              "code") from None
+        scope = getattr(cm, "__asc_scope__", None)
+        if scope is not None:  # a plain scope (asc2.mask): its body is compiled in place, in the scope's state
+            if item.optional_vars is not None:
+                raise self.error(stmt, f"`with {describe(cm)} as ...`: this context manager gives no value",
+                                 "hint: drop `as name`")
+            with scope():
+                self.visit_nested(stmt.body)
+            return
         hook = getattr(cm, "__asc_with__", None)
         if hook is None:
             raise self.error(stmt, "`with` is only supported over the asc API's own context managers "
