@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import math
-from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, Iterator, List, Optional, Tuple
 
 from asc.codegen import builder as _b
 from asc.language.basic.sys_var import get_block_idx, get_block_num

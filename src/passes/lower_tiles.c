@@ -648,6 +648,20 @@ static AscStatus lower_masked(Lowering *lw, AscOp *op, int64_t length) {
                      "than the 255 of one instruction",
                      asc_op_info(op->id)->name, (long long)length,
                      (long long)repeats);
+  int64_t mode = asc_op_attr_int(op, "mask_mode", 0), k0 = 0, k1 = 0;
+  if (mode == 0 && asc_int_constant(op->operands[n_in], &k0) &&
+      (k0 < 1 || k0 > lanes))
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: asc2.mask count %lld is not in [1, %lld] (the %s "
+                     "elements of a 256-byte repeat)",
+                     asc_op_info(op->id)->name, (long long)k0, (long long)lanes,
+                     asc_dtype_name(dt));
+  if (mode == 1 && eb == 4 && asc_int_constant(op->operands[n_in + 1], &k1) &&
+      k1 != 0)
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "%s: asc2.mask bits: the high word must be 0 for %s (a "
+                     "repeat holds 64 elements, the low word's bits)",
+                     asc_op_info(op->id)->name, asc_dtype_name(dt));
   for (int i = 0; i < n_src; i++) {
     int w = widen(lw, op->operands[i], repeats * lanes);
     if (w < 0)
@@ -685,12 +699,12 @@ static AscStatus lower_masked(Lowering *lw, AscOp *op, int64_t length) {
     ops[1 + i] = op->operands[i];
   ops[n_in + 3] = rep;
   ops[n_in + 4] = rp;
-  AscAttr mode;
-  memset(&mode, 0, sizeof mode);
-  mode.name = "mask_mode";
-  mode.kind = ASC_ATTR_INT;
-  mode.i = asc_op_attr_int(op, "mask_mode", 0);
-  emit(&c, id, ops, n_in + 5, NULL, &mode, 1, 0);
+  AscAttr mattr;
+  memset(&mattr, 0, sizeof mattr);
+  mattr.name = "mask_mode";
+  mattr.kind = ASC_ATTR_INT;
+  mattr.i = mode;
+  emit(&c, id, ops, n_in + 5, NULL, &mattr, 1, 0);
   if (!c.ok || !out)
     return oom(lw, op);
   if (op->results[0].name)
@@ -700,7 +714,7 @@ static AscStatus lower_masked(Lowering *lw, AscOp *op, int64_t length) {
                  "lower-tiles: %s at %s:%d: %s over %lld repeats with the "
                  "asc2.mask mask (mask_mode %lld)%s",
                  asc_op_info(op->id)->name, op->loc.file ? op->loc.file : "?",
-                 op->loc.line, l0, (long long)repeats, (long long)mode.i,
+                 op->loc.line, l0, (long long)repeats, (long long)mode,
                  asc_op_attr_int(op, "fill", 0) ? ", the rest `other`" : "");
   asc_block_remove(op->parent, op);
   return ASC_OK;

@@ -208,14 +208,14 @@ def test_reduce_last_dim(op: Any, ref: Any, dtype: str, rows: int, cols: int) ->
 
 @asc2.jit
 def mask_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, n: int,
-                tile: asc.ConstExpr[int], count: int, form: asc.ConstExpr[str]):
+                tile: asc.ConstExpr[int], count: int, form: asc.ConstExpr[str], hi: asc.ConstExpr[int] = 0):
     x = asc2.load(asc2.tensor(x_ptr, [n]), [tile], offsets=[0])
     y = asc2.load(asc2.tensor(y_ptr, [n]), [tile], offsets=[0])
     if form == "count":
         with asc2.mask(count=count, other=-1):
             z = asc2.exp(x + y)
     elif form == "bits":
-        with asc2.mask(bits=(0x8000000000000001, 0xF0F0), other=0.5):
+        with asc2.mask(bits=(hi, 0xF0F0), other=0.5):  # (the high word: 0 for 32-bit types)
             z = asc2.maximum(x, 2.0)
     else:  # no other: the masked-off elements are undefined
         with asc2.mask(count=count):
@@ -245,9 +245,54 @@ def test_mask_count(dtype: str, n: int, count: int) -> None:
 def test_mask_bits(dtype: str, n: int) -> None:
     x = np.linspace(-4, 4, n).astype(dtype)
     z = np.zeros(n, dtype)
-    mask_kernel[1](x, x, z, n, n, 0, "bits")
+    lo, hi = 0xF0F0, (1 << 63 | 1) if dtype == "float16" else 0
+    mask_kernel[1](x, x, z, n, n, 0, "bits", hi)
     lanes = 256 // np.dtype(dtype).itemsize
-    lo, hi = 0xF0F0, 0x8000000000000001
     on = _lanes_mask(n, lanes, lambda i: bool((lo >> i) & 1) if i < 64 else bool((hi >> (i - 64)) & 1))
     want = np.where(on, np.maximum(x.astype(np.float64), 2.0), 0.5)
     _close(z, want, dtype)
+
+
+def test_mask_without_other_leaves_the_rest_undefined() -> None:
+    x = np.ones(64, np.float32)
+    with pytest.raises(asc.SanitizerError, match="uninit"):
+        mask_kernel[1](x, x, np.zeros(64, np.float32), 64, 64, 8, "none")
+
+
+@asc2.jit
+def mask_bad_kernel(x_ptr: asc.GlobalAddress, which: asc.ConstExpr[int]):
+    x = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0])
+    if which == 0:
+        with asc2.mask(count=100):
+            x = x + x  # the bad line: 100 > 64 float32 elements a repeat
+    elif which == 1:
+        with asc2.mask(bits=(1, 1)):
+            x = x + x  # the bad line: a high word for float32
+    elif which == 2:
+        with asc2.mask(count=4):
+            x = asc2.sin(x)  # the bad line: no level-0 Sin
+    else:
+        with asc2.mask(count=4, bits=(0, 1)):  # the bad line
+            x = x + x
+    asc2.store(x, asc2.tensor(x_ptr, [64]), offsets=[0])
+
+
+@pytest.mark.parametrize("which, msg", [(0, r"count 100 is not in \[1, 64\]"), (1, "high word must be 0 for float32"),
+                                        (2, "no level-0 form"), (3, "exactly one of count= and bits=")])
+def test_mask_errors(which: int, msg: str) -> None:
+    with pytest.raises(CompileError, match=msg) as info:
+        mask_bad_kernel[1](np.zeros(64, np.float32), which)
+    assert info.value.filename == __file__
+    assert "the bad line" in open(__file__).read().splitlines()[info.value.line - 1]
+
+
+def test_mask_of_bfloat16_is_not_implemented() -> None:
+    @asc2.jit
+    def k(x_ptr: asc.GlobalAddress):
+        x = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0])
+        with asc2.mask(count=4):
+            x = x + x
+        asc2.store(x, asc2.tensor(x_ptr, [64]), offsets=[0])
+
+    with pytest.raises(asc.UnsupportedError, match="inside asc2.mask is not supported yet"):
+        k[1](torch.zeros(64, dtype=torch.bfloat16))
