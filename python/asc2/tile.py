@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import math
-from typing import Any, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from asc.codegen import builder as _b
 from asc.language.basic.sys_var import get_block_idx, get_block_num
@@ -49,8 +49,15 @@ class TileLocation(enum.IntEnum):
 
 class Asc2Range(LoopRange):
     """`asc2.range(start, stop, step, *, unroll_factor=1, parallel=False)`: a
-    runtime loop. unroll_factor and parallel are checked and recorded; the UB
-    planner double-buffers the tiles of a loop body on its own."""
+    runtime loop. unroll_factor > 1 is the scf.for's `unroll_factor`
+    attribute, emitted as `#pragma GCC unroll N` (clang and gcc spell it so) before the Ascend C loop (the
+    simulator's timing model charges nothing for loop control, so it changes
+    no estimate); parallel is checked and has no effect (the UB planner
+    double-buffers the tiles of a loop body on its own)."""
+
+    def loop_attrs(self, given: Dict[str, Any]) -> Dict[str, Any]:
+        n = ConstExpr.unwrap(given.get("unroll_factor", 1))
+        return {"unroll_factor": n} if n > 1 else {}
 
     keywords = ("unroll_factor", "parallel")
 

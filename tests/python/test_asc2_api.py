@@ -13,6 +13,7 @@ import torch
 import asc
 import asc2
 from asc.codegen.errors import CompileError
+from asc.runtime import compiler
 
 
 def _close(out: np.ndarray, want: np.ndarray, dtype: str) -> None:
@@ -296,3 +297,33 @@ def test_mask_of_bfloat16_is_not_implemented() -> None:
 
     with pytest.raises(asc.UnsupportedError, match="inside asc2.mask is not supported yet"):
         k[1](torch.zeros(64, dtype=torch.bfloat16))
+
+
+# ---- asc2.range(unroll_factor=N) ------------------------------------------------------------------------------
+
+@asc2.jit
+def unroll_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, n: int, factor: asc.ConstExpr[int]):
+    x, z = asc2.tensor(x_ptr, [n]), asc2.tensor(z_ptr, [n])
+    for i in asc2.range(0, n // 8, unroll_factor=factor):
+        asc2.store(asc2.load(x, [8], offsets=[i * 8]) * 3.0, z, offsets=[i * 8])
+
+
+def _compiled(kernel: Any, *args: Any) -> Any:
+    seen: list = []
+    compiler.compile_listeners.append(seen.append)
+    try:
+        kernel[1](*args)
+    finally:
+        compiler.compile_listeners.remove(seen.append)
+    (ck,) = seen
+    return ck
+
+
+def test_unroll_factor_is_a_pragma() -> None:
+    x = np.arange(40, dtype=np.float32)
+    for factor in (1, 4):
+        z = np.zeros(40, np.float32)
+        ck = _compiled(unroll_kernel, x, z, 40, factor)
+        np.testing.assert_array_equal(z, x * 3)
+        assert ("unroll_factor = 4" in ck.ir_text()) == (factor == 4)
+        assert ("#pragma GCC unroll 4\n" in ck.ascendc()) == (factor == 4)

@@ -202,13 +202,16 @@ class ControlFlowMixin(VisitorBase):
         if not isinstance(kind, LoopRange):
             raise self.error(it, "kernels can only loop over range(...)",
                              "hint: write `for i in range(n):` (or asc.static_range(n) to unroll)")
+        given = {}
         for kw in it.keywords:  # family: tiles: asc2.range(..., unroll_factor=, parallel=)
             if kw.arg not in kind.keywords:
                 raise self.error(kw.value if kw.arg is None else kw, f"{kind.name}() takes no keyword "
                                  f"`{kw.arg}`" + (f" (it takes {', '.join(kind.keywords)})" if kind.keywords else ""),
                                  f"hint: write {kind.name}(stop), {kind.name}(start, stop) or "
                                  f"{kind.name}(start, stop, step)")
-            self.guarded(kw, lambda kw=kw: kind.check_keyword(kw.arg, self.eval(kw.value)))
+            value = self.eval(kw.value)
+            self.guarded(kw, lambda kw=kw, value=value: kind.check_keyword(kw.arg, value))
+            given[kw.arg] = value
         if not 1 <= len(it.args) <= 3:
             raise self.error(it, f"{kind.name}() takes 1 to 3 positional arguments",
                              f"hint: write {kind.name}(stop), {kind.name}(start, stop) or "
@@ -244,7 +247,8 @@ class ControlFlowMixin(VisitorBase):
         names = [n for n in self.carried_names(stmt.body) if n != loop_var]
         inits = [self.guarded(stmt, lambda n=n: self.loop_value(n, stmt)) for n in names]
         types = [v.handle.type for v in inits]
-        op = self.guarded(stmt, lambda: b.create("scf.for", bounds + inits, types,
+        attrs = kind.loop_attrs(given) or None
+        op = self.guarded(stmt, lambda: b.create("scf.for", bounds + inits, types, attrs=attrs,
                                                  regions=[[b.scalar_type(iv_type)] + types]))
         block = op.region(0)
         before = self.scope.values_of(self.assigned_names(stmt.body))

@@ -784,6 +784,11 @@ static void emit_for(Emitter *e, AscOp *op) {
              em_expr(e, step), ivn, em_expr(e, op->operands[1]), ivn,
              em_expr(e, op->operands[1]));
   }
+  int64_t unroll = asc_op_attr_int(op, "unroll_factor", 1);
+  if (unroll > 1) { /* asc2.range(..., unroll_factor=N) */
+    em_line_start(e);
+    em_buf_printf(&e->out, "#pragma GCC unroll %lld\n", (long long)unroll);
+  }
   em_line_start(e);
   if (sdef && sdef->id == ASC_OP_CONSTANT &&
       asc_op_attr_int(sdef, "value", 0) == 1)

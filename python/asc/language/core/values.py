@@ -8,7 +8,7 @@ with a runtime value needs them in the IR; then they become constants.
 from __future__ import annotations
 
 import enum
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 from ...codegen import builder as _b
 from . import dtype as dt
@@ -785,6 +785,10 @@ class LoopRange:
 
     def check_keyword(self, name: str, value: Any) -> None:
         """Checks a keyword argument's value (a range with keywords says which)."""
+
+    def loop_attrs(self, given: Dict[str, Any]) -> Dict[str, Any]:
+        """The scf.for attributes of the checked keyword arguments `given` (none by default)."""
+        return {}
 
     def __repr__(self) -> str:
         return self.name
