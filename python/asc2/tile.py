@@ -1115,17 +1115,11 @@ def _reduce(api: str, kind: str, input: Any, dims: Tuple[Any, ...], keep_dims: A
         axis = 0  # the rows folded
     elif rank == 2 and axes == {1} and rows > 1:
         axis = 1  # each row reduced
-        if kind == "prod":
-            raise NotImplementedError(f"{api}: a product over the last dim of a tile of several rows is not "
-                                      "supported yet (the vector unit has no product reduction; dim 0 is)")
         if rows > 64:
             raise NotImplementedError(f"{api}: reducing the last dim of a tile of {rows} rows is not supported yet "
                                       "(at most 64: each row is unrolled; docs/api.md, asc2)")
     elif len(axes) == rank or (axes == {1} and rows == 1):
         axis = -1  # every element
-        if kind == "prod":
-            raise NotImplementedError(f"{api}: a product over the last dim is not supported yet (dim 0 of a 2-D "
-                                      "tile is; docs/api.md, asc2)")
     else:
         raise NotImplementedError(f"{api}: reducing dims {sorted(axes)} of a tile of shape {list(x.shape)} is not "
                                   "supported yet (dim 0 of a 2-D tile, or every element; docs/api.md, asc2)")
@@ -1151,5 +1145,8 @@ def reduce_min(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
 
 
 def reduce_prod(input: Any, *dims: Any, keep_dims: Any = False) -> Any:
-    """`asc2.reduce_prod(tile, *dims, keep_dims=False)`: the product over `dims` (dim 0 of a 2-D tile)."""
+    """`asc2.reduce_prod(tile, *dims, keep_dims=False)`: the product over `dims` (dims are required: no product of
+    a whole tile to a scalar, as PyAsc2). Dim 0 of a 2-D tile folds the rows by Mul; the last dim (or all dims)
+    folds each row's 32-byte blocks by Mul in float32 and multiplies the last block's elements on the scalar
+    unit (the vector unit has no product reduction)."""
     return _reduce("asc2.reduce_prod", "prod", input, dims, keep_dims)

@@ -17,7 +17,12 @@
  *   asc2.reduce {op, axis}(a)      axis 0: log2(rows) folds of rows by the
  *                                  elementwise row of op (asc.add, ...);
  *                                  axis -1: asc.reduce_sum/max/min(t, a,
- *                                  work, length)
+ *                                  work, length); axis 1: that per row,
+ *                                  get_value, set_value; prod over axis 1
+ *                                  or -1: row_products
+ *   asc2.masked_* {op, mask_mode}  the level-0 row "op.l0" with the mask
+ *   asc2.concat {parts}(a, b, ..)  asc.data_copy.local_to_local each
+ *   asc2.rms_norm(a, gamma, eps)   per row in float32 (lower_rms_norm)
  *   asc2.compare{_scalar}(a, b)    asc.compare{_scalar}(m, a, b, n) into a
  *                                  uint8 mask tile, n whole repeats
  *   asc2.select{_scalar}(m, a, b)  asc.select{_scalar}(t, m, a, b, length)
@@ -353,6 +358,85 @@ static AscValue *element0(Cursor *c, AscValue *t) {
  * whole-tile row into a one-element tile, its work space a tile of two
  * elements per 256-byte repeat (the devkit's per-repeat maxima and their
  * indices), whole 32-byte blocks. */
+static AscAttr enum_attr(const char *name, int kind, int64_t v) {
+  AscAttr a;
+  memset(&a, 0, sizeof a);
+  a.name = name;
+  a.kind = ASC_ATTR_ENUM;
+  a.enum_kind = kind;
+  a.i = v;
+  return a;
+}
+
+/* src (n elements) converted to `to` in a new tile (asc.cast) */
+static AscValue *cast_tile(Cursor *c, AscValue *src, AscDType to, int64_t n,
+                           int rint) {
+  AscValue *t = auto_tile(
+      c,
+      asc_type_get(c->lw->ctx, ASC_TY_LOCAL_TENSOR, to, src->type->position, 0),
+      n);
+  AscAttr mode =
+      enum_attr("round_mode", ASC_ENUM_ROUNDMODE,
+                rint ? ASC_ROUNDMODE_CAST_RINT : ASC_ROUNDMODE_CAST_NONE);
+  AscValue *count = i_const(c, ASC_DT_INT32, n);
+  AscValue *ops[3] = {t, src, count};
+  emit(c, ASC_OP_CAST, ops, 3, NULL, &mode, 1, 0);
+  return t;
+}
+
+/* The product of each of `rows` rows of `w` elements of src (float16 /
+ * float32; axis 1, or all elements as one row), the vector unit having no
+ * product reduction: in float32 (a float16 tile cast first, exactly), a
+ * row's whole 32-byte blocks folded by Mul into its first block (halving
+ * them each step, an odd count's last block folded into block 0), then
+ * that block's elements and the row's tail past its whole blocks
+ * multiplied by the scalar unit (GetValue, arith.mul) and written by
+ * SetValue; a float16 result is cast back once (CAST_RINT). */
+static AscValue *row_products(Cursor *c, AscValue *src, const AscType *tt,
+                              int64_t rows, int64_t w) {
+  AscValue *x = src;
+  if (tt->dtype == ASC_DT_FLOAT16)
+    x = cast_tile(c, src, ASC_DT_FLOAT32, rows * w, 0);
+  const AscType *ft = asc_type_get(c->lw->ctx, ASC_TY_LOCAL_TENSOR,
+                                   ASC_DT_FLOAT32, tt->position, 0);
+  int64_t pb = 8, nb = w / pb;
+  AscValue *work = nb > 1 ? auto_tile(c, ft, rows * w) : x;
+  AscValue *out = auto_tile(c, ft, rows);
+  for (int64_t r = 0; r < rows && c->ok; r++) {
+    AscValue *cur = x;
+    for (int64_t h = nb; h > 1 && c->ok; h /= 2) {
+      int64_t half = h / 2;
+      AscValue *dst = view(c, work, r * w);
+      AscValue *lo = view(c, cur, r * w);
+      AscValue *hi = view(c, cur, r * w + half * pb);
+      fold(c, ASC_OP_MUL, dst, lo, hi, half * pb);
+      if (h % 2) {
+        AscValue *last = view(c, cur, r * w + (h - 1) * pb);
+        fold(c, ASC_OP_MUL, dst, dst, last, pb);
+      }
+      cur = work;
+    }
+    AscValue *p = NULL;
+    int64_t n_first = nb ? pb : 0;
+    for (int64_t j = 0; j < n_first + w % pb && c->ok; j++) {
+      AscValue *t = j < n_first ? cur : x;
+      int64_t at = r * w + (j < n_first ? j : nb * pb + (j - n_first));
+      AscValue *k = i_const(c, ASC_DT_UINT32, at);
+      AscValue *g[2] = {t, k};
+      AscValue *v =
+          res(emit(c, ASC_OP_LT_GET_VALUE, g, 2,
+                   asc_type_scalar(c->lw->ctx, ASC_DT_FLOAT32), NULL, 0, 0));
+      p = p ? arith(c, ASC_OP_MUL_S, p, v) : v;
+    }
+    AscValue *at = i_const(c, ASC_DT_UINT32, r);
+    AscValue *set[3] = {out, at, p};
+    emit(c, ASC_OP_LT_SET_VALUE, set, 3, NULL, NULL, 0, 0);
+  }
+  if (tt->dtype == ASC_DT_FLOAT16)
+    out = cast_tile(c, out, ASC_DT_FLOAT16, rows, 1);
+  return out;
+}
+
 static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
   const char *kind = asc_op_attr_str(op, "op");
   int64_t width = asc_op_attr_int(op, "width", length);
@@ -374,11 +458,13 @@ static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
                      (long long)axis, (long long)length, (long long)width,
                      SOFTMAX_MAX_ROWS);
   AscOpId whole = reductions[k].whole;
-  if (axis != 0 && whole == ASC_OP_COUNT)
+  AscDType edt = op->results[0].type->dtype;
+  if (axis != 0 && whole == ASC_OP_COUNT &&
+      (edt != ASC_DT_FLOAT16 && edt != ASC_DT_FLOAT32))
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
-                     "asc2.reduce: %s of a whole tile to one element is not "
-                     "supported (no whole-tile row; reduce an axis)",
-                     kind);
+                     "asc2.reduce: %s over a row of %s is not supported (no "
+                     "whole-row instruction; float16 and float32 only)",
+                     kind, asc_dtype_name(edt));
   AscValue *src = op->operands[0];
   const AscType *tt = op->results[0].type;
   int64_t eb = (int64_t)asc_dtype_size(tt->dtype);
@@ -403,6 +489,10 @@ static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
         cur = out;
       }
     }
+  } else if (whole == ASC_OP_COUNT) { /* prod over each row or all */
+    made = "asc.mul, get_value, arith.mul, set_value";
+    int64_t rows = axis == 1 ? length / width : 1;
+    out = row_products(&c, src, tt, rows, axis == 1 ? width : length);
   } else if (axis == 1) {
     /* each row: the whole-row reduction into a one-element tile, read by
      * GetValue and written to the row's element by SetValue */
@@ -481,16 +571,6 @@ static int widen(Lowering *lw, AscValue *t, int64_t n) {
     return c.ok ? 1 : -1;
   }
   return 0;
-}
-
-static AscAttr enum_attr(const char *name, int kind, int64_t v) {
-  AscAttr a;
-  memset(&a, 0, sizeof a);
-  a.name = name;
-  a.kind = ASC_ATTR_ENUM;
-  a.enum_kind = kind;
-  a.i = v;
-  return a;
 }
 
 static AscStatus lower_cmpsel(Lowering *lw, AscOp *op, int64_t length) {
@@ -761,21 +841,6 @@ static AscStatus lower_concat(Lowering *lw, AscOp *op, int64_t length) {
                  op->n_operands, (long long)length);
   asc_block_remove(op->parent, op);
   return ASC_OK;
-}
-
-static AscValue *cast_tile(Cursor *c, AscValue *src, AscDType to, int64_t n,
-                           int rint) {
-  AscValue *t = auto_tile(
-      c,
-      asc_type_get(c->lw->ctx, ASC_TY_LOCAL_TENSOR, to, src->type->position, 0),
-      n);
-  AscAttr mode =
-      enum_attr("round_mode", ASC_ENUM_ROUNDMODE,
-                rint ? ASC_ROUNDMODE_CAST_RINT : ASC_ROUNDMODE_CAST_NONE);
-  AscValue *count = i_const(c, ASC_DT_INT32, n);
-  AscValue *ops[3] = {t, src, count};
-  emit(c, ASC_OP_CAST, ops, 3, NULL, &mode, 1, 0);
-  return t;
 }
 
 /* ---- rms_norm ------------------------------------------------------------

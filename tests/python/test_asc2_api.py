@@ -189,14 +189,19 @@ def row_reduce_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, rows: 
     asc2.store(r.reshape(rows) if keep else r, asc2.tensor(z_ptr, [rows]), offsets=[0])
 
 
-ROW_OPS = [(asc2.reduce_sum, np.sum), (asc2.reduce_max, np.max), (asc2.reduce_min, np.min)]
+ROW_OPS = [(asc2.reduce_sum, np.sum), (asc2.reduce_max, np.max), (asc2.reduce_min, np.min),
+           (asc2.reduce_prod, np.prod)]
 
 
-@pytest.mark.parametrize("op, ref", ROW_OPS, ids=["sum", "max", "min"])
-@pytest.mark.parametrize("dtype, rows, cols", [("float32", 7, 24), ("float16", 3, 208), ("float32", 2, 8)])
+@pytest.mark.parametrize("op, ref", ROW_OPS, ids=["sum", "max", "min", "prod"])
+@pytest.mark.parametrize("dtype, rows, cols", [("float32", 7, 24), ("float16", 3, 208), ("float32", 2, 8),
+                                               ("float32", 3, 72)])
 def test_reduce_last_dim(op: Any, ref: Any, dtype: str, rows: int, cols: int) -> None:
     rng = np.random.default_rng(rows + cols)
-    x = (rng.standard_normal((rows, cols)) * 3).astype(dtype)
+    if op is asc2.reduce_prod:  # products of moderate numbers, signs mixed
+        x = (rng.uniform(0.9, 1.1, (rows, cols)) * rng.choice([-1.0, 1.0], (rows, cols))).astype(dtype)
+    else:
+        x = (rng.standard_normal((rows, cols)) * 3).astype(dtype)
     for keep in (False, True):
         z = np.zeros(rows, dtype)
         row_reduce_kernel[1](x, z, rows, cols, op, keep)
@@ -327,3 +332,33 @@ def test_unroll_factor_is_a_pragma() -> None:
         np.testing.assert_array_equal(z, x * 3)
         assert ("unroll_factor = 4" in ck.ir_text()) == (factor == 4)
         assert ("#pragma GCC unroll 4\n" in ck.ascendc()) == (factor == 4)
+
+
+@asc2.jit
+def prod_all_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, n: asc.ConstExpr[int],
+                    rows: asc.ConstExpr[int]):
+    if rows == 0:  # a 1-D tile's only dim
+        r = asc2.reduce_prod(asc2.load(asc2.tensor(x_ptr, [n]), [n], offsets=[0]), 0)
+    else:  # both dims of a 2-D tile, kept
+        x = asc2.load(asc2.tensor(x_ptr, [rows, n // rows]), [rows, n // rows], offsets=[0, 0])
+        r = asc2.reduce_prod(x, 0, 1, keep_dims=True).reshape(1)
+    asc2.store(r.reshape(1), asc2.tensor(z_ptr, [1]), offsets=[0])
+
+
+@pytest.mark.parametrize("dtype, n, rows", [("float32", 5, 0), ("float32", 37, 0), ("float16", 100, 0),
+                                            ("float32", 48, 3), ("float32", 24, 0)])
+def test_reduce_prod_all(dtype: str, n: int, rows: int) -> None:
+    rng = np.random.default_rng(n)
+    x = (rng.uniform(0.9, 1.1, n) * rng.choice([-1.0, 1.0], n)).astype(dtype)
+    z = np.zeros(1, dtype)
+    prod_all_kernel[1](x, z, n, rows)
+    np.testing.assert_allclose(z.astype(np.float64), np.prod(x.astype(np.float64)), rtol=2e-3 if dtype == "float16"
+                               else 1e-5)
+
+
+def test_reduce_prod_signed_zero() -> None:
+    x = np.ones(16, np.float32)
+    x[3] = -0.0
+    z = np.ones(1, np.float32)
+    prod_all_kernel[1](x, z, 16, 0)
+    assert z[0] == 0 and np.signbit(z[0])  # -0.0: the product keeps the sign
