@@ -223,6 +223,9 @@ def mask_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, z_ptr: asc.G
     elif form == "bits":
         with asc2.mask(bits=(hi, 0xF0F0), other=0.5):  # (the high word: 0 for 32-bit types)
             z = asc2.maximum(x, 2.0)
+    elif form == "int":
+        with asc2.mask(count=count, other=-1):
+            z = asc2.maximum(x + y, 3)
     else:  # no other: the masked-off elements are undefined
         with asc2.mask(count=count):
             z = x * y
@@ -245,6 +248,16 @@ def test_mask_count(dtype: str, n: int, count: int) -> None:
     s = (x + y).astype(dtype).astype(np.float64)
     want = np.where(on, np.exp(s), -1.0)
     _close(z, want, dtype)
+
+
+def test_mask_count_int32() -> None:
+    n, count = 100, 7
+    x = np.arange(n, dtype=np.int32) - 50
+    y = np.arange(n, dtype=np.int32) % 5
+    z = np.zeros(n, np.int32)
+    mask_kernel[1](x, y, z, n, n, count, "int")
+    on = _lanes_mask(n, 64, lambda i: i < count)
+    np.testing.assert_array_equal(z, np.where(on, np.maximum(x + y, 3), -1))
 
 
 @pytest.mark.parametrize("dtype, n", [("float32", 100), ("float16", 256)])
