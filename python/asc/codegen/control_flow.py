@@ -202,7 +202,7 @@ class ControlFlowMixin(VisitorBase):
         if not isinstance(kind, LoopRange):
             raise self.error(it, "kernels can only loop over range(...)",
                              "hint: write `for i in range(n):` (or asc.static_range(n) to unroll)")
-        given = {}
+        given: Dict[str, Any] = {}
         for kw in it.keywords:  # family: tiles: asc2.range(..., unroll_factor=, parallel=)
             if kw.arg not in kind.keywords:
                 raise self.error(kw.value if kw.arg is None else kw, f"{kind.name}() takes no keyword "
