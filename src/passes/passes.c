@@ -12,6 +12,7 @@
   X("dce", asc_pass_dce)                                                       \
   X("inline", asc_pass_inline)                                                 \
   X("plan-ub", asc_pass_plan_ub)                                               \
+  X("split-tiles", asc_pass_split_tiles) /* family: tiles */                   \
   X("lower-tiles", asc_pass_lower_tiles) /* family: tiles */                   \
   X("insert-sync", asc_pass_insert_sync)                                       \
   X("reserved-ubuf", asc_pass_reserved_ubuf)                                   \
