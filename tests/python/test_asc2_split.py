@@ -53,7 +53,7 @@ def test_1d_chain_split_with_tail_and_end(tile: int, cut: int) -> None:
     want[size:] = -7.0  # (not written: outside the tensor)
     np.testing.assert_allclose(z, want, rtol=1e-6)
     m = re.search(r"split-tiles: the 6 tile ops at test_asc2_split.py:\d+-\d+ \(tiles of 1 x (\d+) float32, (\d+) "
-                  r"bytes at once\).*an scf.for of (\d+) chunks of (\d+) elements", ck.pass_log)
+                  r"bytes at once: more than the UB's \d+\): an scf.for of (\d+) chunks of (\d+) elements", ck.pass_log)
     assert m, ck.pass_log
     assert int(m.group(1)) == tile and int(m.group(2)) > 192 * 1024
     n_full, chunk = int(m.group(3)), int(m.group(4))
