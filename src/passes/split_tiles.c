@@ -170,7 +170,12 @@ static void check_chain(Splitter *sp, Chain *c) {
     else if (asc_op_attr_int(op, "length", 0) != c->length)
       c->why_not = "tiles of several sizes";
     else if (op->id == ASC_OP_TILE_LOAD || op->id == ASC_OP_TILE_STORE) {
+      int at = op->id == ASC_OP_TILE_LOAD ? 1 : 2; /* row, col */
       int64_t w = asc_op_attr_int(op, "width", c->length);
+      if (op->n_operands < at + 2 ||
+          op->operands[at]->type->dtype != ASC_DT_INT32 ||
+          op->operands[at + 1]->type->dtype != ASC_DT_INT32)
+        c->why_not = "a copy's offsets are no int32 values";
       if (c->width && w != c->width)
         c->why_not = "tiles with rows of several widths";
       c->width = w;
