@@ -26,6 +26,7 @@
  *   asc2.matmul / matmul_acc       asc.mmad (cmatrix_init_val 1 / 0)
  *   asc2.cube_store                asc.fixpipe (NZ2ND, quant_pre, relu_en)
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,7 @@ typedef struct Cur {
   AscOp *before;
   AscLoc loc;
   int ok;
+  int overflow; /* a compile-time offset past the int32 range */
 } Cur;
 
 static AscValue *res(AscOp *op) { return op ? &op->results[0] : NULL; }
@@ -77,8 +79,16 @@ static AscValue *arith(Cur *c, AscOpId id, AscValue *x, AscValue *y) {
 /* x * k + y, folded when x and y are constants */
 static AscValue *mul_add(Cur *c, AscValue *x, int64_t k, AscValue *y) {
   int64_t a, b;
-  if (x && y && asc_int_constant(x, &a) && asc_int_constant(y, &b))
-    return k_int(c, ASC_DT_INT32, a * k + b);
+  if (x && y && asc_int_constant(x, &a) && asc_int_constant(y, &b)) {
+    /* |a|, |b| < 2^31 (i32 constants) and k <= 4096: no int64 overflow */
+    int64_t v = a * k + b;
+    if (v < INT32_MIN || v > INT32_MAX) {
+      c->overflow = 1;
+      c->ok = 0;
+      return NULL;
+    }
+    return k_int(c, ASC_DT_INT32, v);
+  }
   AscValue *kk = k_int(c, ASC_DT_INT32, k);
   AscValue *m = arith(c, ASC_OP_MUL_S, x, kk);
   return arith(c, ASC_OP_ADD_S, m, y);
@@ -221,7 +231,7 @@ static const char *made_by(AscOpId id) {
 
 static AscStatus lower_op(AscModule *m, AscBlock *body, AscOp *op) {
   AscContext *ctx = m->ctx;
-  Cur c = {ctx, op->parent, op, op->loc, 1};
+  Cur c = {ctx, op->parent, op, op->loc, 1, 0};
   int64_t rows = asc_op_attr_int(op, "rows", 0);
   int64_t cols = asc_op_attr_int(op, "cols", 0);
   int relu = asc_op_attr_int(op, "relu", 0) != 0;
@@ -355,6 +365,8 @@ static AscStatus lower_op(AscModule *m, AscBlock *body, AscOp *op) {
     break;
   }
   }
+  if (c.overflow)
+    return fail(ctx, op, "an offset past the int32 range");
   if (!c.ok)
     return asc_error(ctx, ASC_ERR_INTERNAL, op->loc,
                      "lower-cube: out of memory");
