@@ -7,9 +7,8 @@
  * own (a TBuf at that position), reusing bytes between tiles whose
  * lifetimes do not overlap and double-buffering a tile of a loop body that
  * two pipes touch (the MTE2 load of the next iteration then overlaps the
- * mmad of this one). Layouts: L1 tiles are NZ (column blocks of 16 columns,
- * each the tile's rows of 16 elements... of 32 bytes), L0A ZZ, L0B ZN, L0C
- * NZ float32.
+ * mmad of this one). Layouts: L1 tiles are NZ (column blocks of 32 bytes,
+ * each holding all the tile's rows), L0A ZZ, L0B ZN, L0C NZ float32.
  *
  *   asc2.cube_load -> A1           asc.data_copy.nd2nz.gm_to_local
  *   asc2.cube_load -> A2 / B2      the above into a scratch L1 tile, then
@@ -76,21 +75,36 @@ static AscValue *arith(Cur *c, AscOpId id, AscValue *x, AscValue *y) {
              : (c->ok = 0, NULL);
 }
 
-/* x * k + y, folded when x and y are constants */
-static AscValue *mul_add(Cur *c, AscValue *x, int64_t k, AscValue *y) {
-  int64_t a, b;
-  if (x && y && asc_int_constant(x, &a) && asc_int_constant(y, &b)) {
-    /* |a|, |b| < 2^31 (i32 constants) and k <= 4096: no int64 overflow */
-    int64_t v = a * k + b;
-    if (v < INT32_MIN || v > INT32_MAX) {
-      c->overflow = 1;
-      c->ok = 0;
-      return NULL;
-    }
-    return k_int(c, ASC_DT_INT32, v);
+/* A compile-time offset as an i32 constant (NULL: 0); past the int32
+ * range a CompileError. */
+static AscValue *k_off(Cur *c, int64_t v) {
+  if (v < INT32_MIN || v > INT32_MAX) {
+    c->overflow = 1;
+    c->ok = 0;
+    return NULL;
   }
-  AscValue *kk = k_int(c, ASC_DT_INT32, k);
-  AscValue *m = arith(c, ASC_OP_MUL_S, x, kk);
+  return v ? k_int(c, ASC_DT_INT32, v) : NULL;
+}
+
+/* x * k + y (x, y: NULL for 0), folded where constant; NULL for 0. (The
+ * constants are i32 and k at most 4096: the int64 products cannot
+ * overflow.) */
+static AscValue *mul_add(Cur *c, AscValue *x, int64_t k, AscValue *y) {
+  int64_t a = 0, b = 0;
+  int kx = !x || asc_int_constant(x, &a), ky = !y || asc_int_constant(y, &b);
+  if (kx && ky)
+    return k_off(c, a * k + b);
+  AscValue *m = NULL;
+  if (!kx) {
+    AscValue *kk = k_int(c, ASC_DT_INT32, k);
+    m = arith(c, ASC_OP_MUL_S, x, kk);
+  } else if (a) {
+    m = k_off(c, a * k);
+  }
+  if (!m)
+    return y;
+  if (ky && b == 0)
+    return m;
   return arith(c, ASC_OP_ADD_S, m, y);
 }
 
@@ -163,7 +177,7 @@ static AscValue *gm_view(Cur *c, AscValue *g, AscValue *row, AscValue *col,
 }
 
 /* load_data of the rows x cols part at (r0, c0) (elements, multiples of
- * 16) of the L1 tile src (src_rows rows) into a new tile at pos. */
+ * 16; NULL: 0) of the L1 tile src (src_rows rows) into a new tile at pos. */
 static AscValue *to_l0(Cur *c, AscValue *src, int64_t src_rows, int64_t rows,
                        int64_t cols, AscValue *r0, AscValue *c0, int pos) {
   AscDType dt = src->type->dtype;
@@ -171,7 +185,7 @@ static AscValue *to_l0(Cur *c, AscValue *src, int64_t src_rows, int64_t rows,
   int64_t m1 = rows / FRACTAL, k1 = cols / c0_elems;
   /* the part's first fractal: column block c0 / c0_elems (src_rows * c0_elems
    * elements each), row r0 */
-  AscValue *rr = mul_add(c, r0, c0_elems, k_int(c, ASC_DT_INT32, 0));
+  AscValue *rr = mul_add(c, r0, c0_elems, NULL);
   AscValue *base = mul_add(c, c0, src_rows, rr);
   AscValue *sv = view(c, src, base, 0);
   AscValue *dst = auto_tile(c, dt, pos, rows * cols);
@@ -248,8 +262,7 @@ static AscStatus lower_op(AscModule *m, AscBlock *body, AscOp *op) {
       /* each 16 rows an ND matrix of their own: the 16 x 8 fractals in row
        * order, so that two side by side are one 16 x 16 square of
        * LoadDataWithTranspose */
-      AscValue *mstride =
-          mul_add(&c, stride, FRACTAL, k_int(&c, ASC_DT_INT32, 0));
+      AscValue *mstride = mul_add(&c, stride, FRACTAL, NULL);
       AscValue *vals[8] = {NULL, NULL, NULL, mstride, stride, NULL, NULL, NULL};
       int64_t ks[8] = {rows / FRACTAL, FRACTAL, cols,          0, 0,
                        FRACTAL,        1,       FRACTAL * cols};
@@ -286,8 +299,7 @@ static AscStatus lower_op(AscModule *m, AscBlock *body, AscOp *op) {
       out = l1;
       break;
     }
-    AscValue *zero = k_int(&c, ASC_DT_INT32, 0);
-    out = to_l0(&c, l1, rows, rows, cols, zero, zero, pos);
+    out = to_l0(&c, l1, rows, rows, cols, NULL, NULL, pos);
     break;
   }
   case ASC_OP_TILE_CUBE_COPY: {
