@@ -163,7 +163,7 @@ def load(tensor: Any, shape: Any, offsets: Any, tile_id: Any, location: Any) -> 
 
 
 def copy(input: Any, shape: Any, *, offsets: Any = None, location: Any = None) -> CubeTile:
-    """asc2.copy of an L1 tile's part into L0A or L0B."""
+    """asc2.copy of an L1 tile's part into L0A or L0B, or of a whole L0C tile into L1 (asc2.cube_copy)."""
     api = "asc2.copy"
     x = ConstExpr.unwrap(input)
     if isinstance(x, CubeTile) and x.memory == "L0C":
@@ -191,9 +191,8 @@ def copy(input: Any, shape: Any, *, offsets: Any = None, location: Any = None) -
 
 
 def _l0c_to_l1(x: CubeTile, shape: Any, offsets: Any, location: Any, api: str) -> CubeTile:
-    """The whole L0C tile into a new L1 tile (NZ) converted to its .to() type: DataCopy L0C -> L1 with
-    DataCopyCO12DstParams (the FIX pipe; its column blocks of 16 columns `m` 32-byte rows apart, as asc2's L1
-    tiles)."""
+    """The whole L0C tile into a new L1 tile (NZ) converted to its .to() type, with its relu: asc2.cube_copy,
+    which lower-cube makes a DataCopy L0C -> L1 with DataCopyCO12DstParams (the FIX pipe)."""
     _memory(location, api, ("L1",))
     if x.out_dtype not in TO_L1_TYPES:
         raise error(f"{api}: an L0C tile goes to L1 as float16 or bfloat16 (the Ascend910B's fixpipe writes no "
