@@ -242,3 +242,30 @@ def test_capacity_errors_name_memory_and_line(m: int, k: int, n: int, where: str
                                            rf"of {memory}") as info:
         big[1](a, b, c, m, k, n, where)
     assert info.value.line > 0 and "test_asc2_cube.py" in str(info.value)
+
+
+@asc2.jit(always_compile=True)
+def n_blocks(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, m: asc.ConstExpr[int],
+             k: asc.ConstExpr[int], n: asc.ConstExpr[int], nt: asc.ConstExpr[int]):
+    """C's column blocks one per iteration: A once in L0A, each block of B into L0B, its product stored."""
+    a = asc2.load(asc2.tensor(a_ptr, [m, k]), [m, k], offsets=[0, 0], location=L0A)
+    b_gm = asc2.tensor(b_ptr, [k, n])
+    c_gm = asc2.tensor(c_ptr, [m, n])
+    for j in asc2.range(n // nt):
+        c = a @ asc2.load(b_gm, [k, nt], offsets=[0, j * nt], location=L0B)
+        asc2.store(asc2.relu(c).to(asc.float16), c_gm, offsets=[0, j * nt])
+
+
+def test_l0c_tile_of_a_loop_double_buffered(tmp_path: Any) -> None:
+    """The product of each iteration (M writes it, FIX reads it) gets two L0C slots: the next mmad does not wait
+    for this iteration's fixpipe."""
+    a, b = rand((32, 32), "float16", 13), rand((32, 128), "float16", 14)
+    c = torch.zeros((32, 128), dtype=torch.float16)
+    log_file = tmp_path / "plan.log"
+    n_blocks[1](a, b, c, 32, 32, 128, 32, auto_sync_log=str(log_file))
+    ref = np.maximum(f64(a) @ f64(b), 0)
+    np.testing.assert_allclose(f64(c), ref, rtol=2e-3, atol=2e-3)
+    log = log_file.read_text()
+    assert re.search(r"plan-ub: L0C c \(test_asc2_cube.py:\d+\) float32 x 1024 = 4096 bytes at offset 0, 2 slots "
+                     r"\(double-buffered; pipes M,FIX\)", log), log
+    assert re.search(r"plan-ub: L0A a .* 1 slot \(not in a loop", log), log
