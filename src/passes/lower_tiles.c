@@ -782,6 +782,9 @@ AscStatus asc_pass_lower_tiles(AscModule *m, const char *opts) {
   if (opts && *opts)
     return asc_error(m->ctx, ASC_ERR_COMPILE, (AscLoc){0},
                      "pass 'lower-tiles' takes no options, got '%s'", opts);
+  AscStatus cs = asc_pass_lower_cube(m, NULL); /* the cube side */
+  if (cs)
+    return cs;
   for (AscOp *f = m->body->first; f; f = f->next) {
     if (f->id != ASC_OP_FUNC || !f->n_regions)
       continue;
