@@ -12,8 +12,9 @@
     vadd[core_num](x, y, z, x.size, 128)
 
 Tile ops are IR ops of their own (src/ir/ops.def, "family: tiles"); the C pass lower-tiles turns them into UB
-tensors planned by plan-ub, copies and vector instructions, with the pipes synchronised by insert-sync. What
-works and what raises NotImplementedError: docs/api.md, "asc2".
+tensors planned by plan-ub, copies and vector instructions, and (lower-cube, asc2/cube.py) the cube tiles into
+L1 / L0A / L0B / L0C tensors planned by plan-ub one pool per memory and the cube instructions, with the pipes
+synchronised by insert-sync. What works and what raises NotImplementedError: docs/api.md, "asc2".
 """
 
 from .cube import copy, matmul, matmul_acc, zeros_acc

@@ -1,80 +1,77 @@
 """The cube side of `asc2`: tiles in L1, L0A, L0B and L0C, and matmul.
 
-A cube tile is an asc LocalTensor at a cube position (A1: L1, A2: L0A, B2:
-L0B, CO1: L0C) at a static address: each op that makes one takes the next
-512-byte aligned bytes of its memory when the kernel is traced (one buffer
-per op in the source, so a loop body reuses its tiles' bytes), and a kernel
-whose cube tiles do not fit is a CompileError naming the memory. The ops are
-the existing cube instructions, ordered by insert-sync (on for @asc2.jit):
+A cube tile is the SSA value of a cube tile op of the IR (src/ir/ops.def,
+"family: tiles, the cube side"): an !asc.local_tensor<T, POS> at A1 (L1),
+A2 (L0A), B2 (L0B) or CO1 (L0C) whose bytes nobody chose yet. This module
+only checks the arguments and builds those ops; the C pass lower-cube
+(src/passes/lower_cube.c, run by lower-tiles) turns them into the cube
+instructions below on asc.local_tensor_auto tiles, plan-ub gives each cube
+memory a pool of its own (a TBuf at A1 / A2 / B2 / CO1): tiles whose
+lifetimes do not overlap share bytes, and a tile made in a loop body that
+two pipes touch gets two slots alternating by iteration (double buffering:
+the load of iteration i + 1 overlaps the mmad of iteration i), and
+insert-sync (on for @asc2.jit) orders the pipes. The dump
+(PYASC_DUMP_PATH) shows each tile's memory, offset and slots.
 
-  asc2.load(t, [r, c], location=L1)     data_copy GM -> L1 with Nd2NzParams (NZ)
+  asc2.load(t, [r, c], location=L1)     asc2.cube_load: data_copy GM -> L1 with
+                                        Nd2NzParams (NZ)
   asc2.load(t, ..., location=L0A / L0B) the above into a scratch L1 tile, then
-                                        as asc2.copy
-  asc2.copy(l1, ..., location=L0A)      load_data L1 -> L0A (ZZ), one per row of
-                                        16x16 fractals
+                                        as asc2.copy (float32 into L0B: per 16
+                                        rows LoadDataWithTranspose)
+  asc2.copy(l1, ..., location=L0A)      asc2.cube_copy: load_data L1 -> L0A (ZZ),
+                                        one per row of 16x16 fractals
   asc2.copy(l1, ..., location=L0B)      load_data L1 -> L0B (ZN), each fractal
                                         transposed (if_transpose)
   asc2.zeros_acc(shape)                 an L0C tile cleared by one mmad of zero
                                         fractals (init_const_value in L0A/L0B)
-  a @ b, asc2.matmul(a, b)              mmad into a new L0C tile (cleared first)
+  a @ b, asc2.matmul(a, b)              asc2.matmul: mmad into a new L0C tile
   asc2.matmul_acc(a, b, acc)            mmad added to acc
-  asc2.relu(acc), acc.to(dtype)         recorded on the tile: the store's
-                                        fixpipe does them (relu_en, quant_pre)
-  asc2.store(acc, t, offsets)           fixpipe L0C -> GM (NZ2ND)
+  asc2.relu(acc), acc.to(dtype)         recorded on the tile: the store's or
+                                        copy's fixpipe does them (relu_en,
+                                        quant_pre)
+  asc2.store(acc, t, offsets)           asc2.cube_store: fixpipe L0C -> GM (NZ2ND)
   asc2.copy(acc, ..., location=L1)      DataCopy L0C -> L1 (DataCopyCO12DstParams,
                                         NZ; converted to float16 / bfloat16)
 
 Limits (each a CompileError naming it): operands float16, bfloat16 or float32
-(float32 into L0B only by asc2.load), 2-D,
-every dim a multiple of 16 (one fractal), offsets into L1 tiles multiples of
-16 when known at compile time, the tiles of a kernel within L1 (512 KiB), L0A
-and L0B (64 KiB each) and L0C (128 KiB) of the Ascend910B.
+(float32 into L0B only by asc2.load), 2-D, every dim a multiple of 16 (one
+fractal), offsets into L1 tiles multiples of 16 when known at compile time,
+the tiles of a kernel within L1 (512 KiB less what the kernel reserves), L0A
+and L0B (64 KiB each) and L0C (128 KiB) of the Ascend910B (the error names
+the memory and the tiles' lines).
 """
 
 from __future__ import annotations
 
-import weakref
-from typing import Any, Dict, Tuple
+from typing import Any, Tuple
 
 from asc.codegen import builder as _b
 from asc.language.core import dtype as dt
 from asc.language.core.checks import describe, error
 from asc.language.core.constexpr import ConstExpr
-from asc.language.core.enums import QuantModes, TPosition
-from asc.language.core.values import LocalTensor, to_scalar
+from asc.language.core.enums import TPosition
+from asc.language.core.values import IRValue, to_scalar
 
 FRACTAL = 16  # rows and (16-bit) columns of a 512-byte fractal
-ALIGN = 512
-# the Ascend910B's (arch 2201) cube memories: position, name, bytes
-MEMORIES = {"L1": (TPosition.A1, 512 * 1024), "L0A": (TPosition.A2, 64 * 1024),
-            "L0B": (TPosition.B2, 64 * 1024), "L0C": (TPosition.CO1, 128 * 1024)}
+POSITIONS = {"L1": TPosition.A1, "L0A": TPosition.A2, "L0B": TPosition.B2, "L0C": TPosition.CO1}
 OPERAND_TYPES = (dt.float16, dt.bfloat16, dt.float32)
 TO_L1_TYPES = (dt.float16, dt.bfloat16)  # what the fixpipe writes into L1 (no float32 on the Ascend910B)
-QUANT = {"float32": QuantModes.NoQuant, "float16": QuantModes.F322F16, "bfloat16": QuantModes.F322BF16}
-
-_used: "weakref.WeakKeyDictionary[Any, Dict[str, int]]" = weakref.WeakKeyDictionary()
+OUT_TYPES = ("float32", "float16", "bfloat16")  # what the fixpipe converts an L0C tile to
 
 
-def _alloc(memory: str, dtype: dt.DataType, count: int, api: str) -> LocalTensor:
-    """`count` elements of `dtype` at the next free bytes of `memory` for this kernel."""
-    b = _b.current()
-    used = _used.setdefault(b, {})
-    pos, cap = MEMORIES[memory]
-    start = (used.get(memory, 0) + ALIGN - 1) // ALIGN * ALIGN
-    end = start + count * dtype.sizeof()
-    if end > cap:
-        raise error(f"{api}: the kernel's {memory} tiles need {end} bytes, more than the {cap} bytes of {memory} "
-                    "(each tile op in the source has a buffer of its own there)",
-                    "hint: use smaller tiles, or fewer of them")
-    used[memory] = end
-    return LocalTensor(dtype, pos, start, count)
+def _type(dtype: dt.DataType, memory: str) -> Any:
+    return _b.current().type("local_tensor", dtype.name, int(POSITIONS[memory]))
 
 
-class CubeTile:
-    """A 2-D tile in L1 (NZ), L0A (ZZ), L0B (ZN) or L0C (NZ, float32)."""
+def _i32(v: Any) -> Any:
+    return to_scalar(v, dt.int32)
 
-    def __init__(self, lt: LocalTensor, dtype: dt.DataType, shape: Tuple[int, int], memory: str):
-        self.lt = lt
+
+class CubeTile(IRValue):
+    """A 2-D tile in L1 (NZ), L0A (ZZ), L0B (ZN) or L0C (NZ, float32): the result of a cube tile op."""
+
+    def __init__(self, handle: Any, dtype: dt.DataType, shape: Tuple[int, int], memory: str):
+        self.handle = handle
         self.dtype = dtype
         self.shape = shape
         self.memory = memory
@@ -95,10 +92,10 @@ class CubeTile:
         d = ConstExpr.unwrap(dtype)
         if self.memory != "L0C":
             raise NotImplementedError(f"asc2: Tile.to of a tile in {self.memory} is not supported yet (L0C only)")
-        if not isinstance(d, dt.DataType) or d.name not in QUANT:
+        if not isinstance(d, dt.DataType) or d.name not in OUT_TYPES:
             raise error(f"asc2: Tile.to of a matmul's result takes float32, float16 or bfloat16, got {describe(d)}",
                         "hint: write c.to(asc.float16)")
-        t = CubeTile(self.lt, self.dtype, self.shape, self.memory)
+        t = CubeTile(self.handle, self.dtype, self.shape, self.memory)
         t.relu, t.out_dtype = self.relu, d
         return t
 
@@ -160,28 +157,13 @@ def load(tensor: Any, shape: Any, offsets: Any, tile_id: Any, location: Any) -> 
     r0, c0 = _offsets2(offsets if offsets is not None else tile_id, api)
     if tile_id is not None:
         r0, c0 = r0 * rows, c0 * cols
-    from asc.language.basic.data_copy import data_copy
-    from asc.language.core.types import Nd2NzParams
-
-    l1 = _alloc("L1", tensor.dtype, rows * cols, api)
-    tcols = tensor.shape[1]
-    src = tensor.gt[r0 * tcols + c0] if not (isinstance(r0, int) and isinstance(c0, int) and r0 == c0 == 0) \
-        else tensor.gt
-    if memory == "L0B" and tensor.dtype == dt.float32:
-        # each 16 rows an ND matrix of their own: the 16 x 8 fractals in row order, so that two side by side
-        # are one 16 x 16 square of LoadDataWithTranspose
-        data_copy(l1, src, Nd2NzParams(rows // FRACTAL, FRACTAL, cols, FRACTAL * tcols, tcols, FRACTAL, 1,
-                                       FRACTAL * cols))
-        return _l0b_float32(CubeTile(l1, tensor.dtype, (rows, cols), "L1"), api)
-    data_copy(l1, src, Nd2NzParams(1, rows, cols, 0, tcols, rows, 1, 0))
-    tile = CubeTile(l1, tensor.dtype, (rows, cols), "L1")
-    if memory == "L1":
-        return tile
-    return _to_l0(tile, (rows, cols), (0, 0), memory, api)
+    h = _b.current().create1("asc2.cube_load", [tensor.gt, _i32(r0), _i32(c0), _i32(tensor.shape[1])],
+                             _type(tensor.dtype, memory), attrs={"rows": rows, "cols": cols})
+    return CubeTile(h, tensor.dtype, (rows, cols), memory)
 
 
 def copy(input: Any, shape: Any, *, offsets: Any = None, location: Any = None) -> CubeTile:
-    """asc2.copy of an L1 tile's part into L0A or L0B."""
+    """asc2.copy of an L1 tile's part into L0A or L0B, or of a whole L0C tile into L1 (asc2.cube_copy)."""
     api = "asc2.copy"
     x = ConstExpr.unwrap(input)
     if isinstance(x, CubeTile) and x.memory == "L0C":
@@ -199,16 +181,18 @@ def copy(input: Any, shape: Any, *, offsets: Any = None, location: Any = None) -
     if any(isinstance(o, int) and o + n > whole for o, n, whole in zip(off, shp, x.shape)):
         raise error(f"{api}: a part of shape {list(shp)} of a tile of shape {list(x.shape)}",
                     "hint: copy a part inside the tile")
-    return _to_l0(x, shp, off, memory, api)
+    if memory == "L0B" and x.dtype.sizeof() != 2:
+        raise NotImplementedError(f"{api}: an L0B tile of {x.dtype.name} from an L1 tile is not supported yet "
+                                  "(asc2.load(..., location=asc2.TileLocation.L0B) is)")
+    h = _b.current().create1("asc2.cube_copy", [x, _i32(off[0]), _i32(off[1])], _type(x.dtype, memory),
+                             attrs={"rows": shp[0], "cols": shp[1], "src_rows": x.shape[0],
+                                    "src_cols": x.shape[1]})
+    return CubeTile(h, x.dtype, shp, memory)
 
 
 def _l0c_to_l1(x: CubeTile, shape: Any, offsets: Any, location: Any, api: str) -> CubeTile:
-    """The whole L0C tile into a new L1 tile (NZ) converted to its .to() type: DataCopy L0C -> L1 with
-    DataCopyCO12DstParams (the FIX pipe; its column blocks of 16 columns `m` 32-byte rows apart, as asc2's L1
-    tiles)."""
-    from asc.language.basic.data_copy import data_copy
-    from asc.language.core.types import DataCopyCO12DstParams
-
+    """The whole L0C tile into a new L1 tile (NZ) converted to its .to() type, with its relu: asc2.cube_copy,
+    which lower-cube makes a DataCopy L0C -> L1 with DataCopyCO12DstParams (the FIX pipe)."""
     _memory(location, api, ("L1",))
     if x.out_dtype not in TO_L1_TYPES:
         raise error(f"{api}: an L0C tile goes to L1 as float16 or bfloat16 (the Ascend910B's fixpipe writes no "
@@ -219,56 +203,9 @@ def _l0c_to_l1(x: CubeTile, shape: Any, offsets: Any, location: Any, api: str) -
         raise NotImplementedError(f"{api}: a part of an L0C tile is not supported yet (the whole tile, offsets "
                                   "[0, 0])")
     m, n = x.shape
-    l1 = _alloc("L1", x.out_dtype, m * n, api)
-    data_copy(l1, x.lt, DataCopyCO12DstParams(n_size=n, m_size=m, dst_stride=m, src_stride=m,
-                                              quant_pre=QUANT[x.out_dtype.name], relu_pre=1 if x.relu else 0))
-    return CubeTile(l1, x.out_dtype, x.shape, "L1")
-
-
-def _l0b_float32(src: CubeTile, api: str) -> CubeTile:
-    """A float32 L0B tile (ZN: 16 x 8 fractals of n x k, k-blocks first) from src (L1, its 16 x 8 fractals in
-    row order): per 16 rows of k, LoadDataWithTranspose of its 16 x 16 squares, the two fractals of a
-    transposed square n1 fractals apart."""
-    from asc.language.basic.cube_load import load_data_with_transpose
-    from asc.language.core.types import LoadData2dTransposeParams
-
-    k, n = src.shape
-    n1 = n // FRACTAL
-    dst = _alloc("L0B", src.dtype, k * n, api)
-    for kb in range(k // FRACTAL):
-        load_data_with_transpose(dst[2 * kb * n1 * 128] if kb else dst, src.lt,
-                                 LoadData2dTransposeParams(kb * n1, n1, 1, 0, n1 - 1, 0))
-    return CubeTile(dst, src.dtype, src.shape, "L0B")
-
-
-def _to_l0(src: CubeTile, shape: Tuple[int, int], off: Tuple[Any, Any], memory: str, api: str) -> CubeTile:
-    """load_data of src's part at `off` (elements, multiples of 16) into a new L0A / L0B tile.
-    src in L1 is NZ: column block j (16 columns) holds its rows_p rows of 16, fractal (r, j) at j * rows_p/16 + r."""
-    from asc.language.basic.cube_load import load_data
-    from asc.language.core.types import LoadData2DParams
-
-    rows, cols = shape
-    c0_elems = 32 // src.dtype.sizeof()  # a fractal's columns (its rows: 16)
-    if memory == "L0B" and c0_elems != FRACTAL:
-        raise NotImplementedError(f"{api}: an L0B tile of {src.dtype.name} from an L1 tile is not supported yet "
-                                  "(asc2.load(..., location=asc2.TileLocation.L0B) is)")
-    m1, k1 = rows // FRACTAL, cols // c0_elems  # fractal rows and columns of the part
-    src_rows1 = src.shape[0] // FRACTAL
-    r0, c0 = off
-    # (a runtime offset: a multiple of 16 by the op's contract, so whole column blocks of c0_elems)
-    base = c0 * src.shape[0] + r0 * c0_elems
-    sv = src.lt if isinstance(base, int) and base == 0 else src.lt[base]
-    dst = _alloc(memory, src.dtype, rows * cols, api)
-    fr = FRACTAL * FRACTAL
-    if memory == "L0A":  # ZZ: fractal (r, j) at r * k1 + j
-        for r in range(m1):
-            load_data(dst[r * k1 * FRACTAL * c0_elems] if r else dst, sv,
-                      LoadData2DParams(r, k1, src_rows1, 0, 0, False, 0))
-    else:  # ZN: fractal (j of k, c of n) at j * n1 + c, each transposed; here rows are k, cols n
-        for j in range(m1):
-            load_data(dst[j * k1 * fr] if j else dst, sv,
-                      LoadData2DParams(j, k1, src_rows1, 0, 0, True, 0))
-    return CubeTile(dst, src.dtype, shape, memory)
+    h = _b.current().create1("asc2.cube_copy", [x, _i32(0), _i32(0)], _type(x.out_dtype, "L1"),
+                             attrs={"rows": m, "cols": n, "src_rows": m, "src_cols": n, "relu": int(x.relu)})
+    return CubeTile(h, x.out_dtype, x.shape, "L1")
 
 
 def _operands(api: str, a: Any, b: Any) -> Tuple[CubeTile, CubeTile]:
@@ -285,23 +222,12 @@ def _operands(api: str, a: Any, b: Any) -> Tuple[CubeTile, CubeTile]:
     return a, b
 
 
-def _mmad(acc: LocalTensor, a: CubeTile, b: CubeTile, init: bool) -> None:
-    from asc.language.basic.cube import mmad
-    from asc.language.core.types import MmadParams
-
-    mmad(acc, a.lt, b.lt, MmadParams(m=a.shape[0], n=b.shape[1], k=a.shape[1], cmatrix_init_val=init))
-
-
-def _acc(shape: Tuple[int, int], api: str) -> CubeTile:
-    return CubeTile(_alloc("L0C", dt.float32, shape[0] * shape[1], api), dt.float32, shape, "L0C")
-
-
 def matmul(input: Any, other: Any) -> CubeTile:
     """`asc2.matmul(a, b)` (a @ b): a float32 L0C tile of a (L0A) times b (L0B)."""
     a, b = _operands("asc2.matmul", input, other)
-    acc = _acc((a.shape[0], b.shape[1]), "asc2.matmul")
-    _mmad(acc.lt, a, b, True)
-    return acc
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    h = _b.current().create1("asc2.matmul", [a, b], _type(dt.float32, "L0C"), attrs={"m": m, "k": k, "n": n})
+    return CubeTile(h, dt.float32, (m, n), "L0C")
 
 
 def matmul_acc(input: Any, other: Any, acc: Any) -> None:
@@ -315,42 +241,31 @@ def matmul_acc(input: Any, other: Any, acc: Any) -> None:
     if c.shape != (a.shape[0], b.shape[1]):
         raise error(f"{api}: an accumulator of shape {list(c.shape)} for a product of shape "
                     f"{[a.shape[0], b.shape[1]]}", "hint: give the accumulator the product's shape")
-    _mmad(c.lt, a, b, False)
+    _b.current().create("asc2.matmul_acc", [a, b, c], [],
+                        attrs={"m": a.shape[0], "k": a.shape[1], "n": b.shape[1]})
 
 
 def zeros_acc(shape: Any, dtype: Any = dt.float32) -> CubeTile:
     """`asc2.zeros_acc(shape, dtype=asc.float32)`: a zero float32 L0C tile (for asc2.matmul_acc)."""
-    from asc.language.basic.cube import init_const_value
-    from asc.language.core.types import InitConstValueParams
-
     api = "asc2.zeros_acc"
     d = ConstExpr.unwrap(dtype)
     if d != dt.float32:
         raise error(f"{api}: the accumulator holds float32, got {describe(d)}", "hint: write dtype=asc.float32")
     m, n = _shape2(shape, dt.float16, api)
-    acc = _acc((m, n), api)
-    za = CubeTile(_alloc("L0A", dt.float16, m * FRACTAL, api), dt.float16, (m, FRACTAL), "L0A")
-    zb = CubeTile(_alloc("L0B", dt.float16, n * FRACTAL, api), dt.float16, (FRACTAL, n), "L0B")
-    zero = to_scalar(0.0, dt.float16)
-    init_const_value(za.lt, InitConstValueParams(1, m // FRACTAL, 0, zero))
-    init_const_value(zb.lt, InitConstValueParams(1, n // FRACTAL, 0, zero))
-    _mmad(acc.lt, za, zb, True)
-    return acc
+    h = _b.current().create1("asc2.zeros_acc", [], _type(dt.float32, "L0C"), attrs={"rows": m, "cols": n})
+    return CubeTile(h, dt.float32, (m, n), "L0C")
 
 
 def relu(x: CubeTile) -> CubeTile:
     if x.memory != "L0C":
         raise NotImplementedError(f"asc2.relu of a tile in {x.memory} is not supported yet (UB and L0C tiles)")
-    t = CubeTile(x.lt, x.dtype, x.shape, x.memory)
+    t = CubeTile(x.handle, x.dtype, x.shape, x.memory)
     t.relu, t.out_dtype = True, x.out_dtype
     return t
 
 
 def store(x: CubeTile, tensor: Any, offsets: Any, tile_id: Any) -> None:
     """asc2.store of an L0C tile: fixpipe L0C -> GM (NZ2ND, with the tile's ReLU and conversion)."""
-    from asc.language.basic.cube_fixpipe import fixpipe
-    from asc.language.core.types import FixpipeParamsV220
-
     api = "asc2.store"
     if x.memory != "L0C":
         raise NotImplementedError(f"{api} of a tile in {x.memory} is not supported yet (UB and L0C tiles)")
@@ -368,7 +283,5 @@ def store(x: CubeTile, tensor: Any, offsets: Any, tile_id: Any) -> None:
     m, n = x.shape
     if tile_id is not None:
         r0, c0 = r0 * m, c0 * n
-    tcols = tensor.shape[1]
-    dst = tensor.gt if isinstance(r0, int) and isinstance(c0, int) and r0 == c0 == 0 else tensor.gt[r0 * tcols + c0]
-    fixpipe(dst, x.lt, FixpipeParamsV220(n_size=n, m_size=m, src_stride=m, dst_stride=tcols,
-                                         quant_pre=QUANT[x.out_dtype.name], relu_en=x.relu))
+    _b.current().create("asc2.cube_store", [tensor.gt, x, _i32(r0), _i32(c0), _i32(tensor.shape[1])], [],
+                        attrs={"rows": m, "cols": n, "relu": int(x.relu)})

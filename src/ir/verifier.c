@@ -334,10 +334,121 @@ static AscStatus check_constant(Verifier *v, const AscOp *op) {
   return fail(v, op, "constant value ", buf);
 }
 
+/* family: tiles, the cube side (ops.def): the positions, element types and
+ * dims of asc2's cube tile ops. */
+static int cube_pos(const AscValue *v) {
+  const AscType *t = v->type;
+  return t && t->kind == ASC_TY_LOCAL_TENSOR ? t->position : -1;
+}
+
+static int cube_dtype_ok(AscDType d) {
+  return d == ASC_DT_FLOAT16 || d == ASC_DT_BFLOAT16 || d == ASC_DT_FLOAT32;
+}
+
+static int fractal_dims(const AscOp *op, const char *a, const char *b) {
+  int64_t x = asc_op_attr_int(op, a, 0), y = asc_op_attr_int(op, b, 0);
+  return x > 0 && y > 0 && x % 16 == 0 && y % 16 == 0 && x <= 4096 && y <= 4096;
+}
+
+static AscStatus check_cube_tile(Verifier *v, const AscOp *op) {
+  char buf[200];
+  const char *dims_a =
+      op->id == ASC_OP_TILE_MATMUL || op->id == ASC_OP_TILE_MATMUL_ACC ? "m"
+                                                                       : "rows";
+  const char *dims_b =
+      op->id == ASC_OP_TILE_MATMUL || op->id == ASC_OP_TILE_MATMUL_ACC ? "n"
+                                                                       : "cols";
+  if (!fractal_dims(op, dims_a, dims_b) ||
+      ((op->id == ASC_OP_TILE_MATMUL || op->id == ASC_OP_TILE_MATMUL_ACC) &&
+       !fractal_dims(op, "k", "k")) ||
+      (op->id == ASC_OP_TILE_CUBE_COPY &&
+       !fractal_dims(op, "src_rows", "src_cols")))
+    return fail(v, op,
+                "a cube tile's dims must be positive multiples of 16 (one "
+                "fractal), at most 4096",
+                NULL);
+  int rp = op->n_results ? cube_pos(&op->results[0]) : -1;
+  AscDType rd = op->n_results ? op->results[0].type->dtype : ASC_DT_NONE;
+  switch (op->id) {
+  case ASC_OP_TILE_CUBE_LOAD:
+    if (rp != ASC_TPOSITION_A1 && rp != ASC_TPOSITION_A2 &&
+        rp != ASC_TPOSITION_B2)
+      return fail(v, op, "the result must be a tile at A1, A2 or B2", NULL);
+    if (!cube_dtype_ok(rd) || rd != op->operands[0]->type->dtype)
+      return fail(v, op,
+                  "the result must hold the tensor's element type (float16, "
+                  "bfloat16 or float32)",
+                  NULL);
+    return ASC_OK;
+  case ASC_OP_TILE_CUBE_COPY: {
+    int sp = cube_pos(op->operands[0]);
+    AscDType sd = op->operands[0]->type->dtype;
+    if (sp == ASC_TPOSITION_A1 &&
+        (rp == ASC_TPOSITION_A2 || rp == ASC_TPOSITION_B2)) {
+      if (rd != sd || !cube_dtype_ok(rd))
+        return fail(v, op, "the result must hold the source's element type",
+                    NULL);
+      if (asc_op_attr_int(op, "rows", 0) > asc_op_attr_int(op, "src_rows", 0) ||
+          asc_op_attr_int(op, "cols", 0) > asc_op_attr_int(op, "src_cols", 0))
+        return fail(v, op, "the part must lie inside the source tile", NULL);
+      return ASC_OK;
+    }
+    if (sp == ASC_TPOSITION_CO1 && rp == ASC_TPOSITION_A1) {
+      if (sd != ASC_DT_FLOAT32 ||
+          (rd != ASC_DT_FLOAT16 && rd != ASC_DT_BFLOAT16))
+        return fail(v, op,
+                    "an L0C tile (float32) goes to L1 as float16 or bfloat16",
+                    NULL);
+      if (asc_op_attr_int(op, "rows", 0) !=
+              asc_op_attr_int(op, "src_rows", 0) ||
+          asc_op_attr_int(op, "cols", 0) != asc_op_attr_int(op, "src_cols", 0))
+        return fail(v, op, "an L0C tile goes to L1 whole", NULL);
+      return ASC_OK;
+    }
+    return fail(v, op, "copies an A1 tile into A2 / B2, or a CO1 tile into A1",
+                NULL);
+  }
+  case ASC_OP_TILE_ZEROS_ACC:
+    if (rp != ASC_TPOSITION_CO1 || rd != ASC_DT_FLOAT32)
+      return fail(v, op, "the result must be a float32 tile at CO1", NULL);
+    return ASC_OK;
+  case ASC_OP_TILE_MATMUL:
+  case ASC_OP_TILE_MATMUL_ACC: {
+    const AscValue *acc =
+        op->id == ASC_OP_TILE_MATMUL ? &op->results[0] : op->operands[2];
+    AscDType ad = op->operands[0]->type->dtype;
+    if (cube_pos(op->operands[0]) != ASC_TPOSITION_A2 ||
+        cube_pos(op->operands[1]) != ASC_TPOSITION_B2 ||
+        cube_pos(acc) != ASC_TPOSITION_CO1)
+      return fail(v, op, "takes a at A2 and b at B2 into a tile at CO1", NULL);
+    if (ad != op->operands[1]->type->dtype || !cube_dtype_ok(ad) ||
+        acc->type->dtype != ASC_DT_FLOAT32) {
+      snprintf(buf, sizeof buf,
+               "a and b must hold one type (float16, bfloat16 or float32) "
+               "and the accumulator float32, got %s, %s and %s",
+               asc_dtype_name(ad), asc_dtype_name(op->operands[1]->type->dtype),
+               asc_dtype_name(acc->type->dtype));
+      return fail(v, op, buf, NULL);
+    }
+    return ASC_OK;
+  }
+  default: /* ASC_OP_TILE_CUBE_STORE */
+    if (cube_pos(op->operands[1]) != ASC_TPOSITION_CO1 ||
+        op->operands[1]->type->dtype != ASC_DT_FLOAT32)
+      return fail(v, op, "stores a float32 tile at CO1", NULL);
+    if (!cube_dtype_ok(op->operands[0]->type->dtype))
+      return fail(v, op, "the tensor must hold float32, float16 or bfloat16",
+                  NULL);
+    return ASC_OK;
+  }
+}
+
 static AscStatus check_types(Verifier *v, const AscOp *op) {
   const AscOpInfo *info = asc_op_info(op->id);
   if (op->id == ASC_OP_CONSTANT)
     return check_constant(v, op);
+  if (op->id >= ASC_OP_TILE_CUBE_LOAD && op->id <= ASC_OP_TILE_CUBE_STORE)
+    return check_cube_tile(v, op);
   if (op->id == ASC_OP_STRUCT || op->id == ASC_OP_STRUCT_GET ||
       op->id == ASC_OP_STRUCT_SET)
     return check_struct(v, op);

@@ -930,6 +930,29 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "%s: length %lld is no valid number of elements",
                      self->name, (long long)length);
+  for (int i = 0; i < op->n_operands + op->n_results; i++) {
+    const AscType *t = i < op->n_operands
+                           ? op->operands[i]->type
+                           : op->results[i - op->n_operands].type;
+    if (t->kind == ASC_TY_LOCAL_TENSOR &&
+        (t->dtype == ASC_DT_INDEX || t->dtype == ASC_DT_BOOL ||
+         asc_dtype_size(t->dtype) == 0 || t->position != ASC_TPOSITION_VECCALC))
+      return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                       "%s: a tile is a !asc.local_tensor<T, VECCALC> of a "
+                       "number type T of the UB (not bool or index)",
+                       self->name);
+  }
+  if (op->id == ASC_OP_TILE_LOAD || op->id == ASC_OP_TILE_STORE) {
+    int at = op->id == ASC_OP_TILE_LOAD ? 1 : 2; /* row, col, rows, cols */
+    for (int i = at; i < at + 4 && i < op->n_operands; i++)
+      if (op->operands[i]->type->kind != ASC_TY_SCALAR ||
+          op->operands[i]->type->dtype != ASC_DT_INT32)
+        return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                         "%s: the row, col, rows and cols operands are int32 "
+                         "values (the copies compute their offsets in "
+                         "int32)",
+                         self->name);
+  }
   int64_t width = asc_op_attr_int(op, "width", length);
   if ((op->id == ASC_OP_TILE_LOAD || op->id == ASC_OP_TILE_STORE) &&
       (width <= 0 || length % width || length / width > 4095))
@@ -1102,6 +1125,9 @@ AscStatus asc_pass_lower_tiles(AscModule *m, const char *opts) {
   if (opts && *opts)
     return asc_error(m->ctx, ASC_ERR_COMPILE, (AscLoc){0},
                      "pass 'lower-tiles' takes no options, got '%s'", opts);
+  AscStatus cs = asc_pass_lower_cube(m, NULL); /* the cube side */
+  if (cs)
+    return cs;
   for (AscOp *f = m->body->first; f; f = f->next) {
     if (f->id != ASC_OP_FUNC || !f->n_regions)
       continue;
@@ -1110,5 +1136,7 @@ AscStatus asc_pass_lower_tiles(AscModule *m, const char *opts) {
     if (s)
       return s;
   }
-  return ASC_OK;
+  /* the rows made have rules of their own (element types, counts) that the
+   * tile ops' rows do not state: a pass leaves verified IR or fails */
+  return asc_module_verify(m);
 }

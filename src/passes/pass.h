@@ -22,6 +22,14 @@ AscStatus asc_pass_plan_ub(AscModule *m, const char *opts);
 /* family: tiles. The asc2 tile ops become asc.local_tensor_auto plus copy
  * and vector ops (lower_tiles.c); no options. */
 AscStatus asc_pass_lower_tiles(AscModule *m, const char *opts);
+/* family: tiles. Chains of elementwise tile ops too large for the UB become
+ * loops over chunks (split_tiles.c); opts "ub=BYTES" (default the
+ * Ascend910B's UB less 256 bytes). Runs before lower-tiles. */
+AscStatus asc_pass_split_tiles(AscModule *m, const char *opts);
+/* family: tiles. asc2's cube tile ops become cube instructions on auto
+ * tensors at A1 / A2 / B2 / CO1 (lower_cube.c; lower-tiles runs it
+ * first); no options. */
+AscStatus asc_pass_lower_cube(AscModule *m, const char *opts);
 /* reserved_ubuf.c: opts "disable" (--cce-disable-asc-reserved-ubuf): the
  * APIs that use Ascend C's reserved UB are CompileErrors. */
 AscStatus asc_pass_reserved_ubuf(AscModule *m, const char *opts);

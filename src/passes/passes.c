@@ -12,7 +12,9 @@
   X("dce", asc_pass_dce)                                                       \
   X("inline", asc_pass_inline)                                                 \
   X("plan-ub", asc_pass_plan_ub)                                               \
+  X("split-tiles", asc_pass_split_tiles) /* family: tiles */                   \
   X("lower-tiles", asc_pass_lower_tiles) /* family: tiles */                   \
+  X("lower-cube", asc_pass_lower_cube)   /* family: tiles */                   \
   X("insert-sync", asc_pass_insert_sync)                                       \
   X("reserved-ubuf", asc_pass_reserved_ubuf)                                   \
   /* family: cores */                                                          \

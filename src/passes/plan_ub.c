@@ -36,7 +36,14 @@
  * itself (asc_kernel_reserve: 256 bytes less for a MIX kernel, or one whose
  * kernel type is not set yet; 8 KiB less for one using an API of
  * 静态Tensor编程.md's table 5; src/sim/reserve.c). Constant-size
- * init_buffer calls of the kernel take their bytes off it. */
+ * init_buffer calls of the kernel take their bytes off it.
+ *
+ * family: tiles (cube). Auto tensors at a cube position are planned the
+ * same way, one pool per memory: a TBuf at A1 (L1), A2 (L0A), B2 (L0B) or
+ * CO1 (L0C) (Ascend C's TBuf takes these positions; TBuf构造函数.md), each
+ * with its memory's capacity on the Ascend910B (L1: what the kernel's
+ * reserved part leaves, L0A / L0B 64 KiB, L0C the platform's), its tensors
+ * 512-byte aligned (a fractal); the UB options do not apply to them. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,7 +53,37 @@
 #include "asc/exec.h"
 #include "pass.h"
 
-enum { UB_ALIGN = 32 };
+enum { UB_ALIGN = 32, CUBE_ALIGN = 512, L0AB_BYTES = 64 * 1024 };
+
+/* The memory (pool) of an auto tensor's position: its group. */
+static int group_of(int position) {
+  switch (position) {
+  case ASC_TPOSITION_A1:
+  case ASC_TPOSITION_B1:
+    return ASC_TPOSITION_A1;
+  case ASC_TPOSITION_A2:
+  case ASC_TPOSITION_B2:
+  case ASC_TPOSITION_CO1:
+    return position;
+  default:
+    return ASC_TPOSITION_VECCALC;
+  }
+}
+
+static const char *group_name(int group) {
+  switch (group) {
+  case ASC_TPOSITION_A1:
+    return "L1";
+  case ASC_TPOSITION_A2:
+    return "L0A";
+  case ASC_TPOSITION_B2:
+    return "L0B";
+  case ASC_TPOSITION_CO1:
+    return "L0C";
+  default:
+    return "UB";
+  }
+}
 
 typedef struct Loop {
   AscOp *op;
@@ -74,6 +111,7 @@ typedef struct Tensor {
                     compile-time factor, the bytes are known at run time */
   AscValue *end; /* dynamic: the pool byte after it (aligned), at run time */
   int op_pos;    /* the position of its definition (def may move earlier) */
+  int64_t align; /* its bytes' alignment (UB 32, cube memories 512) */
 } Tensor;
 
 typedef struct Plan {
@@ -90,6 +128,7 @@ typedef struct Plan {
   int depth;
   int pos;
   int oom;
+  int group; /* the memory planned: group_of() of the tensors' position */
 } Plan;
 
 static int grow(void **p, int *cap, int need, size_t size) {
@@ -238,7 +277,8 @@ static int innermost_loop(Plan *p) {
 static void walk_op(Plan *p, AscOp *op) {
   const AscOpInfo *info = asc_op_info(op->id);
   p->pos++;
-  if (op->id == ASC_OP_LT_AUTO) {
+  if (op->id == ASC_OP_LT_AUTO &&
+      group_of(op->results[0].type->position) == p->group) {
     if (grow((void **)&p->t, &p->cap, p->n + 1, sizeof *p->t)) {
       p->oom = 1;
       return;
@@ -256,6 +296,7 @@ static void walk_op(Plan *p, AscOp *op) {
     t->ext_loop = -1;
     t->slots = 1;
     t->dynamic = op->n_operands > 0;
+    t->align = p->group == ASC_TPOSITION_VECCALC ? UB_ALIGN : CUBE_ALIGN;
     op->results[0].id = p->n;
     p->n++;
     return;
@@ -380,9 +421,11 @@ static int64_t align_up(int64_t x) {
   return (x + UB_ALIGN - 1) / UB_ALIGN * UB_ALIGN;
 }
 
+static int64_t align_to(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
 static int64_t footprint(const Tensor *t) {
   /* runtime-sized tensors live above the packed ones (dynamic_offsets) */
-  return t->dynamic ? 0 : align_up(t->bytes) * t->slots;
+  return t->dynamic ? 0 : align_to(t->bytes, t->align) * t->slots;
 }
 
 static int overlap_time(const Tensor *a, const Tensor *b) {
@@ -501,8 +544,9 @@ static int holds_op(const AscBlock *b, AscOpId id, const AscOp **found) {
   return 0;
 }
 
-/* Bytes the kernel's own constant-size init_buffer calls take. */
-static int64_t user_bytes(const AscBlock *b) {
+/* Bytes the kernel's own constant-size init_buffer calls take in the
+ * memory of `group`. */
+static int64_t user_bytes(const AscBlock *b, int group) {
   int64_t sum = 0;
   for (const AscOp *op = b->first; op; op = op->next) {
     int64_t num = 1, len = 0;
@@ -512,10 +556,11 @@ static int64_t user_bytes(const AscBlock *b) {
         ((op->id == ASC_OP_INIT_BUFFER_BUF ||
           op->id == ASC_OP_TPIPE_INIT_BUF_POOL) &&
          op->n_operands >= 3 && asc_int_constant(op->operands[2], &len)))
-      if (num > 0 && len > 0 && len < ((int64_t)1 << 40))
+      if (num > 0 && len > 0 && len < ((int64_t)1 << 40) &&
+          group_of(op->operands[1]->type->position) == group)
         sum += num * align_up(len);
     for (int r = 0; r < op->n_regions; r++)
-      sum += user_bytes(op->regions[r].block);
+      sum += user_bytes(op->regions[r].block, group);
   }
   return sum;
 }
@@ -559,6 +604,34 @@ static AscStatus fail_capacity(Plan *p, int64_t need, int64_t cap, int64_t ub,
     n = room - 1;
   snprintf(msg + n, sizeof msg - n, "%s", tail);
   return asc_error(p->ctx, ASC_ERR_COMPILE, p->t[0].op->loc, "%s", msg);
+}
+
+/* family: tiles (cube): a cube memory cannot hold its tiles. */
+static AscStatus fail_cube_capacity(Plan *p, int64_t need, int64_t cap,
+                                    int64_t taken) {
+  const char *mem = group_name(p->group);
+  char msg[1500];
+  size_t n = (size_t)snprintf(
+      msg, sizeof msg,
+      "the kernel's %s tiles need %lld bytes, more than the %lld bytes of "
+      "%s it may use (%lld taken by its init_buffer calls): ",
+      mem, (long long)need, (long long)cap, mem, (long long)taken);
+  for (int i = 0; i < p->n && n < sizeof msg - 200; i++) {
+    char name[128];
+    const Tensor *t = &p->t[i];
+    n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s at %s:%d: %lld bytes",
+                          i ? ", " : "", tensor_name(t, name, sizeof name),
+                          base_name(t->op->loc.file), t->op->loc.line,
+                          (long long)align_to(t->bytes, t->align));
+  }
+  if (n < sizeof msg - 60)
+    snprintf(msg + n, sizeof msg - n, "; use smaller tiles, or fewer");
+  /* the tile that lives longest with the most bytes: the first large one */
+  const Tensor *big = &p->t[0];
+  for (int i = 1; i < p->n; i++)
+    if (p->t[i].bytes > big->bytes)
+      big = &p->t[i];
+  return asc_error(p->ctx, ASC_ERR_COMPILE, big->op->loc, "%s", msg);
 }
 
 /* ---- runtime-sized tensors ------------------------------------------------
@@ -756,7 +829,7 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
         t->last = l->end;
     }
   }
-  int64_t taken = user_bytes(body);
+  int64_t taken = user_bytes(body, p->group);
   int64_t cap = ub - taken;
   int *order = malloc(sizeof(int) * (size_t)p->n);
   if (!order)
@@ -772,10 +845,14 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
       break;
     Tensor *t = &p->t[best];
     t->slots = 1;
-    t->why = "single: double buffering would not fit in the UB";
+    t->why = p->group == ASC_TPOSITION_VECCALC
+                 ? "single: double buffering would not fit in the UB"
+                 : "single: double buffering would not fit in its memory";
     total = pack(p, order);
   }
   free(order);
+  if (total > cap && p->group != ASC_TPOSITION_VECCALC)
+    return fail_cube_capacity(p, total, cap, taken);
   if (total > cap)
     return fail_capacity(p, total, cap, ub, taken);
   int n_dynamic = 0;
@@ -860,10 +937,15 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
                        "asc.LocalTensorAuto releases the UB the compiler "
                        "gave the auto tensors: call it before them");
   }
-  const AscType *bt =
-      asc_type_get(ctx, ASC_TY_TBUF, ASC_DT_NONE, ASC_TPOSITION_VECCALC, 0);
+  const AscType *bt = asc_type_get(ctx, ASC_TY_TBUF, ASC_DT_NONE, p->group, 0);
   AscOp *pool = simple(p, body, &at, loc, ASC_OP_TBUF, NULL, 0, bt);
-  pool->results[0].name = asc_strdup(ctx, "auto_ub_pool");
+  static const char *const pool_names[] = {
+      [ASC_TPOSITION_A1] = "auto_l1_pool",
+      [ASC_TPOSITION_A2] = "auto_l0a_pool",
+      [ASC_TPOSITION_B2] = "auto_l0b_pool",
+      [ASC_TPOSITION_CO1] = "auto_l0c_pool",
+      [ASC_TPOSITION_VECCALC] = "auto_ub_pool"};
+  pool->results[0].name = asc_strdup(ctx, pool_names[p->group]);
   AscValue *bytes = constant(p, body, &at, loc, i32, pool_bytes);
   AscValue *init_ops[3] = {&pipe_op->results[0], &pool->results[0], bytes};
   simple(p, body, &at, loc, ASC_OP_INIT_BUFFER_BUF, init_ops, 3, NULL);
@@ -904,7 +986,8 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
       }
       AscValue *two = constant(p, b, &after, tl, it, 2);
       AscValue *ph = binary(p, b, &after, tl, ASC_OP_REM_S, k, two);
-      AscValue *slot = constant(p, b, &after, tl, it, align_up(t->bytes));
+      AscValue *slot =
+          constant(p, b, &after, tl, it, align_to(t->bytes, t->align));
       AscValue *mul = binary(p, b, &after, tl, ASC_OP_MUL_S, ph, slot);
       AscValue *base = constant(p, b, &after, tl, it, t->offset);
       off = binary(p, b, &after, tl, ASC_OP_ADD_S, mul, base);
@@ -943,20 +1026,22 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
     }
     asc_module_log(
         p->m,
-        "plan-ub: %s (%s:%d) %s x %lld = %lld bytes at offset %lld, %d "
+        "plan-ub: %s%s%s (%s:%d) %s x %lld = %lld bytes at offset %lld, %d "
         "slot%s (%s%s%s), live lines %d-%d (ops %d-%d)",
+        p->group == ASC_TPOSITION_VECCALC ? "" : group_name(p->group),
+        p->group == ASC_TPOSITION_VECCALC ? "" : " ",
         tensor_name(t, name, sizeof name), base_name(t->op->loc.file),
         t->op->loc.line, asc_dtype_name(t->op->results[0].type->dtype),
-        (long long)t->length, (long long)align_up(t->bytes),
+        (long long)t->length, (long long)align_to(t->bytes, t->align),
         (long long)t->offset, t->slots, t->slots == 2 ? "s" : "", t->why,
         t->pipes ? "; pipes " : "", pipe_names(t->pipes, pipes, sizeof pipes),
         t->op->loc.line, t->last_line, t->def, t->last);
   }
   asc_module_log(p->m,
-                 "plan-ub: pool %lld bytes of %lld available (UB %lld, %lld "
+                 "plan-ub: pool %lld bytes of %lld available (%s %lld, %lld "
                  "taken by init_buffer calls), %d tensor%s",
-                 (long long)pool_bytes, (long long)cap, (long long)ub,
-                 (long long)taken, p->n, p->n == 1 ? "" : "s");
+                 (long long)pool_bytes, (long long)cap, group_name(p->group),
+                 (long long)ub, (long long)taken, p->n, p->n == 1 ? "" : "s");
   if (n_dynamic)
     asc_module_log(p->m,
                    "plan-ub: %d runtime-sized tensor%s above the first %lld "
@@ -1001,17 +1086,39 @@ AscStatus asc_pass_plan_ub(AscModule *m, const char *opts) {
   for (AscOp *f = m->body->first; f && !s; f = f->next) {
     if (f->id != ASC_OP_FUNC || !asc_op_attr_int(f, "kernel", 0))
       continue;
-    Plan p;
-    memset(&p, 0, sizeof p);
-    p.m = m;
-    p.ctx = m->ctx;
-    p.reserve = asc_kernel_reserve(m, asc_op_attr_str(f, "sym_name"));
-    const AscPlatform *pf = asc_platform_get("Ascend910B1");
-    int64_t cap = ub >= 0 ? ub : pf ? asc_reserve_ub_user(&p.reserve, pf) : 0;
-    s = plan_kernel(&p, f, cap);
-    asc_block_reset_ids(f->regions[0].block);
-    free(p.t);
-    free(p.loops);
+    /* the UB, then each cube memory (family: tiles, cube) */
+    static const int groups[] = {ASC_TPOSITION_VECCALC, ASC_TPOSITION_A1,
+                                 ASC_TPOSITION_A2, ASC_TPOSITION_B2,
+                                 ASC_TPOSITION_CO1};
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0] && !s; g++) {
+      Plan p;
+      memset(&p, 0, sizeof p);
+      p.m = m;
+      p.ctx = m->ctx;
+      p.group = groups[g];
+      p.reserve = asc_kernel_reserve(m, asc_op_attr_str(f, "sym_name"));
+      const AscPlatform *pf = asc_platform_get("Ascend910B1");
+      int64_t cap = 0;
+      switch (p.group) {
+      case ASC_TPOSITION_A1:
+        cap = pf ? asc_reserve_l1_user(&p.reserve, pf) : 0;
+        break;
+      case ASC_TPOSITION_A2:
+      case ASC_TPOSITION_B2:
+        cap = L0AB_BYTES;
+        break;
+      case ASC_TPOSITION_CO1:
+        cap = pf ? (int64_t)pf->l0c_size : 0;
+        break;
+      default:
+        cap = ub >= 0 ? ub : pf ? asc_reserve_ub_user(&p.reserve, pf) : 0;
+        break;
+      }
+      s = plan_kernel(&p, f, cap);
+      asc_block_reset_ids(f->regions[0].block);
+      free(p.t);
+      free(p.loops);
+    }
   }
   return s;
 }

@@ -303,6 +303,10 @@ static int run_meets(const GmRec *y, int64_t s, int64_t e) {
     return 0;
   if (!y->rows)
     return 1;
+  if (y->row_step == 0) /* every run is the first (a copy with stride 0) */
+    return y->row0 < e && y->row0 + y->row_len > s;
+  if (y->row_step < 0)
+    return 1; /* (no copy records such runs; the ranges meet) */
   /* the runs k of y with row0 + k * step < e and row0 + k * step + len > s */
   int64_t k0 = s - y->row0 - y->row_len + 1, k1 = e - 1 - y->row0;
   k0 = k0 <= 0 ? 0 : (k0 + y->row_step - 1) / y->row_step;

@@ -224,8 +224,7 @@ def test_compile_errors_name_file_and_line() -> None:
     with pytest.raises(CompileError, match="float32 and int32") as info:
         mixed_dtype_kernel[1](x, np.zeros(64, np.int32))
     assert info.value.line == _line_of(mixed_dtype_kernel, "the bad line")
-    with pytest.raises(CompileError, match="the UB cannot hold"):
-        bad_shape_kernel[1](np.zeros(1 << 16, np.float32), 1 << 15)
+    # (a tile larger than the UB is split into chunks: test_asc2_split.py)
 
 
 def test_range_keyword_errors() -> None:

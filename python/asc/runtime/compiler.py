@@ -192,6 +192,10 @@ def _compile_kernel(jit_fn: Any, specs: Dict[str, ParamSpec], options: Dict[str,
     try:
         module.verify()
         if has_tiles:  # (also with run_passes=False: nothing runs tile ops)
+            # tiles too large for the UB become loops over chunks (the UB any kernel may use: the kernel type is
+            # not known yet)
+            ub = usable_ub(platform, options) if platform else 0
+            module.run_pass(f"split-tiles{{ub={ub}}}" if ub else "split-tiles")
             module.run_pass("lower-tiles")
             module.verify()
         passes = list(PIPELINE) if options.get("run_passes", True) else []
