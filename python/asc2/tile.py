@@ -245,6 +245,64 @@ class Tile(IRValue):
     def squeeze(self, *axis: Any) -> "Tile":
         return squeeze(self, *axis)
 
+    def __floordiv__(self, other: Any) -> Any:
+        return div(self, other)  # (PyAsc2's Tile: // is /)
+
+    def __pos__(self) -> "Tile":
+        return self
+
+    def to(self, dtype: Any) -> "Tile":
+        """`tile.to(dtype)`: the elements converted (PyAsc2's rule: between float types, between signed int
+        types of different widths, or between a float and a signed int type of one width; a float to an int
+        truncates towards zero, to a narrower float rounds to nearest even). The Ascend910B's Cast must have the
+        pair, else a CompileError at the line."""
+        return to_dtype(self, dtype)
+
+
+def _unary_method(name: str) -> Any:
+    def method(self: Tile) -> Any:
+        import asc2
+
+        return getattr(asc2, name)(self)
+
+    method.__name__ = name
+    method.__qualname__ = f"Tile.{name}"
+    method.__doc__ = f"`tile.{name}()`: asc2.{name}(tile)."
+    return method
+
+
+for _name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "log", "log2", "floor", "ceil", "abs", "erf",
+              "exp2", "sqrt", "rsqrt", "relu"):
+    setattr(Tile, _name, _unary_method(_name))
+del _name
+
+
+def to_dtype(x: Any, dtype: Any) -> Tile:
+    """Tile.to (above)."""
+    api = "Tile.to"
+    d = _const(dtype)
+    if not isinstance(d, dt.DataType):
+        raise error(f"{api}: dtype must be an asc data type, got {describe(d)}", "hint: write t.to(asc.float32)")
+    if x.compared is not None:
+        raise error(f"{api}: a comparison's result (a mask) has no elements to convert",
+                    "hint: select values with asc2.where first")
+    if d == x.dtype:
+        return x
+
+    def kind(t: dt.DataType) -> str:
+        return "f" if t.is_float() else "s" if t.is_int() and t.is_signed() and t != dt.bool_ else "?"
+
+    a, b = kind(x.dtype), kind(d)
+    same_width = x.dtype.sizeof() == d.sizeof()
+    if "?" in (a, b) or (a == b == "s" and same_width) or (a != b and not same_width):
+        raise error(f"{api}: converting {x.dtype.name} to {d.name} is not supported (PyAsc2's rule: float to float, "
+                    "signed int to a signed int of another width, float to or from a signed int of its width)",
+                    "hint: convert in two steps, e.g. through float32")
+    from asc.language.core.enums import RoundMode
+
+    mode = RoundMode.CAST_TRUNC if a == "f" and b == "s" else None
+    return _cast(x, d, mode)
+
 
 def _tile_type(dtype: dt.DataType) -> Any:
     from asc.language.core.enums import TPosition
@@ -960,11 +1018,13 @@ def broadcast_to(input: Any, *shape: Any) -> Tile:
 
 # ---- comparisons and where -----------------------------------------------------------------------------------
 
-def _cast(x: Tile, dtype: dt.DataType) -> Tile:
-    """x converted to dtype (asc2.cast: asc.cast; to a narrower float rounding to nearest even)."""
+def _cast(x: Tile, dtype: dt.DataType, mode: Any = None) -> Tile:
+    """x converted to dtype (asc2.cast: asc.cast; mode None: to a wider type exactly, else rounding to nearest
+    even)."""
     from asc.language.core.enums import RoundMode
 
-    mode = RoundMode.CAST_NONE if dtype.sizeof() > x.dtype.sizeof() else RoundMode.CAST_RINT
+    if mode is None:
+        mode = RoundMode.CAST_NONE if dtype.sizeof() > x.dtype.sizeof() else RoundMode.CAST_RINT
     h = _b.current().create1("asc2.cast", [x], _tile_type(dtype),
                              attrs={"round_mode": ("RoundMode", mode), "length": x.size})
     return Tile(h, dtype, x.shape)
