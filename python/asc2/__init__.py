@@ -17,56 +17,42 @@ L1 / L0A / L0B / L0C tensors planned by plan-ub one pool per memory and the cube
 synchronised by insert-sync. What works and what raises NotImplementedError: docs/api.md, "asc2".
 """
 
+from .compare import (
+    equal,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    not_equal,
+    where,
+)
+from .creation import (
+    concat,
+    full,
+    full_like,
+    zeros,
+    zeros_like,
+)
 from .cube import copy, matmul, matmul_acc, zeros_acc
-from .jit import jit
-from .tile import (
-    Tensor,
-    Tile,
-    TileLocation,
+from .elementwise import (
     abs,
     add,
-    atomic_add,
-    atomic_max,
-    atomic_min,
-    block_idx,
-    block_num,
-    broadcast_to,
     ceil,
-    concat,
     cos,
     cosh,
     div,
-    equal,
     erf,
     exp,
     exp2,
-    expand_dims,
     floor,
-    full,
-    full_like,
-    greater,
-    greater_equal,
     left_shift,
-    less,
-    less_equal,
-    load,
     log,
     log2,
-    mask,
     maximum,
     minimum,
     mul,
     negative,
-    not_equal,
-    num_tiles,
-    range,
-    ravel,
-    reduce_max,
-    reduce_min,
-    reduce_prod,
-    reduce_sum,
     relu,
-    reshape,
     right_shift,
     rms_norm,
     rsqrt,
@@ -74,15 +60,43 @@ from .tile import (
     sinh,
     softmax,
     sqrt,
-    squeeze,
-    store,
     sub,
     tan,
     tanh,
+)
+from .jit import jit
+from .mask import (
+    mask,
+)
+from .memory import (
+    atomic_add,
+    atomic_max,
+    atomic_min,
+    block_idx,
+    block_num,
+    load,
+    num_tiles,
+    store,
+)
+from .reduce import (
+    reduce_max,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)
+from .shape import (
+    broadcast_to,
+    expand_dims,
+    ravel,
+    reshape,
+    squeeze,
+)
+from .tile import (
+    Tensor,
+    Tile,
+    TileLocation,
+    range,
     tensor,
-    where,
-    zeros,
-    zeros_like,
 )
 
 __all__ = [
