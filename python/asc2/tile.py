@@ -41,10 +41,12 @@ class TileLocation(enum.IntEnum):
 class Asc2Range(LoopRange):
     """`asc2.range(start, stop, step, *, unroll_factor=1, parallel=False)`: a
     runtime loop. unroll_factor > 1 is the scf.for's `unroll_factor`
-    attribute, emitted as `#pragma GCC unroll N` (clang and gcc spell it so) before the Ascend C loop (the
-    simulator's timing model charges nothing for loop control, so it changes
-    no estimate); parallel is checked and has no effect (the UB planner
-    double-buffers the tiles of a loop body on its own)."""
+    attribute, emitted as `#pragma GCC unroll N` (clang, so bisheng, and gcc
+    both take this spelling; gcc rejects `#pragma unroll`) before the Ascend C loop (the simulator's timing
+    model charges nothing for loop control, so it changes no estimate);
+    parallel is checked and has no effect (as in PyAsc2, whose attribute no
+    pass reads yet; the UB planner double-buffers a loop body's tiles on its
+    own)."""
 
     def loop_attrs(self, given: Dict[str, Any]) -> Dict[str, Any]:
         n = ConstExpr.unwrap(given.get("unroll_factor", 1))
