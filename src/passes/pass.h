@@ -38,6 +38,10 @@ AscStatus asc_pass_reserved_ubuf(AscModule *m, const char *opts);
  * "cube-only" (matmul_cube_only), "type=N" (an explicit asc.KernelType). */
 AscStatus asc_pass_detect_kernel_type(AscModule *m, const char *opts);
 
+/* The option "ub=BYTES" of plan-ub and split-tiles into *ub (left as it
+ * was when opts is empty); -1 for anything else. */
+int asc_pass_ub_option(const char *opts, int64_t *ub);
+
 /* Ops without side effects: erasable when their results are unused
  * (scalar arithmetic, constants, system variables, address and tensor
  * offsets). Never an op that writes memory or changes state. */

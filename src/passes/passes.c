@@ -58,6 +58,19 @@ AscStatus asc_run_pass(AscModule *m, const char *name) {
                    name ? name : "(null)");
 }
 
+int asc_pass_ub_option(const char *opts, int64_t *ub) {
+  if (!opts || !*opts)
+    return 0;
+  if (strncmp(opts, "ub=", 3) != 0)
+    return -1;
+  char *end = NULL;
+  long long v = strtoll(opts + 3, &end, 10);
+  if (end == opts + 3 || *end || v <= 0 || v > ((long long)1 << 32))
+    return -1;
+  *ub = v;
+  return 0;
+}
+
 /* ---- purity -----------------------------------------------------------------
  */
 

@@ -1051,24 +1051,9 @@ static AscStatus plan_kernel(Plan *p, AscOp *kernel, int64_t ub) {
   return ASC_OK;
 }
 
-/* ub: -1 when not given (each kernel's own then) */
-static int parse_opts(const char *opts, int64_t *ub) {
-  *ub = -1;
-  if (!opts || !*opts)
-    return 0;
-  if (strncmp(opts, "ub=", 3) != 0)
-    return -1;
-  char *end = NULL;
-  long long v = strtoll(opts + 3, &end, 10);
-  if (end == opts + 3 || *end || v <= 0 || v > ((long long)1 << 32))
-    return -1;
-  *ub = v;
-  return 0;
-}
-
 AscStatus asc_pass_plan_ub(AscModule *m, const char *opts) {
-  int64_t ub;
-  if (parse_opts(opts, &ub))
+  int64_t ub = -1; /* not given: each kernel's own */
+  if (asc_pass_ub_option(opts, &ub))
     return asc_error(m->ctx, ASC_ERR_COMPILE, (AscLoc){0},
                      "pass 'plan-ub': options are ub=BYTES, got '%s'", opts);
   AscStatus s = ASC_OK;

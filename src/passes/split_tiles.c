@@ -489,24 +489,10 @@ static AscStatus split_block(Splitter *sp, AscBlock *b) {
   return s;
 }
 
-/* ub: the option's bytes */
-static int parse_opts(const char *opts, int64_t *ub) {
-  *ub = 192 * 1024 - 256; /* the Ascend910B's UB less a MIX kernel's part */
-  if (!opts || !*opts)
-    return 0;
-  if (strncmp(opts, "ub=", 3) != 0)
-    return -1;
-  char *end = NULL;
-  long long v = strtoll(opts + 3, &end, 10);
-  if (end == opts + 3 || *end || v <= 0 || v > ((long long)1 << 32))
-    return -1;
-  *ub = v;
-  return 0;
-}
-
 AscStatus asc_pass_split_tiles(AscModule *m, const char *opts) {
-  Splitter sp = {m, m->ctx, 0, {0}, 0};
-  if (parse_opts(opts, &sp.ub))
+  /* default: the Ascend910B's UB less a MIX kernel's part */
+  Splitter sp = {m, m->ctx, 192 * 1024 - 256, {0}, 0};
+  if (asc_pass_ub_option(opts, &sp.ub))
     return asc_error(m->ctx, ASC_ERR_COMPILE, (AscLoc){0},
                      "pass 'split-tiles': options are ub=BYTES, got '%s'",
                      opts);
