@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, Iterator, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -32,6 +32,18 @@ def _collect(compiled: Any) -> None:
         _sources[f"// emitter failed: {e}\n#error emitter failed"] = compiled.name
         return
     _sources.setdefault(text, compiled.name)
+
+
+def compiles_during(fn: Any) -> List[Any]:
+    """Calls fn() and returns the kernels compiled meanwhile (CompiledKernel objects, in order; a cache hit
+    compiles nothing)."""
+    seen: List[Any] = []
+    compiler.compile_listeners.append(seen.append)
+    try:
+        fn()
+    finally:
+        compiler.compile_listeners.remove(seen.append)
+    return seen
 
 
 def syntax_check(text: str, workdir: Path, index: int) -> Tuple[bool, str]:

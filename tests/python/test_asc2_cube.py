@@ -6,15 +6,15 @@ the Python line."""
 from __future__ import annotations
 
 import re
-from typing import Any, List
+from typing import Any
 
 import numpy as np
 import pytest
+from conftest import compiles_during
 
 import asc
 import asc2
 from asc.codegen.errors import CompileError
-from asc.runtime import compiler
 
 L1, L0A, L0B = asc2.TileLocation.L1, asc2.TileLocation.L0A, asc2.TileLocation.L0B
 
@@ -36,15 +36,6 @@ def tol(dtype: str) -> float:
     return {"float16": 2e-3, "float32": 2e-3, "bfloat16": 2e-2}[dtype]
 
 
-def compiled(fn: Any) -> List[Any]:
-    """Calls fn, returns the kernels it compiled."""
-    seen: List[Any] = []
-    compiler.compile_listeners.append(seen.append)
-    try:
-        fn()
-    finally:
-        compiler.compile_listeners.remove(seen.append)
-    return seen
 
 
 @asc2.jit(always_compile=True)
@@ -64,7 +55,7 @@ def mm(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddr
 def test_matmul_relu_to(dtype: str, out: str, relu: bool) -> None:
     a, b = rand((16, 32), dtype, 1), rand((32, 48), dtype, 2)
     c = torch.zeros((16, 48), dtype=TORCH[out])
-    (ck,) = compiled(lambda: mm[1](a, b, c, 16, 32, 48, relu, getattr(asc, out)))
+    (ck,) = compiles_during(lambda: mm[1](a, b, c, 16, 32, 48, relu, getattr(asc, out)))
     ref = f64(a) @ f64(b)
     if relu:
         ref = np.maximum(ref, 0)
@@ -154,7 +145,7 @@ def test_loop_tiles_double_buffered(dtype: str, tmp_path: Any, monkeypatch: Any)
     monkeypatch.setenv("PYASC_DUMP_PATH", str(tmp_path))
     a, b = rand((32, 128), dtype, 7), rand((128, 32), dtype, 8)
     c = torch.zeros((32, 32), dtype=torch.float32)
-    (ck,) = compiled(lambda: k_loop[1](a, b, c, 32, 128, 32, 32))
+    (ck,) = compiles_during(lambda: k_loop[1](a, b, c, 32, 128, 32, 32))
     np.testing.assert_allclose(f64(c), f64(a) @ f64(b), rtol=tol(dtype), atol=tol(dtype))
     (log_file,) = tmp_path.glob("k_loop-*.passes.log")
     log = log_file.read_text()

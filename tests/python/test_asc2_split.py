@@ -5,26 +5,20 @@ the line for what cannot be split."""
 from __future__ import annotations
 
 import re
-from typing import Any, List
+from typing import Any
 
 import numpy as np
 import pytest
+from conftest import compiles_during
 
 import asc
 import asc2
 from asc.codegen.errors import CompileError
-from asc.runtime import compiler
 
 
 def _compiled(run: Any) -> Any:
     """Runs run() and returns what it compiled (one kernel)."""
-    seen: List[Any] = []
-    compiler.compile_listeners.append(seen.append)
-    try:
-        run()
-    finally:
-        compiler.compile_listeners.remove(seen.append)
-    (ck,) = seen
+    (ck,) = compiles_during(run)
     return ck
 
 

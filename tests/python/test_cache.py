@@ -11,9 +11,10 @@ from typing import Any, Dict, List
 
 import numpy as np
 import pytest
+from conftest import compiles_during
 
 import asc
-from asc.runtime import cache, compiler
+from asc.runtime import cache
 
 # ---- a kernel module written to disk, run in fresh processes -----------------------------
 
@@ -389,16 +390,6 @@ def _uses_global(z: asc.GlobalAddress):
     g = asc.GlobalTensor()
     g.set_global_buffer(z)
     g.set_value(0, FACTOR * 2)
-
-
-def compiles_during(fn: Any) -> List[Any]:
-    seen: List[Any] = []
-    compiler.compile_listeners.append(seen.append)
-    try:
-        fn()
-    finally:
-        compiler.compile_listeners.remove(seen.append)
-    return seen
 
 
 def test_in_process_hit_and_global_change() -> None:

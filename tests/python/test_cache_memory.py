@@ -15,10 +15,11 @@ from typing import Any, Iterator, List
 
 import numpy as np
 import pytest
+from conftest import compiles_during
 
 import asc
 from asc.lib.runtime import state
-from asc.runtime import cache, compiler, memory_cache
+from asc.runtime import cache, memory_cache
 from asc.runtime.launcher import fast_key
 
 BOUND = 4
@@ -59,14 +60,6 @@ def bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     cache.set_memory_cache_size(old)
 
 
-def compiles_during(fn: Any) -> List[Any]:
-    seen: List[Any] = []
-    compiler.compile_listeners.append(seen.append)
-    try:
-        fn()
-    finally:
-        compiler.compile_listeners.remove(seen.append)
-    return seen
 
 
 def held(z: np.ndarray, k: int) -> Any:
