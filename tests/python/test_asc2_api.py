@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from conftest import compiles_during
 
 import asc
 import asc2
 from asc.codegen.errors import CompileError
-from asc.runtime import compiler
 
 
 def _close(out: np.ndarray, want: np.ndarray, dtype: str) -> None:
@@ -327,13 +327,7 @@ def unroll_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, n: int, fa
 
 
 def _compiled(kernel: Any, *args: Any) -> Any:
-    seen: list = []
-    compiler.compile_listeners.append(seen.append)
-    try:
-        kernel[1](*args)
-    finally:
-        compiler.compile_listeners.remove(seen.append)
-    (ck,) = seen
+    (ck,) = compiles_during(lambda: kernel[1](*args))
     return ck
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import compiles_during
+from test_asc2_matmul import chain_kernel
 
 import asc
 import asc2
@@ -100,17 +101,8 @@ def test_zeros_acc() -> None:
     assert torch.count_nonzero(c) == 0
 
 
-@asc2.jit(always_compile=True)
-def chain(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, m: asc.ConstExpr[int],
-          k: asc.ConstExpr[int], n: asc.ConstExpr[int], dtype: asc.ConstExpr, relu: asc.ConstExpr[bool]):
-    """(relu(A B) as dtype) B: the product to L1 by the fixpipe (asc2.copy), back into L0A."""
-    b = asc2.load(asc2.tensor(b_ptr, [k, n]), [k, n], offsets=[0, 0], location=L0B)
-    c = asc2.load(asc2.tensor(a_ptr, [m, k]), [m, k], offsets=[0, 0], location=L0A) @ b
-    if relu:
-        c = asc2.relu(c)
-    c_l1 = asc2.copy(c.to(dtype), [m, n], offsets=[0, 0], location=L1)
-    asc2.store(asc2.copy(c_l1, [m, n], offsets=[0, 0], location=L0A) @ b, asc2.tensor(c_ptr, [m, n]),
-               offsets=[0, 0])
+# (relu(A B) as dtype) B: the product to L1 by the fixpipe (asc2.copy), back into L0A
+chain = chain_kernel
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import compiles_during
 
 import asc
 import asc2
 from asc.codegen.errors import CompileError
-from asc.runtime import compiler
 
 OPS = [
     (asc2.reduce_sum, np.sum),
@@ -133,13 +133,7 @@ def test_asc2_softmax(dtype: str, rows: int, cols: int, block: int, cores: int) 
 
 
 def _compiled(kernel: Any, *args: Any) -> Any:
-    seen: list = []
-    compiler.compile_listeners.append(seen.append)
-    try:
-        kernel[1](*args)
-    finally:
-        compiler.compile_listeners.remove(seen.append)
-    (ck,) = seen
+    (ck,) = compiles_during(lambda: kernel[1](*args))
     return ck
 
 
