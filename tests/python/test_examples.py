@@ -26,7 +26,7 @@ def load(path: Path) -> ModuleType:
 def test_examples_found() -> None:
     assert {p.parent.name for p in SCRIPTS} >= {"01_add", "02_add_framework", "relu", "03_matmul",
                                                 "03_matmul_cube_only", "04_softmax", "05_layer_norm",
-                                                "06_auto_sync", "07_topk", "08_softmax_adv"}
+                                                "06_auto_sync", "07_topk", "08_softmax_adv", "10_asc2"}
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.parent.name)
