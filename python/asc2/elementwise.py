@@ -127,6 +127,10 @@ _FOLD = {
 }
 
 
+# the unary operators PyAsc2 also applies to a runtime scalar (its support_scalar)
+_SCALAR_FORMS = ("asc2.exp", "asc2.erf", "asc2.sqrt")
+
+
 def _unary(api: str, x: Any, row: str) -> Any:
     x = _const(x)
     if is_number(x) and not isinstance(x, bool) and api in _FOLD:
@@ -134,8 +138,15 @@ def _unary(api: str, x: Any, row: str) -> Any:
             return _FOLD[api](float(x))  # a Python float, used as a scalar where it meets a tile
         except (ValueError, ZeroDivisionError, OverflowError) as e:
             raise error(f"{api}({x!r}): {e}", "hint: pass a number in the function's domain") from None
+    if isinstance(x, Scalar) and api in _SCALAR_FORMS:
+        # PyAsc2's scalar form (exp, erf, sqrt of a runtime number, as float32): the scalar unit has no such
+        # instruction, so a one-element tile (Duplicate), the vector operator, GetValue
+        one = _full_tile(to_scalar(x, dt.float32), Tile(None, dt.float32, (1,)))
+        return _element0(_unary(api, one, row))
     if not isinstance(x, Tile):
-        raise NotImplementedError(f"{api} of a runtime scalar is not supported yet: pass a tile or a number")
+        forms = ", ".join(sorted(_SCALAR_FORMS))
+        raise error(f"{api} takes a tile or a compile-time number, got {describe(x)} (as in PyAsc2, only {forms} "
+                    "also take a runtime scalar)", f"hint: apply {api} to a tile")
     _check_masked(api, x.dtype)
     if x.dtype == dt.bfloat16:  # (no bfloat16 arithmetic on the Ascend910B: in float32, rounded back once)
         return _cast(_unary(api, _cast(x, dt.float32), row), dt.bfloat16)
@@ -210,7 +221,8 @@ def log2(input: Any) -> Any:
             raise error(f"asc2.log2({x!r}): math domain error", "hint: pass a positive number")
         return math.log2(float(x))
     if not isinstance(x, Tile):
-        raise NotImplementedError("asc2.log2 of a runtime scalar is not supported yet: pass a tile or a number")
+        raise error(f"asc2.log2 takes a tile or a compile-time number, got {describe(x)} (as in PyAsc2)",
+                    "hint: apply asc2.log2 to a tile")
     if x.dtype == dt.bfloat16:  # (as _unary: in float32, rounded back once)
         return _cast(log2(_cast(x, dt.float32)), dt.bfloat16)
     if x.dtype not in (dt.float16, dt.float32):

@@ -3,6 +3,9 @@ on the simulator against NumPy; the conversions PyAsc2 refuses are CompileErrors
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -123,3 +126,37 @@ def test_tile_has_pyasc2_methods() -> None:
                  "log2", "floor", "ceil", "abs", "erf", "exp2", "sqrt", "rsqrt", "relu", "broadcast_to", "reshape",
                  "ravel", "expand_dims", "squeeze", "__floordiv__", "__pos__", "__neg__", "__add__"):
         assert callable(getattr(asc2.Tile, name)), name
+
+
+@asc2.jit
+def scalar_form_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, s: float, name: asc.ConstExpr):
+    x = asc2.load(asc2.tensor(x_ptr, [16]), [16], offsets=[0])
+    if name == "exp":
+        v = asc2.exp(s)
+    elif name == "erf":
+        v = asc2.erf(s)
+    else:
+        v = asc2.sqrt(s)
+    asc2.store(x * v, asc2.tensor(z_ptr, [16]), offsets=[0])
+
+
+@pytest.mark.parametrize("name, ref", [("exp", math.exp), ("erf", math.erf), ("sqrt", math.sqrt)])
+@pytest.mark.parametrize("s", [0.0, 0.75, 2.5])
+def test_scalar_forms_of_exp_erf_sqrt(name: str, ref: Any, s: float) -> None:
+    """PyAsc2's exp, erf and sqrt also take a runtime scalar (float32): a one-element tile, the operator,
+    GetValue."""
+    x = np.linspace(-1, 1, 16).astype(np.float32)
+    z = np.zeros_like(x)
+    scalar_form_kernel[1](x, z, s, name)
+    np.testing.assert_allclose(z, x * np.float32(ref(s)), rtol=2e-6, atol=1e-7)
+
+
+@asc2.jit
+def scalar_form_refused(z_ptr: asc.GlobalAddress, s: float):
+    asc2.store(asc2.full([8], asc2.tanh(s)), asc2.tensor(z_ptr, [8]), offsets=[0])  # the bad line
+
+
+def test_other_unary_operators_refuse_a_runtime_scalar() -> None:
+    with pytest.raises(CompileError, match="asc2.tanh takes a tile or a compile-time number") as info:
+        scalar_form_refused[1](np.zeros(8, np.float32), 0.5)
+    assert info.value.filename == __file__
