@@ -248,8 +248,9 @@ def negative(input: Any) -> Any:
 
 
 def softmax(input: Any) -> Tile:
-    """`asc2.softmax(tile)`: the softmax of each row (the last dim) of a float16 / float32 tile of rank 1 or 2
-    (at most 64 rows): per row ReduceMax, Sub of the max, Exp, ReduceSum, Div by the sum."""
+    """`asc2.softmax(tile)`: the softmax of each row (the last dim) of a float16 / float32 tile of rank 1 or 2:
+    per row ReduceMax, Sub of the max, Exp, ReduceSum, Div by the sum (up to 64 rows unrolled, more in a loop
+    over the rows)."""
     x = _const(input)
     if not isinstance(x, Tile) or x.compared is not None:
         raise error(f"asc2.softmax: the argument must be a tile, got {describe(x)}",
@@ -260,10 +261,6 @@ def softmax(input: Any) -> Tile:
     if len(x.shape) > 2:
         raise error(f"asc2.softmax: a tile of rank {len(x.shape)} (rank 1 and 2, as PyAsc2)",
                     "hint: softmax a 1-D or 2-D tile")
-    rows = x.size // x.shape[-1]
-    if rows > 64:
-        raise NotImplementedError(f"asc2.softmax: a tile of {rows} rows is not supported yet (at most 64: each row "
-                                  "is unrolled; docs/api.md, asc2)")
     h = _b.current().create1("asc2.softmax", [x], _tile_type(x.dtype),
                              attrs={"length": x.size, "width": x.shape[-1]})
     return Tile(h, x.dtype, x.shape)
@@ -271,7 +268,7 @@ def softmax(input: Any) -> Tile:
 
 def rms_norm(input: Any, gamma: Any, epsilon: Any) -> Tile:
     """`asc2.rms_norm(tile, gamma, epsilon)`: each row (the last dim) x of a float16 / float32 tile of rank 1 or 2
-    (at most 64 rows) as x / sqrt(mean(x * x) + epsilon) * gamma, gamma a tile of one row of the same dtype;
+    as x / sqrt(mean(x * x) + epsilon) * gamma, gamma a tile of one row of the same dtype;
     computed in float32 (a float16 tile is cast, the result rounded back once)."""
     api = "asc2.rms_norm"
     x, g, eps = _const(input), _const(gamma), _const(epsilon)
@@ -291,9 +288,6 @@ def rms_norm(input: Any, gamma: Any, epsilon: Any) -> Tile:
     if not (isinstance(eps, Scalar) or (is_number(eps) and not isinstance(eps, bool))):
         raise error(f"{api}: epsilon must be a number, got {describe(eps)}", "hint: write 1e-6")
     rows = x.size // width
-    if rows > 64:
-        raise NotImplementedError(f"{api}: a tile of {rows} rows is not supported yet (at most 64: each row is "
-                                  "unrolled; docs/api.md, asc2)")
     if rows > 1 and (width * 4) % UB_BLOCK_BYTES:
         raise NotImplementedError(f"{api}: rows of {width} elements are no whole 32-byte blocks in float32, which "
                                   "the computation uses; not supported yet")

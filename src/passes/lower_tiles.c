@@ -341,8 +341,78 @@ static void fold(Cursor *c, AscOpId id, AscValue *dst, AscValue *a, AscValue *b,
   emit(c, id, ops, 4, NULL, NULL, 0, 0);
 }
 
-/* the rows a softmax, rms_norm or reduction over the last dim unrolls */
-enum { SOFTMAX_MAX_ROWS = 64 };
+/* ---- row-wise lowerings (softmax, rms_norm, a reduction of each row) ------
+ * Up to ROWS_UNROLLED rows are unrolled (each row's views at constant
+ * offsets); more are an scf.for over the rows (uint32 index; the views at
+ * index * width), whose body the same code makes:
+ *
+ *   RowLoop l;
+ *   for (Cursor *b = row_first(&l, &c, rows, width); b; b = row_next(&l))
+ *     ... row_view(&l, t), row_index(&l), emitting at b ...
+ */
+enum { ROWS_UNROLLED = 64 };
+
+typedef struct RowLoop {
+  Cursor *outer;
+  Cursor body; /* the loop's body (looped) */
+  int64_t rows, width, r;
+  int looped;
+  AscValue *iv, *at; /* looped: the row and its first element */
+} RowLoop;
+
+static Cursor *row_first(RowLoop *l, Cursor *c, int64_t rows, int64_t width) {
+  memset(l, 0, sizeof *l);
+  l->outer = c;
+  l->rows = rows;
+  l->width = width;
+  if (rows <= ROWS_UNROLLED)
+    return rows > 0 && c->ok ? c : NULL;
+  l->looped = 1;
+  AscValue *b[3] = {i_const(c, ASC_DT_UINT32, 0), NULL, NULL};
+  b[1] = i_const(c, ASC_DT_UINT32, rows);
+  b[2] = i_const(c, ASC_DT_UINT32, 1);
+  const AscType *u32 = asc_type_scalar(c->lw->ctx, ASC_DT_UINT32);
+  const AscType *const iv_types[1] = {u32};
+  const AscType *const *region_types[1] = {iv_types};
+  const int region_n[1] = {1};
+  AscOp *loop = c->ok && b[0] && b[1] && b[2]
+                    ? asc_op_create(c->lw->ctx, ASC_OP_FOR, c->loc, b, 3, NULL,
+                                    0, NULL, 0, 1, region_types, region_n)
+                    : NULL;
+  if (!loop) {
+    c->ok = 0;
+    return NULL;
+  }
+  asc_block_insert_before(c->b, c->before, loop);
+  Cursor in = {c->lw, loop->regions[0].block, NULL, c->loc, 1};
+  l->body = in;
+  l->iv = &loop->regions[0].block->args[0];
+  AscValue *w = i_const(&l->body, ASC_DT_UINT32, width);
+  l->at = arith(&l->body, ASC_OP_MUL_S, l->iv, w);
+  return &l->body;
+}
+
+static Cursor *row_next(RowLoop *l) {
+  if (!l->looped)
+    return ++l->r < l->rows && l->outer->ok ? l->outer : NULL;
+  emit(&l->body, ASC_OP_YIELD, NULL, 0, NULL, NULL, 0, 0);
+  if (!l->body.ok)
+    l->outer->ok = 0;
+  return NULL;
+}
+
+/* t's row (t: rows of l->width elements) */
+static AscValue *row_view(RowLoop *l, AscValue *t) {
+  if (!l->looped)
+    return view(l->outer, t, l->r * l->width);
+  AscValue *ops[2] = {t, l->at};
+  return res(emit(&l->body, ASC_OP_LT_OFFSET, ops, 2, t->type, NULL, 0, 0));
+}
+
+/* the row's index (uint32) */
+static AscValue *row_index(RowLoop *l) {
+  return l->looped ? l->iv : i_const(l->outer, ASC_DT_UINT32, l->r);
+}
 
 /* t[0] as a scalar (GetValue) */
 static AscValue *element0(Cursor *c, AscValue *t) {
@@ -449,15 +519,16 @@ static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc2.reduce: op = \"%s\" is none of sum, max, min, prod",
                      kind ? kind : "");
+  AscOpId whole = reductions[k].whole;
   if (width <= 0 || length % width || axis < -1 || axis > 1 ||
-      (axis == 1 && length / width > SOFTMAX_MAX_ROWS))
+      (axis == 1 && whole == ASC_OP_COUNT && length / width > ROWS_UNROLLED))
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc2.reduce: axis %lld of %lld elements in rows of %lld: "
-                     "axis must be 0 (the rows), 1 (each row, at most %d) or "
-                     "-1 (all), the rows divide the elements",
+                     "axis must be 0 (the rows), 1 (each row; a product of "
+                     "each of at most %d rows) or -1 (all), the rows divide "
+                     "the elements",
                      (long long)axis, (long long)length, (long long)width,
-                     SOFTMAX_MAX_ROWS);
-  AscOpId whole = reductions[k].whole;
+                     ROWS_UNROLLED);
   AscDType edt = op->results[0].type->dtype;
   if (axis != 0 && whole == ASC_OP_COUNT &&
       (edt != ASC_DT_FLOAT16 && edt != ASC_DT_FLOAT32))
@@ -501,15 +572,16 @@ static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
     out = auto_tile(&c, tt, rows);
     AscValue *red = auto_tile(&c, tt, 1);
     AscValue *tmp = auto_tile(&c, tt, 2 * ((width + lanes - 1) / lanes));
-    for (int64_t r = 0; r < rows && c.ok; r++) {
-      AscValue *row = view(&c, src, r * width);
-      AscValue *count = i_const(&c, ASC_DT_INT32, width);
+    RowLoop l;
+    for (Cursor *b = row_first(&l, &c, rows, width); b; b = row_next(&l)) {
+      AscValue *row = row_view(&l, src);
+      AscValue *count = i_const(b, ASC_DT_INT32, width);
       AscValue *ops[4] = {red, row, tmp, count};
-      emit(&c, whole, ops, 4, NULL, NULL, 0, 0);
-      AscValue *v = element0(&c, red);
-      AscValue *at = i_const(&c, ASC_DT_UINT32, r);
+      emit(b, whole, ops, 4, NULL, NULL, 0, 0);
+      AscValue *v = element0(b, red);
+      AscValue *at = row_index(&l);
       AscValue *set[3] = {out, at, v};
-      emit(&c, ASC_OP_LT_SET_VALUE, set, 3, NULL, NULL, 0, 0);
+      emit(b, ASC_OP_LT_SET_VALUE, set, 3, NULL, NULL, 0, 0);
     }
   } else {
     made = asc_op_info(whole)->name;
@@ -645,11 +717,11 @@ static AscStatus lower_softmax(Lowering *lw, AscOp *op, int64_t length) {
                      "asc2.softmax: tiles of %s are not supported (float16 and "
                      "float32)",
                      asc_dtype_name(dt));
-  if (width <= 0 || length % width || length / width > SOFTMAX_MAX_ROWS)
+  if (width <= 0 || length % width)
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc2.softmax: %lld elements in rows of %lld: the rows "
-                     "must divide the tile and be at most %d",
-                     (long long)length, (long long)width, SOFTMAX_MAX_ROWS);
+                     "must divide the tile",
+                     (long long)length, (long long)width);
   int64_t rows = length / width;
   int64_t eb = (int64_t)asc_dtype_size(dt);
   if (rows > 1 && (width * eb) % 32)
@@ -664,24 +736,25 @@ static AscStatus lower_softmax(Lowering *lw, AscOp *op, int64_t length) {
   AscValue *red = auto_tile(&c, tt, 1);
   AscValue *work = auto_tile(&c, tt, 2 * ((width + lanes - 1) / lanes));
   AscValue *fill = auto_tile(&c, tt, width);
-  for (int64_t r = 0; r < rows && c.ok; r++) {
-    AscValue *s_r = view(&c, src, r * width);
-    AscValue *o_r = view(&c, out, r * width);
-    AscValue *n = i_const(&c, ASC_DT_INT32, width);
+  RowLoop l;
+  for (Cursor *b = row_first(&l, &c, rows, width); b; b = row_next(&l)) {
+    AscValue *s_r = row_view(&l, src);
+    AscValue *o_r = row_view(&l, out);
+    AscValue *n = i_const(b, ASC_DT_INT32, width);
     AscValue *rmax[4] = {red, s_r, work, n};
-    emit(&c, ASC_OP_REDUCE_MAX, rmax, 4, NULL, NULL, 0, 0);
-    AscValue *m = element0(&c, red);
+    emit(b, ASC_OP_REDUCE_MAX, rmax, 4, NULL, NULL, 0, 0);
+    AscValue *m = element0(b, red);
     AscValue *dup_m[3] = {fill, m, n};
-    emit(&c, ASC_OP_DUPLICATE, dup_m, 3, NULL, NULL, 0, 0);
-    fold(&c, ASC_OP_SUB, o_r, s_r, fill, width);
+    emit(b, ASC_OP_DUPLICATE, dup_m, 3, NULL, NULL, 0, 0);
+    fold(b, ASC_OP_SUB, o_r, s_r, fill, width);
     AscValue *ex[3] = {o_r, o_r, n};
-    emit(&c, ASC_OP_EXP, ex, 3, NULL, NULL, 0, 0);
+    emit(b, ASC_OP_EXP, ex, 3, NULL, NULL, 0, 0);
     AscValue *rsum[4] = {red, o_r, work, n};
-    emit(&c, ASC_OP_REDUCE_SUM, rsum, 4, NULL, NULL, 0, 0);
-    AscValue *sum = element0(&c, red);
+    emit(b, ASC_OP_REDUCE_SUM, rsum, 4, NULL, NULL, 0, 0);
+    AscValue *sum = element0(b, red);
     AscValue *dup_s[3] = {fill, sum, n};
-    emit(&c, ASC_OP_DUPLICATE, dup_s, 3, NULL, NULL, 0, 0);
-    fold(&c, ASC_OP_DIV, o_r, o_r, fill, width);
+    emit(b, ASC_OP_DUPLICATE, dup_s, 3, NULL, NULL, 0, 0);
+    fold(b, ASC_OP_DIV, o_r, o_r, fill, width);
   }
   if (!c.ok || !out)
     return oom(lw, op);
@@ -852,14 +925,11 @@ static AscStatus lower_rms_norm(Lowering *lw, AscOp *op, int64_t length) {
   int64_t width = asc_op_attr_int(op, "width", length);
   AscDType dt = op->results[0].type->dtype;
   if ((dt != ASC_DT_FLOAT16 && dt != ASC_DT_FLOAT32) || width <= 0 ||
-      length % width || length / width > SOFTMAX_MAX_ROWS ||
-      op->operands[1]->type->dtype != dt)
+      length % width || op->operands[1]->type->dtype != dt)
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc2.rms_norm: %lld %s elements in rows of %lld: float16 "
-                     "or float32 (gamma too), the rows dividing the tile, at "
-                     "most %d",
-                     (long long)length, asc_dtype_name(dt), (long long)width,
-                     SOFTMAX_MAX_ROWS);
+                     "or float32 (gamma too), the rows dividing the tile",
+                     (long long)length, asc_dtype_name(dt), (long long)width);
   int64_t rows = length / width;
   if (rows > 1 && (width * 4) % 32)
     return asc_error(
@@ -880,31 +950,32 @@ static AscStatus lower_rms_norm(Lowering *lw, AscOp *op, int64_t length) {
   AscValue *work = auto_tile(&c, ft, 2 * ((width + 63) / 64));
   AscValue *out = auto_tile(&c, ft, length);
   fold(&c, ASC_OP_MUL, sq, x, x, length);
-  for (int64_t r = 0; r < rows && c.ok; r++) {
-    AscValue *sq_r = view(&c, sq, r * width);
-    AscValue *x_r = view(&c, x, r * width);
-    AscValue *o_r = view(&c, out, r * width);
-    AscValue *n = i_const(&c, ASC_DT_INT32, width);
+  RowLoop l;
+  for (Cursor *b = row_first(&l, &c, rows, width); b; b = row_next(&l)) {
+    AscValue *sq_r = row_view(&l, sq);
+    AscValue *x_r = row_view(&l, x);
+    AscValue *o_r = row_view(&l, out);
+    AscValue *n = i_const(b, ASC_DT_INT32, width);
     AscValue *rs[4] = {red, sq_r, work, n};
-    emit(&c, ASC_OP_REDUCE_SUM, rs, 4, NULL, NULL, 0, 0);
-    AscValue *one = i_const(&c, ASC_DT_INT32, 1);
+    emit(b, ASC_OP_REDUCE_SUM, rs, 4, NULL, NULL, 0, 0);
+    AscValue *one = i_const(b, ASC_DT_INT32, 1);
     AscAttr inv;
     memset(&inv, 0, sizeof inv);
     inv.name = "value";
     inv.kind = ASC_ATTR_FLOAT;
     inv.type = asc_type_scalar(lw->ctx, ASC_DT_FLOAT32);
     inv.f = 1.0 / (double)width;
-    AscValue *k = res(emit(&c, ASC_OP_CONSTANT, NULL, 0, inv.type, &inv, 1, 0));
+    AscValue *k = res(emit(b, ASC_OP_CONSTANT, NULL, 0, inv.type, &inv, 1, 0));
     AscValue *mean[4] = {red, red, k, one};
-    emit(&c, ASC_OP_MULS, mean, 4, NULL, NULL, 0, 0);
+    emit(b, ASC_OP_MULS, mean, 4, NULL, NULL, 0, 0);
     AscValue *eps[4] = {red, red, op->operands[2], one};
-    emit(&c, ASC_OP_ADDS, eps, 4, NULL, NULL, 0, 0);
+    emit(b, ASC_OP_ADDS, eps, 4, NULL, NULL, 0, 0);
     AscValue *rq[3] = {red, red, one};
-    emit(&c, ASC_OP_RSQRT, rq, 3, NULL, NULL, 0, 0);
-    AscValue *v = element0(&c, red);
+    emit(b, ASC_OP_RSQRT, rq, 3, NULL, NULL, 0, 0);
+    AscValue *v = element0(b, red);
     AscValue *sc[4] = {o_r, x_r, v, n};
-    emit(&c, ASC_OP_MULS, sc, 4, NULL, NULL, 0, 0);
-    fold(&c, ASC_OP_MUL, o_r, o_r, g, width);
+    emit(b, ASC_OP_MULS, sc, 4, NULL, NULL, 0, 0);
+    fold(b, ASC_OP_MUL, o_r, o_r, g, width);
   }
   if (dt == ASC_DT_FLOAT16)
     out = cast_tile(&c, out, ASC_DT_FLOAT16, length, 1);

@@ -170,7 +170,7 @@ def test_unsupported_and_bad_reductions() -> None:
     with pytest.raises(CompileError, match="product of a whole tile") as info:
         bad_kernel[1](x, 0)
     assert info.value.filename == __file__
-    with pytest.raises(asc.UnsupportedError, match=r"asc2.reduce_prod: reducing the last dim of a tile of 72 rows"):
+    with pytest.raises(asc.UnsupportedError, match=r"asc2.reduce_prod: a product over the last dim of a tile of 72 rows"):
         bad_kernel[1](x, 1)
     with pytest.raises(CompileError, match=r"a dim must be an int in \[-2, 1\]"):
         bad_kernel[1](x, 2)
