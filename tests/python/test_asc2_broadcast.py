@@ -37,7 +37,8 @@ def to_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, xs: asc.ConstE
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "int32"])
 @pytest.mark.parametrize("xs, zs", [((16,), (5, 16)), ((1, 32), (7, 32)), ((5, 1), (5, 16)), ((3, 1), (3, 64)),
-                                    ((1, 16), (1, 16)), ((16,), (1, 16)), ((1,), (3, 16))])
+                                    ((1, 16), (1, 16)), ((16,), (1, 16)), ((1,), (3, 16)),
+                                    ((1, 32), (50, 32))])
 def test_broadcast_to(dtype: str, xs: Any, zs: Any) -> None:
     rng = np.random.default_rng(len(xs) * 100 + zs[0])
     x = _data(rng, xs, dtype)
@@ -74,6 +75,23 @@ def test_binary(op: Any, ref: Any, dtype: str) -> None:
             bin_kernel[1](x.ravel(), y.ravel(), z.ravel(), xs, ys, x.size, y.size, z.size, op)
             np.testing.assert_allclose(z.astype(np.float64), want.astype(dtype).astype(np.float64),
                                        err_msg=f"{xs} {ys}", **_tol(dtype))
+
+
+@pytest.mark.parametrize("op", [asc2.add, asc2.mul, asc2.maximum])
+def test_binary_bfloat16(op: Any) -> None:
+    """bfloat16 tiles broadcast as they are (the row copies, the column's GetValue / Duplicate of bfloat16), then are
+    computed in float32 and rounded once: torch's bfloat16 result exactly."""
+    torch = pytest.importorskip("torch")
+    ref = {asc2.add: torch.add, asc2.mul: torch.mul, asc2.maximum: torch.maximum}[op]
+    g = torch.Generator().manual_seed(5)
+    for a, b in PAIRS:
+        for xs, ys in ((a, b), (b, a)):
+            x = (torch.rand(xs, generator=g) * 8 - 4).to(torch.bfloat16)
+            y = (torch.rand(ys, generator=g) * 8 - 4).to(torch.bfloat16)
+            want = ref(x, y)
+            z = torch.zeros(want.shape, dtype=torch.bfloat16)
+            bin_kernel[1](x.ravel(), y.ravel(), z.ravel(), xs, ys, x.numel(), y.numel(), z.numel(), op)
+            assert torch.equal(z, want), f"{xs} {ys}"
 
 
 @asc2.jit
