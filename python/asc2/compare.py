@@ -85,8 +85,8 @@ _COMPARISONS = {"equal": equal, "not_equal": not_equal, "greater": greater, "gre
 
 
 def where(condition: Any, input: Any, other: Any) -> Tile:
-    """`asc2.where(mask, x, y)`: x where the mask (a comparison's result) holds, else y; x and y tiles of the
-    mask's shape or scalars (AscendC::Select)."""
+    """`asc2.where(mask, x, y)`: x where the mask (a comparison's result) holds, else y; x and y tiles
+    (broadcast to the mask's shape, torch's rules) or scalars (AscendC::Select)."""
     api = "asc2.where"
     m, x, y = _const(condition), _const(input), _const(other)
     if not isinstance(m, Tile) or m.compared is None:
