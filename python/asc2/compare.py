@@ -69,8 +69,8 @@ def _comparison(name: str) -> Any:
 
     f.__name__ = name
     f.__qualname__ = name
-    f.__doc__ = (f"`asc2.{name}(x, y)`: a mask tile of x {name.replace('_', ' ')} y (tiles of broadcastable shapes, or a tile "
-                 "and a scalar; AscendC::Compare / Compares), for asc2.where.")
+    f.__doc__ = (f"`asc2.{name}(x, y)`: a mask tile of x {name.replace('_', ' ')} y (tiles of broadcastable shapes, "
+                 "or a tile and a scalar; AscendC::Compare / Compares), for asc2.where.")
     return f
 
 
