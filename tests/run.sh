@@ -43,6 +43,7 @@ if PYTHONPATH="$stage" python -c "import importlib.util as u, sys; sys.exit(not 
     tests/python/test_asc2_where.py tests/python/test_asc2_shape.py tests/python/test_asc2_atomic.py \
     tests/python/test_asc2_matmul.py tests/python/test_asc2_split.py tests/python/test_asc2_cube.py \
     tests/python/test_asc2_api.py tests/python/test_asc2_rows.py tests/python/test_asc2_tile_methods.py \
+    tests/python/test_asc2_broadcast.py \
     tests/python/test_launch.py tests/python/test_workers.py tests/python/test_data_copy.py \
     tests/python/test_vector_ops.py tests/python/test_vector_level0.py tests/python/test_cast.py \
     tests/python/test_hostile_values.py tests/python/test_misuse.py tests/python/test_param_structs.py \

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from asc.codegen import builder as _b
@@ -9,6 +10,7 @@ from asc.language.core import dtype as dt
 from asc.language.core.checks import describe, error
 from asc.language.core.values import Scalar, to_scalar
 
+from .shape import _broadcast, _common_shape
 from .tile import Tile, _cast, _const, _full_tile, _scalar_of, _tile_type
 
 # (mode of x op y, mode of y op x)
@@ -50,9 +52,11 @@ def _compare(name: str, input: Any, other: Any) -> Tile:
         if rest.dtype != tile.dtype:
             raise error(f"{api}: the tiles hold {x.dtype.name} and {y.dtype.name}",
                         "hint: give both tiles one element type")
-        if rest.shape != tile.shape:
-            raise NotImplementedError(f"{api}: broadcasting tiles of shapes {list(x.shape)} and {list(y.shape)} is "
-                                      "not supported yet (the shapes must be equal)")
+        if rest.shape != tile.shape:  # (torch's rules: both broadcast to their common shape)
+            shape = _common_shape(api, x.shape, y.shape)
+            x, y = _broadcast(api, x, shape), _broadcast(api, y, shape)
+            tile = x
+            attrs["length"] = tile.size
         h = b.create1("asc2.compare", [x, y], mask_type, attrs=attrs)
     else:
         h = b.create1("asc2.compare_scalar", [tile, _scalar_of(rest, tile.dtype, api)], mask_type, attrs=attrs)
@@ -65,8 +69,8 @@ def _comparison(name: str) -> Any:
 
     f.__name__ = name
     f.__qualname__ = name
-    f.__doc__ = (f"`asc2.{name}(x, y)`: a mask tile of x {name.replace('_', ' ')} y (tiles of one shape, or a tile "
-                 "and a scalar; AscendC::Compare / Compares), for asc2.where.")
+    f.__doc__ = (f"`asc2.{name}(x, y)`: a mask tile of x {name.replace('_', ' ')} y (tiles of broadcastable shapes, "
+                 "or a tile and a scalar; AscendC::Compare / Compares), for asc2.where.")
     return f
 
 
@@ -81,8 +85,8 @@ _COMPARISONS = {"equal": equal, "not_equal": not_equal, "greater": greater, "gre
 
 
 def where(condition: Any, input: Any, other: Any) -> Tile:
-    """`asc2.where(mask, x, y)`: x where the mask (a comparison's result) holds, else y; x and y tiles of the
-    mask's shape or scalars (AscendC::Select)."""
+    """`asc2.where(mask, x, y)`: x where the mask (a comparison's result) holds, else y; x and y tiles
+    (broadcast to the mask's shape, torch's rules) or scalars (AscendC::Select)."""
     api = "asc2.where"
     m, x, y = _const(condition), _const(input), _const(other)
     if not isinstance(m, Tile) or m.compared is None:
@@ -99,9 +103,15 @@ def where(condition: Any, input: Any, other: Any) -> Tile:
             if t.dtype != dtype or t.compared is not None:
                 raise error(f"{api}: the values must be tiles (or scalars) of one float type, got {describe(x)} and "
                             f"{describe(y)}", "hint: give x and y one element type")
-            if t.shape != m.shape:
-                raise NotImplementedError(f"{api}: a tile of shape {list(t.shape)} with a mask of shape "
-                                          f"{list(m.shape)} (broadcasting) is not supported yet")
+    shapes = [t.shape for t in (m, x, y) if isinstance(t, Tile)]
+    shape = _common_shape(api, *shapes)  # (torch's rules: the values broadcast to the mask's shape)
+    if shape != m.shape:
+        if math.prod(shape) != m.size:
+            raise NotImplementedError(f"{api}: a mask of shape {list(m.shape)} broadcast to {list(shape)} (a "
+                                      "comparison's result is not broadcast yet: compare tiles of the result's "
+                                      "shape)")
+        m = Tile(m.handle, m.dtype, shape, m.compared)
+    x, y = (_broadcast(api, t, shape) if isinstance(t, Tile) else t for t in (x, y))
     if dtype == dt.bfloat16:  # (no bfloat16 Select: as float32, exactly, and the result back to bfloat16)
         xs, ys = (_cast(t, dt.float32) if isinstance(t, Tile) else to_scalar(_scalar_of(t, dtype, api), dt.float32)
                   for t in (x, y))

@@ -14,6 +14,7 @@ from asc.language.core.values import Scalar, is_number, to_scalar
 
 from . import cube as _cube
 from .mask import _check_masked, _vector
+from .shape import _broadcast, _common_shape, reshape
 from .tile import UB_BLOCK_BYTES, Tile, _cast, _const, _element0, _full_tile, _scalar_of, _tile_type
 
 
@@ -52,12 +53,17 @@ def _elementwise(api: str, x: Any, y: Any, row: str, scalar_row: Optional[str], 
     if not xt and not yt:
         raise error(f"{api}: at least one operand must be a tile, got {describe(x)} and {describe(y)}",
                     "hint: operate on scalars with Python operators")
-    if xt and yt and x.shape != y.shape and x.dtype == y.dtype and (x.size == 1 or y.size == 1):
-        # a one-element tile (a reduction's result) broadcasts as its value, read by the scalar unit
-        if x.size == 1:
-            x, xt = _element0(x), False
-        else:
-            y, yt = _element0(y), False
+    if xt and yt and x.shape != y.shape and x.dtype == y.dtype:
+        shape = _common_shape(api, x.shape, y.shape)  # (torch's rules)
+        if x.size == 1 or y.size == 1:
+            # a one-element tile (a reduction's result) broadcasts as its value, read by the scalar unit
+            if x.size == 1:
+                x, xt = _element0(x), False
+            else:
+                y, yt = _element0(y), False
+            out = _elementwise(api, x, y, row, scalar_row, commutes, scalar_map)
+            return reshape(out, *shape) if out.shape != shape else out
+        x, y = _broadcast(api, x, shape), _broadcast(api, y, shape)
     if xt and yt:
         return _binary_tiles(api, row, x, y)
     tile, other = (x, y) if xt else (y, x)

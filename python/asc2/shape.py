@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 from typing import Any, Tuple
 
+from asc.codegen import builder as _b
 from asc.language.core.checks import describe, error
 
 from .creation import full
-from .tile import Tile, _const, _element0
+from .tile import Tile, _check_ub, _const, _element0, _tile_type
 
 
 def _shape_args(api: str, shape: Tuple[Any, ...]) -> Tuple[int, ...]:
@@ -77,10 +78,55 @@ def squeeze(input: Any, *axis: Any) -> Tile:
     return reshape(x, *[d for i, d in enumerate(x.shape) if i not in axes] or [1])
 
 
+def _common_shape(api: str, *shapes: Tuple[int, ...]) -> Tuple[int, ...]:
+    """The shape tiles of `shapes` broadcast to (torch's rules: dims aligned at the end, each 1 or the largest),
+    else a CompileError at the user's line."""
+    rank = max(len(s) for s in shapes)
+    out = []
+    for i in range(1, rank + 1):
+        dims = {s[-i] for s in shapes if len(s) >= i} - {1}
+        if len(dims) > 1:
+            raise error(f"{api}: tiles of shapes {' and '.join(str(list(s)) for s in shapes)} cannot be broadcast "
+                        "to one shape", "hint: each dim must be 1 or equal to the others (torch's broadcasting)")
+        out.append(dims.pop() if dims else 1)
+    return tuple(out[::-1])
+
+
+def _broadcast(api: str, x: Tile, shp: Tuple[int, ...]) -> Tile:
+    """x broadcast to shp (checked by the caller): itself seen in shp when as many elements, a Duplicate of its
+    value when one element, else asc2.broadcast of a row ([C] or [1, C]) or a column ([R, 1]) to [R, C]."""
+    if math.prod(shp) == x.size:
+        return reshape(x, *shp)
+    if x.size == 1:
+        return full(shp, x.fill if x.fill is not None else _element0(x), x.dtype)
+    _check_ub(shp, x.dtype, api)
+    src = (1,) * (len(shp) - len(x.shape)) + tuple(x.shape)
+    width, rows = shp[-1], math.prod(shp[:-1])
+    if src[-1] == width and math.prod(src[:-1]) == 1:
+        src_rows, src_cols = 1, width
+    elif len(shp) == 2 and src == (rows, 1):
+        if rows > _COLUMN_MAX_ROWS:
+            raise NotImplementedError(f"{api}: broadcasting a column of {rows} rows is not supported yet (at most "
+                                      f"{_COLUMN_MAX_ROWS}: each row is unrolled; docs/api.md, asc2)")
+        src_rows, src_cols = rows, 1
+    else:
+        raise NotImplementedError(f"{api}: broadcasting a tile of shape {list(x.shape)} to {list(shp)} is not "
+                                  "supported yet (a row [C] / [1, C] or a column [R, 1] to [R, C] is; docs/api.md, "
+                                  "asc2)")
+    h = _b.current().create1("asc2.broadcast", [x], _tile_type(x.dtype),
+                             attrs={"length": math.prod(shp), "width": width, "src_rows": src_rows,
+                                    "src_cols": src_cols})
+    return Tile(h, x.dtype, shp)
+
+
+_COLUMN_MAX_ROWS = 64  # (lower_tiles.c's SOFTMAX_MAX_ROWS: a column's rows are unrolled)
+
+
 def broadcast_to(input: Any, *shape: Any) -> Tile:
     """`asc2.broadcast_to(tile, *shape)`: a tile of `shape` repeating the tile's elements (torch's rules). A tile
-    of one element is a Duplicate of its value (asc2.full's, else read with GetValue); other broadcasts raise
-    NotImplementedError."""
+    of one element is a Duplicate of its value (asc2.full's, else read with GetValue); a row ([C] or [1, C]) to
+    [R, C] is copied (DataCopy UB -> UB, doubling the rows copied); a column ([R, 1]) to [R, C] is per row a
+    GetValue and a Duplicate (at most 64 rows); other broadcasts raise NotImplementedError."""
     api = "asc2.broadcast_to"
     x = _tile_arg(api, input)
     shp = _shape_args(api, shape)
@@ -90,9 +136,4 @@ def broadcast_to(input: Any, *shape: Any) -> Tile:
                     "hint: each dim must equal the target's or be 1")
     if x.compared is not None:
         raise NotImplementedError(f"{api} of a comparison's result (a mask) is not supported yet")
-    if math.prod(shp) == x.size:
-        return reshape(x, *shp)
-    if x.size != 1:
-        raise NotImplementedError(f"{api}: broadcasting a tile of shape {list(x.shape)} to {list(shp)} is not "
-                                  "supported yet (a tile of one element is; docs/api.md, asc2)")
-    return full(shp, x.fill if x.fill is not None else _element0(x), x.dtype)
+    return _broadcast(api, x, shp)

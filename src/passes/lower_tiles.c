@@ -29,6 +29,9 @@
  *   asc2.softmax(a)                per row: reduce_max, duplicate, sub, exp,
  *                                  reduce_sum, duplicate, div
  *   asc2.cast {round_mode}(a)      asc.cast(t, a, length) {round_mode}
+ *   asc2.broadcast(a)              a row: asc.data_copy.local_to_local, then
+ *                                  doubled; a column: per row get_value,
+ *                                  duplicate (lower_broadcast)
  *
  * The `op` attribute names the row of the op table; it must have the
  * operand shape of its tile op (checked here), and the row's own verifier
@@ -916,6 +919,85 @@ static AscStatus lower_concat(Lowering *lw, AscOp *op, int64_t length) {
   return ASC_OK;
 }
 
+/* ---- broadcast ------------------------------------------------------------
+ * The source (src_rows x src_cols, each 1 or the result's rows / width) into
+ * a new tile of rows x width: a row (src_rows 1, src_cols width) is copied
+ * into row 0 and then doubled (rows [0, k) copied to [k, 2k), DataCopy UB ->
+ * UB): log2(rows) + 1 copies of whole rows; a column (src_cols 1) is per
+ * row GetValue of its element and Duplicate of it over the row (unrolled,
+ * at most SOFTMAX_MAX_ROWS rows); one element: GetValue, one Duplicate;
+ * equal shapes: one copy. Rows of more than one are whole 32-byte blocks. */
+static AscStatus lower_broadcast(Lowering *lw, AscOp *op, int64_t length) {
+  int64_t width = asc_op_attr_int(op, "width", length);
+  int64_t src_rows = asc_op_attr_int(op, "src_rows", 0);
+  int64_t src_cols = asc_op_attr_int(op, "src_cols", 0);
+  AscValue *src = op->operands[0];
+  AscDType dt = op->results[0].type->dtype;
+  int64_t eb = (int64_t)asc_dtype_size(dt);
+  int64_t rows = width > 0 && length % width == 0 ? length / width : 0;
+  if (rows <= 0 || src->type->dtype != dt ||
+      (src_rows != 1 && src_rows != rows) ||
+      (src_cols != 1 && src_cols != width) || (rows > 1 && (width * eb) % 32) ||
+      (src_cols == 1 && src_rows > SOFTMAX_MAX_ROWS))
+    return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
+                     "asc2.broadcast: a %lld x %lld tile of %s cannot be "
+                     "broadcast to %lld elements in rows of %lld (each source "
+                     "dim 1 or the result's, the source of one type, rows of "
+                     "whole 32-byte blocks, a column at most %d rows)",
+                     (long long)src_rows, (long long)src_cols,
+                     asc_dtype_name(src->type->dtype), (long long)length,
+                     (long long)width, SOFTMAX_MAX_ROWS);
+  Cursor c = {lw, op->parent, op, op->loc, 1};
+  AscValue *out = auto_tile(&c, op->results[0].type, length);
+  const char *how;
+  int64_t per_block = 32 / eb;
+  if (src_cols == width && src_rows == rows) {
+    AscValue *count = i_const(&c, ASC_DT_UINT32,
+                              (length + per_block - 1) / per_block * per_block);
+    AscValue *cp[3] = {out, src, count};
+    emit(&c, ASC_OP_COPY_LOCAL_TO_LOCAL, cp, 3, NULL, NULL, 0, 0);
+    how = "asc.data_copy.local_to_local";
+  } else if (src_cols == width) {
+    int64_t first = (width + per_block - 1) / per_block * per_block;
+    AscValue *count = i_const(&c, ASC_DT_UINT32, first);
+    AscValue *cp[3] = {out, src, count};
+    emit(&c, ASC_OP_COPY_LOCAL_TO_LOCAL, cp, 3, NULL, NULL, 0, 0);
+    for (int64_t k = 1; k < rows && c.ok; k *= 2) {
+      int64_t n = k < rows - k ? k : rows - k;
+      AscValue *dst = view(&c, out, k * width);
+      AscValue *cnt = i_const(&c, ASC_DT_UINT32, n * width);
+      AscValue *dup[3] = {dst, out, cnt};
+      emit(&c, ASC_OP_COPY_LOCAL_TO_LOCAL, dup, 3, NULL, NULL, 0, 0);
+    }
+    how = "asc.data_copy.local_to_local of the row, then doubled";
+  } else {
+    for (int64_t r = 0; r < src_rows && c.ok; r++) {
+      AscValue *k = i_const(&c, ASC_DT_UINT32, r);
+      AscValue *gv[2] = {src, k};
+      AscValue *v = res(emit(&c, ASC_OP_LT_GET_VALUE, gv, 2,
+                             asc_type_scalar(lw->ctx, dt), NULL, 0, 0));
+      AscValue *dst = view(&c, out, r * width);
+      AscValue *n = i_const(&c, ASC_DT_INT32, src_rows == 1 ? length : width);
+      AscValue *dup[3] = {dst, v, n};
+      emit(&c, ASC_OP_DUPLICATE, dup, 3, NULL, NULL, 0, 0);
+    }
+    how = "asc.local_tensor.get_value and asc.duplicate per source row";
+  }
+  if (!c.ok || !out)
+    return oom(lw, op);
+  if (op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_module_log(lw->m,
+                 "lower-tiles: asc2.broadcast at %s:%d: %lld x %lld into %lld "
+                 "rows of %lld elements by %s",
+                 op->loc.file ? op->loc.file : "?", op->loc.line,
+                 (long long)src_rows, (long long)src_cols, (long long)rows,
+                 (long long)width, how);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
 /* ---- rms_norm ------------------------------------------------------------
  * In float32 (a float16 tile cast first and the result cast back with
  * CAST_RINT): sq = x * x (Mul); per row r: ReduceSum of sq's row into a
@@ -1044,6 +1126,8 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
     return lower_concat(lw, op, length);
   if (op->id == ASC_OP_TILE_RMS_NORM)
     return lower_rms_norm(lw, op, length);
+  if (op->id == ASC_OP_TILE_BROADCAST)
+    return lower_broadcast(lw, op, length);
   if (op->id == ASC_OP_TILE_COMPARE || op->id == ASC_OP_TILE_COMPARE_SCALAR ||
       op->id == ASC_OP_TILE_SELECT || op->id == ASC_OP_TILE_SELECT_SCALAR)
     return lower_cmpsel(lw, op, length);
@@ -1171,7 +1255,7 @@ static int is_tile_op(AscOpId id) {
          id == ASC_OP_TILE_CAST || id == ASC_OP_TILE_MASKED_BINARY ||
          id == ASC_OP_TILE_MASKED_BINARY_SCALAR ||
          id == ASC_OP_TILE_MASKED_UNARY || id == ASC_OP_TILE_CONCAT ||
-         id == ASC_OP_TILE_RMS_NORM;
+         id == ASC_OP_TILE_RMS_NORM || id == ASC_OP_TILE_BROADCAST;
 }
 
 static AscStatus lower_block(Lowering *lw, AscBlock *b) {

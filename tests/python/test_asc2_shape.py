@@ -73,7 +73,7 @@ def bad_kernel(x_ptr: asc.GlobalAddress, which: asc.ConstExpr[int]):
     elif which == 1:
         asc2.squeeze(x, 0)  # the bad line
     elif which == 2:
-        asc2.broadcast_to(x.sum(0, keep_dims=True), 4, 8)  # the bad line
+        asc2.broadcast_to(x.reshape(2, 1, 8), 2, 4, 8)  # the bad line
     elif which == 3:
         asc2.broadcast_to(x, 3, 8)  # the bad line
     else:
@@ -87,7 +87,7 @@ def test_shape_errors() -> None:
     assert info.value.filename == __file__
     with pytest.raises(CompileError, match="is no dim of length 1"):
         bad_kernel[1](x, 1)
-    with pytest.raises(NotImplementedError, match=r"broadcasting a tile of shape \[1, 8\] to \[4, 8\]"):
+    with pytest.raises(NotImplementedError, match=r"broadcasting a tile of shape \[2, 1, 8\] to \[2, 4, 8\]"):
         bad_kernel[1](x, 2)
     with pytest.raises(CompileError, match="cannot be broadcast to"):
         bad_kernel[1](x, 3)
