@@ -105,9 +105,6 @@ def _broadcast(api: str, x: Tile, shp: Tuple[int, ...]) -> Tile:
     if src[-1] == width and math.prod(src[:-1]) == 1:
         src_rows, src_cols = 1, width
     elif len(shp) == 2 and src == (rows, 1):
-        if rows > _COLUMN_MAX_ROWS:
-            raise NotImplementedError(f"{api}: broadcasting a column of {rows} rows is not supported yet (at most "
-                                      f"{_COLUMN_MAX_ROWS}: each row is unrolled; docs/api.md, asc2)")
         src_rows, src_cols = rows, 1
     else:
         raise NotImplementedError(f"{api}: broadcasting a tile of shape {list(x.shape)} to {list(shp)} is not "
@@ -119,14 +116,12 @@ def _broadcast(api: str, x: Tile, shp: Tuple[int, ...]) -> Tile:
     return Tile(h, x.dtype, shp)
 
 
-_COLUMN_MAX_ROWS = 64  # (lower_tiles.c's SOFTMAX_MAX_ROWS: a column's rows are unrolled)
-
-
 def broadcast_to(input: Any, *shape: Any) -> Tile:
     """`asc2.broadcast_to(tile, *shape)`: a tile of `shape` repeating the tile's elements (torch's rules). A tile
     of one element is a Duplicate of its value (asc2.full's, else read with GetValue); a row ([C] or [1, C]) to
     [R, C] is copied (DataCopy UB -> UB, doubling the rows copied); a column ([R, 1]) to [R, C] is per row a
-    GetValue and a Duplicate (at most 64 rows); other broadcasts raise NotImplementedError."""
+    GetValue and a Duplicate (up to 64 rows unrolled, more in a loop); other broadcasts raise
+    NotImplementedError."""
     api = "asc2.broadcast_to"
     x = _tile_arg(api, input)
     shp = _shape_args(api, shape)

@@ -924,9 +924,10 @@ static AscStatus lower_concat(Lowering *lw, AscOp *op, int64_t length) {
  * a new tile of rows x width: a row (src_rows 1, src_cols width) is copied
  * into row 0 and then doubled (rows [0, k) copied to [k, 2k), DataCopy UB ->
  * UB): log2(rows) + 1 copies of whole rows; a column (src_cols 1) is per
- * row GetValue of its element and Duplicate of it over the row (unrolled,
- * at most SOFTMAX_MAX_ROWS rows); one element: GetValue, one Duplicate;
- * equal shapes: one copy. Rows of more than one are whole 32-byte blocks. */
+ * row GetValue of its element and Duplicate of it over the row (the rows
+ * unrolled up to ROWS_UNROLLED, else an scf.for: RowLoop); one element:
+ * GetValue, one Duplicate; equal shapes: one copy. Rows of more than one are
+ * whole 32-byte blocks. */
 static AscStatus lower_broadcast(Lowering *lw, AscOp *op, int64_t length) {
   int64_t width = asc_op_attr_int(op, "width", length);
   int64_t src_rows = asc_op_attr_int(op, "src_rows", 0);
@@ -937,16 +938,15 @@ static AscStatus lower_broadcast(Lowering *lw, AscOp *op, int64_t length) {
   int64_t rows = width > 0 && length % width == 0 ? length / width : 0;
   if (rows <= 0 || src->type->dtype != dt ||
       (src_rows != 1 && src_rows != rows) ||
-      (src_cols != 1 && src_cols != width) || (rows > 1 && (width * eb) % 32) ||
-      (src_cols == 1 && src_rows > SOFTMAX_MAX_ROWS))
+      (src_cols != 1 && src_cols != width) || (rows > 1 && (width * eb) % 32))
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc2.broadcast: a %lld x %lld tile of %s cannot be "
                      "broadcast to %lld elements in rows of %lld (each source "
                      "dim 1 or the result's, the source of one type, rows of "
-                     "whole 32-byte blocks, a column at most %d rows)",
+                     "whole 32-byte blocks)",
                      (long long)src_rows, (long long)src_cols,
                      asc_dtype_name(src->type->dtype), (long long)length,
-                     (long long)width, SOFTMAX_MAX_ROWS);
+                     (long long)width);
   Cursor c = {lw, op->parent, op, op->loc, 1};
   AscValue *out = auto_tile(&c, op->results[0].type, length);
   const char *how;
@@ -971,15 +971,16 @@ static AscStatus lower_broadcast(Lowering *lw, AscOp *op, int64_t length) {
     }
     how = "asc.data_copy.local_to_local of the row, then doubled";
   } else {
-    for (int64_t r = 0; r < src_rows && c.ok; r++) {
-      AscValue *k = i_const(&c, ASC_DT_UINT32, r);
+    RowLoop l;
+    for (Cursor *b = row_first(&l, &c, src_rows, width); b; b = row_next(&l)) {
+      AscValue *k = row_index(&l);
       AscValue *gv[2] = {src, k};
-      AscValue *v = res(emit(&c, ASC_OP_LT_GET_VALUE, gv, 2,
+      AscValue *v = res(emit(b, ASC_OP_LT_GET_VALUE, gv, 2,
                              asc_type_scalar(lw->ctx, dt), NULL, 0, 0));
-      AscValue *dst = view(&c, out, r * width);
-      AscValue *n = i_const(&c, ASC_DT_INT32, src_rows == 1 ? length : width);
+      AscValue *dst = row_view(&l, out);
+      AscValue *n = i_const(b, ASC_DT_INT32, src_rows == 1 ? length : width);
       AscValue *dup[3] = {dst, v, n};
-      emit(&c, ASC_OP_DUPLICATE, dup, 3, NULL, NULL, 0, 0);
+      emit(b, ASC_OP_DUPLICATE, dup, 3, NULL, NULL, 0, 0);
     }
     how = "asc.local_tensor.get_value and asc.duplicate per source row";
   }

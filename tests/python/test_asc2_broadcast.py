@@ -168,11 +168,8 @@ def bad_kernel(x_ptr: asc.GlobalAddress, which: asc.ConstExpr[int]):
         x + y  # the bad line
     elif which == 1:
         asc2.less(y, x)  # the bad line
-    elif which == 2:
-        asc2.where(x < 0.0, y, x)  # the bad line
     else:
-        c = asc2.load(asc2.tensor(x_ptr, [72]), [72], offsets=[0]).reshape(72, 1)
-        asc2.broadcast_to(c, 72, 8)
+        asc2.where(x < 0.0, y, x)  # the bad line
 
 
 def _line_of(kernel: Any, marker: str, nth: int = 0) -> int:
@@ -189,5 +186,18 @@ def test_errors() -> None:
             bad_kernel[1](x, which)
         assert info.value.filename == __file__
         assert info.value.line == _line_of(bad_kernel, "the bad line", which)
-    with pytest.raises(NotImplementedError, match="broadcasting a column of 72 rows is not supported yet"):
-        bad_kernel[1](x, 3)
+
+
+@asc2.jit
+def column_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, rows: asc.ConstExpr[int]):
+    c = asc2.load(asc2.tensor(x_ptr, [rows]), [rows], offsets=[0]).reshape(rows, 1)
+    asc2.store(asc2.broadcast_to(c, rows, 8), asc2.tensor(z_ptr, [rows, 8]), offsets=[0, 0])
+
+
+@pytest.mark.parametrize("rows", [64, 72, 129])
+def test_column_of_many_rows(rows: int) -> None:
+    """A column of more rows than lower-tiles unrolls (64): a loop over the rows."""
+    x = np.arange(rows, dtype=np.float32) - 20.5
+    z = np.zeros((rows, 8), np.float32)
+    column_kernel[1](x, z, rows)
+    np.testing.assert_array_equal(z, np.repeat(x[:, None], 8, axis=1))
