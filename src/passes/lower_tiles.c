@@ -55,6 +55,16 @@ static AscStatus oom(Lowering *lw, const AscOp *op) {
                    "lower-tiles: out of memory");
 }
 
+/* The tile op's result replaced by `out` (its name kept) and the op gone:
+ * the end of every lowering that makes a new tile. */
+static AscStatus replace_tile(Lowering *lw, AscOp *op, AscValue *out) {
+  if (op->results[0].name)
+    out->name = op->results[0].name;
+  asc_replace_all_uses(lw->body, &op->results[0], out);
+  asc_block_remove(op->parent, op);
+  return ASC_OK;
+}
+
 static AscValue *make_count(Lowering *lw, AscOp *at, int64_t length) {
   AscOp *c = asc_make_int_constant(
       lw->ctx, asc_type_scalar(lw->ctx, ASC_DT_INT32), length, at->loc);
@@ -693,16 +703,12 @@ static AscStatus lower_cmpsel(Lowering *lw, AscOp *op, int64_t length) {
   }
   if (!c.ok || !out)
     return oom(lw, op);
-  if (op->results[0].name)
-    out->name = op->results[0].name;
-  asc_replace_all_uses(lw->body, &op->results[0], out);
   asc_module_log(lw->m,
                  "lower-tiles: %s at %s:%d: a UB tile of %lld elements "
                  "(asc.local_tensor_auto) filled by %s",
                  asc_op_info(op->id)->name, op->loc.file ? op->loc.file : "?",
                  op->loc.line, (long long)length, made);
-  asc_block_remove(op->parent, op);
-  return ASC_OK;
+  return replace_tile(lw, op, out);
 }
 
 /* ---- softmax ----------------------------------------------------------------
@@ -761,17 +767,13 @@ static AscStatus lower_softmax(Lowering *lw, AscOp *op, int64_t length) {
   }
   if (!c.ok || !out)
     return oom(lw, op);
-  if (op->results[0].name)
-    out->name = op->results[0].name;
-  asc_replace_all_uses(lw->body, &op->results[0], out);
   asc_module_log(lw->m,
                  "lower-tiles: asc2.softmax at %s:%d: %lld rows of %lld "
                  "elements, each by asc.reduce_max, asc.duplicate, asc.sub, "
                  "asc.exp, asc.reduce_sum, asc.duplicate, asc.div",
                  op->loc.file ? op->loc.file : "?", op->loc.line,
                  (long long)rows, (long long)width);
-  asc_block_remove(op->parent, op);
-  return ASC_OK;
+  return replace_tile(lw, op, out);
 }
 
 /* ---- asc2.mask: the masked elementwise ops -------------------------------
@@ -863,17 +865,13 @@ static AscStatus lower_masked(Lowering *lw, AscOp *op, int64_t length) {
   emit(&c, id, ops, n_in + 5, NULL, &mattr, 1, 0);
   if (!c.ok || !out)
     return oom(lw, op);
-  if (op->results[0].name)
-    out->name = op->results[0].name;
-  asc_replace_all_uses(lw->body, &op->results[0], out);
   asc_module_log(lw->m,
                  "lower-tiles: %s at %s:%d: %s over %lld repeats with the "
                  "asc2.mask mask (mask_mode %lld)%s",
                  asc_op_info(op->id)->name, op->loc.file ? op->loc.file : "?",
                  op->loc.line, l0, (long long)repeats, (long long)mode,
                  asc_op_attr_int(op, "fill", 0) ? ", the rest `other`" : "");
-  asc_block_remove(op->parent, op);
-  return ASC_OK;
+  return replace_tile(lw, op, out);
 }
 
 /* ---- concat: a DataCopy UB -> UB of each source at its place ---------- */
@@ -907,16 +905,12 @@ static AscStatus lower_concat(Lowering *lw, AscOp *op, int64_t length) {
                      parts ? parts : "", (long long)length);
   if (!c.ok || !out)
     return oom(lw, op);
-  if (op->results[0].name)
-    out->name = op->results[0].name;
-  asc_replace_all_uses(lw->body, &op->results[0], out);
   asc_module_log(lw->m,
                  "lower-tiles: asc2.concat at %s:%d: %d tiles into one of %lld "
                  "elements by asc.data_copy.local_to_local",
                  op->loc.file ? op->loc.file : "?", op->loc.line,
                  op->n_operands, (long long)length);
-  asc_block_remove(op->parent, op);
-  return ASC_OK;
+  return replace_tile(lw, op, out);
 }
 
 /* ---- broadcast ------------------------------------------------------------
@@ -986,17 +980,13 @@ static AscStatus lower_broadcast(Lowering *lw, AscOp *op, int64_t length) {
   }
   if (!c.ok || !out)
     return oom(lw, op);
-  if (op->results[0].name)
-    out->name = op->results[0].name;
-  asc_replace_all_uses(lw->body, &op->results[0], out);
   asc_module_log(lw->m,
                  "lower-tiles: asc2.broadcast at %s:%d: %lld x %lld into %lld "
                  "rows of %lld elements by %s",
                  op->loc.file ? op->loc.file : "?", op->loc.line,
                  (long long)src_rows, (long long)src_cols, (long long)rows,
                  (long long)width, how);
-  asc_block_remove(op->parent, op);
-  return ASC_OK;
+  return replace_tile(lw, op, out);
 }
 
 /* ---- rms_norm ------------------------------------------------------------
@@ -1064,17 +1054,13 @@ static AscStatus lower_rms_norm(Lowering *lw, AscOp *op, int64_t length) {
     out = cast_tile(&c, out, ASC_DT_FLOAT16, length, 1);
   if (!c.ok || !out)
     return oom(lw, op);
-  if (op->results[0].name)
-    out->name = op->results[0].name;
-  asc_replace_all_uses(lw->body, &op->results[0], out);
   asc_module_log(lw->m,
                  "lower-tiles: asc2.rms_norm at %s:%d: %lld rows of %lld "
                  "elements in float32: asc.mul, then each row asc.reduce_sum, "
                  "asc.muls, asc.adds, asc.rsqrt, asc.muls, asc.mul",
                  op->loc.file ? op->loc.file : "?", op->loc.line,
                  (long long)rows, (long long)width);
-  asc_block_remove(op->parent, op);
-  return ASC_OK;
+  return replace_tile(lw, op, out);
 }
 
 static AscStatus lower_op(Lowering *lw, AscOp *op) {
@@ -1230,9 +1216,6 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
       return oom(lw, op);
     asc_block_insert_before(op->parent, op, made);
   }
-  if (op->n_results && op->results[0].name)
-    dst->name = op->results[0].name;
-  asc_replace_all_uses(lw->body, &op->results[0], dst);
   asc_module_log(lw->m,
                  "lower-tiles: %s at %s:%d: a UB tile of %lld elements "
                  "(asc.local_tensor_auto) filled by %s%s",
@@ -1242,8 +1225,7 @@ static AscStatus lower_op(Lowering *lw, AscOp *op) {
                      ? " (asc.data_copy_pad of the elements inside the "
                        "tensor at its end, the rest pad_value)"
                      : "");
-  asc_block_remove(op->parent, op);
-  return ASC_OK;
+  return replace_tile(lw, op, dst);
 }
 
 static int is_tile_op(AscOpId id) {
