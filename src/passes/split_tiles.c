@@ -41,6 +41,9 @@
 #include "pass.h"
 
 enum { CHUNK_ALIGN = 256, MAX_COPY_ROWS = 4095 };
+/* a tile's length (elements) below this, as lower-tiles requires: the byte
+ * sums below cannot overflow */
+#define MAX_LENGTH ((int64_t)1 << 31)
 
 typedef struct Splitter {
   AscModule *m;
@@ -124,8 +127,9 @@ static int find(int *parent, int i) {
  * of what plan-ub will need). */
 static int64_t tile_bytes(const AscOp *op) {
   int64_t length = asc_op_attr_int(op, "length", 0);
-  if (!op->n_results || !is_elementwise(op->id) || length <= 0)
-    return 0;
+  if (!op->n_results || !is_elementwise(op->id) || length <= 0 ||
+      length >= MAX_LENGTH)
+    return 0; /* (a length out of range: lower-tiles reports it) */
   if (op->id == ASC_OP_TILE_COMPARE || op->id == ASC_OP_TILE_COMPARE_SCALAR)
     return (length + CHUNK_ALIGN - 1) / CHUNK_ALIGN * CHUNK_ALIGN / 8;
   int64_t eb = (int64_t)asc_dtype_size(op->results[0].type->dtype);
@@ -162,7 +166,10 @@ static void check_chain(Splitter *sp, Chain *c) {
   c->width = 0;
   for (int i = 0; i < c->n && !c->why_not; i++) {
     AscOp *op = c->ops[i];
-    if (!is_elementwise(op->id))
+    int64_t len = asc_op_attr_int(op, "length", 0);
+    if (len <= 0 || len >= MAX_LENGTH)
+      c->why_not = "a length out of range";
+    else if (!is_elementwise(op->id))
       c->why_not = asc_op_info(op->id)->name;
     else if (asc_ptrmap_get(&sp->escapes, op))
       c->why_not = "a tile used by an op that is no elementwise tile op, or "
