@@ -49,9 +49,6 @@ def _reduce(api: str, kind: str, input: Any, dims: Tuple[Any, ...], keep_dims: A
         axis = 0  # the rows folded
     elif rank == 2 and axes == {1} and rows > 1:
         axis = 1  # each row reduced
-        if rows > 64 and kind == "prod":
-            raise NotImplementedError(f"{api}: a product over the last dim of a tile of {rows} rows is not supported "
-                                      "yet (at most 64: each row is unrolled; docs/api.md, asc2)")
     elif len(axes) == rank or (axes == {1} and rows == 1):
         axis = -1  # every element
     else:

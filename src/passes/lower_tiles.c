@@ -485,35 +485,36 @@ static AscValue *row_products(Cursor *c, AscValue *src, const AscType *tt,
   int64_t pb = 8, nb = w / pb;
   AscValue *work = nb > 1 ? auto_tile(c, ft, rows * w) : x;
   AscValue *out = auto_tile(c, ft, rows);
-  for (int64_t r = 0; r < rows && c->ok; r++) {
-    AscValue *cur = x;
-    for (int64_t h = nb; h > 1 && c->ok; h /= 2) {
+  RowLoop l;
+  for (Cursor *b = row_first(&l, c, rows, w); b; b = row_next(&l)) {
+    AscValue *x_r = row_view(&l, x);
+    AscValue *w_r = nb > 1 ? row_view(&l, work) : x_r;
+    AscValue *cur = x_r;
+    for (int64_t h = nb; h > 1 && b->ok; h /= 2) {
       int64_t half = h / 2;
-      AscValue *dst = view(c, work, r * w);
-      AscValue *lo = view(c, cur, r * w);
-      AscValue *hi = view(c, cur, r * w + half * pb);
-      fold(c, ASC_OP_MUL, dst, lo, hi, half * pb);
+      AscValue *hi = view(b, cur, half * pb);
+      fold(b, ASC_OP_MUL, w_r, cur, hi, half * pb);
       if (h % 2) {
-        AscValue *last = view(c, cur, r * w + (h - 1) * pb);
-        fold(c, ASC_OP_MUL, dst, dst, last, pb);
+        AscValue *last = view(b, cur, (h - 1) * pb);
+        fold(b, ASC_OP_MUL, w_r, w_r, last, pb);
       }
-      cur = work;
+      cur = w_r;
     }
     AscValue *p = NULL;
     int64_t n_first = nb ? pb : 0;
-    for (int64_t j = 0; j < n_first + w % pb && c->ok; j++) {
-      AscValue *t = j < n_first ? cur : x;
-      int64_t at = r * w + (j < n_first ? j : nb * pb + (j - n_first));
-      AscValue *k = i_const(c, ASC_DT_UINT32, at);
+    for (int64_t j = 0; j < n_first + w % pb && b->ok; j++) {
+      AscValue *t = j < n_first ? cur : x_r;
+      int64_t at = j < n_first ? j : nb * pb + (j - n_first);
+      AscValue *k = i_const(b, ASC_DT_UINT32, at);
       AscValue *g[2] = {t, k};
       AscValue *v =
-          res(emit(c, ASC_OP_LT_GET_VALUE, g, 2,
+          res(emit(b, ASC_OP_LT_GET_VALUE, g, 2,
                    asc_type_scalar(c->lw->ctx, ASC_DT_FLOAT32), NULL, 0, 0));
-      p = p ? arith(c, ASC_OP_MUL_S, p, v) : v;
+      p = p ? arith(b, ASC_OP_MUL_S, p, v) : v;
     }
-    AscValue *at = i_const(c, ASC_DT_UINT32, r);
+    AscValue *at = row_index(&l);
     AscValue *set[3] = {out, at, p};
-    emit(c, ASC_OP_LT_SET_VALUE, set, 3, NULL, NULL, 0, 0);
+    emit(b, ASC_OP_LT_SET_VALUE, set, 3, NULL, NULL, 0, 0);
   }
   if (tt->dtype == ASC_DT_FLOAT16)
     out = cast_tile(c, out, ASC_DT_FLOAT16, rows, 1);
@@ -533,15 +534,12 @@ static AscStatus lower_reduce(Lowering *lw, AscOp *op, int64_t length) {
                      "asc2.reduce: op = \"%s\" is none of sum, max, min, prod",
                      kind ? kind : "");
   AscOpId whole = reductions[k].whole;
-  if (width <= 0 || length % width || axis < -1 || axis > 1 ||
-      (axis == 1 && whole == ASC_OP_COUNT && length / width > ROWS_UNROLLED))
+  if (width <= 0 || length % width || axis < -1 || axis > 1)
     return asc_error(lw->ctx, ASC_ERR_COMPILE, op->loc,
                      "asc2.reduce: axis %lld of %lld elements in rows of %lld: "
-                     "axis must be 0 (the rows), 1 (each row; a product of "
-                     "each of at most %d rows) or -1 (all), the rows divide "
-                     "the elements",
-                     (long long)axis, (long long)length, (long long)width,
-                     ROWS_UNROLLED);
+                     "axis must be 0 (the rows), 1 (each row) or -1 (all), "
+                     "the rows divide the elements",
+                     (long long)axis, (long long)length, (long long)width);
   AscDType edt = op->results[0].type->dtype;
   if (axis != 0 && whole == ASC_OP_COUNT &&
       (edt != ASC_DT_FLOAT16 && edt != ASC_DT_FLOAT32))

@@ -1,4 +1,4 @@
-"""asc2 (issue 19): the row-wise operators (softmax, rms_norm, a reduction of each row) on tiles of more rows
+"""asc2 (issue 19): the row-wise operators (softmax, rms_norm, a reduction or product of each row) on tiles of more rows
 than lower-tiles unrolls (64): an scf.for over the rows, against NumPy; up to 64 rows stay unrolled."""
 
 from __future__ import annotations
@@ -26,16 +26,21 @@ def rows_kernel(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, z_ptr: asc.G
         asc2.store(x.sum(1), r, offsets=[0])
     elif which == "max":
         asc2.store(x.max(1), r, offsets=[0])
+    elif which == "prod":
+        asc2.store(x.prod(1), r, offsets=[0])
     else:
         asc2.store(x.min(1), r, offsets=[0])
 
 
-@pytest.mark.parametrize("which", ["softmax", "rms_norm", "sum", "max", "min"])
+@pytest.mark.parametrize("which", ["softmax", "rms_norm", "sum", "max", "min", "prod"])
 @pytest.mark.parametrize("rows, dtype", [(65, "float32"), (130, "float16"), (64, "float32")])
 def test_rows_beyond_the_unrolled(which: str, rows: int, dtype: str) -> None:
     cols = 32
     rng = np.random.default_rng(rows)
     x = rng.uniform(-3, 3, (rows, cols)).astype(dtype)
+    if which == "prod":
+        x = rng.uniform(0.8, 1.25, (rows, cols)).astype(dtype) * np.where(rng.random((rows, cols)) < 0.2, -1, 1)
+        x = x.astype(dtype)
     g = rng.uniform(0.5, 1.5, cols).astype(dtype)
     z = np.zeros_like(x)
     r = np.zeros(rows, dtype)
