@@ -18,6 +18,7 @@ from .tile import (
     Tensor,
     Tile,
     TileLocation,
+    _cast,
     _check_ub,
     _const,
     _int_or_scalar,
@@ -106,8 +107,7 @@ def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = Non
         raise error(f"asc2.store: the value must be a tile or a scalar, got {describe(value)}",
                     "hint: store what asc2.load or a tile operation returned")
     if value.compared is not None:
-        raise NotImplementedError("asc2.store of a comparison's result (a mask tile) is not supported yet: select "
-                                  "values with asc2.where")
+        value = _mask_values(value, tensor.dtype)
     if value.dtype != tensor.dtype:
         raise error(f"asc2.store: the tile holds {value.dtype.name}, the tensor {tensor.dtype.name}",
                     "hint: store into a tensor of the tile's element type")
@@ -117,6 +117,32 @@ def store(value: Any, tensor: Tensor, *, offsets: Any = None, tile_id: Any = Non
     place = _place(tensor, value.shape, offsets, tile_id, "asc2.store")
     _b.current().create("asc2.store", [tensor.gt, value] + place, [],
                         attrs={"length": value.size, "width": value.shape[-1]})
+
+
+# the tensor types a comparison's result is stored into, as 1 (holds) and 0; bool through uint8 (one byte each)
+_MASK_STORE_TYPES = (dt.float16, dt.float32, dt.int8, dt.uint8, dt.int16, dt.int32)
+
+
+def _mask_values(mask: Tile, dtype: dt.DataType) -> Tile:
+    """A comparison's result (one bit an element) as a tile of 1 and 0 of dtype: Select of 1 and 0 (in the
+    compared float type), then Cast (exact: 0 and 1 are in every type); an integer type through float16, the
+    Ascend910B's Cast to int8 / uint8 / int16 taking float16."""
+    from .compare import where  # (imported here: compare's module imports memory's users)
+
+    if dtype not in _MASK_STORE_TYPES:
+        raise error(f"asc2.store: a comparison's result (a mask) is stored into a tensor of "
+                    f"{', '.join(t.name for t in _MASK_STORE_TYPES)} (1 where it holds, else 0), not {dtype.name}",
+                    "hint: pass a uint8 tensor (for a torch.bool one: t.view(torch.uint8))")
+    t = where(mask, 1.0, 0.0)  # (in the compared type, float16 or float32; a bfloat16 one gives bfloat16)
+    if t.dtype == dtype:
+        return t
+    if dtype.is_float():
+        return _cast(t, dtype)
+    if t.dtype != dt.float16:
+        t = _cast(t, dt.float16)
+    from asc.language.core.enums import RoundMode
+
+    return _cast(t, dtype, RoundMode.CAST_RINT)
 
 
 def _atomic(name: str, value: Any, tensor: Any, offsets: Any, tile_id: Any) -> None:

@@ -186,14 +186,27 @@ def test_lowering_is_visible_and_emitted() -> None:
 
 
 @asc2.jit
-def compare_kernel(x_ptr: asc.GlobalAddress):
-    x = asc2.load(asc2.tensor(x_ptr, [8]), [8], offsets=[0])
-    asc2.store(x >= 0, asc2.tensor(x_ptr, [8]), offsets=[0])
+def compare_kernel(x_ptr: asc.GlobalAddress, z_ptr: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    x = asc2.load(asc2.tensor(x_ptr, [n]), [n], offsets=[0])
+    asc2.store(x >= 0.25, asc2.tensor(z_ptr, [n]), offsets=[0])
 
 
-def test_storing_a_mask_is_not_implemented() -> None:
-    with pytest.raises(NotImplementedError, match="asc2.store of a comparison's result"):
-        compare_kernel[1](np.zeros(8, np.float32))
+@pytest.mark.parametrize("src", ["float32", "float16"])
+@pytest.mark.parametrize("dst", ["float16", "float32", "int8", "uint8", "int16", "int32"])
+def test_storing_a_mask(src: str, dst: str) -> None:
+    """A comparison's result is stored as 1 where it holds, else 0 (Select of 1 and 0, Cast)."""
+    n = 77
+    x = np.linspace(-1, 1, n).astype(src)
+    x[5] = np.asarray(0.25, src)  # equal: holds for >=
+    z = np.full(n, 7, dst)
+    compare_kernel[1](x, z, n)
+    np.testing.assert_array_equal(z, (x >= np.asarray(0.25, src)).astype(dst))
+
+
+def test_storing_a_mask_into_bool_says_how() -> None:
+    with pytest.raises(CompileError, match=r"stored into a tensor of float16, .*not bool") as info:
+        compare_kernel[1](np.zeros(8, np.float32), np.zeros(8, np.bool_), 8)
+    assert "t.view(torch.uint8)" in str(info.value)
 
 
 @asc2.jit
