@@ -15,10 +15,12 @@ compiles one of them (compile only: nothing is launched past the error).
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import linecache
 import os
 import re
+import shutil
 import sys
 import tempfile
 import warnings
@@ -985,6 +987,7 @@ def _cases() -> Tuple[List[Case], List[Case]]:
 
 CASES_PER_MODULE = 64  # (inspect reads a kernel's source by scanning its file: keep the files short)
 _DIR = tempfile.mkdtemp(prefix="asc-misuse-")
+atexit.register(shutil.rmtree, _DIR, ignore_errors=True)  # (the kernels' sources live until the end)
 
 
 @dataclass

@@ -19,10 +19,12 @@ can quote their lines).
 
 from __future__ import annotations
 
+import atexit
 import enum
 import importlib.util
 import inspect
 import os
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -336,7 +338,9 @@ def _write_module() -> Tuple[Any, List[Case], List[Misuse]]:
                       f"def {kname}(gi: asc.GlobalAddress, gf: asc.GlobalAddress, rt: int, k: int):"]
             misuses.append(Misuse(cid, kname, len(lines) + 1, match))
             lines += [f"    p = {call}", ""]
-    path = os.path.join(tempfile.mkdtemp(prefix="asc-param-structs-"), "asc_param_structs_kernels.py")
+    directory = tempfile.mkdtemp(prefix="asc-param-structs-")
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)  # (the kernels' source lives until the end)
+    path = os.path.join(directory, "asc_param_structs_kernels.py")
     with open(path, "w") as fh:
         fh.write("\n".join(lines) + "\n")
     spec = importlib.util.spec_from_file_location("asc_param_structs_kernels", path)
