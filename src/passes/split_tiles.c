@@ -137,25 +137,45 @@ static int64_t tile_bytes(const AscOp *op) {
 }
 
 /* The most bytes the chain's tiles hold at once: a tile lives from its op
- * to its last use in the chain. */
+ * to its last use in the chain. Each tile's last use comes from a map of
+ * results to positions, then its bytes are added over its lifetime by a
+ * difference array and the running sum's maximum taken. -1 when out of
+ * memory. */
 static int64_t peak_bytes(const Chain *c) {
-  int64_t peak = 0;
-  for (int at = 0; at < c->n; at++) {
-    int64_t live = 0;
-    for (int d = 0; d <= at; d++) {
-      if (!c->ops[d]->n_results)
-        continue;
-      int used_later = d == at; /* (read by op `at` counts) */
-      for (int u = at; u < c->n && !used_later; u++)
-        for (int i = 0; i < c->ops[u]->n_operands; i++)
-          if (c->ops[u]->operands[i] == &c->ops[d]->results[0])
-            used_later = 1;
-      if (used_later)
-        live += tile_bytes(c->ops[d]);
+  int64_t *delta = calloc((size_t)c->n + 1, sizeof *delta);
+  int *last = malloc(sizeof *last * (size_t)c->n);
+  AscPtrMap pos = {0};
+  int64_t peak = -1;
+  if (!delta || !last)
+    goto done;
+  for (int d = 0; d < c->n; d++) {
+    last[d] = d;
+    if (c->ops[d]->n_results &&
+        asc_ptrmap_put(&pos, &c->ops[d]->results[0], (void *)(intptr_t)(d + 1)))
+      goto done;
+  }
+  for (int u = 0; u < c->n; u++) /* (in order: the last use wins) */
+    for (int i = 0; i < c->ops[u]->n_operands; i++) {
+      intptr_t d = (intptr_t)asc_ptrmap_get(&pos, c->ops[u]->operands[i]);
+      if (d)
+        last[d - 1] = u;
     }
+  for (int d = 0; d < c->n; d++) {
+    int64_t bytes = tile_bytes(c->ops[d]);
+    delta[d] += bytes;
+    delta[last[d] + 1] -= bytes;
+  }
+  int64_t live = 0;
+  peak = 0;
+  for (int at = 0; at < c->n; at++) {
+    live += delta[at];
     if (live > peak)
       peak = live;
   }
+done:
+  asc_ptrmap_free(&pos);
+  free(delta);
+  free(last);
   return peak;
 }
 
@@ -389,6 +409,9 @@ static AscStatus split(Splitter *sp, Chain *c, AscOp **moved, int n_moved,
 /* Decides about chain c of block b and splits it if it must be. */
 static AscStatus consider(Splitter *sp, Chain *c) {
   int64_t peak = peak_bytes(c);
+  if (peak < 0)
+    return asc_error(sp->ctx, ASC_ERR_INTERNAL, c->ops[0]->loc,
+                     "split-tiles: out of memory");
   int64_t rows = c->width > 0 ? c->length / c->width : 0;
   int has_copy = 0;
   for (int i = 0; i < c->n; i++)
