@@ -13,6 +13,7 @@ from asc.language.core.checks import describe, error
 from asc.language.core.values import Scalar, is_number, to_scalar
 
 from . import cube as _cube
+from .compare import where
 from .tile import (
     UB_BLOCK_BYTES,
     Tensor,
@@ -127,8 +128,6 @@ def _mask_values(mask: Tile, dtype: dt.DataType) -> Tile:
     """A comparison's result (one bit an element) as a tile of 1 and 0 of dtype: Select of 1 and 0 (in the
     compared float type), then Cast (exact: 0 and 1 are in every type); an integer type through float16, the
     Ascend910B's Cast to int8 / uint8 / int16 taking float16."""
-    from .compare import where  # (imported here: compare's module imports memory's users)
-
     if dtype not in _MASK_STORE_TYPES:
         raise error(f"asc2.store: a comparison's result (a mask) is stored into a tensor of "
                     f"{', '.join(t.name for t in _MASK_STORE_TYPES)} (1 where it holds, else 0), not {dtype.name}",
