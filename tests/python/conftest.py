@@ -46,6 +46,14 @@ def compiles_during(fn: Any) -> List[Any]:
     return seen
 
 
+def line_of(kernel: Any, marker: str, nth: int = 0) -> int:
+    """The line number, in its file, of the nth line of a kernel's (or function's) source holding marker."""
+    import inspect
+
+    lines, start = inspect.getsourcelines(kernel.fn if hasattr(kernel, "fn") else kernel)
+    return [start + i for i, line in enumerate(lines) if marker in line][nth]
+
+
 def syntax_check(text: str, workdir: Path, index: int) -> Tuple[bool, str]:
     """Compiles one translation unit against our declaration header."""
     path = workdir / f"kernel_{index}.cpp"

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import line_of
 
 import asc
 import asc2
@@ -172,20 +173,13 @@ def bad_kernel(x_ptr: asc.GlobalAddress, which: asc.ConstExpr[int]):
         asc2.where(x < 0.0, y, x)  # the bad line
 
 
-def _line_of(kernel: Any, marker: str, nth: int = 0) -> int:
-    import inspect
-
-    lines, start = inspect.getsourcelines(kernel.fn if hasattr(kernel, "fn") else kernel)
-    return [start + i for i, line in enumerate(lines) if marker in line][nth]
-
-
 def test_errors() -> None:
     x = np.zeros(1 << 10, np.float32)
     for which, what in ((0, "asc2.add"), (1, "asc2.less"), (2, "asc2.where")):
         with pytest.raises(CompileError, match=rf"{what}: tiles of shapes .* cannot be broadcast") as info:
             bad_kernel[1](x, which)
         assert info.value.filename == __file__
-        assert info.value.line == _line_of(bad_kernel, "the bad line", which)
+        assert info.value.line == line_of(bad_kernel, "the bad line", which)
 
 
 @asc2.jit

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+from conftest import line_of
 
 import asc
 import asc2
@@ -222,21 +223,14 @@ def mixed_dtype_kernel(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress):
     asc2.store(x + y, asc2.tensor(x_ptr, [64]), offsets=[0])  # the bad line
 
 
-def _line_of(fn: Any, marker: str) -> int:
-    import inspect
-
-    lines, first = inspect.getsourcelines(fn.fn)
-    return first + next(i for i, t in enumerate(lines) if marker in t)
-
-
 def test_compile_errors_name_file_and_line() -> None:
     x = np.zeros(64, np.float32)
     with pytest.raises(CompileError, match="not a multiple of 32") as info:
         bad_shape_kernel[1](np.zeros(1 << 16, np.float32), 7)  # rows of 28 bytes: no whole UB block
-    assert info.value.filename == __file__ and info.value.line == _line_of(bad_shape_kernel, "the bad line")
+    assert info.value.filename == __file__ and info.value.line == line_of(bad_shape_kernel, "the bad line")
     with pytest.raises(CompileError, match="float32 and int32") as info:
         mixed_dtype_kernel[1](x, np.zeros(64, np.int32))
-    assert info.value.line == _line_of(mixed_dtype_kernel, "the bad line")
+    assert info.value.line == line_of(mixed_dtype_kernel, "the bad line")
     # (a tile larger than the UB is split into chunks: test_asc2_split.py)
 
 
